@@ -1,0 +1,54 @@
+"""Options in [api]: the compute REST API server (nova-lite-api)."""
+
+from oslo_config import cfg
+
+api_group = cfg.OptGroup('api', title='Compute API', help="""
+How nova-lite-api listens, authenticates and pages results.
+""")
+
+api_opts = [
+    cfg.HostAddressOpt('bind_host', default='0.0.0.0',
+                       help='Address nova-lite-api listens on.'),
+    cfg.PortOpt('bind_port', default=8774,
+                help='TCP port nova-lite-api listens on.'),
+    cfg.IntOpt('workers', default=2, min=1,
+               help="""
+Number of WSGI worker processes of nova-lite-api.
+"""),
+    cfg.StrOpt('auth_strategy', default='noauth2',
+               choices=[('noauth2', 'No authentication: the token names the '
+                         'user and project ("user:project"), the token '
+                         '"admin" is an admin. For labs.'),
+                        ('http_basic', 'HTTP basic authentication against '
+                         '``http_basic_auth_user_file``.'),
+                        ('keystone', 'Keystone tokens, checked by '
+                         'keystonemiddleware.')],
+               help='How API requests are authenticated.'),
+    cfg.StrOpt('http_basic_auth_user_file', default='/etc/nova-lite/htpasswd',
+               help="""
+htpasswd file (bcrypt entries) used when ``auth_strategy = http_basic``.
+"""),
+    cfg.IntOpt('max_limit', default=1000, min=1,
+               help="""
+Largest number of items a list request returns in one page.
+"""),
+    cfg.BoolOpt('list_records_by_skipping_down_cells', default=True,
+                help="""
+Below microversion 2.69, leave out instances of cells that do not answer
+(True) instead of failing the request.
+"""),
+    cfg.IntOpt('cell_timeout', default=60, min=1,
+               help="""
+Seconds a scatter-gather read waits for each cell before it counts the cell
+as down.
+"""),
+]
+
+
+def register_opts(conf):
+    conf.register_group(api_group)
+    conf.register_opts(api_opts, group=api_group)
+
+
+def list_opts():
+    return [(api_group, api_opts)]

@@ -1,0 +1,22 @@
+"""Options in [conductor]: the super conductor and the cell conductors."""
+
+from oslo_config import cfg
+
+conductor_group = cfg.OptGroup('conductor', title='Conductor', help="""
+nova-lite-conductor runs as the super conductor (API bus) or, with
+``--cell NAME``, as one cell's conductor (that cell's bus and database).
+""")
+
+conductor_opts = [
+    cfg.IntOpt('workers', default=1, min=1,
+               help='Number of conductor worker processes.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(conductor_group)
+    conf.register_opts(conductor_opts, group=conductor_group)
+
+
+def list_opts():
+    return [(conductor_group, conductor_opts)]

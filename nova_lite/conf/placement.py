@@ -1,0 +1,44 @@
+"""Options in [placement]: how nova_lite's services reach placement (client side).
+
+The server side of nova-lite-placement lives in [placement_api].
+"""
+
+from oslo_config import cfg
+
+placement_group = cfg.OptGroup('placement', title='Placement client', help="""
+How the scheduler, conductors and computes talk to nova-lite-placement.
+""")
+
+placement_opts = [
+    cfg.URIOpt('endpoint', default='http://127.0.0.1:8778',
+               help='Base URL of the placement API.'),
+    cfg.StrOpt('auth_type', default='token',
+               choices=[('token', 'Send ``token`` as X-Auth-Token (noauth2 '
+                         'labs, or a fixed service token).'),
+                        ('http_basic', 'Send ``username``/``password`` as '
+                         'HTTP basic authentication.')],
+               help='How requests to placement authenticate.'),
+    cfg.StrOpt('token', default='admin', secret=True,
+               help='Token sent when ``auth_type = token``.'),
+    cfg.StrOpt('username', help='User for ``auth_type = http_basic``.'),
+    cfg.StrOpt('password', secret=True,
+               help='Password for ``auth_type = http_basic``.'),
+    cfg.FloatOpt('timeout', default=30.0, min=0.1,
+                 help='Seconds to wait for one placement response.'),
+    cfg.IntOpt('connect_retries', default=3, min=0,
+               help="""
+How many times a request is retried after a connection error before the
+error is raised to the caller.
+"""),
+    cfg.FloatOpt('connect_retry_delay', default=0.5, min=0,
+                 help='Seconds between two connection retries.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(placement_group)
+    conf.register_opts(placement_opts, group=placement_group)
+
+
+def list_opts():
+    return [(placement_group, placement_opts)]

@@ -1,0 +1,81 @@
+"""Request context: who asks, under which request id, and in which cell.
+
+A context travels with every RPC message (see ``nova_lite.rpc``) and shows
+in every log line through oslo.log. API-level code reaches a cell by
+*targeting* a context at a cell mapping: the context then carries that
+cell's database handle (``db_connection``) and bus (``mq_connection``),
+which are local to the process and never serialized.
+"""
+
+import contextlib
+import copy
+
+from oslo_context import context as oslo_context
+
+
+class RequestContext(oslo_context.RequestContext):
+    """A request's identity plus the cell it is targeted at, if any."""
+
+    def __init__(self, user_id=None, project_id=None, is_admin=None,
+                 roles=None, read_deleted='no', **kwargs):
+        kwargs.setdefault('user_id', user_id)
+        kwargs.setdefault('project_id', project_id)
+        super().__init__(is_admin=bool(is_admin), roles=roles or [], **kwargs)
+        self.read_deleted = read_deleted
+        self.cell_uuid = None
+        self.db_connection = None
+        self.mq_connection = None
+
+    def to_dict(self):
+        values = super().to_dict()
+        values['read_deleted'] = self.read_deleted
+        return values
+
+    @classmethod
+    def from_dict(cls, values):
+        return super().from_dict(
+            values, read_deleted=values.get('read_deleted', 'no'))
+
+    def elevated(self):
+        """Return an admin copy of this context (same request id)."""
+        ctx = copy.copy(self)
+        ctx.roles = list(set(self.roles) | {'admin'})
+        ctx.is_admin = True
+        return ctx
+
+
+def get_admin_context(read_deleted='no'):
+    """An admin context for service-internal work (periodic tasks, manage)."""
+    return RequestContext(user_id=None, project_id=None, is_admin=True,
+                          roles=['admin'], read_deleted=read_deleted,
+                          overwrite=False)
+
+
+def set_target_cell(context, cell_mapping):
+    """Point ``context`` at ``cell_mapping``'s database and bus.
+
+    ``cell_mapping`` needs ``uuid``, ``database_connection`` and
+    ``transport_url``; ``None`` untargets the context.
+    """
+    # NOTE(nova_lite): imported here because the DB and RPC layers import
+    # this module.
+    from nova_lite.db import session as db_session
+    from nova_lite import rpc
+
+    if cell_mapping is None:
+        context.cell_uuid = context.db_connection = None
+        context.mq_connection = None
+        return
+    context.cell_uuid = cell_mapping.uuid
+    context.db_connection = db_session.get_cell_context_manager(
+        cell_mapping.database_connection)
+    context.mq_connection = rpc.get_cell_transport(
+        cell_mapping.transport_url)
+
+
+@contextlib.contextmanager
+def target_cell(context, cell_mapping):
+    """Yield a copy of ``context`` targeted at ``cell_mapping``."""
+    cctxt = copy.copy(context)
+    set_target_cell(cctxt, cell_mapping)
+    yield cctxt
