@@ -11,8 +11,10 @@ import contextlib
 import copy
 
 from oslo_context import context as oslo_context
+from oslo_db.sqlalchemy import enginefacade
 
 
+@enginefacade.transaction_context_provider
 class RequestContext(oslo_context.RequestContext):
     """A request's identity plus the cell it is targeted at, if any."""
 
