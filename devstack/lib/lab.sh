@@ -1,0 +1,313 @@
+# The steps of stack.sh and unstack.sh, one function each.
+
+NL_API_VHOST=nova_lite
+NL_FAILED_SERVICE=""
+
+nl_cells() { local i; for i in $(seq 1 "$NOVA_LITE_CELLS"); do echo "cell$i"; done; }
+nl_computes() {  # nl_computes CELL: compute host names of one cell
+    local i; for i in $(seq 1 "$NOVA_LITE_COMPUTES_PER_CELL"); do echo "$1-compute$i"; done
+}
+
+nl_install_venv() {
+    local want have
+    want=$(cat "$NL_REPO/setup.py" "$NL_REPO/requirements.txt" | sha1sum | cut -d' ' -f1)
+    have=$(cat "$VENV/.nova-lite-installed" 2>/dev/null)
+    if [ "$want" = "$have" ] && [ -x "$VENV/bin/nova-lite-manage" ]; then
+        nl_say "virtualenv is up to date"
+        return 0
+    fi
+    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV" || return 1
+    nl_say "installing nova_lite and the OpenStack clients into $VENV (pip)"
+    "$VENV/bin/pip" install -q --upgrade pip >/dev/null 2>&1
+    "$VENV/bin/pip" install -q -e "$NL_REPO" python-openstackclient \
+        osc-placement >"$LOGS/pip.log" 2>&1 || {
+        tail -n 20 "$LOGS/pip.log"; return 1; }
+    echo "$want" > "$VENV/.nova-lite-installed"
+}
+
+_nl_rabbit_is_local() {
+    case $NOVA_LITE_RABBIT_URL in
+        *@127.0.0.1:*|*@localhost:*|*//127.0.0.1:*|*//localhost:*) return 0 ;;
+    esac
+    return 1
+}
+
+_nl_rabbit_user() {
+    local rest=${NOVA_LITE_RABBIT_URL#*://}
+    case $rest in *@*) rest=${rest%%@*}; echo "${rest%%:*}" ;; *) echo guest ;; esac
+}
+
+nl_create_vhosts() {
+    if ! _nl_rabbit_is_local || ! command -v rabbitmqctl >/dev/null 2>&1; then
+        nl_say "RabbitMQ is not local: vhosts $NL_API_VHOST $(nl_cells | sed 's/^/nova_lite_/' | tr '\n' ' ')must exist"
+        return 0
+    fi
+    local existing vhost user; user=$(_nl_rabbit_user)
+    existing=$(rabbitmqctl -q list_vhosts 2>/dev/null) || {
+        nl_say "ERROR: rabbitmqctl cannot reach RabbitMQ (run as root?)"; return 1; }
+    for vhost in $NL_API_VHOST $(nl_cells | sed 's/^/nova_lite_/'); do
+        if ! grep -qx "$vhost" <<< "$existing"; then
+            rabbitmqctl -q add_vhost "$vhost" >/dev/null || return 1
+            nl_say "created vhost $vhost"
+        fi
+        rabbitmqctl -q set_permissions -p "$vhost" "$user" '.*' '.*' '.*' >/dev/null || return 1
+    done
+}
+
+nl_all_databases() {
+    echo nova_lite_api nova_lite_placement nova_lite_cell0
+    nl_cells | sed 's/^/nova_lite_/'
+}
+
+nl_create_databases() {
+    if [ "$NOVA_LITE_DATABASE" != mysql ]; then
+        nl_say "SQLite files under $DBDIR"
+        return 0
+    fi
+    "$VENV/bin/python" - "$NOVA_LITE_MYSQL_URL" $(nl_all_databases) <<'PY'
+import sys
+import sqlalchemy
+engine = sqlalchemy.create_engine(sys.argv[1] + '/')
+with engine.connect() as conn:
+    for name in sys.argv[2:]:
+        conn.exec_driver_sql('CREATE DATABASE IF NOT EXISTS `%s` '
+                             'CHARACTER SET utf8mb4' % name)
+print('[nova-lite] MySQL databases: %s' % ' '.join(sys.argv[2:]))
+PY
+}
+
+_nl_common_opts() {
+    cat <<CONF
+[DEFAULT]
+state_path = $STATE
+report_interval = 10
+service_down_time = 60
+
+[placement]
+endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
+token = admin
+CONF
+}
+
+nl_write_configs() {
+    {
+        _nl_common_opts
+        cat <<CONF
+transport_url = $(nl_rabbit_url $NL_API_VHOST)
+
+[api_database]
+connection = $(nl_db_url nova_lite_api)
+
+[database]
+connection = $(nl_db_url nova_lite_cell1)
+
+[placement_database]
+connection = $(nl_db_url nova_lite_placement)
+
+[api]
+bind_host = 127.0.0.1
+bind_port = $NOVA_LITE_API_PORT
+workers = 2
+
+[placement_api]
+bind_host = 127.0.0.1
+bind_port = $NOVA_LITE_PLACEMENT_PORT
+workers = 2
+CONF
+    } > "$ETC/api-level.conf.new"
+    # transport_url belongs in [DEFAULT]: move it up there.
+    sed -i '/^transport_url = /d' "$ETC/api-level.conf.new"
+    sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url $NL_API_VHOST)" "$ETC/api-level.conf.new"
+    mv "$ETC/api-level.conf.new" "$ETC/api-level.conf"
+
+    local cell host
+    for cell in $(nl_cells); do
+        { _nl_common_opts; printf '\n[database]\nconnection = %s\n' "$(nl_db_url "nova_lite_$cell")"; } \
+            > "$ETC/$cell.conf"
+        sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "nova_lite_$cell")\nhost = $cell-conductor" "$ETC/$cell.conf"
+        for host in $(nl_computes "$cell"); do
+            { _nl_common_opts; printf '\n[fake_driver]\nnodes = %s\n' "$NOVA_LITE_NODES_PER_COMPUTE"; } \
+                > "$ETC/$host.conf"
+            sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "nova_lite_$cell")\nhost = $host" "$ETC/$host.conf"
+        done
+    done
+    nl_say "wrote $(ls "$ETC" | wc -l) files"
+}
+
+nl_manage() {
+    echo "+ nova-lite-manage $*" >> "$LOGS/manage.log"
+    "$VENV/bin/nova-lite-manage" --config-file "$ETC/api-level.conf" "$@" >> "$LOGS/manage.log" 2>&1
+}
+
+nl_sync_and_map() {
+    nl_manage api_db sync || return 1
+    nl_manage placement db sync || return 1
+    nl_manage cell_v2 map_cell0 --database_connection "$(nl_db_url nova_lite_cell0)" || return 1
+    local cell rc
+    for cell in $(nl_cells); do
+        nl_manage cell_v2 create_cell --name "$cell" \
+            --transport-url "$(nl_rabbit_url "nova_lite_$cell")" \
+            --database_connection "$(nl_db_url "nova_lite_$cell")"
+        rc=$?
+        # 2: the cell is mapped already (a re-run).
+        [ $rc = 0 ] || [ $rc = 2 ] || return 1
+    done
+    nl_manage db sync || return 1
+    nl_say "API, placement, cell0 and $NOVA_LITE_CELLS cell database(s) at head; cells mapped"
+}
+
+nl_start_services() {
+    local api_conf=$ETC/api-level.conf cell host
+    nl_start placement "$VENV/bin/nova-lite-placement" --config-file "$api_conf"
+    nl_start api "$VENV/bin/nova-lite-api" --config-file "$api_conf"
+    nl_start scheduler "$VENV/bin/nova-lite-scheduler" --config-file "$api_conf"
+    nl_start conductor "$VENV/bin/nova-lite-conductor" --config-file "$api_conf"
+    for cell in $(nl_cells); do
+        nl_start "conductor-$cell" "$VENV/bin/nova-lite-conductor" \
+            --config-file "$ETC/$cell.conf" --cell "$cell"
+        for host in $(nl_computes "$cell"); do
+            nl_start "compute-$host" "$VENV/bin/nova-lite-compute" \
+                --config-file "$ETC/$host.conf"
+        done
+    done
+}
+
+nl_lab_service_names() {
+    echo placement api scheduler conductor
+    local cell host
+    for cell in $(nl_cells); do
+        echo "conductor-$cell"
+        for host in $(nl_computes "$cell"); do echo "compute-$host"; done
+    done
+}
+
+nl_service_names_stop_order() {
+    # Every pid file, computes first, then cell conductors, API level last.
+    local f
+    for f in "$PIDS"/compute-*.pid "$PIDS"/conductor-*.pid "$PIDS"/conductor.pid \
+             "$PIDS"/scheduler.pid "$PIDS"/api.pid "$PIDS"/placement.pid "$PIDS"/*.pid; do
+        [ -f "$f" ] && basename "$f" .pid
+    done | awk '!seen[$0]++'
+}
+
+# Count the services that heartbeat within service_down_time, all cells.
+_nl_services_up() {
+    "$VENV/bin/python" - "$@" <<'PY'
+import datetime
+import sys
+import sqlalchemy
+up = 0
+for url in sys.argv[1:]:
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.exec_driver_sql(
+            'SELECT last_seen_up, created_at FROM services').all()
+    now = datetime.datetime.utcnow()
+    for last, created in rows:
+        seen = last or created
+        if seen is not None and (now - seen).total_seconds() <= 60:
+            up += 1
+print(up)
+PY
+}
+
+nl_wait_services() {
+    local name
+    nl_wait_http "http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/" 60 || { NL_FAILED_SERVICE=placement; return 1; }
+    nl_wait_http "http://127.0.0.1:$NOVA_LITE_API_PORT/" 60 || { NL_FAILED_SERVICE=api; return 1; }
+    # scheduler + super conductor (default cell) + per cell: conductor and computes
+    local want=$((2 + NOVA_LITE_CELLS * (1 + NOVA_LITE_COMPUTES_PER_CELL)))
+    local urls cell waited=0 up=0
+    urls=$(for cell in $(nl_cells); do nl_db_url "nova_lite_$cell"; done)
+    while :; do
+        for name in $(nl_lab_service_names); do
+            nl_check_alive "$name" || { NL_FAILED_SERVICE=$name; return 1; }
+        done
+        up=$(_nl_services_up $urls 2>/dev/null || echo 0)
+        [ "$up" -ge "$want" ] && break
+        if [ $waited -ge 90 ]; then
+            nl_say "ERROR: only $up of $want services report up after 90s"
+            return 1
+        fi
+        sleep 1; waited=$((waited + 1))
+    done
+    nl_say "$up services report up"
+}
+
+nl_discover_hosts() {
+    nl_manage cell_v2 discover_hosts --by-service || return 1
+    nl_say "compute hosts mapped to their cells"
+}
+
+nl_write_clouds_yaml() {
+    local api=http://127.0.0.1:$NOVA_LITE_API_PORT
+    cat > "$STATE/clouds.yaml" <<YAML
+# Written by devstack/stack.sh. Use:
+#   export OS_CLIENT_CONFIG_FILE=$STATE/clouds.yaml
+#   openstack --os-cloud nova-lite server list
+clouds:
+  nova-lite:
+    auth_type: none
+    auth:
+      endpoint: $api/v2.1
+    identity_api_version: "3"
+    image_endpoint_override: $api/image
+  nova-lite-admin:
+    auth_type: admin_token
+    auth:
+      endpoint: $api/v2.1
+      token: admin
+    identity_api_version: "3"
+    identity_endpoint_override: $api/v2.1
+    image_endpoint_override: $api/image
+  nova-lite-placement:
+    auth_type: admin_token
+    auth:
+      endpoint: http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
+      token: admin
+YAML
+    nl_say "wrote $STATE/clouds.yaml"
+}
+
+nl_summary() {
+    local secs=$1 cell
+    cat <<EOT
+
+nova_lite lab is up ($secs s)
+  compute API    http://127.0.0.1:$NOVA_LITE_API_PORT/v2.1
+  placement      http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/
+  database       $NOVA_LITE_DATABASE
+  cells          cell0 $(nl_cells | tr '\n' ' ')
+$(for cell in $(nl_cells); do echo "  $cell hosts    $(nl_computes "$cell" | tr '\n' ' ')($NOVA_LITE_NODES_PER_COMPUTE fake nodes each)"; done)
+  logs           $LOGS
+  pid files      $PIDS
+
+Try it:
+  export OS_CLIENT_CONFIG_FILE=$STATE/clouds.yaml
+  $VENV/bin/openstack --os-cloud nova-lite-admin hypervisor list
+  $VENV/bin/openstack --os-cloud nova-lite-placement resource provider list
+Stop it:  devstack/unstack.sh   (add --purge to remove its data)
+EOT
+}
+
+nl_purge() {
+    if [ "$NOVA_LITE_DATABASE" = mysql ] && [ -x "$VENV/bin/python" ]; then
+        "$VENV/bin/python" - "$NOVA_LITE_MYSQL_URL" $(nl_all_databases) <<'PY'
+import sys
+import sqlalchemy
+engine = sqlalchemy.create_engine(sys.argv[1] + '/')
+with engine.connect() as conn:
+    for name in sys.argv[2:]:
+        conn.exec_driver_sql('DROP DATABASE IF EXISTS `%s`' % name)
+PY
+        nl_say "dropped the lab's MySQL databases"
+    fi
+    if _nl_rabbit_is_local && command -v rabbitmqctl >/dev/null 2>&1; then
+        local vhost
+        for vhost in $NL_API_VHOST $(nl_cells | sed 's/^/nova_lite_/'); do
+            rabbitmqctl -q delete_vhost "$vhost" >/dev/null 2>&1 && nl_say "deleted vhost $vhost"
+        done
+    fi
+    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state"
+    nl_say "removed the lab state under $STATE (the virtualenv is kept)"
+}

@@ -1,0 +1,39 @@
+# Lab settings: defaults, then devstack/local.conf, then the environment.
+
+_nl_env_snapshot=$(env | grep -E '^(NOVA_LITE_|INSTALL_SERVICES=)' || true)
+[ -f "$NL_DEVSTACK_DIR/local.conf" ] && . "$NL_DEVSTACK_DIR/local.conf"
+# The environment wins over local.conf.
+while IFS= read -r _line; do
+    [ -n "$_line" ] && export "$_line"
+done <<< "$_nl_env_snapshot"
+
+NOVA_LITE_CELLS=${NOVA_LITE_CELLS:-1}
+NOVA_LITE_COMPUTES_PER_CELL=${NOVA_LITE_COMPUTES_PER_CELL:-1}
+NOVA_LITE_NODES_PER_COMPUTE=${NOVA_LITE_NODES_PER_COMPUTE:-10}
+NOVA_LITE_DATABASE=${NOVA_LITE_DATABASE:-sqlite}
+NOVA_LITE_RABBIT_URL=${NOVA_LITE_RABBIT_URL:-rabbit://guest:guest@127.0.0.1:5672/}
+NOVA_LITE_STATE_DIR=${NOVA_LITE_STATE_DIR:-$HOME/.nova-lite/lab}
+NOVA_LITE_API_PORT=${NOVA_LITE_API_PORT:-8774}
+NOVA_LITE_PLACEMENT_PORT=${NOVA_LITE_PLACEMENT_PORT:-8778}
+NOVA_LITE_KEYSTONE=${NOVA_LITE_KEYSTONE:-False}
+INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
+NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://root@127.0.0.1:3306}
+
+STATE=$NOVA_LITE_STATE_DIR
+VENV=$STATE/venv
+ETC=$STATE/etc
+PIDS=$STATE/pids
+LOGS=$STATE/logs
+DBDIR=$STATE/db
+
+# nl_rabbit_url VHOST: the bus URL of one vhost under NOVA_LITE_RABBIT_URL.
+nl_rabbit_url() { echo "${NOVA_LITE_RABBIT_URL%/}/$1"; }
+
+# nl_db_url NAME: the database URL of one database of the lab.
+nl_db_url() {
+    if [ "$NOVA_LITE_DATABASE" = mysql ]; then
+        echo "$NOVA_LITE_MYSQL_URL/$1?charset=utf8mb4"
+    else
+        echo "sqlite:///$DBDIR/$1.sqlite"
+    fi
+}

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Set up and run a nova_lite lab cloud on this machine.
+#
+#   devstack/stack.sh            # settings from devstack/local.conf or env
+#
+# Idempotent: running it again keeps what is there (data, servers) and
+# starts what is missing. devstack/unstack.sh stops the lab.
+set -u
+NL_DEVSTACK_DIR=$(cd "$(dirname "$0")" && pwd)
+NL_REPO=$(dirname "$NL_DEVSTACK_DIR")
+. "$NL_DEVSTACK_DIR/lib/services.sh"
+. "$NL_DEVSTACK_DIR/lib/settings.sh"
+. "$NL_DEVSTACK_DIR/lib/processes.sh"
+. "$NL_DEVSTACK_DIR/lib/lab.sh"
+
+START=$(date +%s)
+STEP=""
+step() { STEP=$1; nl_say "== $1"; }
+fail() {
+    nl_say "FAILED at step: $STEP"
+    [ -n "${1:-}" ] && [ -f "$LOGS/$1.log" ] && {
+        nl_say "last lines of $LOGS/$1.log:"; tail -n 20 "$LOGS/$1.log" | sed 's/^/    /'; }
+    exit 1
+}
+
+mkdir -p "$STATE" "$ETC" "$PIDS" "$LOGS" "$DBDIR"
+
+step "message bus and database servers"
+nl_ensure_rabbitmq || fail
+if [ "$NOVA_LITE_DATABASE" = mysql ]; then nl_ensure_mariadb || fail; fi
+
+step "virtualenv with nova_lite ($VENV)"
+nl_install_venv || fail
+
+step "RabbitMQ vhosts (one per bus)"
+nl_create_vhosts || fail
+
+step "databases ($NOVA_LITE_DATABASE)"
+nl_create_databases || fail
+
+step "configuration files ($ETC)"
+nl_write_configs || fail
+
+step "schemas and cell mappings"
+nl_sync_and_map || fail manage
+
+step "starting services"
+nl_start_services || fail
+nl_wait_services || fail "$NL_FAILED_SERVICE"
+
+step "discovering compute hosts"
+nl_discover_hosts || fail manage
+
+step "clouds.yaml"
+nl_write_clouds_yaml || fail
+
+nl_summary "$(( $(date +%s) - START ))"

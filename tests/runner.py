@@ -1,0 +1,42 @@
+"""Run one slice of the test suite with stestr and keep its results.
+
+Every tox environment calls this instead of ``stestr run`` directly so that
+the subunit stream of each slice lands in ``.ci-results/<env>.subunit``;
+``.ci/run`` adds them up into the plain ``N passed, M failed`` line. The exit
+code is stestr's: non-zero when any test failed or none ran.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+RESULTS_DIR = '.ci-results'
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument('name', help='name of the slice (the tox env)')
+    parser.add_argument('--filter', required=True,
+                        help='regex of the test ids to run')
+    parser.add_argument('--concurrency', type=int, default=0)
+    parser.add_argument('extra', nargs='*',
+                        help='further filters (tox posargs)')
+    args = parser.parse_args()
+
+    cmd = [sys.executable, '-m', 'stestr', 'run']
+    if args.concurrency:
+        cmd += ['--concurrency', str(args.concurrency)]
+    cmd += args.extra or [args.filter]
+    rc = subprocess.call(cmd)
+
+    os.makedirs(RESULTS_DIR, exist_ok=True)
+    path = os.path.join(RESULTS_DIR, '%s.subunit' % args.name)
+    with open(path, 'wb') as out:
+        subprocess.call([sys.executable, '-m', 'stestr', 'last',
+                         '--subunit'], stdout=out)
+    return rc
+
+
+if __name__ == '__main__':
+    sys.exit(main())
