@@ -17,6 +17,8 @@ Everything SQL goes through a transaction context made here, so that:
 """
 
 import functools
+import os
+import sqlite3
 import threading
 
 from oslo_db import api as oslo_db_api
@@ -24,6 +26,8 @@ from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy
 from sqlalchemy.engine import url as sa_url
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import pool as sa_pool
 
 from nova_lite import conf as nl_conf
 
@@ -40,13 +44,40 @@ def is_sqlite_file(connection):
         None, '', ':memory:')
 
 
-def _install_sqlite_pragmas(engine, busy_timeout_ms, writer):
+def _pool_sqlite_engine(engine, busy_timeout_ms, writer):
+    """Give a SQLite file engine a connection pool and our PRAGMAs.
+
+    oslo.db puts SQLite files on a NullPool, which opens a connection (and
+    re-runs every PRAGMA) per transaction: about 5 ms against 0.2 ms on a
+    pooled connection here. A pooled connection is safe across threads
+    (``check_same_thread=False``; a connection serves one checkout at a
+    time) and is never reused across a fork (checked at checkout).
+    """
+    path = engine.url.database
+
+    def creator():
+        return sqlite3.connect(path, check_same_thread=False,
+                               timeout=busy_timeout_ms / 1000.0,
+                               isolation_level=None)
+
+    engine.pool = sa_pool.QueuePool(creator, pool_size=5, max_overflow=60,
+                                    timeout=busy_timeout_ms / 1000.0,
+                                    dialect=engine.dialect)
+
     @sqlalchemy.event.listens_for(engine, 'connect')
     def _on_connect(dbapi_con, con_record):
+        con_record.info['pid'] = os.getpid()
         dbapi_con.execute('PRAGMA busy_timeout = %d' % busy_timeout_ms)
         dbapi_con.execute('PRAGMA journal_mode = WAL')
         dbapi_con.execute('PRAGMA synchronous = NORMAL')
         dbapi_con.execute('PRAGMA foreign_keys = ON')
+
+    @sqlalchemy.event.listens_for(engine, 'checkout')
+    def _on_checkout(dbapi_con, con_record, con_proxy):
+        if con_record.info.get('pid') != os.getpid():
+            raise sa_exc.DisconnectionError(
+                'connection was opened by process %s'
+                % con_record.info.get('pid'))
 
     if writer:
         # NOTE(nova_lite): inserted before oslo.db's own "begin" hook, which
@@ -75,10 +106,10 @@ def create_context_manager(connection, busy_timeout_ms=30000, **engine_kw):
 
         def _start(*args, **kwargs):
             original_start(*args, **kwargs)
-            _install_sqlite_pragmas(factory._writer_engine, busy_timeout_ms,
-                                    writer=True)
-            _install_sqlite_pragmas(factory._reader_engine, busy_timeout_ms,
-                                    writer=False)
+            _pool_sqlite_engine(factory._writer_engine, busy_timeout_ms,
+                                writer=True)
+            _pool_sqlite_engine(factory._reader_engine, busy_timeout_ms,
+                                writer=False)
         factory._start = _start
     return cm
 
