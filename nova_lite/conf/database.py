@@ -1,4 +1,6 @@
-"""Options of the three databases: [database], [api_database], [placement_database].
+"""Options of the three databases.
+
+[database], [api_database] and [placement_database].
 
 [database] is the cell database of a conductor (or the default cell); each
 group takes oslo.db's full set of engine options (pool sizes, retries,

@@ -1,4 +1,6 @@
-"""Options in [placement]: how nova_lite's services reach placement (client side).
+"""Options in [placement]: how nova_lite's services reach placement.
+
+This is the client side.
 
 The server side of nova-lite-placement lives in [placement_api].
 """

@@ -1,0 +1,18 @@
+"""RAMWeigher: free RAM.
+
+With a positive multiplier (the default) the host with the most free RAM
+wins, spreading instances over hosts; a negative one stacks them onto the
+fullest host that still fits, keeping other hosts empty.
+"""
+
+from nova_lite.scheduler import weights
+
+
+class RAMWeigher(weights.BaseHostWeigher):
+    """Weighs hosts by ``free_ram_mb``."""
+
+    minval = 0
+    multiplier_option = 'ram_weight_multiplier'
+
+    def _weigh_object(self, host_state, spec):
+        return host_state.free_ram_mb
