@@ -11,6 +11,7 @@ The options are registered on the global ``cfg.CONF`` because oslo.messaging
 
 from oslo_config import cfg
 
+from nova_lite.conf import allocation
 from nova_lite.conf import api
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
@@ -26,7 +27,7 @@ from nova_lite.conf import upgrade_levels
 CONF = cfg.CONF
 
 ALL_MODULES = (
-    default, database, api, placement, placement_api, scheduler,
+    default, allocation, database, api, placement, placement_api, scheduler,
     filter_scheduler, compute, conductor, fake_driver, upgrade_levels,
 )
 

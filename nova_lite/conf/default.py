@@ -9,6 +9,7 @@ import os
 import socket
 
 from oslo_config import cfg
+from oslo_service import opts as service_opts
 
 default_opts = [
     cfg.StrOpt('host',
@@ -67,13 +68,6 @@ Timeout in seconds for RPC calls known to take long, such as
 ``select_destinations``; liveness of the callee is checked every
 ``rpc_response_timeout`` meanwhile.
 """),
-    cfg.IntOpt('graceful_shutdown_timeout',
-               default=60,
-               min=0,
-               help="""
-Seconds a service waits for in-flight RPC work to finish after SIGTERM before
-exiting anyway. 0 waits without limit.
-"""),
     cfg.StrOpt('compute_driver',
                default='fake.FakeDriver',
                help="""
@@ -86,6 +80,11 @@ Possible values: ``fake.FakeDriver``.
 
 def register_opts(conf):
     conf.register_opts(default_opts)
+    # NOTE(nova_lite): graceful_shutdown_timeout (seconds a service waits
+    # for in-flight work after SIGTERM; 0 waits without limit) is
+    # oslo.service's own option, which its launcher registers again: a
+    # definition of ours would clash with it.
+    service_opts.register_service_opts(conf)
 
 
 def list_opts():

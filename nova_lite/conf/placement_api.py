@@ -27,6 +27,11 @@ placement_api_opts = [
                help="""
 htpasswd file (bcrypt entries) used when ``auth_strategy = http_basic``.
 """),
+    cfg.ListOpt('http_basic_admin_users', default=['admin'],
+                help="""
+Users of ``http_basic_auth_user_file`` who get the admin role (placement is
+an admin API: other users are refused by the default policy).
+"""),
     cfg.BoolOpt('randomize_allocation_candidates', default=False,
                 help="""
 When a ``limit`` cuts the allocation candidates, return a random sample
