@@ -36,9 +36,17 @@ def _select_backend():
     if EVENTLET_MODE:
         import eventlet
         eventlet.monkey_patch()
-        backend.init_backend(backend.BackendType.EVENTLET)
+        wanted = backend.BackendType.EVENTLET
     else:
-        backend.init_backend(backend.BackendType.THREADING)
+        wanted = backend.BackendType.THREADING
+    try:
+        backend.init_backend(wanted)
+    except backend.exceptions.BackendAlreadySelected:
+        # NOTE(nova_lite): something imported oslo.messaging before
+        # nova_lite (a tool such as oslo-config-generator). Harmless for
+        # tools; services and tests import nova_lite first.
+        warnings.warn('nova_lite imported after oslo.service chose its '
+                      'backend; keeping %s' % backend.get_backend_type())
 
 
 _select_backend()

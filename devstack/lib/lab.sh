@@ -9,6 +9,12 @@ nl_computes() {  # nl_computes CELL: compute host names of one cell
 }
 
 nl_install_venv() {
+    if [ -n "${NOVA_LITE_VENV:-}" ]; then
+        [ -x "$VENV/bin/nova-lite-manage" ] || {
+            nl_say "ERROR: NOVA_LITE_VENV=$VENV has no nova-lite-manage"; return 1; }
+        nl_say "using the existing virtualenv $VENV"
+        return 0
+    fi
     local want have
     want=$(cat "$NL_REPO/setup.py" "$NL_REPO/requirements.txt" | sha1sum | cut -d' ' -f1)
     have=$(cat "$VENV/.nova-lite-installed" 2>/dev/null)

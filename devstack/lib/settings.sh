@@ -20,7 +20,9 @@ INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
 NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://root@127.0.0.1:3306}
 
 STATE=$NOVA_LITE_STATE_DIR
-VENV=$STATE/venv
+# NOVA_LITE_VENV: use an existing virtualenv that has nova_lite installed
+# (tests, developers) instead of making one under the state directory.
+VENV=${NOVA_LITE_VENV:-$STATE/venv}
 ETC=$STATE/etc
 PIDS=$STATE/pids
 LOGS=$STATE/logs

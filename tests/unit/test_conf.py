@@ -1,4 +1,4 @@
-"""Configuration: every group is listed for the generator, every option helps."""
+"""Configuration: every group is listed, every option has help text."""
 
 import testtools
 
