@@ -88,3 +88,90 @@ class NoValidHost(NovaLiteException):
 
 class DBNotAvailable(NovaLiteException):
     msg_fmt = 'Database %(url)s cannot be reached: %(reason)s'
+
+
+class ComputeNodeExists(Conflict):
+    msg_fmt = 'Compute node %(node)s of host %(host)s exists.'
+
+
+class CellMappingExists(Conflict):
+    msg_fmt = 'A cell named %(name)s exists.'
+
+
+class HostMappingExists(Conflict):
+    msg_fmt = 'Host %(name)s is already mapped to a cell.'
+
+
+class InstanceMappingExists(Conflict):
+    msg_fmt = 'Instance %(uuid)s already has a mapping.'
+
+
+class FlavorExists(Conflict):
+    msg_fmt = 'Flavor with name %(name)s or id %(flavor_id)s exists.'
+
+
+class InstanceExists(Conflict):
+    msg_fmt = 'Instance %(uuid)s exists.'
+
+
+class UnexpectedTaskStateError(Conflict):
+    msg_fmt = ('Unexpected task state on instance %(instance_uuid)s: '
+               'expected %(expected)s but found %(actual)s')
+
+
+class UnexpectedVMStateError(Conflict):
+    msg_fmt = ('Unexpected vm state on instance %(instance_uuid)s: '
+               'expected %(expected)s but found %(actual)s')
+
+
+class MigrationNotFound(NotFound):
+    msg_fmt = 'Migration %(migration_id)s could not be found.'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = ('Action for request %(request_id)s on instance '
+               '%(instance_uuid)s not found.')
+
+
+class InstanceActionEventNotFound(NotFound):
+    msg_fmt = 'Event %(event)s not found for action id %(action_id)s.'
+
+
+class RequestSpecNotFound(NotFound):
+    msg_fmt = 'RequestSpec not found for instance %(instance_uuid)s.'
+
+
+class BuildRequestNotFound(NotFound):
+    msg_fmt = 'BuildRequest not found for instance %(uuid)s.'
+
+
+class BuildRequestExists(Conflict):
+    msg_fmt = 'BuildRequest for instance %(uuid)s exists.'
+
+
+class AggregateNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s could not be found.'
+
+
+class AggregateNameExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_name)s already exists.'
+
+
+class AggregateHostExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_id)s already has host %(host)s.'
+
+
+class AggregateHostNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s has no host %(host)s.'
+
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."

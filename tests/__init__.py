@@ -1,0 +1,1 @@
+import nova_lite  # noqa: F401  (selects the concurrency backend first)

@@ -1,0 +1,46 @@
+"""Version documents of the compute API: ``GET /`` and ``GET /v2.1``.
+
+Clients (openstacksdk, python-novaclient) start here: the root lists the
+API versions with their microversion range, ``/v2.1`` describes the
+current one. ``MAX_MICROVERSION`` grows as the compute API gains
+microversions.
+"""
+
+MIN_MICROVERSION = '2.1'
+MAX_MICROVERSION = '2.1'
+
+MEDIA_TYPE = 'application/vnd.openstack.compute+json;version=2.1'
+
+_VERSIONS = {
+    'v2.0': {'status': 'SUPPORTED', 'version': '', 'min_version': '',
+             'updated': '2011-01-21T11:33:21Z'},
+    'v2.1': {'status': 'CURRENT', 'version': MAX_MICROVERSION,
+             'min_version': MIN_MICROVERSION,
+             'updated': '2013-07-23T11:33:21Z'},
+}
+
+
+def _version(version_id, href):
+    doc = {'id': version_id}
+    doc.update(_VERSIONS[version_id])
+    doc['links'] = [{'rel': 'self', 'href': href}]
+    return doc
+
+
+def root_document(base_url):
+    """The document at ``/``: every API version, linking to its root."""
+    base_url = base_url.rstrip('/')
+    return {'versions': [
+        _version(vid, '%s/%s/' % (base_url, vid.replace('v2.0', 'v2')))
+        for vid in sorted(_VERSIONS)]}
+
+
+def v21_document(base_url):
+    """The document at ``/v2.1``: the current version in detail."""
+    base_url = base_url.rstrip('/')
+    doc = _version('v2.1', '%s/v2.1/' % base_url)
+    doc['links'].append({
+        'rel': 'describedby', 'type': 'text/html',
+        'href': 'https://docs.openstack.org/'})
+    doc['media-types'] = [{'base': 'application/json', 'type': MEDIA_TYPE}]
+    return {'version': doc}

@@ -1,0 +1,67 @@
+"""Base class of the server side (``manager.py``) of every RPC service.
+
+A manager is the RPC endpoint of its service (its ``target`` carries the
+API version it serves) and owns the service's periodic tasks, declared
+with ``oslo_service.periodic_task.periodic_task``. The hosting
+:class:`nova_lite.service.Service` calls the hooks in this order:
+``init_host`` (before consuming), ``post_start_hook`` (consuming),
+``cleanup_host`` (after the last message was handled).
+
+A manager learns where it lives from its service: ``self.transport`` (its
+bus) and :meth:`cell_context` (a context targeted at its cell database),
+so several cells can run in one test process.
+"""
+
+import copy
+
+import oslo_messaging as messaging
+from oslo_service import periodic_task
+
+from nova_lite import conf as nl_conf
+
+CONF = nl_conf.CONF
+
+
+class Manager(periodic_task.PeriodicTasks):
+    """Base manager: hooks, periodic tasks, access to its cell."""
+
+    target = messaging.Target(version='1.0')
+
+    def __init__(self, host=None):
+        super().__init__(CONF)
+        self.host = host or CONF.host
+        self.service = None
+        # Extra RPC endpoints served next to the manager (other namespaces).
+        self.additional_endpoints = []
+
+    @property
+    def transport(self):
+        """The transport of the hosting service (None: the default one)."""
+        return self.service.transport if self.service else None
+
+    def cell_context(self, context):
+        """A copy of ``context`` targeted at this service's cell database.
+
+        Without an explicit database URL on the service, the copy uses the
+        process default (``[database] connection``).
+        """
+        url = self.service.db_connection if self.service else None
+        if not url:
+            return context
+        from nova_lite.db import session as db_session
+        cctxt = copy.copy(context)
+        cctxt.db_connection = db_session.get_cell_context_manager(url)
+        return cctxt
+
+    def periodic_tasks(self, context, raise_on_error=False):
+        """Run the due periodic tasks; return seconds until the next one."""
+        return self.run_periodic_tasks(context, raise_on_error=raise_on_error)
+
+    def init_host(self):
+        """Prepare local state before the service consumes RPC."""
+
+    def post_start_hook(self):
+        """Run once the service consumes RPC."""
+
+    def cleanup_host(self):
+        """Release local state after the service stopped consuming."""

@@ -1,0 +1,283 @@
+"""Service: one RPC service (scheduler, conductor, compute) in a process.
+
+A :class:`Service` hosts a manager (``nova_lite.manager.Manager``):
+
+1. it records itself in its cell's ``services`` table, unique per (host,
+   binary): directly in the cell database when the process has one, through
+   the cell conductor over RPC for a compute (computes hold no database
+   credentials);
+2. it consumes RPC on ``Target(topic, server=host)``: the manager, the base
+   API (:mod:`nova_lite.baserpc`) and the manager's additional endpoints;
+3. it heartbeats every ``[DEFAULT] report_interval`` seconds
+   (``report_count`` + 1) and runs the manager's periodic tasks when
+   ``[DEFAULT] periodic_enable`` is on, each in its own thread;
+4. :meth:`stop` stops consuming, lets in-flight messages finish, stops the
+   threads and returns; a real process (see :func:`serve`) does that on
+   SIGTERM and exits 0.
+
+Functional tests build Services in-process (several cells in one process:
+pass each its ``transport_url`` and ``db_connection``); real processes run
+one through oslo.service's launcher (:func:`serve`).
+"""
+
+import random
+import threading
+
+import oslo_messaging as messaging
+from oslo_log import log as logging
+from oslo_service import service as os_service
+
+from nova_lite import baserpc
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
+from nova_lite import objects
+from nova_lite import rpc
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+COMPUTE_BINARY = 'nova-lite-compute'
+# Seconds stop() waits for a heartbeat in flight (a compute's may hang on
+# an unreachable conductor until rpc_response_timeout).
+HEARTBEAT_JOIN_TIMEOUT = 5
+# Upper bound of the sleep between two runs of the periodic tasks.
+PERIODIC_INTERVAL_MAX = 60
+
+
+class _DirectRecorder:
+    """Keeps the service record in the cell database this process owns."""
+
+    def __init__(self, service):
+        self._service = service
+
+    def _context(self):
+        return self._service.manager.cell_context(
+            nl_context.get_admin_context())
+
+    def get_or_create(self):
+        svc = self._service
+        return objects.Service.get_or_create(
+            self._context(), svc.host, svc.binary, svc.topic)
+
+    def heartbeat(self, record):
+        record._context = self._context()
+        record.report_count += 1
+        record.save()
+        return record
+
+
+class _ConductorRecorder:
+    """Keeps the service record through the cell conductor (computes)."""
+
+    def __init__(self, service):
+        self._service = service
+        self._api = None
+
+    def _conductor(self):
+        if self._api is None:
+            from nova_lite.conductor import rpcapi as conductor_rpcapi
+            self._api = conductor_rpcapi.ConductorAPI(
+                transport=self._service.transport)
+        return self._api
+
+    def get_or_create(self):
+        svc = self._service
+        return self._conductor().service_get_or_create(
+            nl_context.get_admin_context(), svc.host, svc.binary, svc.topic)
+
+    def heartbeat(self, record):
+        return self._conductor().service_update(
+            nl_context.get_admin_context(), record.id,
+            {'report_count': record.report_count + 1})
+
+
+class _NoRecorder:
+    """For processes with neither a cell database nor a cell conductor."""
+
+    def get_or_create(self):
+        return None
+
+    def heartbeat(self, record):
+        return record
+
+
+class Service(os_service.ServiceBase):
+    """An RPC service: record, consume, heartbeat, periodic tasks, stop."""
+
+    def __init__(self, host, binary, topic, manager, transport_url=None,
+                 db_connection=None, report_interval=None,
+                 periodic_enable=None, periodic_fuzzy_delay=None):
+        self.host = host
+        self.binary = binary
+        self.topic = topic
+        self.manager = manager
+        self.transport_url = transport_url
+        self.db_connection = db_connection
+        self.report_interval = report_interval or CONF.report_interval
+        self.periodic_enable = (CONF.periodic_enable if periodic_enable is None
+                                else periodic_enable)
+        self.periodic_fuzzy_delay = (
+            CONF.periodic_fuzzy_delay if periodic_fuzzy_delay is None
+            else periodic_fuzzy_delay)
+        self.transport = None
+        self.rpcserver = None
+        self.record = None
+        self._recorder = self._choose_recorder()
+        self._record_lock = threading.Lock()
+        self._record_ok = True
+        self._stopping = threading.Event()
+        self._stopped = threading.Event()
+        self._threads = []
+        self._heartbeat_thread = None
+        manager.host = host
+        manager.service = self
+
+    @classmethod
+    def create(cls, binary, topic, manager_cls, host=None, **kwargs):
+        """A Service for ``binary`` with a fresh ``manager_cls`` manager."""
+        host = host or CONF.host
+        return cls(host, binary, topic, manager_cls(host=host), **kwargs)
+
+    def _choose_recorder(self):
+        if self.binary == COMPUTE_BINARY:
+            return _ConductorRecorder(self)
+        if self.db_connection or CONF.database.connection:
+            return _DirectRecorder(self)
+        LOG.info('%s on %s keeps no service record: no [database] '
+                 'connection', self.binary, self.host)
+        return _NoRecorder()
+
+    def __repr__(self):
+        return '<Service %s on %s, topic %s>' % (self.binary, self.host,
+                                                  self.topic)
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def start(self):
+        """Record the service, then consume RPC and start the threads."""
+        objects.register_all()
+        self.transport = rpc.get_cell_transport(self.transport_url)
+        self.manager.init_host()
+        self._refresh_record()
+        if self._stopping.is_set():
+            # NOTE(nova_lite): SIGTERM arrived while we waited for the
+            # record (a compute whose conductor is not up yet).
+            return
+        target = messaging.Target(topic=self.topic, server=self.host)
+        endpoints = [self.manager, baserpc.BaseRPC(self)]
+        endpoints.extend(self.manager.additional_endpoints)
+        self.rpcserver = rpc.get_server(target, endpoints,
+                                        transport=self.transport)
+        self.rpcserver.start()
+        LOG.info('%s started on %s, consuming topic %s (exchange %s)',
+                 self.binary, self.host, self.topic,
+                 rpc.exchange_for(self.transport))
+        self.manager.post_start_hook()
+        self._heartbeat_thread = self._spawn(self._heartbeat_loop,
+                                             'heartbeat')
+        if self.periodic_enable:
+            self._spawn(self._periodic_loop, 'periodic')
+
+    def _spawn(self, func, name):
+        thread = threading.Thread(target=func, daemon=True,
+                                  name='%s-%s' % (self.binary, name))
+        thread.start()
+        self._threads.append(thread)
+        return thread
+
+    def stop(self, graceful=True):
+        """Stop consuming, finish in-flight messages, stop the threads."""
+        if self._stopping.is_set():
+            self._stopped.wait()
+            return
+        self._stopping.set()
+        LOG.info('Stopping %s on %s: finishing in-flight work',
+                 self.binary, self.host)
+        if self.rpcserver is not None:
+            self.rpcserver.stop()
+            self.rpcserver.wait()
+        for thread in self._threads:
+            if thread is threading.current_thread():
+                continue
+            if thread is self._heartbeat_thread:
+                thread.join(HEARTBEAT_JOIN_TIMEOUT)
+            else:
+                thread.join()
+        self.manager.cleanup_host()
+        LOG.info('%s on %s stopped', self.binary, self.host)
+        self._stopped.set()
+
+    def wait(self):
+        """Block until :meth:`stop` finished."""
+        self._stopped.wait()
+
+    def reset(self):
+        """SIGHUP: nothing to reload beyond mutable options."""
+
+    # -- service record and heartbeat -------------------------------------
+
+    def _refresh_record(self):
+        """Get or create the record; False (logged) when unreachable."""
+        try:
+            self.record = self._recorder.get_or_create()
+        except Exception as exc:  # noqa: BLE001 - retried by the heartbeat
+            self._note_record_failure(exc)
+            return False
+        self._note_record_success()
+        return True
+
+    def report_state(self):
+        """Heartbeat now: ``report_count`` + 1 in the services table."""
+        with self._record_lock:
+            if self.record is None:
+                self._refresh_record()
+                return
+            try:
+                self.record = self._recorder.heartbeat(self.record)
+            except Exception as exc:  # noqa: BLE001 - next beat retries
+                self._note_record_failure(exc)
+                return
+            self._note_record_success()
+
+    def _note_record_failure(self, exc):
+        if self._record_ok:
+            LOG.warning('%s on %s cannot update its service record: %s',
+                        self.binary, self.host, exc)
+        self._record_ok = False
+
+    def _note_record_success(self):
+        if not self._record_ok:
+            LOG.info('%s on %s updates its service record again',
+                     self.binary, self.host)
+        self._record_ok = True
+
+    def _heartbeat_loop(self):
+        while not self._stopping.wait(self.report_interval):
+            self.report_state()
+
+    # -- periodic tasks ----------------------------------------------------
+
+    def _periodic_loop(self):
+        delay = (random.uniform(0, self.periodic_fuzzy_delay)
+                 if self.periodic_fuzzy_delay else 0)
+        context = nl_context.get_admin_context()
+        while not self._stopping.wait(delay):
+            try:
+                idle = self.manager.periodic_tasks(context)
+            except Exception:  # a failing task must not end the loop
+                LOG.exception('Periodic tasks of %s failed', self.binary)
+                idle = None
+            delay = min(idle or PERIODIC_INTERVAL_MAX, PERIODIC_INTERVAL_MAX)
+
+
+def serve(service):
+    """Run ``service`` until SIGTERM through oslo.service's launcher.
+
+    With the threading backend the launcher runs the service in one forked
+    worker; SIGTERM there calls :meth:`Service.stop` and the process exits
+    0. Returns the launcher's exit status.
+    """
+    launcher = os_service.launch(CONF, service, workers=1,
+                                 restart_method='mutate')
+    status = launcher.wait()
+    return status or 0

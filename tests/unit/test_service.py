@@ -1,0 +1,199 @@
+"""Unit tests of service liveness and of the Service lifecycle in-process."""
+
+import datetime
+import threading
+import time
+
+import fixtures
+import oslo_messaging as messaging
+from oslo_service import periodic_task
+import testtools
+
+from nova_lite import context as nl_context
+from nova_lite import manager
+from nova_lite import rpc
+from nova_lite import service as nl_service
+from nova_lite import servicegroup
+from nova_lite import testing
+
+NOW = datetime.datetime(2026, 1, 1, 12, 0, 0)
+
+
+def _seconds_ago(seconds):
+    return NOW - datetime.timedelta(seconds=seconds)
+
+
+class IsUpTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(testing.ConfFixture(service_down_time=60))
+
+    def test_recent_heartbeat_is_up(self):
+        row = {'last_seen_up': _seconds_ago(59), 'created_at': None}
+        self.assertTrue(servicegroup.is_up(row, now=NOW))
+
+    def test_old_heartbeat_is_down(self):
+        row = {'last_seen_up': _seconds_ago(61),
+               'created_at': _seconds_ago(1)}
+        self.assertFalse(servicegroup.is_up(row, now=NOW))
+
+    def test_created_at_counts_before_first_heartbeat(self):
+        self.assertTrue(servicegroup.is_up(
+            {'last_seen_up': None, 'created_at': _seconds_ago(5)}, now=NOW))
+        self.assertFalse(servicegroup.is_up(
+            {'last_seen_up': None, 'created_at': _seconds_ago(500)},
+            now=NOW))
+
+    def test_forced_down_is_down(self):
+        row = {'last_seen_up': NOW, 'forced_down': True}
+        self.assertFalse(servicegroup.is_up(row, now=NOW))
+
+    def test_aware_and_naive_times_compare(self):
+        aware = NOW.replace(tzinfo=datetime.UTC)
+        self.assertTrue(servicegroup.is_up({'last_seen_up': aware}, now=NOW))
+
+    def test_explicit_down_time(self):
+        row = {'last_seen_up': _seconds_ago(5)}
+        self.assertFalse(servicegroup.is_up(row, now=NOW, down_time=3))
+
+
+class SlowEndpoint:
+    target = messaging.Target(namespace='slow', version='1.0')
+
+    def __init__(self):
+        self.started = threading.Event()
+        self.finished = threading.Event()
+
+    def work(self, context, seconds):
+        self.started.set()
+        time.sleep(seconds)
+        self.finished.set()
+
+
+class TickingManager(manager.Manager):
+    def __init__(self, host=None):
+        super().__init__(host=host)
+        self.ticks = 0
+        self.ticked = threading.Event()
+
+    @periodic_task.periodic_task(spacing=0.1, run_immediately=True)
+    def _tick(self, context):
+        self.ticks += 1
+        self.ticked.set()
+
+
+class FailingRecorder:
+    def __init__(self):
+        self.calls = 0
+
+    def get_or_create(self):
+        self.calls += 1
+        raise RuntimeError('database away')
+
+    def heartbeat(self, record):
+        raise RuntimeError('database away')
+
+
+class ServiceLifecycleTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.conf = self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(with_cell0=False, api=False))
+
+    def _service(self, manager_obj, **kwargs):
+        svc = nl_service.Service('host-a', 'nova-lite-scheduler', 'sched',
+                                 manager_obj, **kwargs)
+        self.addCleanup(svc.stop)
+        return svc
+
+    def test_stop_finishes_in_flight_work(self):
+        endpoint = SlowEndpoint()
+        mgr = manager.Manager()
+        mgr.additional_endpoints.append(endpoint)
+        svc = self._service(mgr)
+        svc.start()
+        client = rpc.get_client(messaging.Target(topic='sched',
+                                                 namespace='slow'))
+        client.cast(nl_context.get_admin_context(), 'work', seconds=0.5)
+        self.assertTrue(endpoint.started.wait(10))
+        svc.stop()
+        self.assertTrue(endpoint.finished.is_set())
+        svc.wait()
+
+    def test_records_itself_directly_with_cell_db(self):
+        svc = self._service(manager.Manager())
+        svc.start()
+        self.assertEqual(('host-a', 'nova-lite-scheduler', 'sched'),
+                         (svc.record.host, svc.record.binary,
+                          svc.record.topic))
+        count = svc.record.report_count
+        svc.report_state()
+        self.assertEqual(count + 1, svc.record.report_count)
+        self.assertTrue(servicegroup.is_up(svc.record))
+
+    def test_no_record_without_cell_db(self):
+        self.conf.flags(connection=None, group='database')
+        svc = self._service(manager.Manager())
+        svc.start()
+        self.assertIsNone(svc.record)
+        svc.report_state()
+        self.assertIsNone(svc.record)
+
+    def test_periodic_tasks_run_when_enabled(self):
+        mgr = TickingManager()
+        svc = self._service(mgr, periodic_enable=True)
+        svc.start()
+        self.assertTrue(mgr.ticked.wait(10))
+
+    def test_periodic_tasks_off_by_default_in_tests(self):
+        mgr = TickingManager()
+        svc = self._service(mgr)
+        svc.start()
+        self.assertFalse(mgr.ticked.wait(0.3))
+
+    def test_record_failures_logged_once_and_retried(self):
+        logger = self.useFixture(fixtures.FakeLogger(name='nova_lite'))
+        svc = self._service(manager.Manager())
+        recorder = FailingRecorder()
+        svc._recorder = recorder
+        svc.start()
+        svc.report_state()
+        svc.report_state()
+        self.assertEqual(3, recorder.calls)
+        self.assertEqual(1, logger.output.count('cannot update its service'))
+
+
+class ConductorServiceRecordTestCase(testtools.TestCase):
+    """What the conductor does for computes' records (no RPC here)."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(with_cell0=False, api=False))
+        from nova_lite.conductor import manager as conductor_manager
+        self.manager = conductor_manager.ConductorManager(host='cond')
+        self.ctxt = nl_context.get_admin_context()
+
+    def test_get_or_create_then_heartbeat(self):
+        record = self.manager.service_get_or_create(
+            self.ctxt, 'h1', 'nova-lite-compute', 'compute')
+        again = self.manager.service_get_or_create(
+            self.ctxt, 'h1', 'nova-lite-compute', 'compute')
+        self.assertEqual(record.id, again.id)
+        beat = self.manager.service_update(self.ctxt, record.id,
+                                           {'report_count': 1})
+        self.assertEqual(1, beat.report_count)
+        self.assertIsNotNone(beat.last_seen_up)
+
+    def test_compute_cannot_change_admin_fields(self):
+        from nova_lite import exception
+        record = self.manager.service_get_or_create(
+            self.ctxt, 'h1', 'nova-lite-compute', 'compute')
+        # NOTE(nova_lite): expected_exceptions wraps what the caller on the
+        # other end of the bus gets as the original exception.
+        exc = self.assertRaises(messaging.ExpectedException,
+                                self.manager.service_update, self.ctxt,
+                                record.id, {'forced_down': False})
+        self.assertIs(exception.Invalid, exc.exc_info[0])
