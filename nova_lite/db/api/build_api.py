@@ -1,0 +1,126 @@
+"""API database API: build requests and request specs (the boot path).
+
+The API writes a build request, a request spec and an instance mapping when
+it accepts a server; the super conductor deletes the build request once the
+instance exists in a cell. ``spec`` and ``instance`` are JSON documents
+(serialized objects); this module stores them and does not look inside.
+Conventions as in :mod:`nova_lite.db.api.api`.
+"""
+
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from nova_lite.db.api import api as api_db
+from nova_lite.db.api import models
+from nova_lite.db import session
+from nova_lite import exception
+
+_writer = api_db._writer
+_reader = api_db._reader
+
+
+# -- request specs ----------------------------------------------------------
+
+@session.retry_on_transient
+def request_spec_create(context, instance_uuid, spec):
+    """Store the scheduling request of ``instance_uuid`` (a JSON dict)."""
+    row = models.RequestSpec(instance_uuid=instance_uuid, spec=spec)
+    try:
+        with _writer(context) as s:
+            s.add(row)
+            s.flush()
+    except db_exc.DBDuplicateEntry:
+        raise exception.Conflict(
+            reason='request spec for instance %s exists' % instance_uuid)
+    return row
+
+
+def _request_spec_get(s, instance_uuid):
+    row = s.scalars(sa.select(models.RequestSpec).where(
+        models.RequestSpec.instance_uuid == instance_uuid)).first()
+    if row is None:
+        raise exception.RequestSpecNotFound(instance_uuid=instance_uuid)
+    return row
+
+
+def request_spec_get_by_instance_uuid(context, instance_uuid):
+    with _reader(context) as s:
+        return _request_spec_get(s, instance_uuid)
+
+
+@session.retry_on_transient
+def request_spec_update(context, instance_uuid, spec):
+    """Replace the stored spec (moves keep it current)."""
+    with _writer(context) as s:
+        row = _request_spec_get(s, instance_uuid)
+        row.spec = spec
+        s.flush()
+    return row
+
+
+@session.retry_on_transient
+def request_spec_destroy(context, instance_uuid):
+    with _writer(context) as s:
+        s.delete(_request_spec_get(s, instance_uuid))
+
+
+# -- build requests ---------------------------------------------------------
+
+@session.retry_on_transient
+def build_request_create(context, values):
+    """Insert a build request (``instance_uuid``, ``project_id``, ...)."""
+    row = models.BuildRequest()
+    row.update(values)
+    try:
+        with _writer(context) as s:
+            s.add(row)
+            s.flush()
+    except db_exc.DBDuplicateEntry:
+        raise exception.BuildRequestExists(uuid=values.get('instance_uuid'))
+    return row
+
+
+def _build_request_get(s, instance_uuid):
+    row = s.scalars(sa.select(models.BuildRequest).where(
+        models.BuildRequest.instance_uuid == instance_uuid)).first()
+    if row is None:
+        raise exception.BuildRequestNotFound(uuid=instance_uuid)
+    return row
+
+
+def build_request_get_by_instance_uuid(context, instance_uuid):
+    with _reader(context) as s:
+        return _build_request_get(s, instance_uuid)
+
+
+def build_request_get_all(context, project_id=None):
+    """Pending build requests, newest first (servers list shows them)."""
+    query = sa.select(models.BuildRequest).order_by(
+        models.BuildRequest.created_at.desc(), models.BuildRequest.id.desc())
+    if project_id is not None:
+        query = query.where(models.BuildRequest.project_id == project_id)
+    with _reader(context) as s:
+        return list(s.scalars(query))
+
+
+@session.retry_on_transient
+def build_request_update(context, instance_uuid, values):
+    with _writer(context) as s:
+        row = _build_request_get(s, instance_uuid)
+        row.update(values)
+        s.flush()
+    return row
+
+
+@session.retry_on_transient
+def build_request_destroy(context, instance_uuid):
+    """Delete the build request; BuildRequestNotFound if already gone.
+
+    The conductor and a user's delete can race here: whoever gets
+    BuildRequestNotFound lost and must look for the instance in its cell.
+    """
+    with _writer(context) as s:
+        count = s.execute(sa.delete(models.BuildRequest).where(
+            models.BuildRequest.instance_uuid == instance_uuid)).rowcount
+    if not count:
+        raise exception.BuildRequestNotFound(uuid=instance_uuid)

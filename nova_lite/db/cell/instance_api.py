@@ -1,0 +1,397 @@
+"""Cell database API: instances, their faults, actions and migrations.
+
+Same conventions as :mod:`nova_lite.db.cell.api`: a RequestContext picks
+the cell (``context.db_connection``, else ``[database]``), writes are whole
+retried transactions, rows come back detached and fully loaded. Instances,
+faults, actions and migrations are soft-deleted; ``context.read_deleted``
+('no', 'yes', 'only') decides what reads see.
+
+Updates of an instance can be conditional, as Nova's ``instance.save(
+expected_task_state=...)``: the UPDATE only applies when the row is still
+in the expected state, so two services racing on one instance cannot both
+win (UnexpectedTaskStateError / UnexpectedVMStateError for the loser).
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from nova_lite.db.cell import api as cell_api
+from nova_lite.db.cell import models
+from nova_lite.db import session
+from nova_lite.db import types
+from nova_lite import exception
+
+_writer = cell_api._writer
+_reader = cell_api._reader
+_filter_deleted = cell_api.filter_deleted
+
+# Filters of instance_get_all_by_filters that match a column exactly (a list
+# value means "any of").
+_EXACT_FILTERS = ('uuid', 'project_id', 'user_id', 'host', 'node',
+                  'vm_state', 'task_state', 'reservation_id', 'image_ref',
+                  'availability_zone', 'instance_type_id', 'compute_id',
+                  'key_name', 'locked', 'hidden', 'launched_on')
+
+
+def _instance_values(values):
+    """Accept ``metadata`` for the ``metadata_`` attribute."""
+    values = dict(values)
+    if 'metadata' in values:
+        values['metadata_'] = values.pop('metadata')
+    return values
+
+
+# -- instances --------------------------------------------------------------
+
+@session.retry_on_transient
+def instance_create(context, values):
+    """Insert an instance (``uuid`` defaults to a new one)."""
+    values = _instance_values(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    instance = models.Instance()
+    instance.update(values)
+    try:
+        with _writer(context) as s:
+            s.add(instance)
+            s.flush()
+    except db_exc.DBDuplicateEntry:
+        raise exception.InstanceExists(uuid=values['uuid'])
+    return instance
+
+
+def _instance_get(s, context, instance_uuid):
+    query = _filter_deleted(sa.select(models.Instance), models.Instance,
+                            context).where(
+        models.Instance.uuid == instance_uuid)
+    instance = s.scalars(query).first()
+    if instance is None:
+        raise exception.InstanceNotFound(instance_id=instance_uuid)
+    return instance
+
+
+def instance_get_by_uuid(context, instance_uuid):
+    """The instance ``instance_uuid`` (InstanceNotFound)."""
+    with _reader(context) as s:
+        return _instance_get(s, context, instance_uuid)
+
+
+def instance_get_all_by_filters(context, filters=None, sort_keys=None,
+                                limit=None, marker=None):
+    """Instances matching ``filters`` (exact matches, lists mean any of).
+
+    ``deleted`` (bool) in filters overrides ``context.read_deleted``;
+    ``changes-since`` (datetime) keeps rows updated since then. Sorted by
+    ``sort_keys`` (default created_at then id, newest first); ``marker`` is
+    the uuid of the last instance of the previous page.
+    """
+    filters = dict(filters or {})
+    model = models.Instance
+    query = sa.select(model)
+    deleted = filters.pop('deleted', None)
+    if deleted is None:
+        query = _filter_deleted(query, model, context)
+    else:
+        query = query.where(model.deleted != 0 if deleted
+                            else model.deleted == 0)
+    since = filters.pop('changes-since', None)
+    if since is not None:
+        query = query.where(model.updated_at >= since)
+    for key in _EXACT_FILTERS:
+        if key in filters:
+            value = filters[key]
+            column = getattr(model, key)
+            query = query.where(column.in_(value) if isinstance(
+                value, (list, tuple, set)) else column == value)
+    keys = sort_keys or ['created_at', 'id']
+    query = query.order_by(*[getattr(model, k).desc() for k in keys])
+    with _reader(context) as s:
+        rows = list(s.scalars(query))
+    if marker is not None:
+        uuids = [r.uuid for r in rows]
+        if marker not in uuids:
+            raise exception.NotFound('Marker %s could not be found.' % marker)
+        rows = rows[uuids.index(marker) + 1:]
+    return rows[:limit] if limit is not None else rows
+
+
+def instance_get_all_by_host(context, host, node=None):
+    """Live instances on ``host`` (and ``node`` when given)."""
+    filters = {'host': host}
+    if node is not None:
+        filters['node'] = node
+    return instance_get_all_by_filters(context, filters, sort_keys=['id'])
+
+
+def instance_count_by_host(context, host):
+    """How many live instances ``host`` runs."""
+    with _reader(context) as s:
+        return s.scalar(sa.select(sa.func.count()).where(
+            models.Instance.host == host, models.Instance.deleted == 0))
+
+
+def _check_expected(instance, expected, field, error):
+    if expected is None:
+        return
+    allowed = expected if isinstance(expected, (list, tuple, set)) else [
+        expected]
+    actual = getattr(instance, field)
+    if actual not in allowed:
+        raise error(instance_uuid=instance.uuid, expected=list(allowed),
+                    actual=actual)
+
+
+@session.retry_on_transient
+def instance_update(context, instance_uuid, values,
+                    expected_task_state=None, expected_vm_state=None):
+    """Update an instance, only if it is still in the expected states.
+
+    ``expected_*`` take a value or a list of values (``None`` among them
+    allowed); omitted means "any".
+    """
+    values = _instance_values(values)
+    with _writer(context) as s:
+        query = sa.select(models.Instance).where(
+            models.Instance.uuid == instance_uuid,
+            models.Instance.deleted == 0).with_for_update()
+        instance = s.scalars(query).first()
+        if instance is None:
+            raise exception.InstanceNotFound(instance_id=instance_uuid)
+        _check_expected(instance, expected_task_state, 'task_state',
+                        exception.UnexpectedTaskStateError)
+        _check_expected(instance, expected_vm_state, 'vm_state',
+                        exception.UnexpectedVMStateError)
+        instance.update(values)
+        s.flush()
+    return instance
+
+
+@session.retry_on_transient
+def instance_destroy(context, instance_uuid):
+    """Soft-delete an instance; returns the deleted row."""
+    with _writer(context) as s:
+        instance = _instance_get(s, context, instance_uuid)
+        if instance.deleted:
+            raise exception.InstanceNotFound(instance_id=instance_uuid)
+        instance.deleted = instance.id
+        instance.deleted_at = types.utcnow()
+        s.flush()
+    return instance
+
+
+# -- faults -----------------------------------------------------------------
+
+@session.retry_on_transient
+def instance_fault_create(context, values):
+    """Record a fault (``instance_uuid``, ``code``, ``message``, ...)."""
+    fault = models.InstanceFault()
+    fault.update(values)
+    with _writer(context) as s:
+        s.add(fault)
+        s.flush()
+    return fault
+
+
+def instance_fault_get_by_instance_uuids(context, instance_uuids,
+                                         latest=False):
+    """{instance_uuid: [faults, newest first]} (only the newest if latest)."""
+    result = {uuid: [] for uuid in instance_uuids}
+    if not instance_uuids:
+        return result
+    query = sa.select(models.InstanceFault).where(
+        models.InstanceFault.instance_uuid.in_(list(instance_uuids)),
+        models.InstanceFault.deleted == 0).order_by(
+        models.InstanceFault.created_at.desc(),
+        models.InstanceFault.id.desc())
+    with _reader(context) as s:
+        for fault in s.scalars(query):
+            faults = result[fault.instance_uuid]
+            if not (latest and faults):
+                faults.append(fault)
+    return result
+
+
+# -- actions and events -----------------------------------------------------
+
+@session.retry_on_transient
+def action_start(context, values):
+    """Record the start of an action (``action``, ``instance_uuid``, ...)."""
+    values = dict(values)
+    values.setdefault('request_id', context.request_id)
+    values.setdefault('user_id', context.user_id)
+    values.setdefault('project_id', context.project_id)
+    values.setdefault('start_time', types.utcnow())
+    action = models.InstanceAction()
+    action.update(values)
+    with _writer(context) as s:
+        s.add(action)
+        s.flush()
+    return action
+
+
+def _action_get(s, instance_uuid, request_id):
+    action = s.scalars(sa.select(models.InstanceAction).where(
+        models.InstanceAction.instance_uuid == instance_uuid,
+        models.InstanceAction.request_id == request_id).order_by(
+        models.InstanceAction.id.desc())).first()
+    if action is None:
+        raise exception.InstanceActionNotFound(request_id=request_id,
+                                               instance_uuid=instance_uuid)
+    return action
+
+
+@session.retry_on_transient
+def action_finish(context, instance_uuid, request_id=None, message=None):
+    """Stamp the finish time (and message) of the request's action."""
+    with _writer(context) as s:
+        action = _action_get(s, instance_uuid,
+                             request_id or context.request_id)
+        action.finish_time = types.utcnow()
+        if message is not None:
+            action.message = message
+        s.flush()
+    return action
+
+
+def action_get_by_request_id(context, instance_uuid, request_id):
+    with _reader(context) as s:
+        return _action_get(s, instance_uuid, request_id)
+
+
+def actions_get(context, instance_uuid):
+    """The instance's actions, newest first."""
+    with _reader(context) as s:
+        return list(s.scalars(sa.select(models.InstanceAction).where(
+            models.InstanceAction.instance_uuid == instance_uuid).order_by(
+            models.InstanceAction.created_at.desc(),
+            models.InstanceAction.id.desc())))
+
+
+@session.retry_on_transient
+def action_event_start(context, instance_uuid, event, host=None,
+                       request_id=None):
+    """Start ``event`` under the request's action on the instance."""
+    with _writer(context) as s:
+        action = _action_get(s, instance_uuid,
+                             request_id or context.request_id)
+        row = models.InstanceActionEvent(
+            event=event, action_id=action.id, host=host,
+            start_time=types.utcnow())
+        s.add(row)
+        s.flush()
+    return row
+
+
+@session.retry_on_transient
+def action_event_finish(context, instance_uuid, event, result='Success',
+                        traceback=None, details=None, request_id=None):
+    """Finish ``event``; an 'Error' result also marks the action failed."""
+    with _writer(context) as s:
+        action = _action_get(s, instance_uuid,
+                             request_id or context.request_id)
+        row = s.scalars(sa.select(models.InstanceActionEvent).where(
+            models.InstanceActionEvent.action_id == action.id,
+            models.InstanceActionEvent.event == event).order_by(
+            models.InstanceActionEvent.id.desc())).first()
+        if row is None:
+            raise exception.InstanceActionEventNotFound(
+                event=event, action_id=action.id)
+        row.update({'finish_time': types.utcnow(), 'result': result,
+                    'traceback': traceback, 'details': details})
+        if result.lower() == 'error':
+            action.message = 'Error'
+        s.flush()
+    return row
+
+
+def action_events_get(context, action_id):
+    with _reader(context) as s:
+        return list(s.scalars(sa.select(models.InstanceActionEvent).where(
+            models.InstanceActionEvent.action_id == action_id).order_by(
+            models.InstanceActionEvent.id)))
+
+
+# -- migrations -------------------------------------------------------------
+
+@session.retry_on_transient
+def migration_create(context, values):
+    """Insert a migration (``uuid`` defaults to a new one)."""
+    values = dict(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    migration = models.Migration()
+    migration.update(values)
+    with _writer(context) as s:
+        s.add(migration)
+        s.flush()
+    return migration
+
+
+def _migration_get(s, column, value):
+    migration = s.scalars(sa.select(models.Migration).where(
+        column == value, models.Migration.deleted == 0)).first()
+    if migration is None:
+        raise exception.MigrationNotFound(migration_id=value)
+    return migration
+
+
+def migration_get(context, migration_id):
+    with _reader(context) as s:
+        return _migration_get(s, models.Migration.id, migration_id)
+
+
+def migration_get_by_uuid(context, migration_uuid):
+    with _reader(context) as s:
+        return _migration_get(s, models.Migration.uuid, migration_uuid)
+
+
+@session.retry_on_transient
+def migration_update(context, migration_id, values):
+    with _writer(context) as s:
+        migration = _migration_get(s, models.Migration.id, migration_id)
+        migration.update(values)
+        s.flush()
+    return migration
+
+
+def migration_get_by_instance_and_status(context, instance_uuid, status):
+    """The newest live migration of the instance in ``status``."""
+    with _reader(context) as s:
+        migration = s.scalars(sa.select(models.Migration).where(
+            models.Migration.instance_uuid == instance_uuid,
+            models.Migration.status == status,
+            models.Migration.deleted == 0).order_by(
+            models.Migration.id.desc())).first()
+    if migration is None:
+        raise exception.MigrationNotFound(
+            migration_id='of %s in status %s' % (instance_uuid, status))
+    return migration
+
+
+# Statuses after which a migration no longer holds resources on its hosts.
+MIGRATION_DONE_STATUSES = ('confirmed', 'reverted', 'error', 'failed',
+                           'completed', 'cancelled', 'done')
+
+
+def migration_get_in_progress_by_host_and_node(context, host, node):
+    """Unfinished migrations from or to ``node`` of ``host``."""
+    model = models.Migration
+    source = sa.and_(model.source_compute == host, model.source_node == node)
+    dest = sa.and_(model.dest_compute == host, model.dest_node == node)
+    query = sa.select(model).where(
+        model.deleted == 0, sa.or_(source, dest),
+        model.status.not_in(MIGRATION_DONE_STATUSES)).order_by(model.id)
+    with _reader(context) as s:
+        return list(s.scalars(query))
+
+
+def migration_get_all_by_filters(context, filters=None):
+    """Migrations filtered on exact columns (instance_uuid, status, ...)."""
+    model = models.Migration
+    query = sa.select(model).where(model.deleted == 0).order_by(
+        model.id.desc())
+    for key, value in (filters or {}).items():
+        column = getattr(model, key)
+        query = query.where(column.in_(value) if isinstance(
+            value, (list, tuple, set)) else column == value)
+    with _reader(context) as s:
+        return list(s.scalars(query))

@@ -1,0 +1,74 @@
+"""The DB API on MariaDB: what differs from SQLite (uniques, timestamps).
+
+The unit tests run the DB API on SQLite; this runs the parts where the
+engines differ (duplicate detection, soft-delete uniques, microsecond
+timestamps, conditional updates, flavor cascades) once on a throwaway
+MariaDB database.
+"""
+
+import testtools
+
+from nova_lite.db.api import api as api_db
+from nova_lite.db.cell import api as cell_db
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+from tests import db_fixtures
+
+
+class TestDBAPIOnMySQL(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        cell_url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
+        self.useFixture(db_fixtures.SyncedDatabase(cell_url, 'cell'))
+        self.ctx = self.useFixture(db_fixtures.CellContext(cell_url)).context
+        api_url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
+        self.api_ctx = self.useFixture(
+            db_fixtures.APIDatabase(api_url)).context
+
+    def test_cell_db(self):
+        service = cell_db.service_create(self.ctx, {
+            'host': 'h', 'binary': 'nova-lite-compute', 'topic': 'compute'})
+        self.assertRaises(exception.ServiceExists, cell_db.service_create,
+                          self.ctx, {'host': 'h', 'binary': 'x',
+                                     'topic': 'compute'})
+        beat = cell_db.service_update(self.ctx, service.id,
+                                      {'report_count': 1})
+        self.assertEqual(beat.last_seen_up, cell_db.service_get(
+            self.ctx, service.id).last_seen_up)
+
+        node = cell_db.compute_node_create(self.ctx, {
+            'host': 'h', 'hypervisor_hostname': 'n'})
+        cell_db.compute_node_delete(self.ctx, node.id)
+        again = cell_db.compute_node_create(self.ctx, {
+            'host': 'h', 'hypervisor_hostname': 'n'})
+        self.assertRaises(exception.ComputeNodeExists,
+                          cell_db.compute_node_restore, self.ctx, node.id)
+        cell_db.compute_node_delete(self.ctx, again.id)
+        cell_db.compute_node_restore(self.ctx, node.id)
+        self.assertEqual(1, cell_db.compute_node_mark_mapped(
+            self.ctx, [node.id]))
+
+        inst = instance_api.instance_create(self.ctx, {
+            'task_state': 'scheduling', 'metadata': {'k': 'v'}})
+        self.assertRaises(exception.UnexpectedTaskStateError,
+                          instance_api.instance_update, self.ctx, inst.uuid,
+                          {'task_state': None}, expected_task_state='x')
+        instance_api.instance_destroy(self.ctx, inst.uuid)
+        self.assertRaises(exception.InstanceNotFound,
+                          instance_api.instance_get_by_uuid, self.ctx,
+                          inst.uuid)
+
+    def test_api_db(self):
+        cell = api_db.cell_mapping_create(self.api_ctx, {
+            'name': 'c', 'transport_url': 'fake://',
+            'database_connection': 'sqlite://'})
+        api_db.host_mapping_create(self.api_ctx, 'h', cell.id)
+        self.assertRaises(exception.HostMappingExists,
+                          api_db.host_mapping_create, self.api_ctx, 'h',
+                          cell.id)
+        api_db.flavor_create(self.api_ctx, {
+            'name': 'f', 'flavorid': '1', 'memory_mb': 1, 'vcpus': 1},
+            extra_specs={'a': 'b'}, projects=['p'])
+        api_db.flavor_destroy(self.api_ctx, '1')
+        self.assertEqual([], api_db.flavor_get_all(self.api_ctx))
