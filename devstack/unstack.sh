@@ -18,11 +18,10 @@ for arg in "$@"; do
     esac
 done
 
-# Computes first, API last: nothing new arrives at a stopped service.
-for name in $(nl_service_names_stop_order); do
-    nl_stop "$name"
-done
+# Computes first, then everything else together.
+nl_stop $(nl_service_names_stop_order | grep '^compute-')
+nl_stop $(nl_service_names_stop_order)
 if [ "$PURGE" = True ]; then
     nl_purge
 fi
-nl_say "lab stopped${PURGE:+ }$( [ "$PURGE" = True ] && echo "and purged" )"
+nl_say "lab stopped"

@@ -81,14 +81,19 @@ class _ConductorRecorder:
         return self._api
 
     def get_or_create(self):
+        # NOTE(nova_lite): a heartbeat slower than the heartbeat interval is
+        # useless, and a compute started before its conductor should retry
+        # at the next heartbeat, not wait rpc_response_timeout.
         svc = self._service
         return self._conductor().service_get_or_create(
-            nl_context.get_admin_context(), svc.host, svc.binary, svc.topic)
+            nl_context.get_admin_context(), svc.host, svc.binary, svc.topic,
+            timeout=svc.report_interval)
 
     def heartbeat(self, record):
         return self._conductor().service_update(
             nl_context.get_admin_context(), record.id,
-            {'report_count': record.report_count + 1})
+            {'report_count': record.report_count + 1},
+            timeout=self._service.report_interval)
 
 
 class _NoRecorder:

@@ -1,6 +1,6 @@
 # The steps of stack.sh and unstack.sh, one function each.
 
-NL_API_VHOST=nova_lite
+NL_API_VHOST=$NOVA_LITE_NAME
 NL_FAILED_SERVICE=""
 
 nl_cells() { local i; for i in $(seq 1 "$NOVA_LITE_CELLS"); do echo "cell$i"; done; }
@@ -45,13 +45,13 @@ _nl_rabbit_user() {
 
 nl_create_vhosts() {
     if ! _nl_rabbit_is_local || ! command -v rabbitmqctl >/dev/null 2>&1; then
-        nl_say "RabbitMQ is not local: vhosts $NL_API_VHOST $(nl_cells | sed 's/^/nova_lite_/' | tr '\n' ' ')must exist"
+        nl_say "RabbitMQ is not local: vhosts $NL_API_VHOST $(nl_cells | sed "s/^/${NOVA_LITE_NAME}_/" | tr '\n' ' ')must exist"
         return 0
     fi
     local existing vhost user; user=$(_nl_rabbit_user)
     existing=$(rabbitmqctl -q list_vhosts 2>/dev/null) || {
         nl_say "ERROR: rabbitmqctl cannot reach RabbitMQ (run as root?)"; return 1; }
-    for vhost in $NL_API_VHOST $(nl_cells | sed 's/^/nova_lite_/'); do
+    for vhost in $NL_API_VHOST $(nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"); do
         if ! grep -qx "$vhost" <<< "$existing"; then
             rabbitmqctl -q add_vhost "$vhost" >/dev/null || return 1
             nl_say "created vhost $vhost"
@@ -61,8 +61,8 @@ nl_create_vhosts() {
 }
 
 nl_all_databases() {
-    echo nova_lite_api nova_lite_placement nova_lite_cell0
-    nl_cells | sed 's/^/nova_lite_/'
+    echo "${NOVA_LITE_NAME}_api ${NOVA_LITE_NAME}_placement ${NOVA_LITE_NAME}_cell0"
+    nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"
 }
 
 nl_create_databases() {
@@ -102,13 +102,13 @@ nl_write_configs() {
 transport_url = $(nl_rabbit_url $NL_API_VHOST)
 
 [api_database]
-connection = $(nl_db_url nova_lite_api)
+connection = $(nl_db_url "${NOVA_LITE_NAME}_api")
 
 [database]
-connection = $(nl_db_url nova_lite_cell1)
+connection = $(nl_db_url "${NOVA_LITE_NAME}_cell1")
 
 [placement_database]
-connection = $(nl_db_url nova_lite_placement)
+connection = $(nl_db_url "${NOVA_LITE_NAME}_placement")
 
 [api]
 bind_host = 127.0.0.1
@@ -128,13 +128,13 @@ CONF
 
     local cell host
     for cell in $(nl_cells); do
-        { _nl_common_opts; printf '\n[database]\nconnection = %s\n' "$(nl_db_url "nova_lite_$cell")"; } \
+        { _nl_common_opts; printf '\n[database]\nconnection = %s\n' "$(nl_db_url "${NOVA_LITE_NAME}_$cell")"; } \
             > "$ETC/$cell.conf"
-        sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "nova_lite_$cell")\nhost = $cell-conductor" "$ETC/$cell.conf"
+        sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $cell-conductor" "$ETC/$cell.conf"
         for host in $(nl_computes "$cell"); do
             { _nl_common_opts; printf '\n[fake_driver]\nnodes = %s\n' "$NOVA_LITE_NODES_PER_COMPUTE"; } \
                 > "$ETC/$host.conf"
-            sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "nova_lite_$cell")\nhost = $host" "$ETC/$host.conf"
+            sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $host" "$ETC/$host.conf"
         done
     done
     nl_say "wrote $(ls "$ETC" | wc -l) files"
@@ -148,12 +148,12 @@ nl_manage() {
 nl_sync_and_map() {
     nl_manage api_db sync || return 1
     nl_manage placement db sync || return 1
-    nl_manage cell_v2 map_cell0 --database_connection "$(nl_db_url nova_lite_cell0)" || return 1
+    nl_manage cell_v2 map_cell0 --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_cell0")" || return 1
     local cell rc
     for cell in $(nl_cells); do
         nl_manage cell_v2 create_cell --name "$cell" \
-            --transport-url "$(nl_rabbit_url "nova_lite_$cell")" \
-            --database_connection "$(nl_db_url "nova_lite_$cell")"
+            --transport-url "$(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")" \
+            --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_$cell")"
         rc=$?
         # 2: the cell is mapped already (a re-run).
         [ $rc = 0 ] || [ $rc = 2 ] || return 1
@@ -171,11 +171,23 @@ nl_start_services() {
     for cell in $(nl_cells); do
         nl_start "conductor-$cell" "$VENV/bin/nova-lite-conductor" \
             --config-file "$ETC/$cell.conf" --cell "$cell"
+    done
+    # Computes keep their records through their cell conductor: start them
+    # once every cell conductor consumes.
+    # (+1: the super conductor records itself in the default cell.)
+    nl_wait_up $((NOVA_LITE_CELLS + 1)) 60 --binary nova-lite-conductor || return 1
+    for cell in $(nl_cells); do
         for host in $(nl_computes "$cell"); do
             nl_start "compute-$host" "$VENV/bin/nova-lite-compute" \
                 --config-file "$ETC/$host.conf"
         done
     done
+}
+
+# The lab processes started so far (those with a pid file).
+nl_started_names() {
+    local f
+    for f in "$PIDS"/*.pid; do [ -f "$f" ] && basename "$f" .pid; done
 }
 
 nl_lab_service_names() {
@@ -197,47 +209,62 @@ nl_service_names_stop_order() {
 }
 
 # Count the services that heartbeat within service_down_time, all cells.
+# Arguments: [--binary NAME] DB_URL...
 _nl_services_up() {
     "$VENV/bin/python" - "$@" <<'PY'
 import datetime
 import sys
 import sqlalchemy
+
+args = sys.argv[1:]
+binary = None
+if args[:1] == ['--binary']:
+    binary, args = args[1], args[2:]
+now = datetime.datetime.utcnow()
 up = 0
-for url in sys.argv[1:]:
+for url in args:
     engine = sqlalchemy.create_engine(url)
     with engine.connect() as conn:
         rows = conn.exec_driver_sql(
-            'SELECT last_seen_up, created_at FROM services').all()
-    now = datetime.datetime.utcnow()
-    for last, created in rows:
+            'SELECT binary, last_seen_up, created_at FROM services').all()
+    for name, last, created in rows:
         seen = last or created
-        if seen is not None and (now - seen).total_seconds() <= 60:
+        if isinstance(seen, str):
+            seen = datetime.datetime.fromisoformat(seen)
+        if binary not in (None, name) or seen is None:
+            continue
+        if (now - seen).total_seconds() <= 60:
             up += 1
 print(up)
 PY
 }
 
-nl_wait_services() {
-    local name
-    nl_wait_http "http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/" 60 || { NL_FAILED_SERVICE=placement; return 1; }
-    nl_wait_http "http://127.0.0.1:$NOVA_LITE_API_PORT/" 60 || { NL_FAILED_SERVICE=api; return 1; }
-    # scheduler + super conductor (default cell) + per cell: conductor and computes
-    local want=$((2 + NOVA_LITE_CELLS * (1 + NOVA_LITE_COMPUTES_PER_CELL)))
-    local urls cell waited=0 up=0
-    urls=$(for cell in $(nl_cells); do nl_db_url "nova_lite_$cell"; done)
+# nl_wait_up WANT SECONDS [--binary NAME]: wait until WANT services are up.
+nl_wait_up() {
+    local want=$1 timeout=$2; shift 2
+    local urls cell waited=0 up=0 name
+    urls=$(for cell in $(nl_cells); do nl_db_url "${NOVA_LITE_NAME}_$cell"; done)
     while :; do
-        for name in $(nl_lab_service_names); do
+        for name in $(nl_started_names); do
             nl_check_alive "$name" || { NL_FAILED_SERVICE=$name; return 1; }
         done
-        up=$(_nl_services_up $urls 2>/dev/null || echo 0)
+        up=$(_nl_services_up "$@" $urls) || {
+            nl_say "ERROR: cannot read the services tables"; return 1; }
         [ "$up" -ge "$want" ] && break
-        if [ $waited -ge 90 ]; then
-            nl_say "ERROR: only $up of $want services report up after 90s"
+        if [ $waited -ge "$timeout" ]; then
+            nl_say "ERROR: only $up of $want services report up after ${timeout}s"
             return 1
         fi
         sleep 1; waited=$((waited + 1))
     done
-    nl_say "$up services report up"
+    nl_say "$up services report up${2:+ ($2)}"
+}
+
+nl_wait_services() {
+    nl_wait_http placement "http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/" 60 || { NL_FAILED_SERVICE=placement; return 1; }
+    nl_wait_http api "http://127.0.0.1:$NOVA_LITE_API_PORT/" 60 || { NL_FAILED_SERVICE=api; return 1; }
+    # scheduler + super conductor (default cell) + per cell: conductor and computes
+    nl_wait_up $((2 + NOVA_LITE_CELLS * (1 + NOVA_LITE_COMPUTES_PER_CELL))) 90
 }
 
 nl_discover_hosts() {
@@ -310,7 +337,7 @@ PY
     fi
     if _nl_rabbit_is_local && command -v rabbitmqctl >/dev/null 2>&1; then
         local vhost
-        for vhost in $NL_API_VHOST $(nl_cells | sed 's/^/nova_lite_/'); do
+        for vhost in $NL_API_VHOST $(nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"); do
             rabbitmqctl -q delete_vhost "$vhost" >/dev/null 2>&1 && nl_say "deleted vhost $vhost"
         done
     fi

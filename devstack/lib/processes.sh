@@ -25,35 +25,53 @@ nl_check_alive() {
     return 1
 }
 
-# nl_stop NAME: TERM, then KILL after NL_STOP_TIMEOUT seconds.
+# nl_stop NAME...: TERM every named process (and its process group), wait
+# for all of them together, KILL what is left after NL_STOP_TIMEOUT seconds.
 nl_stop() {
-    local name=$1 pidfile=$PIDS/$1.pid timeout=${NL_STOP_TIMEOUT:-30}
-    [ -f "$pidfile" ] || return 0
-    local pid; pid=$(cat "$pidfile")
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-        local waited=0
-        while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((timeout * 10))" ]; do
-            sleep 0.1; waited=$((waited + 1))
-        done
+    local timeout=${NL_STOP_TIMEOUT:-30} name pid
+    local -A pids=()
+    for name in "$@"; do
+        [ -f "$PIDS/$name.pid" ] || continue
+        pid=$(cat "$PIDS/$name.pid")
         if kill -0 "$pid" 2>/dev/null; then
-            nl_say "$name did not stop within ${timeout}s; killing it"
-            kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+            kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+            pids[$name]=$pid
+        else
+            rm -f "$PIDS/$name.pid"
         fi
-        # Workers of a pre-fork server are in the same process group.
-        kill -KILL -- "-$pid" 2>/dev/null
-        nl_say "stopped $name (pid $pid)"
-    fi
-    rm -f "$pidfile"
+    done
+    local waited=0
+    while [ ${#pids[@]} -gt 0 ]; do
+        for name in "${!pids[@]}"; do
+            pid=${pids[$name]}
+            if ! kill -0 "$pid" 2>/dev/null; then
+                # Workers of a pre-fork server share the process group.
+                kill -KILL -- "-$pid" 2>/dev/null
+                nl_say "stopped $name (pid $pid)"
+                rm -f "$PIDS/$name.pid"; unset "pids[$name]"
+            elif [ "$waited" -ge "$((timeout * 10))" ]; then
+                nl_say "$name did not stop within ${timeout}s; killing it"
+                kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+            fi
+        done
+        [ ${#pids[@]} -gt 0 ] && { sleep 0.1; waited=$((waited + 1)); }
+    done
 }
 
-# nl_wait_http URL SECONDS: wait until URL answers with any HTTP status.
+# nl_wait_http NAME URL SECONDS: wait until URL answers with any HTTP
+# status; fail at once when NAME's process died.
 nl_wait_http() {
-    local url=$1 timeout=${2:-60}
-    nl_wait_for "$timeout" "$url" "$VENV/bin/python" -c \
-        "import sys, urllib.request, urllib.error
+    local name=$1 url=$2 timeout=${3:-60} waited=0
+    until "$VENV/bin/python" -c "import sys, urllib.request, urllib.error
 try:
     urllib.request.urlopen(sys.argv[1], timeout=2)
 except urllib.error.HTTPError:
-    pass" "$url"
+    pass" "$url" >/dev/null 2>&1; do
+        nl_check_alive "$name" || return 1
+        if [ "$waited" -ge "$((timeout * 5))" ]; then
+            nl_say "ERROR: $url did not answer within ${timeout}s"
+            return 1
+        fi
+        sleep 0.2; waited=$((waited + 1))
+    done
 }

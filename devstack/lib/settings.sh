@@ -17,6 +17,9 @@ NOVA_LITE_API_PORT=${NOVA_LITE_API_PORT:-8774}
 NOVA_LITE_PLACEMENT_PORT=${NOVA_LITE_PLACEMENT_PORT:-8778}
 NOVA_LITE_KEYSTONE=${NOVA_LITE_KEYSTONE:-False}
 INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
+# Prefix of the lab's RabbitMQ vhosts and MySQL databases, so that several
+# labs (or a lab and the tests) can share one RabbitMQ and one MariaDB.
+NOVA_LITE_NAME=${NOVA_LITE_NAME:-nova_lite}
 NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://root@127.0.0.1:3306}
 
 STATE=$NOVA_LITE_STATE_DIR

@@ -32,16 +32,17 @@ class ConductorAPI:
             target, version_cap=CONF.upgrade_levels.conductor,
             transport=transport)
 
-    def service_get_or_create(self, context, host, binary, topic):
+    def service_get_or_create(self, context, host, binary, topic,
+                              timeout=None):
         """Call: the (host, binary) Service record of the conductor's cell,
         created if missing."""
-        cctxt = self.client.prepare(version='1.0')
+        cctxt = self.client.prepare(version='1.0', timeout=timeout)
         return cctxt.call(context, 'service_get_or_create', host=host,
                           binary=binary, topic=topic)
 
-    def service_update(self, context, service_id, values):
+    def service_update(self, context, service_id, values, timeout=None):
         """Call: update a Service record (raising ``report_count`` is a
         heartbeat) and return it."""
-        cctxt = self.client.prepare(version='1.0')
+        cctxt = self.client.prepare(version='1.0', timeout=timeout)
         return cctxt.call(context, 'service_update', service_id=service_id,
                           values=values)
