@@ -1,4 +1,4 @@
-"""nova_lite: a compute cloud controller modelled on OpenStack Nova and Placement.
+"""nova_lite: a compute cloud controller modelled on Nova and Placement.
 
 Importing this package chooses the concurrency backend before anything can
 import oslo.messaging (whose import would otherwise pick oslo.service's
@@ -46,7 +46,8 @@ def _select_backend():
         # nova_lite (a tool such as oslo-config-generator). Harmless for
         # tools; services and tests import nova_lite first.
         warnings.warn('nova_lite imported after oslo.service chose its '
-                      'backend; keeping %s' % backend.get_backend_type())
+                      'backend; keeping %s' % backend.get_backend_type(),
+                      stacklevel=2)
 
 
 _select_backend()

@@ -97,7 +97,7 @@ class SQLiteDatabase(fixtures.Fixture):
 
 
 class SyncedDatabase(fixtures.Fixture):
-    """``url`` brought to the head of the ``database`` ('api'|'cell') schema."""
+    """``url`` at the head of the ``database`` ('api'|'cell') schema."""
 
     def __init__(self, url, database):
         super().__init__()

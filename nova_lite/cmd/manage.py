@@ -91,12 +91,13 @@ def _mask_password(url):
 
 
 def _print_table(headers, rows):
-    widths = [max(len(str(v)) for v in col) for col in zip(headers, *rows)]
+    columns = zip(headers, *rows, strict=True)
+    widths = [max(len(str(v)) for v in col) for col in columns]
     line = '+' + '+'.join('-' * (w + 2) for w in widths) + '+'
 
     def fmt(row):
         return '|' + '|'.join(' %s ' % str(v).ljust(w)
-                              for v, w in zip(row, widths)) + '|'
+                              for v, w in zip(row, widths, strict=True)) + '|'
     print('\n'.join([line, fmt(headers), line] +
                     [fmt(r) for r in rows] + [line]))
 

@@ -134,16 +134,17 @@ class ClientContractTestCase(testtools.TestCase):
             self.ctxt, 'h1', 'nova-lite-compute', 'compute'))
         self.assertEqual([('call', 'service_get_or_create',
                            {'host': 'h1', 'binary': 'nova-lite-compute',
-                            'topic': 'compute'}, {'version': '1.0'})],
+                            'topic': 'compute'},
+                           {'version': '1.0', 'timeout': None})],
                          self.sent)
 
     def test_conductor_service_update(self):
         api = conductor_rpcapi.ConductorAPI()
         self._capture(api.client)
-        api.service_update(self.ctxt, 7, {'report_count': 3})
+        api.service_update(self.ctxt, 7, {'report_count': 3}, timeout=10)
         self.assertEqual([('call', 'service_update',
                            {'service_id': 7, 'values': {'report_count': 3}},
-                           {'version': '1.0'})], self.sent)
+                           {'version': '1.0', 'timeout': 10})], self.sent)
 
     def test_base_api(self):
         from nova_lite import baserpc

@@ -198,7 +198,8 @@ class InstanceAction(Base, types.TimestampMixin, types.SoftDeleteMixin):
     request_id: Mapped[str | None] = mapped_column(Str)
     user_id: Mapped[str | None] = mapped_column(Str)
     project_id: Mapped[str | None] = mapped_column(Str)
-    start_time: Mapped[datetime.datetime | None] = mapped_column(types.DateTime)
+    start_time: Mapped[datetime.datetime | None] = mapped_column(
+        types.DateTime)
     finish_time: Mapped[datetime.datetime | None] = mapped_column(
         types.DateTime)
     message: Mapped[str | None] = mapped_column(Str)
@@ -213,7 +214,8 @@ class InstanceActionEvent(Base, types.TimestampMixin, types.SoftDeleteMixin):
     event: Mapped[str | None] = mapped_column(Str)
     action_id: Mapped[int] = mapped_column(
         sa.Integer, sa.ForeignKey('instance_actions.id'), nullable=False)
-    start_time: Mapped[datetime.datetime | None] = mapped_column(types.DateTime)
+    start_time: Mapped[datetime.datetime | None] = mapped_column(
+        types.DateTime)
     finish_time: Mapped[datetime.datetime | None] = mapped_column(
         types.DateTime)
     result: Mapped[str | None] = mapped_column(Str)

@@ -13,7 +13,8 @@ from sqlalchemy.dialects import mysql
 # NOTE(nova_lite): JSON and long text: TEXT, MEDIUMTEXT on MySQL (16 MiB).
 LARGE_TEXT = sa.Text().with_variant(mysql.MEDIUMTEXT(), 'mysql', 'mariadb')
 # Timestamps keep microseconds on MySQL too.
-DATETIME = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql', 'mariadb')
+DATETIME = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql',
+                                      'mariadb')
 
 revision = '0001'
 down_revision = None
