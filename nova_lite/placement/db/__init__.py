@@ -1,0 +1,1 @@
+"""Placement database: models, migrations and the transaction context."""

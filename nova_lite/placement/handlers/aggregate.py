@@ -1,0 +1,41 @@
+"""Handlers of /resource_providers/{uuid}/aggregates (1.1+)."""
+
+from nova_lite.placement.handlers import common
+from nova_lite.placement import microversion
+from nova_lite.placement.objects import aggregate as agg_obj
+from nova_lite.placement.schemas import misc as schema
+from nova_lite.placement import util
+
+POLICY = 'placement:resource_providers:aggregates:%s'
+
+
+def _serialize(req, rp, aggregates):
+    data = {'aggregates': aggregates}
+    if microversion.of(req) >= (1, 19):
+        data['resource_provider_generation'] = rp.generation
+    return data
+
+
+@microversion.require('1.1')
+def get_aggregates(req):
+    """GET: 200 with the provider's aggregate uuids."""
+    ctx = common.context(req, POLICY % 'list')
+    rp, aggregates = agg_obj.get_for_provider(ctx, common.provider_uuid(req))
+    return util.json_response(_serialize(req, rp, aggregates), req=req,
+                              last_modified=rp.last_modified)
+
+
+@microversion.require('1.1')
+def set_aggregates(req):
+    """PUT: replace them (generation-checked from 1.19); 200."""
+    ctx = common.context(req, POLICY % 'update')
+    if microversion.of(req) >= (1, 19):
+        body = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_19)
+        uuids, generation = (body['aggregates'],
+                             body['resource_provider_generation'])
+    else:
+        uuids = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_1)
+        generation = None
+    rp, aggregates = agg_obj.set_for_provider(
+        ctx, common.provider_uuid(req), uuids, generation)
+    return util.json_response(_serialize(req, rp, aggregates))

@@ -1,0 +1,131 @@
+"""Handlers of /resource_providers/{uuid}/inventories[/{resource_class}]."""
+
+import webob.exc
+
+from nova_lite.placement import errors
+from nova_lite.placement import exception
+from nova_lite.placement.handlers import common
+from nova_lite.placement import microversion
+from nova_lite.placement.objects import inventory as inv_obj
+from nova_lite.placement.schemas import inventory as schema
+from nova_lite.placement import util
+
+POLICY = 'placement:resource_providers:inventories:%s'
+
+
+def _check_reserved(req, rc, values):
+    """reserved must stay below total (may equal it from 1.26)."""
+    inv = inv_obj.with_defaults(values)
+    allow_equal = microversion.of(req) >= (1, 26)
+    if inv['reserved'] > inv['total'] or (
+            inv['reserved'] == inv['total'] and not allow_equal):
+        raise util.bad_request(
+            'Unable to update inventory for resource class %s: reserved '
+            '(%d) must be less than %stotal (%d).' % (
+                rc, inv['reserved'], 'or equal to ' if allow_equal else '',
+                inv['total']))
+    if inv['min_unit'] > inv['max_unit']:
+        raise util.bad_request(
+            'Unable to update inventory for resource class %s: min_unit '
+            '(%d) must not exceed max_unit (%d).'
+            % (rc, inv['min_unit'], inv['max_unit']))
+
+
+def _serialize_one(inv, generation):
+    data = dict(inv)
+    data['resource_provider_generation'] = generation
+    return data
+
+
+def _serialize_all(rp, inventories):
+    return {'resource_provider_generation': rp.generation,
+            'inventories': inventories}
+
+
+def _unknown_class_as_400(fn, *args):
+    try:
+        return fn(*args)
+    except exception.ResourceClassNotFound as exc:
+        raise util.bad_request('Unknown resource class in inventory: %s'
+                               % exc.message)
+
+
+def _conflict(exc):
+    if isinstance(exc, exception.ConcurrentUpdateDetected):
+        return webob.exc.HTTPConflict(exc.message,
+                                      comment=errors.CONCURRENT_UPDATE)
+    return None
+
+
+def get_inventories(req):
+    """GET .../inventories: 200 with every inventory and the generation."""
+    ctx = common.context(req, POLICY % 'list')
+    rp, inventories, modified = inv_obj.get_all(ctx, common.provider_uuid(req))
+    return util.json_response(_serialize_all(rp, inventories),
+                              last_modified=modified, req=req)
+
+
+def get_inventory(req):
+    """GET .../inventories/{rc}: 200 with one inventory."""
+    ctx = common.context(req, POLICY % 'show')
+    rc = util.wsgi_path_item(req.environ, 'resource_class')
+    rp, inv, modified = inv_obj.get_one(ctx, common.provider_uuid(req), rc)
+    return util.json_response(_serialize_one(inv, rp.generation),
+                              last_modified=modified, req=req)
+
+
+def set_inventories(req):
+    """PUT .../inventories: replace them all; 200 with the new set."""
+    ctx = common.context(req, POLICY % 'update')
+    body = util.extract_json(req, schema.PUT_ALL_SCHEMA)
+    for rc, values in body['inventories'].items():
+        _check_reserved(req, rc, values)
+    rp, inventories, _ = _unknown_class_as_400(
+        inv_obj.set_all, ctx, common.provider_uuid(req),
+        body['resource_provider_generation'], body['inventories'])
+    return util.json_response(_serialize_all(rp, inventories))
+
+
+def create_inventory(req):
+    """POST .../inventories: add one class; 201 with Location."""
+    ctx = common.context(req, POLICY % 'create')
+    body = util.extract_json(req, schema.POST_SCHEMA)
+    rc = body.pop('resource_class')
+    generation = body.pop('resource_provider_generation')
+    _check_reserved(req, rc, body)
+    rp, inv, _ = _unknown_class_as_400(
+        inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
+        body, False)
+    response = util.json_response(_serialize_one(inv, rp.generation), 201)
+    response.location = util.location(
+        req, '/resource_providers/%s/inventories/%s' % (rp.uuid, rc))
+    return response
+
+
+def update_inventory(req):
+    """PUT .../inventories/{rc}: update one class; 200."""
+    ctx = common.context(req, POLICY % 'update')
+    rc = util.wsgi_path_item(req.environ, 'resource_class')
+    body = util.extract_json(req, schema.PUT_ONE_SCHEMA)
+    generation = body.pop('resource_provider_generation')
+    _check_reserved(req, rc, body)
+    rp, inv, _ = _unknown_class_as_400(
+        inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
+        body, True)
+    return util.json_response(_serialize_one(inv, rp.generation))
+
+
+def delete_inventory(req):
+    """DELETE .../inventories/{rc}: 204."""
+    ctx = common.context(req, POLICY % 'delete')
+    rc = util.wsgi_path_item(req.environ, 'resource_class')
+    inv_obj.delete_one(ctx, common.provider_uuid(req), rc)
+    return util.no_content()
+
+
+@microversion.require('1.5', status_code=405)
+def delete_inventories(req):
+    """DELETE .../inventories (1.5+): remove them all; 204."""
+    ctx = common.context(req, POLICY % 'delete')
+    inv_obj.delete_all(ctx, common.provider_uuid(req))
+    return util.no_content()

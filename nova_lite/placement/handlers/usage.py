@@ -1,0 +1,34 @@
+"""Handlers of /resource_providers/{uuid}/usages and /usages."""
+
+from nova_lite.placement.handlers import common
+from nova_lite.placement import microversion
+from nova_lite.placement.objects import usage as usage_obj
+from nova_lite.placement.schemas import misc as schema
+from nova_lite.placement import util
+
+
+def list_usages(req):
+    """GET /resource_providers/{uuid}/usages: 200 with {rc: used}."""
+    ctx = common.context(req, 'placement:resource_providers:usages')
+    util.query_params(req, schema.EMPTY_QUERY)
+    rp, usages = usage_obj.get_for_provider(ctx, common.provider_uuid(req))
+    return util.json_response({'resource_provider_generation': rp.generation,
+                               'usages': usages}, req=req)
+
+
+@microversion.require('1.9')
+def get_total_usages(req):
+    """GET /usages?project_id=&user_id= (1.9+; by consumer type 1.38+)."""
+    ctx = common.context(req, 'placement:usages')
+    want = microversion.of(req)
+    query_schema = (schema.USAGES_QUERY_V1_38 if want >= (1, 38)
+                    else schema.USAGES_QUERY_V1_9)
+    params = util.query_params(req, query_schema)
+    if want >= (1, 38):
+        usages = usage_obj.get_for_project_by_type(
+            ctx, params['project_id'], params.get('user_id'),
+            params.get('consumer_type'))
+    else:
+        usages = usage_obj.get_for_project(ctx, params['project_id'],
+                                           params.get('user_id'))
+    return util.json_response({'usages': usages}, req=req)

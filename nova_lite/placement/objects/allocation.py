@@ -1,0 +1,207 @@
+"""Allocations: what consumers hold on providers, and the capacity check.
+
+A write replaces every allocation of each consumer it names, in one
+transaction: consumer generations are checked (1.28+), old allocations go,
+new ones are checked against ``(total - reserved) * allocation_ratio``,
+``min_unit``, ``max_unit`` and ``step_size``, and the generation of every
+provider touched is bumped with a conditional UPDATE. A concurrent writer
+on the same provider makes that UPDATE miss; the whole transaction then
+runs again on a fresh snapshot (``common.write_transaction``), so capacity
+is never over-committed and callers only see 409s that mean something.
+"""
+
+import dataclasses
+
+import sqlalchemy as sa
+
+from nova_lite.placement.db import api as db_api
+from nova_lite.placement.db import models
+from nova_lite.placement import exception
+from nova_lite.placement.objects import common
+from nova_lite.placement.objects import consumer as consumer_obj
+from nova_lite.placement.objects import inventory as inv_obj
+
+ALLOC = common.ALLOC
+RP = common.RP
+
+
+@dataclasses.dataclass
+class ConsumerAllocations:
+    """The wanted allocations of one consumer ({rp uuid: {rc: amount}})."""
+    consumer_uuid: str
+    allocations: dict
+    project_id: str = consumer_obj.INCOMPLETE_PROJECT
+    user_id: str = consumer_obj.INCOMPLETE_USER
+    consumer_generation: object = consumer_obj.UNSET
+    consumer_type: str | None = None
+
+
+def _rows_for(context, where):
+    return context.session.execute(
+        sa.select(ALLOC.c.consumer_id, ALLOC.c.used, ALLOC.c.created_at,
+                  ALLOC.c.updated_at, RP.c.uuid.label('rp_uuid'),
+                  RP.c.generation, common.RC.c.name.label('rc_name'))
+        .select_from(ALLOC.join(RP, ALLOC.c.resource_provider_id == RP.c.id)
+                     .join(common.RC,
+                           ALLOC.c.resource_class_id == common.RC.c.id))
+        .where(where)).all()
+
+
+def _latest(rows):
+    stamps = [r.updated_at or r.created_at for r in rows]
+    stamps = [s for s in stamps if s is not None]
+    return max(stamps) if stamps else None
+
+
+@db_api.reader
+def get_for_consumer(context, consumer_uuid):
+    """(consumer or None, {rp uuid: {generation, resources}}, modified)."""
+    rows = _rows_for(context, ALLOC.c.consumer_id == consumer_uuid)
+    result = {}
+    for row in rows:
+        entry = result.setdefault(row.rp_uuid, {
+            'generation': row.generation, 'resources': {}})
+        entry['resources'][row.rc_name] = row.used
+    return consumer_obj.find(context, consumer_uuid), result, _latest(rows)
+
+
+@db_api.reader
+def get_for_provider(context, rp_uuid):
+    """(provider, {consumer uuid: {resources}}, modified)."""
+    from nova_lite.placement.objects import resource_provider as rp_obj
+    rp = rp_obj.find(context, rp_uuid)
+    rows = _rows_for(context, ALLOC.c.resource_provider_id == rp.id)
+    result = {}
+    for row in rows:
+        entry = result.setdefault(row.consumer_id, {'resources': {}})
+        entry['resources'][row.rc_name] = row.used
+    return rp, result, _latest(rows)
+
+
+def _providers(context, uuids):
+    rows = context.session.execute(sa.select(
+        RP.c.id, RP.c.uuid, RP.c.generation).where(
+            RP.c.uuid.in_(uuids))).all()
+    found = {r.uuid: r for r in rows}
+    missing = set(uuids) - set(found)
+    if missing:
+        raise exception.ResourceProviderNotFound(
+            uuid=', '.join(sorted(missing)))
+    return found
+
+
+def _check_constraints(rp_uuid, rc, amount, inventories):
+    if rc not in inventories:
+        raise exception.InvalidInventory(
+            reason='Inventory for %s on resource provider %s not found.'
+                   % (rc, rp_uuid),
+            message='Unable to allocate inventory: Inventory for %s on '
+                    'resource provider %s not found.' % (rc, rp_uuid))
+    inv = inventories[rc]
+    if amount < inv['min_unit'] or amount > inv['max_unit'] or (
+            amount % inv['step_size']):
+        raise exception.AllocationConstraintsViolated(
+            reason='Unable to allocate inventory for consumer: the amount '
+                   '%d of %s on resource provider %s violates min_unit %d, '
+                   'max_unit %d or step_size %d.'
+                   % (amount, rc, rp_uuid, inv['min_unit'], inv['max_unit'],
+                      inv['step_size']))
+
+
+def _check_capacity(context, providers, specs):
+    """Check the new allocations (the old ones of the consumers written
+    are already replaced): per consumer the unit constraints, per provider
+    and class the capacity against the usage after the write."""
+    inventories = {u: inv_obj.provider_inventories(context, rp.id)
+                   for u, rp in providers.items()}
+    for spec in specs:
+        for rp_uuid, resources in spec.allocations.items():
+            for rc, amount in resources.items():
+                _check_constraints(rp_uuid, rc, amount, inventories[rp_uuid])
+    for rp_uuid in _sum_by_provider(specs):
+        usage = inv_obj.usage_by_class(context, providers[rp_uuid].id)
+        for rc, used in usage.items():
+            inv = inventories[rp_uuid].get(rc)
+            wanted = _sum_by_provider(specs)[rp_uuid].get(rc)
+            if wanted and inv is not None and used > inv_obj.capacity(inv):
+                raise exception.CapacityExceeded(
+                    requested=wanted, resource_class=rc, uuid=rp_uuid)
+
+
+def _old_provider_uuids(context, consumer_uuid):
+    rows = context.session.execute(
+        sa.select(RP.c.uuid).select_from(
+            ALLOC.join(RP, ALLOC.c.resource_provider_id == RP.c.id))
+        .where(ALLOC.c.consumer_id == consumer_uuid).distinct()).all()
+    return {r.uuid for r in rows}
+
+
+def _insert_allocations(context, spec, providers, rc_ids):
+    now = models.utcnow()
+    values = [{'resource_provider_id': providers[rp_uuid].id,
+               'consumer_id': spec.consumer_uuid,
+               'resource_class_id': rc_ids[rc], 'used': amount,
+               'created_at': now}
+              for rp_uuid, resources in spec.allocations.items()
+              for rc, amount in resources.items() if amount]
+    if values:
+        context.session.execute(sa.insert(ALLOC), values)
+    return bool(values)
+
+
+def _write_consumer(context, spec, providers, rc_ids):
+    existing = consumer_obj.find(context, spec.consumer_uuid)
+    consumer_obj.check_generation(spec.consumer_uuid, existing,
+                                  spec.consumer_generation)
+    context.session.execute(sa.delete(ALLOC).where(
+        ALLOC.c.consumer_id == spec.consumer_uuid))
+    if _insert_allocations(context, spec, providers, rc_ids):
+        consumer_obj.upsert(context, spec.consumer_uuid, spec.project_id,
+                            spec.user_id, spec.consumer_type, existing)
+    else:
+        consumer_obj.delete(context, existing)
+
+
+def _sum_by_provider(specs):
+    wanted = {}
+    for spec in specs:
+        for rp_uuid, resources in spec.allocations.items():
+            target = wanted.setdefault(rp_uuid, {})
+            for rc, amount in resources.items():
+                target[rc] = target.get(rc, 0) + amount
+    return wanted
+
+
+@common.write_transaction
+@db_api.writer
+def replace_all(context, specs):
+    """Write the allocations of every consumer in ``specs`` atomically."""
+    touched = set()
+    for spec in specs:
+        touched |= set(spec.allocations)
+        touched |= _old_provider_uuids(context, spec.consumer_uuid)
+    providers = _providers(context, touched)
+    rc_ids = common.rc_ids(context, {
+        rc for spec in specs for res in spec.allocations.values()
+        for rc in res})
+    for spec in specs:
+        _write_consumer(context, spec, providers, rc_ids)
+    _check_capacity(context, providers, specs)
+    for rp_uuid in sorted(touched):
+        rp = providers[rp_uuid]
+        common.bump_internal(context, rp.id, rp.uuid, rp.generation)
+
+
+@common.write_transaction
+@db_api.writer
+def delete_for_consumer(context, consumer_uuid):
+    """Remove every allocation of a consumer, and the consumer."""
+    touched = _old_provider_uuids(context, consumer_uuid)
+    if not touched:
+        raise exception.ConsumerNotFound(uuid=consumer_uuid)
+    providers = _providers(context, touched)
+    context.session.execute(sa.delete(ALLOC).where(
+        ALLOC.c.consumer_id == consumer_uuid))
+    consumer_obj.delete(context, consumer_obj.find(context, consumer_uuid))
+    for rp in providers.values():
+        common.bump_internal(context, rp.id, rp.uuid, rp.generation)

@@ -1,0 +1,115 @@
+"""Helpers shared by the object modules: table handles, generation bumps
+and the retry loop around whole write transactions.
+"""
+
+import functools
+import random
+import time
+
+from oslo_log import log as logging
+import sqlalchemy as sa
+
+from nova_lite.db import session as db_session
+from nova_lite.placement.db import models
+from nova_lite.placement import exception
+
+LOG = logging.getLogger(__name__)
+RP = models.ResourceProvider.__table__
+INV = models.Inventory.__table__
+ALLOC = models.Allocation.__table__
+RC = models.ResourceClass.__table__
+TRAIT = models.Trait.__table__
+RP_TRAIT = models.ResourceProviderTrait.__table__
+AGG = models.PlacementAggregate.__table__
+RP_AGG = models.ResourceProviderAggregate.__table__
+CONSUMER = models.Consumer.__table__
+PROJECT = models.Project.__table__
+USER = models.User.__table__
+CONSUMER_TYPE = models.ConsumerType.__table__
+
+# NOTE(nova_lite): a provider generation conflict seen *inside* placement
+# (two claims racing on one provider) is retried with a fresh snapshot, as
+# the caller did nothing wrong; only generations the caller sent come back
+# as 409.
+INTERNAL_RETRIES = 10
+# Seconds of random back-off per attempt, so racing writers spread out.
+RETRY_JITTER = 0.01
+
+
+class RetryTransaction(Exception):
+    """Raised inside a write transaction to run it again from scratch."""
+
+
+class InternalGenerationConflict(RetryTransaction):
+    """A race between two writers inside placement; retried."""
+
+    def __init__(self, uuid):
+        self.uuid = uuid
+        super().__init__(uuid)
+
+
+def increment_generation(context, rp_id, rp_uuid, expected):
+    """Bump a provider's generation if it is still ``expected``."""
+    result = context.session.execute(
+        sa.update(RP).where(RP.c.id == rp_id, RP.c.generation == expected)
+        .values(generation=expected + 1, updated_at=models.utcnow()))
+    if result.rowcount != 1:
+        raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
+    return expected + 1
+
+
+def bump_internal(context, rp_id, rp_uuid, expected):
+    """Like :func:`increment_generation`, for generations read internally."""
+    try:
+        return increment_generation(context, rp_id, rp_uuid, expected)
+    except exception.ConcurrentUpdateDetected:
+        raise InternalGenerationConflict(uuid=rp_uuid)
+
+
+def _backoff(attempt):
+    time.sleep(random.uniform(0, RETRY_JITTER * (attempt + 1)))
+
+
+def write_transaction(fn):
+    """Retry ``fn`` (which opens the outermost writer) on transient errors
+    and on :class:`RetryTransaction` (internal generation races, a shared
+    row inserted by another writer meanwhile)."""
+    transient = db_session.retry_on_transient(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        for attempt in range(INTERNAL_RETRIES):
+            try:
+                return transient(*args, **kwargs)
+            except InternalGenerationConflict as exc:
+                LOG.debug('Provider %s changed under %s, retrying (%d)',
+                          exc.uuid, fn.__name__, attempt + 1)
+                if attempt == INTERNAL_RETRIES - 1:
+                    raise exception.ConcurrentUpdateDetected(uuid=exc.uuid)
+                _backoff(attempt)
+            except RetryTransaction:
+                if attempt == INTERNAL_RETRIES - 1:
+                    raise exception.Conflict(
+                        reason='too many concurrent updates, retry')
+                _backoff(attempt)
+    return wrapper
+
+
+def rc_ids(context, names):
+    """{name: id} for resource class names; 400 for unknown ones."""
+    names = set(names)
+    if not names:
+        return {}
+    rows = context.session.execute(
+        sa.select(RC.c.name, RC.c.id).where(RC.c.name.in_(names))).all()
+    found = {r.name: r.id for r in rows}
+    missing = names - set(found)
+    if missing:
+        raise exception.ResourceClassNotFound(
+            name=', '.join(sorted(missing)))
+    return found
+
+
+def rc_names_by_id(context):
+    rows = context.session.execute(sa.select(RC.c.id, RC.c.name)).all()
+    return {r.id: r.name for r in rows}

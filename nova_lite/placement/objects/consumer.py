@@ -1,0 +1,127 @@
+"""Consumers (whoever holds allocations), their projects, users and types.
+
+A consumer row exists while it holds allocations; its ``generation``
+changes on every write of its allocations, so two writers of the same
+consumer cannot both win (1.28+ callers send the generation they saw).
+"""
+
+import dataclasses
+
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from nova_lite.placement.db import models
+from nova_lite.placement import exception
+from nova_lite.placement.objects import common
+
+CONSUMER = common.CONSUMER
+# NOTE(nova_lite): allocations written before 1.8 carry no project or
+# user; they are recorded against these placeholders, as Placement does.
+INCOMPLETE_PROJECT = '00000000-0000-0000-0000-000000000000'
+INCOMPLETE_USER = '00000000-0000-0000-0000-000000000000'
+UNSET = object()
+
+
+@dataclasses.dataclass
+class Consumer:
+    id: int
+    uuid: str
+    project_id: str
+    user_id: str
+    generation: int
+    consumer_type: str | None
+
+
+def find(context, uuid):
+    """The consumer ``uuid`` or None, inside a transaction."""
+    ctype = common.CONSUMER_TYPE
+    row = context.session.execute(
+        sa.select(CONSUMER.c.id, CONSUMER.c.uuid, CONSUMER.c.generation,
+                  common.PROJECT.c.external_id.label('project'),
+                  common.USER.c.external_id.label('user'),
+                  ctype.c.name.label('consumer_type'))
+        .select_from(
+            CONSUMER.join(common.PROJECT,
+                          CONSUMER.c.project_id == common.PROJECT.c.id)
+            .join(common.USER, CONSUMER.c.user_id == common.USER.c.id)
+            .outerjoin(ctype, CONSUMER.c.consumer_type_id == ctype.c.id))
+        .where(CONSUMER.c.uuid == uuid)).first()
+    if row is None:
+        return None
+    return Consumer(id=row.id, uuid=row.uuid, project_id=row.project,
+                    user_id=row.user, generation=row.generation,
+                    consumer_type=row.consumer_type)
+
+
+def _ensure_row(context, table, column, value):
+    found = context.session.execute(
+        sa.select(table.c.id).where(column == value)).scalar()
+    if found is not None:
+        return found
+    try:
+        result = context.session.execute(sa.insert(table).values(
+            {column.name: value, 'created_at': models.utcnow()}))
+    except db_exc.DBDuplicateEntry:
+        raise common.RetryTransaction()
+    return result.inserted_primary_key[0]
+
+
+def ensure_project(context, external_id):
+    return _ensure_row(context, common.PROJECT, common.PROJECT.c.external_id,
+                       external_id)
+
+
+def ensure_user(context, external_id):
+    return _ensure_row(context, common.USER, common.USER.c.external_id,
+                       external_id)
+
+
+def ensure_type(context, name):
+    return _ensure_row(context, common.CONSUMER_TYPE,
+                       common.CONSUMER_TYPE.c.name, name)
+
+
+def check_generation(uuid, existing, expected):
+    """ConsumerGenerationConflict unless ``expected`` matches (1.28+)."""
+    if expected is UNSET:
+        return
+    if existing is None and expected is not None:
+        raise exception.ConsumerGenerationConflict(
+            reason='expected generation %s but consumer %s is new (null '
+                   'generation expected).' % (expected, uuid))
+    if existing is not None and expected != existing.generation:
+        raise exception.ConsumerGenerationConflict(
+            reason='expected %s but got %s for consumer %s.'
+                   % (expected, existing.generation, uuid))
+
+
+def upsert(context, uuid, project_id, user_id, consumer_type, existing):
+    """Create the consumer or update it, bumping its generation."""
+    values = {'project_id': ensure_project(context, project_id),
+              'user_id': ensure_user(context, user_id)}
+    if consumer_type is not None:
+        values['consumer_type_id'] = ensure_type(context, consumer_type)
+    now = models.utcnow()
+    if existing is None:
+        try:
+            context.session.execute(sa.insert(CONSUMER).values(
+                uuid=uuid, generation=1, created_at=now, **values))
+        except db_exc.DBDuplicateEntry:
+            raise exception.ConsumerGenerationConflict(
+                reason='consumer %s was created concurrently.' % uuid)
+        return
+    result = context.session.execute(
+        sa.update(CONSUMER).where(
+            CONSUMER.c.id == existing.id,
+            CONSUMER.c.generation == existing.generation)
+        .values(generation=existing.generation + 1, updated_at=now,
+                **values))
+    if result.rowcount != 1:
+        raise exception.ConsumerGenerationConflict(
+            reason='consumer %s was updated concurrently.' % uuid)
+
+
+def delete(context, existing):
+    if existing is not None:
+        context.session.execute(sa.delete(CONSUMER).where(
+            CONSUMER.c.id == existing.id))

@@ -1,0 +1,184 @@
+"""Inventories of a provider, one per resource class.
+
+Every write is checked against the provider generation the caller sent and
+bumps it. An inventory may not be removed while allocations use its class,
+nor shrunk below what is allocated (both 409 ``placement.inventory.inuse``).
+"""
+
+import sqlalchemy as sa
+
+from nova_lite.placement.db import api as db_api
+from nova_lite.placement.db import models
+from nova_lite.placement import exception
+from nova_lite.placement.objects import common
+from nova_lite.placement.objects import resource_provider as rp_obj
+
+INV = common.INV
+ALLOC = common.ALLOC
+FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
+          'allocation_ratio')
+DEFAULTS = {'reserved': 0, 'min_unit': 1, 'max_unit': 2147483647,
+            'step_size': 1, 'allocation_ratio': 1.0}
+
+
+def with_defaults(values):
+    merged = dict(DEFAULTS)
+    merged.update({k: v for k, v in values.items() if k in FIELDS})
+    return merged
+
+
+def capacity(inv):
+    return int((inv['total'] - inv['reserved']) * inv['allocation_ratio'])
+
+
+def _rows(context, rp_id):
+    rows = context.session.execute(
+        sa.select(INV, common.RC.c.name.label('rc_name'))
+        .select_from(INV.join(common.RC,
+                              INV.c.resource_class_id == common.RC.c.id))
+        .where(INV.c.resource_provider_id == rp_id)).all()
+    return {r.rc_name: r for r in rows}
+
+
+def _as_dict(row):
+    return {f: getattr(row, f) for f in FIELDS}
+
+
+def provider_inventories(context, rp_id):
+    """{resource class: inventory dict} inside a transaction."""
+    return {rc: _as_dict(r) for rc, r in _rows(context, rp_id).items()}
+
+
+def _last_modified(rp, rows):
+    stamps = [rp.last_modified] + [r.updated_at or r.created_at
+                                   for r in rows]
+    present = [s for s in stamps if s is not None]
+    return max(present) if present else None
+
+
+@db_api.reader
+def get_all(context, rp_uuid):
+    """(provider, {rc: inventory}, last modified)."""
+    rp = rp_obj.find(context, rp_uuid)
+    rows = _rows(context, rp.id)
+    return (rp, {rc: _as_dict(r) for rc, r in rows.items()},
+            _last_modified(rp, rows.values()))
+
+
+@db_api.reader
+def get_one(context, rp_uuid, rc_name):
+    rp = rp_obj.find(context, rp_uuid)
+    rows = _rows(context, rp.id)
+    if rc_name not in rows:
+        raise exception.InventoryNotFound(resource_class=rc_name,
+                                          uuid=rp_uuid)
+    return rp, _as_dict(rows[rc_name]), _last_modified(rp, [rows[rc_name]])
+
+
+def usage_by_class(context, rp_id):
+    rows = context.session.execute(
+        sa.select(common.RC.c.name, sa.func.sum(ALLOC.c.used))
+        .select_from(ALLOC.join(common.RC,
+                                ALLOC.c.resource_class_id == common.RC.c.id))
+        .where(ALLOC.c.resource_provider_id == rp_id)
+        .group_by(common.RC.c.name)).all()
+    return {name: int(used) for name, used in rows}
+
+
+def _check_new_inventory(rp_uuid, rc_name, inv, used):
+    if inv['min_unit'] > inv['max_unit']:
+        raise exception.InvalidInventory(
+            reason='min_unit (%d) greater than max_unit (%d) for %s on '
+                   'resource provider %s' % (inv['min_unit'], inv['max_unit'],
+                                             rc_name, rp_uuid))
+    if used and capacity(inv) < used:
+        raise exception.InventoryInUse(
+            resource_classes=rc_name, uuid=rp_uuid,
+            message='Unable to update inventory for resource provider %s: '
+                    'capacity of %s (%d) would be less than its current '
+                    'usage (%d).' % (rp_uuid, rc_name, capacity(inv), used))
+
+
+def _write(context, rp, wanted, replace_all):
+    """Make the provider's inventories ``wanted`` (all or some classes)."""
+    current = _rows(context, rp.id)
+    usage = usage_by_class(context, rp.id)
+    rc_ids = common.rc_ids(context, wanted)
+    if replace_all:
+        removed = sorted(set(current) - set(wanted))
+        in_use = [rc for rc in removed if usage.get(rc)]
+        if in_use:
+            raise exception.InventoryInUse(resource_classes=', '.join(in_use),
+                                           uuid=rp.uuid)
+        for rc in removed:
+            context.session.execute(sa.delete(INV).where(
+                INV.c.id == current[rc].id))
+    now = models.utcnow()
+    for rc, values in wanted.items():
+        inv = with_defaults(values)
+        _check_new_inventory(rp.uuid, rc, inv, usage.get(rc, 0))
+        if rc in current:
+            context.session.execute(sa.update(INV).where(
+                INV.c.id == current[rc].id).values(updated_at=now, **inv))
+        else:
+            context.session.execute(sa.insert(INV).values(
+                resource_provider_id=rp.id, resource_class_id=rc_ids[rc],
+                created_at=now, **inv))
+
+
+@common.write_transaction
+@db_api.writer
+def set_all(context, rp_uuid, generation, inventories):
+    """Replace every inventory of a provider (PUT .../inventories)."""
+    rp = rp_obj.find(context, rp_uuid)
+    common.increment_generation(context, rp.id, rp.uuid, generation)
+    _write(context, rp, inventories, replace_all=True)
+    return get_all(context, rp_uuid)
+
+
+@common.write_transaction
+@db_api.writer
+def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
+    """Create (POST) or update (PUT) one inventory of a provider."""
+    rp = rp_obj.find(context, rp_uuid)
+    exists = rc_name in _rows(context, rp.id)
+    if must_exist and not exists:
+        raise exception.InventoryNotFound(resource_class=rc_name,
+                                          uuid=rp_uuid)
+    if not must_exist and exists:
+        raise exception.Exists(
+            what='Inventory for %s on resource provider %s'
+                 % (rc_name, rp_uuid))
+    common.increment_generation(context, rp.id, rp.uuid, generation)
+    _write(context, rp, {rc_name: values}, replace_all=False)
+    return get_one(context, rp_uuid, rc_name)
+
+
+@common.write_transaction
+@db_api.writer
+def delete_one(context, rp_uuid, rc_name):
+    rp = rp_obj.find(context, rp_uuid)
+    rows = _rows(context, rp.id)
+    if rc_name not in rows:
+        raise exception.InventoryNotFound(resource_class=rc_name,
+                                          uuid=rp_uuid)
+    if usage_by_class(context, rp.id).get(rc_name):
+        raise exception.InventoryInUse(resource_classes=rc_name,
+                                       uuid=rp_uuid)
+    common.bump_internal(context, rp.id, rp.uuid, rp.generation)
+    context.session.execute(sa.delete(INV).where(
+        INV.c.id == rows[rc_name].id))
+
+
+@common.write_transaction
+@db_api.writer
+def delete_all(context, rp_uuid):
+    rp = rp_obj.find(context, rp_uuid)
+    in_use = sorted(rc for rc, used in
+                    usage_by_class(context, rp.id).items() if used)
+    if in_use:
+        raise exception.InventoryInUse(resource_classes=', '.join(in_use),
+                                       uuid=rp_uuid)
+    common.bump_internal(context, rp.id, rp.uuid, rp.generation)
+    context.session.execute(sa.delete(INV).where(
+        INV.c.resource_provider_id == rp.id))

@@ -1,0 +1,150 @@
+"""Traits (standard from os-traits, ``CUSTOM_*`` from users) and the
+traits of providers, whose writes bump the provider generation.
+"""
+
+import dataclasses
+import datetime
+
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from nova_lite.placement.db import api as db_api
+from nova_lite.placement.db import models
+from nova_lite.placement import exception
+from nova_lite.placement.objects import common
+from nova_lite.placement.objects import resource_provider as rp_obj
+
+TRAIT = common.TRAIT
+RP_TRAIT = common.RP_TRAIT
+CUSTOM_PREFIX = 'CUSTOM_'
+
+
+@dataclasses.dataclass
+class Trait:
+    id: int
+    name: str
+    created_at: datetime.datetime | None = None
+    updated_at: datetime.datetime | None = None
+
+    @property
+    def last_modified(self):
+        return self.updated_at or self.created_at
+
+
+def _from_row(row):
+    return Trait(id=row.id, name=row.name, created_at=row.created_at,
+                 updated_at=row.updated_at)
+
+
+@db_api.reader
+def get_all(context, names=None, prefix=None, associated=None):
+    """Traits, optionally only ``names``, a name ``prefix``, or those
+    (not) associated with any provider."""
+    query = sa.select(TRAIT).order_by(TRAIT.c.name)
+    if names is not None:
+        query = query.where(TRAIT.c.name.in_(names))
+    if prefix is not None:
+        query = query.where(TRAIT.c.name.startswith(prefix, autoescape=True))
+    if associated is not None:
+        used = sa.select(RP_TRAIT.c.trait_id)
+        query = query.where(TRAIT.c.id.in_(used) if associated
+                            else TRAIT.c.id.not_in(used))
+    return [_from_row(r) for r in context.session.execute(query)]
+
+
+def _find(context, name):
+    row = context.session.execute(
+        sa.select(TRAIT).where(TRAIT.c.name == name)).first()
+    if row is None:
+        raise exception.TraitNotFound(names=name)
+    return _from_row(row)
+
+
+@db_api.reader
+def get_by_name(context, name):
+    return _find(context, name)
+
+
+@db_api.writer
+def _create_in_db(context, name):
+    context.session.execute(sa.insert(TRAIT).values(
+        name=name, created_at=models.utcnow()))
+
+
+def ensure(context, name):
+    """Create custom trait ``name``; True if created, False if existed."""
+    try:
+        get_by_name(context, name)
+        return False
+    except exception.TraitNotFound:
+        pass
+    try:
+        _create_in_db(context, name)
+        return True
+    except db_exc.DBDuplicateEntry:
+        return False
+
+
+@common.write_transaction
+@db_api.writer
+def destroy(context, name):
+    trait = _find(context, name)
+    if not name.startswith(CUSTOM_PREFIX):
+        raise exception.NotCustom(what='Trait', name=name)
+    used = context.session.execute(sa.select(sa.func.count()).select_from(
+        RP_TRAIT).where(RP_TRAIT.c.trait_id == trait.id)).scalar()
+    if used:
+        raise exception.TraitInUse(name=name)
+    context.session.execute(sa.delete(TRAIT).where(TRAIT.c.id == trait.id))
+
+
+def _provider_traits(context, rp_id):
+    rows = context.session.execute(
+        sa.select(TRAIT.c.name, RP_TRAIT.c.created_at)
+        .select_from(RP_TRAIT.join(TRAIT, RP_TRAIT.c.trait_id == TRAIT.c.id))
+        .where(RP_TRAIT.c.resource_provider_id == rp_id)
+        .order_by(TRAIT.c.name)).all()
+    return [r.name for r in rows]
+
+
+@db_api.reader
+def get_for_provider(context, rp_uuid):
+    """(provider, [trait names])."""
+    rp = rp_obj.find(context, rp_uuid)
+    return rp, _provider_traits(context, rp.id)
+
+
+def _trait_ids(context, names):
+    rows = context.session.execute(sa.select(TRAIT.c.name, TRAIT.c.id).where(
+        TRAIT.c.name.in_(names))).all()
+    found = {r.name: r.id for r in rows}
+    missing = set(names) - set(found)
+    if missing:
+        raise exception.TraitNotFound(names=', '.join(sorted(missing)))
+    return found
+
+
+@common.write_transaction
+@db_api.writer
+def set_for_provider(context, rp_uuid, generation, names):
+    """Replace a provider's traits if its generation is ``generation``."""
+    rp = rp_obj.find(context, rp_uuid)
+    ids = _trait_ids(context, set(names))
+    common.increment_generation(context, rp.id, rp.uuid, generation)
+    context.session.execute(sa.delete(RP_TRAIT).where(
+        RP_TRAIT.c.resource_provider_id == rp.id))
+    if ids:
+        now = models.utcnow()
+        context.session.execute(sa.insert(RP_TRAIT), [
+            {'resource_provider_id': rp.id, 'trait_id': i, 'created_at': now}
+            for i in ids.values()])
+    return rp_obj.find(context, rp_uuid), sorted(ids)
+
+
+@common.write_transaction
+@db_api.writer
+def delete_for_provider(context, rp_uuid):
+    rp = rp_obj.find(context, rp_uuid)
+    common.increment_generation(context, rp.id, rp.uuid, rp.generation)
+    context.session.execute(sa.delete(RP_TRAIT).where(
+        RP_TRAIT.c.resource_provider_id == rp.id))

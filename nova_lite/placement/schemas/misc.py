@@ -1,0 +1,51 @@
+"""Schemas of traits, resource classes, aggregates and usages."""
+
+from nova_lite.placement.schemas import common
+
+_STR = {'type': 'string'}
+
+RC_POST_SCHEMA = {
+    'type': 'object',
+    'properties': {'name': common.CUSTOM_NAME},
+    'required': ['name'],
+    'additionalProperties': False,
+}
+RC_PUT_SCHEMA_V1_2 = RC_POST_SCHEMA
+
+PROVIDER_TRAITS_SCHEMA = {
+    'type': 'object',
+    'properties': {
+        'traits': {'type': 'array', 'items': common.TRAIT_NAME,
+                   'uniqueItems': True},
+        'resource_provider_generation': common.GENERATION,
+    },
+    'required': ['traits', 'resource_provider_generation'],
+    'additionalProperties': False,
+}
+
+TRAITS_QUERY = common.query({'name': _STR, 'associated': _STR})
+
+_AGG_LIST = {'type': 'array', 'items': common.UUID, 'uniqueItems': True}
+AGGREGATES_SCHEMA_V1_1 = _AGG_LIST
+AGGREGATES_SCHEMA_V1_19 = {
+    'type': 'object',
+    'properties': {'aggregates': _AGG_LIST,
+                   'resource_provider_generation': common.GENERATION},
+    'required': ['aggregates', 'resource_provider_generation'],
+    'additionalProperties': False,
+}
+
+USAGES_QUERY_V1_9 = {
+    'type': 'object',
+    'properties': {'project_id': _STR, 'user_id': _STR},
+    'required': ['project_id'],
+    'additionalProperties': False,
+}
+USAGES_QUERY_V1_38 = {
+    'type': 'object',
+    'properties': {'project_id': _STR, 'user_id': _STR,
+                   'consumer_type': _STR},
+    'required': ['project_id'],
+    'additionalProperties': False,
+}
+EMPTY_QUERY = common.query({})

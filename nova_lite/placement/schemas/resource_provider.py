@@ -1,0 +1,36 @@
+"""Schemas of /resource_providers."""
+
+import copy
+
+from nova_lite.placement.schemas import common
+
+POST_SCHEMA_V1_0 = {
+    'type': 'object',
+    'properties': {
+        'name': {'type': 'string', 'minLength': 1, 'maxLength': 200},
+        'uuid': common.UUID,
+    },
+    'required': ['name'],
+    'additionalProperties': False,
+}
+POST_SCHEMA_V1_14 = copy.deepcopy(POST_SCHEMA_V1_0)
+POST_SCHEMA_V1_14['properties']['parent_provider_uuid'] = {
+    'anyOf': [common.UUID, {'type': 'null'}]}
+
+PUT_SCHEMA_V1_0 = copy.deepcopy(POST_SCHEMA_V1_0)
+PUT_SCHEMA_V1_0['properties'].pop('uuid')
+PUT_SCHEMA_V1_14 = copy.deepcopy(POST_SCHEMA_V1_14)
+PUT_SCHEMA_V1_14['properties'].pop('uuid')
+
+_STR = {'type': 'string'}
+_LIST = {'type': 'array', 'items': {'type': 'string'}}
+
+QUERY_V1_0 = common.query({'name': _STR, 'uuid': _STR})
+QUERY_V1_3 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST})
+QUERY_V1_4 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST,
+                           'resources': _STR})
+QUERY_V1_14 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST,
+                            'resources': _STR, 'in_tree': _STR})
+QUERY_V1_18 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST,
+                            'resources': _STR, 'in_tree': _STR,
+                            'required': _LIST})

@@ -1,0 +1,159 @@
+"""Request and response helpers shared by the placement handlers.
+
+Only HTTP concerns live here: JSON bodies checked against schemas, query
+strings checked against schemas, the JSON error shape, cache headers. No SQL.
+"""
+
+import datetime
+import json
+
+import jsonschema
+from oslo_utils import uuidutils
+import webob
+import webob.exc
+
+from nova_lite.placement import errors
+from nova_lite.placement import microversion
+
+JSON = 'application/json'
+
+
+def error_body(status_int, title, detail, code, request_id):
+    """The placement/API-SIG error document."""
+    return {'errors': [{
+        'status': status_int,
+        'title': title,
+        'detail': detail,
+        'code': code or errors.DEFAULT,
+        'request_id': request_id,
+    }]}
+
+
+def json_error_response(req, exc):
+    """Turn a webob HTTP error into a JSON response in placement's shape."""
+    code = getattr(exc, 'comment', None) or errors.DEFAULT
+    detail = exc.detail if exc.detail is not None else exc.explanation
+    request_id = req.environ.get('openstack.request_id')
+    body = error_body(exc.code, exc.title, str(detail), code, request_id)
+    response = webob.Response(status=exc.status, content_type=JSON,
+                              charset='utf-8')
+    response.body = json.dumps(body).encode('utf-8')
+    for name, value in exc.headers.items():
+        if name.lower() in ('allow', 'location', 'www-authenticate'):
+            response.headers[name] = value
+    return response
+
+
+def json_response(data, status=200, last_modified=None, req=None):
+    """A JSON response; GETs at 1.15+ also get cache headers."""
+    response = webob.Response(status=status, content_type=JSON,
+                              charset='utf-8')
+    response.body = json.dumps(data).encode('utf-8')
+    if req is not None:
+        add_cache_headers(req, response, last_modified)
+    return response
+
+
+def no_content(status=204):
+    response = webob.Response(status=status)
+    response.content_type = None
+    return response
+
+
+def add_cache_headers(req, response, last_modified=None):
+    if req.method != 'GET' or microversion.of(req) < (1, 15):
+        return
+    response.cache_control = 'no-cache'
+    # NOTE(nova_lite): naive datetimes from the DB are UTC; webob formats
+    # them as an HTTP date.
+    response.last_modified = last_modified or _now()
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+
+
+def latest(*stamps):
+    """The newest of several timestamps (None ignored)."""
+    present = [s for s in stamps if s is not None]
+    return max(present) if present else None
+
+
+def bad_request(message, code=errors.DEFAULT):
+    return webob.exc.HTTPBadRequest(message, comment=code)
+
+
+def _schema_error_message(exc):
+    path = '.'.join(str(p) for p in exc.absolute_path)
+    where = " at '%s'" % path if path else ''
+    return 'JSON does not validate: %s%s' % (exc.message, where)
+
+
+def validate(data, schema):
+    """400 naming the offending field when ``data`` breaks ``schema``."""
+    try:
+        jsonschema.validate(data, schema,
+                            format_checker=jsonschema.FormatChecker())
+    except jsonschema.ValidationError as exc:
+        raise bad_request(_schema_error_message(exc))
+
+
+def extract_json(req, schema):
+    """The request body parsed as JSON and validated against ``schema``."""
+    content_type = (req.content_type or '').lower()
+    if content_type != JSON:
+        raise webob.exc.HTTPUnsupportedMediaType(
+            'The media type %s is not supported, use application/json'
+            % (content_type or 'None'), comment=errors.DEFAULT)
+    try:
+        data = json.loads(req.body.decode('utf-8'))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise bad_request('Malformed JSON: %s' % exc)
+    validate(data, schema)
+    return data
+
+
+def query_params(req, schema):
+    """The query string as a dict of strings, validated against ``schema``.
+
+    A parameter given twice is a 400 unless the schema declares it an array.
+    """
+    params = {}
+    props = schema.get('properties', {})
+    for key in set(req.GET.keys()):
+        values = req.GET.getall(key)
+        if props.get(key, {}).get('type') == 'array':
+            params[key] = values
+        elif len(values) > 1:
+            raise bad_request('Query parameter %r may only appear once.'
+                              % key, errors.QUERYPARAM_DUPLICATE_KEY)
+        else:
+            params[key] = values[0]
+    try:
+        jsonschema.validate(params, schema)
+    except jsonschema.ValidationError as exc:
+        code = (errors.QUERYPARAM_MISSING_VALUE if exc.validator == 'required'
+                else errors.QUERYPARAM_BAD_VALUE)
+        raise bad_request('Invalid query string parameters: %s'
+                          % exc.message, code)
+    return params
+
+
+def require_uuid(value, what='uuid'):
+    if not uuidutils.is_uuid_like(value):
+        raise bad_request('Malformed %s: %r is not a valid UUID.'
+                          % (what, value))
+    return value
+
+
+def wsgi_path_item(environ, name):
+    """A path parameter captured by the router."""
+    return environ['wsgiorg.routing_args'][1].get(name)
+
+
+def location(req, path):
+    return req.application_url + path
+
+
+def provider_link(req, uuid, suffix=''):
+    return '%s/resource_providers/%s%s' % (req.script_name, uuid, suffix)

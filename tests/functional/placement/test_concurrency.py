@@ -1,0 +1,122 @@
+"""Concurrent claims and inventory updates against a real placement.
+
+A real ``nova-lite-placement`` (gunicorn, several worker processes) on
+SQLite (WAL, busy timeout, retried transactions) and on MariaDB. 50
+threads race over HTTP:
+
+* claims of one VCPU each against a provider with room for 20: exactly 20
+  win (204), every loser gets a 409, never a 500, and the final usage is
+  the sum of the winning claims;
+* inventory updates all sent with the same provider generation: exactly
+  one wins, the others get 409 ``placement.concurrent_update``.
+"""
+
+import collections
+import concurrent.futures
+import threading
+import uuid
+
+import requests
+import testtools
+
+from tests import db_fixtures
+from tests.functional.placement import server
+
+CLAIMERS = 50
+CAPACITY = 20
+HEADERS = {'X-Auth-Token': 'admin', 'Content-Type': 'application/json',
+           'OpenStack-API-Version': 'placement 1.39'}
+
+
+class _ConcurrencyChecks:
+    workers = 4
+
+    def _db_url(self):
+        raise NotImplementedError
+
+    def setUp(self):
+        super().setUp()
+        self.placement = self.useFixture(
+            server.PlacementServer(self._db_url(), workers=self.workers))
+        self.session = requests.Session()
+        self.session.headers.update(HEADERS)
+        self.rp_uuid = str(uuid.uuid4())
+        self._call('POST', '/resource_providers',
+                   {'name': 'race-rp', 'uuid': self.rp_uuid}, 201)
+        self._call('PUT', '/resource_providers/%s/inventories' % self.rp_uuid,
+                   {'resource_provider_generation': 0,
+                    'inventories': {'VCPU': {'total': CAPACITY}}}, 200)
+
+    def _call(self, method, path, body=None, expected=None):
+        response = requests.request(method, self.placement.endpoint + path,
+                                    json=body, headers=HEADERS, timeout=120)
+        if expected is not None:
+            self.assertEqual(expected, response.status_code, response.text)
+        return response
+
+    def _race(self, func, count=CLAIMERS):
+        """Run func(i) in ``count`` threads released together."""
+        barrier = threading.Barrier(count)
+
+        def run(i):
+            barrier.wait()
+            return func(i)
+
+        with concurrent.futures.ThreadPoolExecutor(count) as pool:
+            return list(pool.map(run, range(count)))
+
+    def _claim(self, i):
+        response = self._call('PUT', '/allocations/%s' % uuid.uuid4(), {
+            'allocations': {self.rp_uuid: {'resources': {'VCPU': 1}}},
+            'project_id': 'p', 'user_id': 'u%d' % i,
+            'consumer_generation': None, 'consumer_type': 'INSTANCE'})
+        return response.status_code, response.text
+
+    def test_parallel_claims_never_overallocate(self):
+        results = self._race(self._claim)
+        statuses = collections.Counter(status for status, _ in results)
+        self.assertNotIn(500, statuses, results)
+        self.assertEqual({204, 409}, set(statuses), results)
+        self.assertEqual(CAPACITY, statuses[204], statuses)
+        usages = self._call('GET', '/resource_providers/%s/usages'
+                            % self.rp_uuid, expected=200).json()
+        self.assertEqual(statuses[204], usages['usages']['VCPU'])
+        allocations = self._call('GET', '/resource_providers/%s/allocations'
+                                 % self.rp_uuid, expected=200).json()
+        self.assertEqual(statuses[204], len(allocations['allocations']))
+
+    def _update_inventory(self, i):
+        response = self._call(
+            'PUT', '/resource_providers/%s/inventories' % self.rp_uuid,
+            {'resource_provider_generation': 1,
+             'inventories': {'VCPU': {'total': 100 + i}}})
+        code = None
+        if response.status_code == 409:
+            code = response.json()['errors'][0]['code']
+        return response.status_code, code
+
+    def test_parallel_inventory_updates_respect_generation(self):
+        results = self._race(self._update_inventory)
+        statuses = collections.Counter(status for status, _ in results)
+        self.assertEqual({200: 1, 409: CLAIMERS - 1}, dict(statuses),
+                         results)
+        self.assertEqual({'placement.concurrent_update'},
+                         {code for status, code in results if status == 409})
+        final = self._call('GET', '/resource_providers/%s/inventories'
+                           % self.rp_uuid, expected=200).json()
+        self.assertEqual(2, final['resource_provider_generation'])
+        winner = [i for i, (status, _) in enumerate(results)
+                  if status == 200][0]
+        self.assertEqual(100 + winner, final['inventories']['VCPU']['total'])
+
+
+class TestConcurrencySQLite(_ConcurrencyChecks, testtools.TestCase):
+    def _db_url(self):
+        return self.useFixture(db_fixtures.SQLiteDatabase(
+            'placement.sqlite')).url
+
+
+class TestConcurrencyMySQL(_ConcurrencyChecks, testtools.TestCase):
+    def _db_url(self):
+        return self.useFixture(db_fixtures.MySQLDatabase(
+            self, prefix='nl_placement_race')).url
