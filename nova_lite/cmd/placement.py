@@ -50,6 +50,9 @@ class PlacementServer(gunicorn_base.BaseApplication):
             'timeout': 120,
             'accesslog': None,
             'post_fork': _post_fork,
+            # Two gunicorn masters on one machine (api, placement) must
+            # not fight over gunicorn's default control socket.
+            'control_socket_disable': True,
         }
         for key, value in settings.items():
             self.cfg.set(key, value)
