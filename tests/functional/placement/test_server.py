@@ -76,5 +76,5 @@ class TestWSGIFactory(testtools.TestCase):
         self.assertTrue(server.wait_for_health(endpoint, process))
         response = requests.get(endpoint + '/resource_providers',
                                 headers={'X-Auth-Token': 'admin'},
-                                timeout=10)
+                                timeout=60)
         self.assertEqual(200, response.status_code)
