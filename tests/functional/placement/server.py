@@ -32,9 +32,10 @@ def wait_for_health(endpoint, process, timeout=START_TIMEOUT):
             return False
         try:
             if requests.get(endpoint + '/healthcheck',
-                            timeout=2).status_code == 200:
+                            timeout=5).status_code == 200:
                 return True
-        except requests.ConnectionError:
+        except requests.RequestException:
+            # Not listening yet, or a worker still loading the app.
             pass
         time.sleep(0.2)
     return False
