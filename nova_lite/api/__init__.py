@@ -1,0 +1,22 @@
+"""nova_lite's compute REST API (``nova-lite-api``).
+
+Laid out like placement, so the place of a behaviour is obvious:
+
+* ``deploy.py``        the middleware pipeline, assembled in one function
+* ``router.py``        the route table (one dict of path -> method ->
+                       ``'module:function'``) and dispatch, 404/405
+* ``handlers/``        one module of small request handlers per URL family
+* ``schemas/``         JSON schemas of bodies and query strings, as data
+* ``policies/``        oslo.policy defaults, as data; ``policy.py`` enforces
+* ``microversion.py``  2.1 to 2.100: parsing, guards, what changes where
+* ``auth.py``          noauth2, http_basic, keystone
+* ``faults.py``        Nova's fault format and the last-resort 500
+* ``validation.py``    schema checks whose errors name the field
+* ``util.py``          the handler contract (context, responses, paging)
+* ``cells.py``         scatter-gather over cells with a per-cell timeout
+* ``host_info.py``     services, compute nodes and zones of every cell
+* ``quota.py``         limits and usage; ``image_catalog.py`` the images;
+  ``default_flavors.py`` m1.tiny to m1.xlarge; ``extra_specs_validator.py``
+  and ``keypair_crypto.py`` the checks behind flavors and key pairs
+* ``wsgi.py``          what gunicorn loads; ``versions.py`` the documents
+"""

@@ -2,12 +2,13 @@
 
 Clients (openstacksdk, python-novaclient) start here: the root lists the
 API versions with their microversion range, ``/v2.1`` describes the
-current one. ``MAX_MICROVERSION`` grows as the compute API gains
-microversions.
+current one. The range comes from :mod:`nova_lite.api.microversion`.
 """
 
-MIN_MICROVERSION = '2.1'
-MAX_MICROVERSION = '2.1'
+from nova_lite.api import microversion
+
+MIN_MICROVERSION = microversion.format_version(microversion.MIN_VERSION)
+MAX_MICROVERSION = microversion.format_version(microversion.MAX_VERSION)
 
 MEDIA_TYPE = 'application/vnd.openstack.compute+json;version=2.1'
 

@@ -52,7 +52,19 @@ def gunicorn_options(conf):
     }
 
 
+def check_api_options(conf):
+    """Fail early, in one line, on an unusable auth configuration."""
+    if conf.api.auth_strategy == 'http_basic':
+        from oslo_middleware import basic_auth
+        try:
+            basic_auth.validate_auth_file(conf.api.http_basic_auth_user_file)
+        except Exception as exc:  # noqa: BLE001 - reported as one line
+            raise cmd.ConfigError('[api] http_basic_auth_user_file: %s'
+                                  % exc)
+
+
 def _serve():
+    check_api_options(cmd.CONF)
     options = gunicorn_options(cmd.CONF)
     GunicornServer(wsgi.init_application, options).run()
     return 0

@@ -19,8 +19,10 @@ from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
 from nova_lite.conf import filter_scheduler
+from nova_lite.conf import image_catalog
 from nova_lite.conf import placement
 from nova_lite.conf import placement_api
+from nova_lite.conf import quota
 from nova_lite.conf import scheduler
 from nova_lite.conf import upgrade_levels
 
@@ -29,6 +31,7 @@ CONF = cfg.CONF
 ALL_MODULES = (
     default, allocation, database, api, placement, placement_api, scheduler,
     filter_scheduler, compute, conductor, fake_driver, upgrade_levels,
+    image_catalog, quota,
 )
 
 

@@ -28,6 +28,16 @@ Number of WSGI worker processes of nova-lite-api.
                help="""
 htpasswd file (bcrypt entries) used when ``auth_strategy = http_basic``.
 """),
+    cfg.ListOpt('http_basic_admin_users', default=['admin'],
+                help="""
+Users of the htpasswd file who are admins when ``auth_strategy =
+http_basic``; every other user is a member of its own project.
+"""),
+    cfg.BoolOpt('create_default_flavors', default=True, help="""
+On start, create the default flavors m1.tiny to m1.xlarge (ids 1 to 5)
+when the API database has no flavor at all. Off: flavors come only from
+``openstack flavor create`` (or ``nova-lite-manage``).
+"""),
     cfg.IntOpt('max_limit', default=1000, min=1,
                help="""
 Largest number of items a list request returns in one page.

@@ -1,0 +1,1 @@
+"""Compute API handlers, one module per URL family (see ``router.py``)."""

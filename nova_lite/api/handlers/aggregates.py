@@ -1,0 +1,241 @@
+"""os-aggregates (admins): host aggregates and availability zones.
+
+Aggregates live in the API DB; an ``availability_zone`` metadata key makes
+one a zone. A host may be in several aggregates but in one zone only.
+Membership is mirrored into placement: every compute node provider of a
+host carries the uuids of the host's aggregates, so placement queries
+with ``member_of`` (zones, tenant isolation) find them. A failure to
+mirror is logged and does not fail the request, as in Nova.
+"""
+
+from oslo_log import log as logging
+import webob.exc
+
+from nova_lite.api import cells
+from nova_lite.api import host_info
+from nova_lite.api import microversion
+from nova_lite.api import policy
+from nova_lite.api.schemas import aggregates as schema
+from nova_lite.api import util
+from nova_lite.api import validation
+from nova_lite import context as nl_context
+from nova_lite.db.api import aggregate_api
+from nova_lite.db.cell import api as cell_db
+from nova_lite import exception
+
+LOG = logging.getLogger(__name__)
+AZ_KEY = aggregate_api.AZ_KEY
+_MIRROR_ATTEMPTS = 4
+
+
+def view(req, aggregate):
+    metadata = aggregate.metadetails
+    item = {'id': aggregate.id, 'name': aggregate.name,
+            'availability_zone': metadata.get(AZ_KEY),
+            'hosts': aggregate.hosts, 'metadata': metadata,
+            'created_at': util.isotime_micro(aggregate.created_at),
+            'updated_at': util.isotime_micro(aggregate.updated_at),
+            'deleted': False, 'deleted_at': None}
+    if microversion.at_least(req, '2.41'):
+        item['uuid'] = aggregate.uuid
+    return item
+
+
+def _respond(req, aggregate):
+    return util.json_response({'aggregate': view(req, aggregate)})
+
+
+def _get(context, aggregate_id):
+    if not str(aggregate_id).isdigit():
+        raise webob.exc.HTTPBadRequest(
+            'Invalid aggregate id %s: an integer is required.'
+            % aggregate_id)
+    return aggregate_api.aggregate_get(context, int(aggregate_id))
+
+
+def list_aggregates(req):
+    """GET /os-aggregates."""
+    context = util.context(req)
+    policy.authorize(context, 'os-aggregates:index')
+    return util.json_response({'aggregates': [
+        view(req, a) for a in aggregate_api.aggregate_get_all(context)]})
+
+
+def _check_zone_name(zone):
+    if zone == host_info.INTERNAL_ZONE:
+        raise webob.exc.HTTPBadRequest(
+            'The availability zone name %s is reserved.' % zone)
+
+
+def create_aggregate(req):
+    """POST /os-aggregates: 200 with the aggregate."""
+    context = util.context(req)
+    policy.authorize(context, 'os-aggregates:create')
+    data = validation.body(req, schema.CREATE)['aggregate']
+    zone = data.get('availability_zone')
+    metadata = {}
+    if zone:
+        _check_zone_name(zone)
+        metadata[AZ_KEY] = zone
+    aggregate = aggregate_api.aggregate_create(context, data['name'],
+                                               metadata)
+    LOG.info('Aggregate %s (%s) created', aggregate.name, aggregate.uuid)
+    return _respond(req, aggregate_api.aggregate_get(context, aggregate.id))
+
+
+def show_aggregate(req):
+    """GET /os-aggregates/{aggregate_id}."""
+    context = util.context(req)
+    policy.authorize(context, 'os-aggregates:show')
+    return _respond(req, _get(context, req.urlvars['aggregate_id']))
+
+
+def _check_zone_change(context, aggregate, zone):
+    """409 when a host of ``aggregate`` would end up in two zones."""
+    if zone is None:
+        return
+    _check_zone_name(zone)
+    for host in aggregate.hosts:
+        for other in aggregate_api.aggregate_get_by_host(context, host,
+                                                         key=AZ_KEY):
+            if other.id != aggregate.id and \
+                    other.metadetails[AZ_KEY] != zone:
+                raise webob.exc.HTTPConflict(
+                    'Cannot set availability zone %s: host %s is in zone %s'
+                    ' (aggregate %s).' % (zone, host,
+                                          other.metadetails[AZ_KEY],
+                                          other.name))
+
+
+def update_aggregate(req):
+    """PUT /os-aggregates/{aggregate_id}: name and/or zone."""
+    context = util.context(req)
+    policy.authorize(context, 'os-aggregates:update')
+    data = validation.body(req, schema.UPDATE)['aggregate']
+    aggregate = _get(context, req.urlvars['aggregate_id'])
+    if 'availability_zone' in data:
+        _check_zone_change(context, aggregate, data['availability_zone'])
+        aggregate_api.aggregate_metadata_update(
+            context, aggregate.id, {AZ_KEY: data['availability_zone']})
+    if 'name' in data:
+        aggregate_api.aggregate_update(context, aggregate.id, data['name'])
+    return _respond(req, aggregate_api.aggregate_get(context, aggregate.id))
+
+
+def delete_aggregate(req):
+    """DELETE /os-aggregates/{aggregate_id}: 200; refused with hosts."""
+    context = util.context(req)
+    policy.authorize(context, 'os-aggregates:delete')
+    aggregate = _get(context, req.urlvars['aggregate_id'])
+    if aggregate.hosts:
+        raise webob.exc.HTTPBadRequest(
+            'Cannot delete aggregate %s: it still has hosts %s.'
+            % (aggregate.id, ', '.join(aggregate.hosts)))
+    aggregate_api.aggregate_delete(context, aggregate.id)
+    return util.no_content(200)
+
+
+# -- actions -----------------------------------------------------------------
+
+def _compute_entry(context, host):
+    entry = host_info.compute_services_by_host(context).get(host)
+    if entry is None:
+        raise exception.ComputeHostNotFound(host=host)
+    return entry
+
+
+def _host_providers(context, entry):
+    cell = next(c for c in cells.get_cells(context)
+                if c.uuid == entry.cell_uuid)
+    with nl_context.target_cell(context, cell) as cctxt:
+        try:
+            nodes = cell_db.compute_node_get_all_by_host(cctxt,
+                                                         entry.item.host)
+        except exception.ComputeHostNotFound:
+            return []
+    return [node.uuid for node in nodes]
+
+
+def _mirror_one(placement, provider_uuid, aggregate_uuid, add):
+    from nova_lite.clients import placement as placement_client
+    for _attempt in range(_MIRROR_ATTEMPTS):
+        current = placement.get_aggregates(provider_uuid)
+        wanted = set(current['aggregates'])
+        if add:
+            wanted.add(aggregate_uuid)
+        else:
+            wanted.discard(aggregate_uuid)
+        if wanted == set(current['aggregates']):
+            return
+        try:
+            placement.set_aggregates(
+                provider_uuid, current['resource_provider_generation'],
+                sorted(wanted))
+            return
+        except placement_client.PlacementConflict as exc:
+            if not exc.is_generation_conflict():
+                raise
+
+
+def _mirror(req, context, entry, aggregate, add):
+    placement = util.placement(req)
+    if placement is None:
+        return
+    for provider_uuid in _host_providers(context, entry):
+        try:
+            _mirror_one(placement, provider_uuid, aggregate.uuid, add)
+        except Exception as exc:  # noqa: BLE001 - logged, as in Nova
+            LOG.warning('Could not %s aggregate %s %s provider %s in '
+                        'placement: %s', 'add' if add else 'remove',
+                        aggregate.uuid, 'to' if add else 'from',
+                        provider_uuid, exc)
+
+
+def _add_host(req, context, aggregate, host):
+    entry = _compute_entry(context, host)
+    zone = aggregate.metadetails.get(AZ_KEY)
+    if zone:
+        for other in aggregate_api.aggregate_get_by_host(context, host,
+                                                         key=AZ_KEY):
+            if other.metadetails[AZ_KEY] != zone:
+                raise webob.exc.HTTPConflict(
+                    'Cannot add host %s to aggregate %s: the host is in '
+                    'availability zone %s already.' % (
+                        host, aggregate.id, other.metadetails[AZ_KEY]))
+    aggregate_api.aggregate_host_add(context, aggregate.id, host)
+    _mirror(req, context, entry, aggregate, add=True)
+    LOG.info('Host %s added to aggregate %s', host, aggregate.uuid)
+
+
+def _remove_host(req, context, aggregate, host):
+    if host not in aggregate.hosts:
+        raise exception.AggregateHostNotFound(aggregate_id=aggregate.id,
+                                              host=host)
+    aggregate_api.aggregate_host_delete(context, aggregate.id, host)
+    entry = host_info.compute_services_by_host(context).get(host)
+    if entry is not None:
+        _mirror(req, context, entry, aggregate, add=False)
+    LOG.info('Host %s removed from aggregate %s', host, aggregate.uuid)
+
+
+def _set_metadata(context, aggregate, metadata):
+    if AZ_KEY in metadata:
+        _check_zone_change(context, aggregate, metadata[AZ_KEY])
+    aggregate_api.aggregate_metadata_update(context, aggregate.id, metadata)
+
+
+def aggregate_action(req):
+    """POST /os-aggregates/{aggregate_id}/action: add_host, remove_host,
+    set_metadata; 200 with the aggregate."""
+    context = util.context(req)
+    data = validation.body(req, schema.ACTION)
+    action, args = next(iter(data.items()))
+    policy.authorize(context, 'os-aggregates:%s' % action)
+    aggregate = _get(context, req.urlvars['aggregate_id'])
+    if action == 'add_host':
+        _add_host(req, context, aggregate, args['host'])
+    elif action == 'remove_host':
+        _remove_host(req, context, aggregate, args['host'])
+    else:
+        _set_metadata(context, aggregate, args['metadata'])
+    return _respond(req, aggregate_api.aggregate_get(context, aggregate.id))

@@ -1,0 +1,90 @@
+"""os-hosts (admins, up to 2.42): the legacy view of hosts.
+
+The list shows every service's host with its service topic and zone;
+showing a compute host gives its capacity ``(total)``, what its nodes
+report in use ``(used_now)``, what its instances add up to
+``(used_max)``, and one line per project with instances there.
+"""
+
+import collections
+
+import webob.exc
+
+from nova_lite.api import cells
+from nova_lite.api import host_info
+from nova_lite.api import microversion
+from nova_lite.api import policy
+from nova_lite.api import util
+from nova_lite import context as nl_context
+from nova_lite.db.cell import api as cell_db
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+
+
+@microversion.require(max_version='2.42')
+def list_hosts(req):
+    """GET /os-hosts[?zone=]."""
+    context = util.context(req)
+    policy.authorize(context, 'os-hosts:list')
+    services, _down = host_info.all_services(context)
+    zones = host_info.zones_by_host(context)
+    hosts = [{'host_name': e.item.host,
+              'service': e.item.topic or e.item.binary,
+              'zone': host_info.zone_of_service(e.item, zones)}
+             for e in services]
+    zone = req.GET.get('zone')
+    if zone:
+        hosts = [h for h in hosts if h['zone'] == zone]
+    return util.json_response({'hosts': hosts})
+
+
+def _resource(host, project, cpu, memory_mb, disk_gb):
+    return {'resource': {'host': host, 'project': project, 'cpu': cpu,
+                         'memory_mb': memory_mb, 'disk_gb': disk_gb}}
+
+
+def _host_resources(cctxt, host):
+    try:
+        nodes = cell_db.compute_node_get_all_by_host(cctxt, host)
+    except exception.ComputeHostNotFound:
+        raise webob.exc.HTTPNotFound('Host %s could not be found.' % host)
+    instances = instance_api.instance_get_all_by_host(cctxt, host)
+    rows = [
+        _resource(host, '(total)', sum(n.vcpus for n in nodes),
+                  sum(n.memory_mb for n in nodes),
+                  sum(n.local_gb for n in nodes)),
+        _resource(host, '(used_now)', sum(n.vcpus_used for n in nodes),
+                  sum(n.memory_mb_used for n in nodes),
+                  sum(n.local_gb_used for n in nodes)),
+    ]
+    per_project = collections.defaultdict(lambda: [0, 0, 0])
+    for instance in instances:
+        sums = per_project[instance.project_id]
+        sums[0] += instance.vcpus or 0
+        sums[1] += instance.memory_mb or 0
+        sums[2] += (instance.root_gb or 0) + (instance.ephemeral_gb or 0)
+    total = [sum(s[i] for s in per_project.values()) for i in range(3)]
+    rows.append(_resource(host, '(used_max)', *total))
+    rows.extend(_resource(host, project, *sums)
+                for project, sums in sorted(per_project.items()))
+    return rows
+
+
+@microversion.require(max_version='2.42')
+def show_host(req):
+    """GET /os-hosts/{host_name}: capacity and usage of a compute host."""
+    context = util.context(req)
+    policy.authorize(context, 'os-hosts:show')
+    host = req.urlvars['host_name']
+    try:
+        cell = cells.cell_for_host(context, host)
+    except exception.HostMappingNotFound:
+        entry = host_info.compute_services_by_host(context).get(host)
+        if entry is None:
+            raise webob.exc.HTTPNotFound(
+                'Host %s could not be found.' % host)
+        cell = next(c for c in cells.get_cells(context)
+                    if c.uuid == entry.cell_uuid)
+    with nl_context.target_cell(context, cell) as cctxt:
+        rows = _host_resources(cctxt, host)
+    return util.json_response({'host': rows})

@@ -1,0 +1,271 @@
+"""os-services (admins): list, enable/disable, force down, delete.
+
+Services live in their cell's database; the list reads every cell in
+parallel. Ids are the cell-local integers below 2.53 and uuids from 2.53.
+Below 2.53 updates are ``PUT /os-services/{enable|disable|
+disable-log-reason|force-down}`` with ``host`` and ``binary`` in the
+body; from 2.53 ``PUT /os-services/{uuid}`` with ``status``,
+``disabled_reason`` and/or ``forced_down`` (computes only). Enabling or
+disabling a compute also tells it (``set_host_enabled``, a cast) so it
+can flip its ``COMPUTE_STATUS_DISABLED`` trait.
+"""
+
+import copy
+import threading
+
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+import webob.exc
+
+from nova_lite.api import cells
+from nova_lite.api import host_info
+from nova_lite.api import microversion
+from nova_lite.api import policy
+from nova_lite.api.schemas import services as schema
+from nova_lite.api import util
+from nova_lite.api import validation
+from nova_lite import context as nl_context
+from nova_lite.db.api import aggregate_api
+from nova_lite.db.api import api as api_db
+from nova_lite.db.cell import api as cell_db
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+
+LOG = logging.getLogger(__name__)
+
+
+def view(req, service, zones):
+    item = {
+        'id': service.uuid if microversion.at_least(req, '2.53')
+        else service.id,
+        'binary': service.binary, 'host': service.host,
+        'zone': host_info.zone_of_service(service, zones),
+        'status': 'disabled' if service.disabled else 'enabled',
+        'state': 'up' if host_info.is_up(service) else 'down',
+        'updated_at': util.isotime_micro(service.updated_at),
+        'disabled_reason': service.disabled_reason,
+    }
+    if microversion.at_least(req, '2.11'):
+        item['forced_down'] = bool(service.forced_down)
+    return item
+
+
+def _down_cell_records(context, down_cells):
+    records = []
+    for cell_uuid in down_cells:
+        cell = api_db.cell_mapping_get_by_uuid(context, cell_uuid)
+        for mapping in api_db.host_mapping_get_all(context, cell.id):
+            records.append({'binary': host_info.COMPUTE_BINARY,
+                            'host': mapping.host, 'status': 'UNKNOWN'})
+    return records
+
+
+def list_services(req):
+    """GET /os-services[?host=&binary=]."""
+    context = util.context(req)
+    policy.authorize(context, 'os-services:list')
+    validation.query(req, schema.LIST_QUERY)
+    services, down = host_info.all_services(
+        context, binary=req.GET.get('binary'), host=req.GET.get('host'))
+    zones = host_info.zones_by_host(context)
+    body = [view(req, entry.item, zones) for entry in services]
+    if down and microversion.at_least(req, '2.69'):
+        body.extend(_down_cell_records(context, down))
+    return util.json_response({'services': body})
+
+
+def _find(context, fn, *args):
+    """(cell mapping, service) of the first cell where ``fn`` finds it."""
+    all_cells = cells.get_cells(context, include_cell0=False)
+    results = cells.scatter_gather(context, all_cells, fn, *args)
+    for cell in all_cells:
+        result = results[cell.uuid]
+        if not cells.is_failure(result):
+            return cell, result
+    return None, None
+
+
+def _find_by_host_binary(context, host, binary):
+    cell, service = _find(context, cell_db.service_get_by_host_and_binary,
+                          host, host_info.normalize_binary(binary))
+    if service is None:
+        raise webob.exc.HTTPNotFound('Host %s with binary %s not found.'
+                                     % (host, binary))
+    return cell, service
+
+
+def _find_by_id(req, context, service_id):
+    if microversion.at_least(req, '2.53'):
+        if not uuidutils.is_uuid_like(service_id):
+            raise webob.exc.HTTPBadRequest(
+                'Invalid uuid %s' % service_id)
+        cell, service = _find(context, cell_db.service_get_by_uuid,
+                              service_id)
+    elif service_id.isdigit():
+        cell, service = _find(context, cell_db.service_get, int(service_id))
+    else:
+        raise webob.exc.HTTPBadRequest('Invalid service id %s: an integer '
+                                       'is required below 2.53' % service_id)
+    if service is None:
+        raise webob.exc.HTTPNotFound('Service %s not found.' % service_id)
+    return cell, service
+
+
+def _notify_compute(context, cell, service, enabled):
+    """Tell the compute (it flips its COMPUTE_STATUS_DISABLED trait).
+
+    The compute's ``set_host_enabled`` is an RPC call that waits for the
+    compute; it runs in the background so that a compute that is down
+    does not hold the API request for the RPC timeout.
+    """
+    if service.binary != host_info.COMPUTE_BINARY:
+        return
+    from nova_lite.compute import rpcapi as compute_rpcapi
+    compute = compute_rpcapi.ComputeAPI()
+    if not hasattr(compute, 'set_host_enabled'):
+        return
+    cctxt = copy.copy(context)
+    nl_context.set_target_cell(cctxt, cell)
+
+    def notify():
+        try:
+            compute.set_host_enabled(cctxt, service.host, enabled)
+        except Exception as exc:  # noqa: BLE001 - the DB change stands
+            LOG.warning('Could not tell compute %s it is %s: %s',
+                        service.host, 'enabled' if enabled else 'disabled',
+                        exc)
+
+    threading.Thread(target=notify, daemon=True,
+                     name='set-host-enabled-%s' % service.host).start()
+
+
+def _save(context, cell, service, values):
+    with nl_context.target_cell(context, cell) as cctxt:
+        updated = cell_db.service_update(cctxt, service.id, values)
+    if 'disabled' in values and values['disabled'] != service.disabled:
+        _notify_compute(context, cell, updated, not values['disabled'])
+    LOG.info('Service %s on %s updated: %s', service.binary, service.host,
+             values)
+    return updated
+
+
+_LEGACY_ACTIONS = {
+    'enable': (schema.ENABLE_DISABLE, lambda d: {
+        'disabled': False, 'disabled_reason': None}),
+    'disable': (schema.ENABLE_DISABLE, lambda d: {'disabled': True}),
+    'disable-log-reason': (schema.DISABLE_LOG_REASON, lambda d: {
+        'disabled': True, 'disabled_reason': d.get('disabled_reason')}),
+    'force-down': (schema.FORCE_DOWN, lambda d: {
+        'forced_down': d['forced_down']}),
+}
+
+
+def _legacy_update(req, context, action):
+    if action not in _LEGACY_ACTIONS or (
+            action == 'force-down' and not microversion.at_least(
+                req, '2.11')):
+        raise webob.exc.HTTPNotFound('Unknown action %s' % action)
+    body_schema, values_of = _LEGACY_ACTIONS[action]
+    data = validation.body(req, body_schema)
+    if action == 'disable-log-reason' and not data.get('disabled_reason'):
+        raise webob.exc.HTTPBadRequest('Missing disabled reason field')
+    cell, service = _find_by_host_binary(context, data['host'],
+                                         data['binary'])
+    values = values_of(data)
+    _save(context, cell, service, values)
+    result = {'host': data['host'], 'binary': data['binary']}
+    if action == 'force-down':
+        result['forced_down'] = data['forced_down']
+    else:
+        result['status'] = 'disabled' if values['disabled'] else 'enabled'
+        if action == 'disable-log-reason':
+            result['disabled_reason'] = data['disabled_reason']
+    return util.json_response({'service': result})
+
+
+def _values_v2_53(data):
+    if 'disabled_reason' in data and data.get('status') != 'disabled':
+        raise webob.exc.HTTPBadRequest(
+            'Specifying disabled_reason with status=enabled is invalid.')
+    values = {}
+    if 'status' in data:
+        values['disabled'] = data['status'] == 'disabled'
+        values['disabled_reason'] = (data.get('disabled_reason')
+                                     if values['disabled'] else None)
+    if 'forced_down' in data:
+        values['forced_down'] = data['forced_down']
+    return values
+
+
+def update_service(req):
+    """PUT /os-services/{service_id}: see the module docstring."""
+    context = util.context(req)
+    policy.authorize(context, 'os-services:update')
+    service_id = req.urlvars['service_id']
+    if not microversion.at_least(req, '2.53'):
+        return _legacy_update(req, context, service_id)
+    data = validation.body(req, schema.UPDATE_V2_53)
+    values = _values_v2_53(data)
+    cell, service = _find_by_id(req, context, service_id)
+    if service.binary != host_info.COMPUTE_BINARY:
+        raise webob.exc.HTTPBadRequest(
+            'Updating a %s service is not supported; only compute services '
+            'can be updated.' % service.binary)
+    service = _save(context, cell, service, values)
+    zones = host_info.zones_by_host(context)
+    return util.json_response({'service': view(req, service, zones)})
+
+
+def _remove_compute(req, context, cctxt, service):
+    if instance_api.instance_count_by_host(cctxt, service.host):
+        raise webob.exc.HTTPConflict(
+            'Unable to delete compute service that is hosting instances.')
+    try:
+        nodes = cell_db.compute_node_get_all_by_host(cctxt, service.host)
+    except exception.ComputeHostNotFound:
+        nodes = []
+    for node in nodes:
+        if instance_api.migration_get_in_progress_by_host_and_node(
+                cctxt, node.host, node.hypervisor_hostname):
+            raise webob.exc.HTTPConflict(
+                'Unable to delete compute service that has in-progress '
+                'migrations.')
+    placement = util.placement(req)
+    for node in nodes:
+        _delete_provider(placement, node.uuid)
+        cell_db.compute_node_delete(cctxt, node.id)
+    for aggregate in aggregate_api.aggregate_get_by_host(context,
+                                                         service.host):
+        aggregate_api.aggregate_host_delete(context, aggregate.id,
+                                            service.host)
+    try:
+        api_db.host_mapping_delete(context, service.host)
+    except exception.HostMappingNotFound:
+        pass
+
+
+def _delete_provider(placement, provider_uuid):
+    if placement is None:
+        return
+    from nova_lite.clients import placement as placement_client
+    try:
+        placement.delete_provider(provider_uuid)
+    except placement_client.PlacementNotFound:
+        pass
+    except placement_client.PlacementConflict as exc:
+        raise webob.exc.HTTPConflict(
+            'Resource provider %s is still in use: %s'
+            % (provider_uuid, exc))
+
+
+def delete_service(req):
+    """DELETE /os-services/{service_id}: 204."""
+    context = util.context(req)
+    policy.authorize(context, 'os-services:delete')
+    cell, service = _find_by_id(req, context, req.urlvars['service_id'])
+    with nl_context.target_cell(context, cell) as cctxt:
+        if service.binary == host_info.COMPUTE_BINARY:
+            _remove_compute(req, context, cctxt, service)
+        cell_db.service_destroy(cctxt, service.id)
+    LOG.info('Service %s on %s deleted', service.binary, service.host)
+    return util.no_content(204)

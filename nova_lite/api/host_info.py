@@ -1,0 +1,84 @@
+"""Services, compute nodes and zones of every cell, for the admin APIs.
+
+os-services, os-hypervisors, os-hosts and os-availability-zone all need
+the same reads: the services and compute nodes of each cell (read in
+parallel, see :mod:`nova_lite.api.cells`), each tagged with its cell, and
+the availability zone of each host (aggregate metadata in the API DB;
+hosts in no zone are in the default zone, services other than computes
+in the internal zone).
+"""
+
+import collections
+
+from oslo_log import log as logging
+
+from nova_lite.api import cells
+from nova_lite import conf as nl_conf
+from nova_lite.db.api import aggregate_api
+from nova_lite.db.cell import api as cell_db
+from nova_lite import servicegroup
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+INTERNAL_ZONE = 'internal'
+COMPUTE_BINARY = 'nova-lite-compute'
+# Clients filter on Nova's binary names; accept them as aliases.
+BINARY_ALIASES = {'nova-compute': COMPUTE_BINARY,
+                  'nova-conductor': 'nova-lite-conductor',
+                  'nova-scheduler': 'nova-lite-scheduler'}
+
+CellItem = collections.namedtuple('CellItem', 'cell_uuid item')
+
+
+def default_zone():
+    return getattr(CONF, 'default_availability_zone', None) or 'nova'
+
+
+def zones_by_host(context):
+    return aggregate_api.availability_zones_by_host(context)
+
+
+def zone_of_service(service, zones):
+    if service.binary != COMPUTE_BINARY:
+        return INTERNAL_ZONE
+    return zones.get(service.host, default_zone())
+
+
+def normalize_binary(binary):
+    return BINARY_ALIASES.get(binary, binary)
+
+
+def _gather(context, fn, include_cell0=False, **kwargs):
+    results = cells.scatter_gather_all(context, fn,
+                                       include_cell0=include_cell0,
+                                       **kwargs)
+    items, down = [], []
+    for cell_uuid, result in results.items():
+        if cells.is_failure(result):
+            down.append(cell_uuid)
+            continue
+        items.extend(CellItem(cell_uuid, row) for row in result)
+    return items, down
+
+
+def all_services(context, binary=None, host=None):
+    """([CellItem(service)], [uuids of cells that did not answer])."""
+    return _gather(context, cell_db.service_get_all,
+                   binary=normalize_binary(binary) if binary else None,
+                   host=host)
+
+
+def all_compute_nodes(context):
+    """([CellItem(compute node)], [down cell uuids])."""
+    return _gather(context, cell_db.compute_node_get_all)
+
+
+def is_up(service):
+    return servicegroup.is_up(service)
+
+
+def compute_services_by_host(context):
+    """{host: CellItem(compute service)} over every cell."""
+    services, _down = all_services(context, binary=COMPUTE_BINARY)
+    return {entry.item.host: entry for entry in services}

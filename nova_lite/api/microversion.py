@@ -1,0 +1,170 @@
+"""Compute API microversions: the supported range, parsing and guards.
+
+Clients ask with ``OpenStack-API-Version: compute 2.N`` or the legacy
+``X-OpenStack-Nova-API-Version: 2.N`` (``latest`` means the maximum);
+without either they get 2.1. Out of range is a 406. Every response echoes
+the version served in both headers plus ``Vary``.
+
+nova_lite serves 2.1 to 2.100. Versions that change behaviour nova_lite
+implements are gated in the handlers with ``want >= (2, N)`` (see
+:func:`of`) or :func:`require`; the versions that concern services
+nova_lite does not have (volumes, networks, consoles) are accepted and
+their features answer as Nova does when the service is absent (see
+``doc/api-microversions.md``).
+"""
+
+import collections
+
+import microversion_parse
+import webob.exc
+
+SERVICE_TYPE = 'compute'
+HEADER = 'OpenStack-API-Version'
+LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
+ENVIRON_KEY = 'nova.api_version'
+
+Version = collections.namedtuple('Version', 'major minor')
+
+
+def parse(text):
+    """A :class:`Version` from ``'2.53'``; ValueError when malformed."""
+    major, _, minor = str(text).strip().partition('.')
+    if not (major.isdigit() and minor.isdigit()):
+        raise ValueError(text)
+    return Version(int(major), int(minor))
+
+
+def format_version(version):
+    return '%d.%d' % tuple(version)
+
+
+MIN_VERSION = parse('2.1')
+MAX_VERSION = parse('2.100')
+
+# The microversions whose behaviour the non-server resources of nova_lite
+# change (servers: see handlers/servers.py). The others between 2.1 and
+# 2.100 are accepted and behave as their predecessor here.
+IMPLEMENTED = [
+    ('2.2', 'keypair type (ssh, x509); keypair create 201, delete 204'),
+    ('2.7', 'addTenantAccess on a public flavor is a 409'),
+    ('2.10', 'keypairs: admins may name user_id'),
+    ('2.11', 'os-services force-down and forced_down'),
+    ('2.13', 'server groups show project_id and user_id'),
+    ('2.15', 'soft-affinity and soft-anti-affinity server groups'),
+    ('2.23', 'os-migrations shows migration_type'),
+    ('2.28', 'hypervisor cpu_info is an object'),
+    ('2.33', 'os-hypervisors paging (limit, marker)'),
+    ('2.35', 'os-keypairs paging (limit, marker)'),
+    ('2.36', 'network quotas and limits hidden'),
+    ('2.39', 'maxImageMeta gone from limits'),
+    ('2.41', 'aggregates show their uuid'),
+    ('2.43', 'os-hosts removed (404)'),
+    ('2.53', 'services and hypervisors by uuid; PUT /os-services/{uuid}; '
+             'hypervisor_hostname_pattern, with_servers'),
+    ('2.55', 'flavor description, PUT /flavors/{id}'),
+    ('2.57', 'file-injection quotas and limits hidden'),
+    ('2.58', 'instance actions show updated_at'),
+    ('2.59', 'os-migrations uuid, paging, changes-since'),
+    ('2.61', 'flavors show extra_specs'),
+    ('2.62', 'instance action events show host and hostId'),
+    ('2.64', 'server groups: policy and rules (max_server_per_host)'),
+    ('2.69', 'down cells: minimal UNKNOWN records (os-services here)'),
+    ('2.75', 'unknown query parameters of flavors, limits and server '
+             'groups are a 400; flavor swap 0 is 0, not ""'),
+    ('2.80', 'os-migrations user_id, project_id'),
+    ('2.84', 'instance action events show details'),
+    ('2.88', 'hypervisor usage fields and /statistics gone; uptime'),
+    ('2.92', 'keypair import only (public_key required); wider names'),
+]
+
+# Microversions about services nova_lite does not have: accepted, and the
+# APIs they concern answer as a deployment without that service would.
+ABSENT_SERVICES = [
+    ('2.4', 'os-fixed-ips reserved (network)', 'route not served: 404'),
+    ('2.6', 'remote consoles (console)', 'route not served: 404'),
+    ('2.8', 'MKS consoles (console)', 'route not served: 404'),
+    ('2.12', 'virtual interfaces net_id (network)', 'not served: 404'),
+    ('2.20', 'volume attach on shelved servers (volume)', 'not served'),
+    ('2.31', 'serial console URLs (console)', 'not served: 404'),
+    ('2.32', 'device tags on networks/volumes at boot', 'see servers'),
+    ('2.36', 'image/network/volume proxy APIs removed', 'never served'),
+    ('2.37', 'networks auto/none required at boot',
+     'auto, none and [] accepted, no network is built (see servers)'),
+    ('2.44', 'fixed/floating IP actions, virtual interfaces removed',
+     'never served'),
+    ('2.49', 'tagged volume attach (volume)', 'not served'),
+    ('2.67', 'volume_type in block device mappings (volume)',
+     'see servers'),
+    ('2.79', 'delete_on_termination of volume attachments', 'not served'),
+    ('2.85', 'volume attachment update (volume)', 'not served'),
+    ('2.89', 'volume attachment ids (volume)', 'not served'),
+    ('2.97', 'shares (manila)', 'not served: 404'),
+]
+
+
+def _requested_text(environ):
+    headers = microversion_parse.headers_from_wsgi_environ(environ)
+    text = microversion_parse.get_version(
+        headers, service_type=SERVICE_TYPE,
+        legacy_headers=[LEGACY_HEADER])
+    return text
+
+
+def extract(environ):
+    """The version a request asks for; HTTP 400/406 when unusable."""
+    try:
+        text = _requested_text(environ)
+    except ValueError as exc:
+        raise webob.exc.HTTPBadRequest('Invalid API version: %s' % exc)
+    if text is None:
+        return MIN_VERSION
+    text = text.strip()
+    if text == 'latest':
+        return MAX_VERSION
+    try:
+        version = parse(text)
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            'API Version String %s is of invalid format. Must be of format '
+            'MajorNum.MinorNum.' % text)
+    if not MIN_VERSION <= version <= MAX_VERSION:
+        raise webob.exc.HTTPNotAcceptable(
+            'Version %s is not supported by the API. Minimum is %s and '
+            'maximum is %s.' % (text, format_version(MIN_VERSION),
+                                format_version(MAX_VERSION)))
+    return version
+
+
+def response_headers(version):
+    """The headers every response carries for ``version``."""
+    text = format_version(version)
+    return {HEADER: '%s %s' % (SERVICE_TYPE, text), LEGACY_HEADER: text,
+            'Vary': '%s, %s' % (HEADER, LEGACY_HEADER)}
+
+
+def of(req):
+    """The microversion served for ``req`` (set by the middleware)."""
+    return req.environ.get(ENVIRON_KEY, MIN_VERSION)
+
+
+def at_least(req, text):
+    """True when ``req`` asked for version ``text`` or later."""
+    return of(req) >= parse(text)
+
+
+def require(min_version=None, max_version=None):
+    """Handler decorator: outside [min, max] the URL does not exist (404)."""
+    low = parse(min_version) if min_version else MIN_VERSION
+    high = parse(max_version) if max_version else MAX_VERSION
+
+    def decorate(handler):
+        def guarded(req):
+            if not low <= of(req) <= high:
+                raise webob.exc.HTTPNotFound(
+                    'The resource could not be found.')
+            return handler(req)
+        guarded.__name__ = handler.__name__
+        guarded.__doc__ = handler.__doc__
+        guarded.__wrapped__ = handler
+        return guarded
+    return decorate

@@ -1,0 +1,215 @@
+"""Default policy rules of the compute API, as data.
+
+Nova-like defaults: the admin-only APIs (hypervisors, services,
+aggregates, migrations, os-hosts, forced host/node, flavor management)
+need the ``admin`` role; what belongs to a project is reachable by that
+project's members (writes) and readers (reads) and by admins; the
+``reader`` role alone never writes. ``list_rules`` feeds the enforcer and
+``oslopolicy-sample-generator``.
+"""
+
+from oslo_policy import policy
+
+ADMIN = 'role:admin'
+PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
+PROJECT_READER = 'role:reader and project_id:%(project_id)s'
+
+BASE_RULES = [
+    policy.RuleDefault('admin_api', ADMIN, 'Admins only.'),
+    policy.RuleDefault('project_member_or_admin',
+                       'rule:admin_api or (%s)' % PROJECT_MEMBER,
+                       'Members of the owning project, or admins.'),
+    policy.RuleDefault('project_reader_or_admin',
+                       'rule:admin_api or (%s) or (%s)' % (PROJECT_READER,
+                                                          PROJECT_MEMBER),
+                       'Readers of the owning project, or admins.'),
+    policy.RuleDefault('any_member', 'rule:admin_api or role:member',
+                       'Any authenticated user with the member role.'),
+    policy.RuleDefault('any_reader',
+                       'rule:admin_api or role:member or role:reader',
+                       'Any authenticated user.'),
+    policy.RuleDefault('owner_member_or_admin',
+                       'rule:admin_api or (role:member and '
+                       'user_id:%(user_id)s)',
+                       'The owning user (with the member role), or admins.'),
+    policy.RuleDefault('owner_reader_or_admin',
+                       'rule:admin_api or ((role:member or role:reader) and '
+                       'user_id:%(user_id)s)',
+                       'The owning user, or admins.'),
+]
+
+P = 'os_compute_api:'
+
+# (name, check rule, description, [(method, path)])
+_API_RULES = [
+    ('flavors:list', 'any_reader', 'List and show flavors',
+     [('GET', '/flavors'), ('GET', '/flavors/{id}')]),
+    ('os-flavor-manage:create', 'admin_api', 'Create a flavor',
+     [('POST', '/flavors')]),
+    ('os-flavor-manage:update', 'admin_api', 'Update a flavor',
+     [('PUT', '/flavors/{id}')]),
+    ('os-flavor-manage:delete', 'admin_api', 'Delete a flavor',
+     [('DELETE', '/flavors/{id}')]),
+    ('os-flavor-access', 'admin_api', 'List flavor access',
+     [('GET', '/flavors/{id}/os-flavor-access')]),
+    ('os-flavor-access:add_tenant_access', 'admin_api',
+     'Give a project access to a flavor', [('POST', '/flavors/{id}/action')]),
+    ('os-flavor-access:remove_tenant_access', 'admin_api',
+     'Take access away', [('POST', '/flavors/{id}/action')]),
+    ('os-flavor-extra-specs:index', 'any_reader', 'List extra specs',
+     [('GET', '/flavors/{id}/os-extra_specs')]),
+    ('os-flavor-extra-specs:show', 'any_reader', 'Show an extra spec',
+     [('GET', '/flavors/{id}/os-extra_specs/{key}')]),
+    ('os-flavor-extra-specs:create', 'admin_api', 'Create extra specs',
+     [('POST', '/flavors/{id}/os-extra_specs')]),
+    ('os-flavor-extra-specs:update', 'admin_api', 'Update an extra spec',
+     [('PUT', '/flavors/{id}/os-extra_specs/{key}')]),
+    ('os-flavor-extra-specs:delete', 'admin_api', 'Delete an extra spec',
+     [('DELETE', '/flavors/{id}/os-extra_specs/{key}')]),
+    ('images:list', 'any_reader', 'List and show catalog images',
+     [('GET', '/image/v2/images')]),
+    ('os-keypairs:index', 'owner_reader_or_admin', 'List key pairs',
+     [('GET', '/os-keypairs')]),
+    ('os-keypairs:show', 'owner_reader_or_admin', 'Show a key pair',
+     [('GET', '/os-keypairs/{name}')]),
+    ('os-keypairs:create', 'owner_member_or_admin', 'Create a key pair',
+     [('POST', '/os-keypairs')]),
+    ('os-keypairs:delete', 'owner_member_or_admin', 'Delete a key pair',
+     [('DELETE', '/os-keypairs/{name}')]),
+    ('os-availability-zone:list', 'any_reader', 'List zones',
+     [('GET', '/os-availability-zone')]),
+    ('os-availability-zone:detail', 'admin_api', 'List zones with hosts',
+     [('GET', '/os-availability-zone/detail')]),
+    ('os-aggregates:index', 'admin_api', 'List aggregates',
+     [('GET', '/os-aggregates')]),
+    ('os-aggregates:create', 'admin_api', 'Create an aggregate',
+     [('POST', '/os-aggregates')]),
+    ('os-aggregates:show', 'admin_api', 'Show an aggregate',
+     [('GET', '/os-aggregates/{id}')]),
+    ('os-aggregates:update', 'admin_api', 'Update an aggregate',
+     [('PUT', '/os-aggregates/{id}')]),
+    ('os-aggregates:delete', 'admin_api', 'Delete an aggregate',
+     [('DELETE', '/os-aggregates/{id}')]),
+    ('os-aggregates:add_host', 'admin_api', 'Add a host',
+     [('POST', '/os-aggregates/{id}/action')]),
+    ('os-aggregates:remove_host', 'admin_api', 'Remove a host',
+     [('POST', '/os-aggregates/{id}/action')]),
+    ('os-aggregates:set_metadata', 'admin_api', 'Set metadata',
+     [('POST', '/os-aggregates/{id}/action')]),
+    ('os-server-groups:index', 'project_reader_or_admin',
+     'List server groups', [('GET', '/os-server-groups')]),
+    ('os-server-groups:index:all_projects', 'admin_api',
+     'List every project\'s server groups', [('GET', '/os-server-groups')]),
+    ('os-server-groups:show', 'project_reader_or_admin',
+     'Show a server group', [('GET', '/os-server-groups/{id}')]),
+    ('os-server-groups:create', 'project_member_or_admin',
+     'Create a server group', [('POST', '/os-server-groups')]),
+    ('os-server-groups:delete', 'project_member_or_admin',
+     'Delete a server group', [('DELETE', '/os-server-groups/{id}')]),
+    ('os-services:list', 'admin_api', 'List services',
+     [('GET', '/os-services')]),
+    ('os-services:update', 'admin_api', 'Enable, disable, force down',
+     [('PUT', '/os-services/{id}')]),
+    ('os-services:delete', 'admin_api', 'Delete a service',
+     [('DELETE', '/os-services/{id}')]),
+    ('os-hypervisors:list', 'admin_api', 'List hypervisors',
+     [('GET', '/os-hypervisors')]),
+    ('os-hypervisors:list-detail', 'admin_api', 'List hypervisors in detail',
+     [('GET', '/os-hypervisors/detail')]),
+    ('os-hypervisors:show', 'admin_api', 'Show a hypervisor',
+     [('GET', '/os-hypervisors/{id}')]),
+    ('os-hypervisors:statistics', 'admin_api', 'Hypervisor statistics',
+     [('GET', '/os-hypervisors/statistics')]),
+    ('os-hosts:list', 'admin_api', 'List hosts', [('GET', '/os-hosts')]),
+    ('os-hosts:show', 'admin_api', 'Show a host',
+     [('GET', '/os-hosts/{host_name}')]),
+    ('limits', 'any_reader', 'Show the caller\'s limits',
+     [('GET', '/limits')]),
+    ('limits:other_project', 'admin_api', 'Show another project\'s limits',
+     [('GET', '/limits')]),
+    ('os-quota-sets:show', 'project_reader_or_admin', 'Show quotas',
+     [('GET', '/os-quota-sets/{project_id}')]),
+    ('os-quota-sets:defaults', 'any_reader', 'Show default quotas',
+     [('GET', '/os-quota-sets/{project_id}/defaults')]),
+    ('os-quota-sets:update', 'admin_api', 'Update quotas',
+     [('PUT', '/os-quota-sets/{project_id}')]),
+    ('os-quota-sets:delete', 'admin_api', 'Revert quotas to defaults',
+     [('DELETE', '/os-quota-sets/{project_id}')]),
+    ('os-instance-actions:list', 'project_reader_or_admin',
+     'List a server\'s actions',
+     [('GET', '/servers/{server_id}/os-instance-actions')]),
+    ('os-instance-actions:show', 'project_reader_or_admin',
+     'Show a server action',
+     [('GET', '/servers/{server_id}/os-instance-actions/{request_id}')]),
+    ('os-instance-actions:events', 'admin_api',
+     'See events of an action', [('GET', '/servers/{server_id}/'
+                                  'os-instance-actions/{request_id}')]),
+    ('os-instance-actions:events:details', 'admin_api',
+     'See event details', [('GET', '/servers/{server_id}/'
+                           'os-instance-actions/{request_id}')]),
+    ('os-migrations:index', 'admin_api', 'List migrations',
+     [('GET', '/os-migrations')]),
+    # Servers (used by nova_lite/api/handlers/servers.py).
+    ('servers:index', 'project_reader_or_admin', 'List servers',
+     [('GET', '/servers')]),
+    ('servers:detail', 'project_reader_or_admin', 'List servers in detail',
+     [('GET', '/servers/detail')]),
+    ('servers:index:get_all_tenants', 'admin_api',
+     'List every project\'s servers', [('GET', '/servers')]),
+    ('servers:detail:get_all_tenants', 'admin_api',
+     'List every project\'s servers in detail',
+     [('GET', '/servers/detail')]),
+    ('servers:show', 'project_reader_or_admin', 'Show a server',
+     [('GET', '/servers/{id}')]),
+    ('servers:show:host_status', 'admin_api', 'See host_status',
+     [('GET', '/servers/{id}')]),
+    ('servers:create', 'project_member_or_admin', 'Create a server',
+     [('POST', '/servers')]),
+    ('servers:create:forced_host', 'admin_api',
+     'Create a server on a given host or node (az:host:node)',
+     [('POST', '/servers')]),
+    ('servers:update', 'project_member_or_admin', 'Update a server',
+     [('PUT', '/servers/{id}')]),
+    ('servers:delete', 'project_member_or_admin', 'Delete a server',
+     [('DELETE', '/servers/{id}')]),
+    ('servers:start', 'project_member_or_admin', 'Start a server',
+     [('POST', '/servers/{id}/action')]),
+    ('servers:stop', 'project_member_or_admin', 'Stop a server',
+     [('POST', '/servers/{id}/action')]),
+    ('servers:reboot', 'project_member_or_admin', 'Reboot a server',
+     [('POST', '/servers/{id}/action')]),
+    ('os-pause-server:pause', 'project_member_or_admin', 'Pause',
+     [('POST', '/servers/{id}/action')]),
+    ('os-pause-server:unpause', 'project_member_or_admin', 'Unpause',
+     [('POST', '/servers/{id}/action')]),
+    ('os-suspend-server:suspend', 'project_member_or_admin', 'Suspend',
+     [('POST', '/servers/{id}/action')]),
+    ('os-suspend-server:resume', 'project_member_or_admin', 'Resume',
+     [('POST', '/servers/{id}/action')]),
+    ('os-lock-server:lock', 'project_member_or_admin', 'Lock',
+     [('POST', '/servers/{id}/action')]),
+    ('os-lock-server:unlock', 'project_member_or_admin', 'Unlock',
+     [('POST', '/servers/{id}/action')]),
+    ('os-extended-server-attributes', 'admin_api',
+     'See OS-EXT-SRV-ATTR:* of servers', [('GET', '/servers/{id}')]),
+]
+
+
+def api_rules():
+    return [policy.DocumentedRuleDefault(P + name, 'rule:' + check,
+                                         description,
+                                         [{'method': m, 'path': p}
+                                          for m, p in operations])
+            for name, check, description, operations in _API_RULES]
+
+
+def list_rules():
+    return BASE_RULES + api_rules()
+
+
+def sample_yaml():
+    """The defaults as a commented policy.yaml (every rule commented out)."""
+    from oslo_policy import generator
+    return ''.join(generator._format_rule_default_yaml(rule)
+                   for rule in list_rules())
+

@@ -1,0 +1,123 @@
+"""Quota limits and usage of a project (instances, cores, ram, ...).
+
+Limits are the ``[quota]`` defaults overridden by the project's own rows
+in the API DB (and a user's rows within the project). Usage of servers is
+counted where the servers are: every cell's live instances of the project
+(read in parallel) plus the project's build requests not yet in a cell.
+A cell that does not answer counts as empty (with a warning).
+"""
+
+from oslo_log import log as logging
+
+from nova_lite.api import cells
+from nova_lite import conf as nl_conf
+from nova_lite.db.api import build_api
+from nova_lite.db.api import group_api
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+# The resources os-quota-sets shows, in Nova's order (network and file
+# quotas are gone at 2.36 / 2.57).
+RESOURCES = ('instances', 'cores', 'ram', 'metadata_items', 'key_pairs',
+             'server_groups', 'server_group_members', 'injected_files',
+             'injected_file_content_bytes', 'injected_file_path_length')
+FILE_RESOURCES = ('injected_files', 'injected_file_content_bytes',
+                  'injected_file_path_length')
+SERVER_RESOURCES = ('instances', 'cores', 'ram')
+
+
+class OverQuota(exception.NovaLiteException):
+    """A request would exceed a limit (HTTP 403 in the API)."""
+
+    code = 403
+
+    def __init__(self, resource, requested, used, allowed):
+        super().__init__(
+            'Quota exceeded for %s: Requested %d, but already used %d of %d '
+            '%s' % (resource, requested, used, allowed, resource))
+
+
+def default_limits():
+    return {name: getattr(CONF.quota, name) for name in RESOURCES}
+
+
+def limits_for(context, project_id, user_id=None):
+    """{resource: limit} of the project (and user) after overrides."""
+    limits = default_limits()
+    limits.update(group_api.quota_get_all_by_project(context, project_id))
+    if user_id:
+        limits.update(group_api.quota_get_all_by_project_and_user(
+            context, project_id, user_id))
+    return limits
+
+
+def _cell_usage(cctxt, project_id, user_id):
+    filters = {'project_id': project_id}
+    if user_id:
+        filters['user_id'] = user_id
+    instances = instance_api.instance_get_all_by_filters(cctxt, filters)
+    return {'instances': len(instances),
+            'cores': sum(i.vcpus or 0 for i in instances),
+            'ram': sum(i.memory_mb or 0 for i in instances)}
+
+
+def _build_request_usage(context, project_id, user_id):
+    usage = {'instances': 0, 'cores': 0, 'ram': 0}
+    for build in build_api.build_request_get_all(context, project_id):
+        instance = build.instance or {}
+        if user_id and instance.get('user_id') not in (None, user_id):
+            continue
+        usage['instances'] += 1
+        usage['cores'] += int(instance.get('vcpus') or 0)
+        usage['ram'] += int(instance.get('memory_mb') or 0)
+    return usage
+
+
+def server_usage(context, project_id, user_id=None):
+    """{'instances', 'cores', 'ram'} the project's servers use."""
+    usage = _build_request_usage(context, project_id, user_id)
+    results = cells.scatter_gather_all(context, _cell_usage, project_id,
+                                       user_id)
+    for cell_uuid, result in results.items():
+        if cells.is_failure(result):
+            LOG.warning('Cell %s not counted in the usage of project %s',
+                        cell_uuid, project_id)
+            continue
+        for name in SERVER_RESOURCES:
+            usage[name] += result[name]
+    return usage
+
+
+def usage_for(context, project_id, user_id=None):
+    """{resource: in use} for every resource of :data:`RESOURCES`."""
+    usage = dict.fromkeys(RESOURCES, 0)
+    usage.update(server_usage(context, project_id, user_id))
+    groups = group_api.instance_group_get_all(context, project_id)
+    usage['server_groups'] = len(groups)
+    if user_id:
+        usage['key_pairs'] = len(group_api.key_pair_get_all_by_user(
+            context, user_id))
+    return usage
+
+
+def check_servers(context, project_id, user_id, count, vcpus, memory_mb):
+    """Raise OverQuota unless ``count`` more servers of that size fit."""
+    limits = limits_for(context, project_id, user_id)
+    used = server_usage(context, project_id)
+    wanted = {'instances': count, 'cores': count * vcpus,
+              'ram': count * memory_mb}
+    for name in SERVER_RESOURCES:
+        _check(name, wanted[name], used[name], limits[name])
+
+
+def check_count(resource, requested, used, limit):
+    """Raise OverQuota unless ``used + requested <= limit`` (or -1)."""
+    _check(resource, requested, used, limit)
+
+
+def _check(resource, requested, used, limit):
+    if limit is not None and limit >= 0 and used + requested > limit:
+        raise OverQuota(resource, requested, used, limit)

@@ -1,0 +1,1 @@
+"""JSON schemas of compute API bodies and query strings, as data."""

@@ -1,0 +1,65 @@
+"""Options in [image_catalog]: the read-only image catalog of nova_lite.
+
+nova_lite has no image service. nova-lite-api serves a small, read-only
+Image API v2 under ``/image`` from this catalog so that clients can
+resolve ``--image`` by name or id, and the scheduler's image properties
+filter has properties to match.
+"""
+
+from oslo_config import cfg
+
+image_catalog_group = cfg.OptGroup(
+    'image_catalog', title='Image catalog', help="""
+The images nova-lite-api lists under /image/v2/images: one default image
+plus the entries of ``images_file``.
+""")
+
+DEFAULT_IMAGE_UUID = 'c1a7e0a5-5e1f-4b7b-9f0e-0000000000c1'
+
+image_catalog_opts = [
+    cfg.BoolOpt('include_default_image', default=True, help="""
+Whether the catalog contains the default (cirros-like) image.
+
+Related options:
+
+* ``default_image_uuid``, ``default_image_name``,
+  ``default_image_properties``
+"""),
+    cfg.StrOpt('default_image_uuid', default=DEFAULT_IMAGE_UUID, help="""
+Id of the default image. Fixed, so scripts and tests can name it.
+"""),
+    cfg.StrOpt('default_image_name', default='cirros-0.6.3-x86_64-disk',
+               help='Name of the default image.'),
+    cfg.DictOpt('default_image_properties',
+                default={'hw_architecture': 'x86_64'}, help="""
+Image properties of the default image, as ``key:value`` pairs (for
+example ``hw_architecture:x86_64,img_hv_type:fake``). The scheduler's
+ImagePropertiesFilter matches them against the hosts.
+"""),
+    cfg.IntOpt('default_image_size', default=21430272, min=0,
+               help='Size in bytes reported for the default image.'),
+    cfg.IntOpt('default_image_min_disk', default=0, min=0,
+               help='``min_disk`` (GiB) of the default image.'),
+    cfg.IntOpt('default_image_min_ram', default=0, min=0,
+               help='``min_ram`` (MiB) of the default image.'),
+    cfg.StrOpt('images_file', help="""
+Path of a JSON file with more images: a list of objects with ``id`` (a
+UUID), ``name`` and optionally ``properties`` (a dict), ``size``,
+``min_disk``, ``min_ram``, ``disk_format``, ``container_format``,
+``os_hidden``, ``visibility``.
+
+Possible values:
+
+* unset: only the default image
+* a path readable by nova-lite-api
+"""),
+]
+
+
+def register_opts(conf):
+    conf.register_group(image_catalog_group)
+    conf.register_opts(image_catalog_opts, group=image_catalog_group)
+
+
+def list_opts():
+    return [(image_catalog_group, image_catalog_opts)]
