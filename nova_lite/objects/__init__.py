@@ -10,3 +10,12 @@ def register_all():
     # NOTE(nova_lite): imported for their registration side effect.
     __import__('nova_lite.objects.service')
     __import__('nova_lite.objects.selection')
+    __import__('nova_lite.objects.flavor')
+    __import__('nova_lite.objects.request_spec')
+    __import__('nova_lite.objects.compute_node')
+    __import__('nova_lite.objects.instance')
+    __import__('nova_lite.objects.instance_fault')
+    __import__('nova_lite.objects.instance_action')
+    __import__('nova_lite.objects.cell_mapping')
+    __import__('nova_lite.objects.instance_mapping')
+    __import__('nova_lite.objects.build_request')

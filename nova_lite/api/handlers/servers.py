@@ -1,0 +1,376 @@
+"""Servers: create, list, detail, show, update, delete.
+
+The handlers validate and authorize, then call the compute API facade
+(:mod:`nova_lite.compute.api`), which knows whether a server is still a
+build request or lives in a cell. Lists merge every cell (and the build
+requests) newest first; at microversion 2.69 and later servers of a cell
+that does not answer are listed as minimal ``UNKNOWN`` records.
+"""
+
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import webob.exc
+
+from nova_lite.api import microversion
+from nova_lite.api import policy
+from nova_lite.api.schemas import servers as schema
+from nova_lite.api import util
+from nova_lite.api import validation
+from nova_lite.api.views import servers as views
+from nova_lite.compute import api as compute_api
+from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
+from nova_lite.db.api import group_api
+from nova_lite import exception
+from nova_lite import objects
+
+CONF = nl_conf.CONF
+
+
+def compute(req):
+    """The compute API facade (one per request: cheap, no stale bus)."""
+    return compute_api.API()
+
+
+def _owner_target(server):
+    return {'project_id': server.instance.project_id,
+            'user_id': server.instance.user_id}
+
+
+def get_server(req, server_id, rule='servers:show'):
+    """The server of the URL, authorized for ``rule``; 404 if unknown."""
+    context = util.context(req)
+    if not _is_uuid(server_id):
+        raise webob.exc.HTTPNotFound('Instance %s could not be found.'
+                                     % server_id)
+    try:
+        server = compute(req).get(context, server_id)
+    except exception.InstanceNotFound:
+        raise webob.exc.HTTPNotFound('Instance %s could not be found.'
+                                     % server_id)
+    if not policy.check(context, 'servers:show', _owner_target(server)):
+        raise webob.exc.HTTPNotFound('Instance %s could not be found.'
+                                     % server_id)
+    policy.authorize(context, rule, _owner_target(server))
+    return server
+
+
+def _is_uuid(value):
+    return uuidutils.is_uuid_like(value)
+
+
+# -- create ------------------------------------------------------------------
+
+def _create_schema(req):
+    for version, create_schema in (('2.90', schema.CREATE_V2_90),
+                                   ('2.74', schema.CREATE_V2_74),
+                                   ('2.37', schema.CREATE_V2_37),
+                                   ('2.19', schema.CREATE_V2_19)):
+        if microversion.at_least(req, version):
+            return create_schema
+    return schema.CREATE
+
+
+def _ref_id(ref):
+    """The id at the end of a reference that may be a URL."""
+    return str(ref).rstrip('/').rsplit('/', 1)[-1]
+
+
+def _flavor(context, flavor_ref):
+    try:
+        flavor = objects.Flavor.get_by_flavor_id(context, _ref_id(flavor_ref))
+    except exception.FlavorNotFound:
+        raise webob.exc.HTTPBadRequest('Flavor %s could not be found.'
+                                       % flavor_ref)
+    if flavor.disabled:
+        raise webob.exc.HTTPBadRequest('Flavor %s is disabled.' % flavor_ref)
+    return flavor
+
+
+def _destination(req, server):
+    """(zone, forced, host, node): ``az:host[:node]`` forces a host, 2.74
+    ``host``/``hypervisor_hostname`` request one; both admins only."""
+    zone = server.get('availability_zone')
+    host = server.get('host')
+    node = server.get('hypervisor_hostname')
+    forced = bool(zone and ':' in zone)
+    if forced or host or node:
+        policy.authorize(util.context(req), 'servers:create:forced_host')
+    return zone, forced, host, node
+
+
+def _image_ref(server):
+    """The image to boot: ``imageRef``, or the local image block device
+    clients send along; anything needing a volume is a 400."""
+    image_ref = server.get('imageRef')
+    for bdm in server.get('block_device_mapping_v2') or []:
+        if bdm.get('source_type') != 'image' or \
+                bdm.get('destination_type') == 'volume':
+            raise webob.exc.HTTPBadRequest(
+                'Invalid input for field/attribute block_device_mapping_v2: '
+                'volumes need a volume service, which nova_lite does not '
+                'have.')
+        if not image_ref and str(bdm.get('boot_index')) == '0':
+            image_ref = bdm.get('uuid')
+    if not image_ref:
+        raise webob.exc.HTTPBadRequest(
+            'Invalid input for field/attribute imageRef: booting from a '
+            'volume needs a volume service, which nova_lite does not have.')
+    return image_ref
+
+
+def _count(value, default):
+    return default if value is None else int(value)
+
+
+def _hints(body):
+    return body.get('os:scheduler_hints') or body.get(
+        'OS-SCH-HNT:scheduler_hints') or {}
+
+
+def create_server(req):
+    context = util.context(req)
+    policy.authorize(context, 'servers:create')
+    body = validation.body(req, _create_schema(req))
+    server = body['server']
+    flavor = _flavor(context, server['flavorRef'])
+    image_ref = _image_ref(server)
+    zone, forced, host, node = _destination(req, server)
+    min_count = _count(server.get('min_count'), 1)
+    max_count = _count(server.get('max_count'), min_count)
+    try:
+        instances, reservation_id = compute(req).create(
+            context, flavor, _ref_id(image_ref), server['name'],
+            min_count=min_count, max_count=max_count,
+            availability_zone=zone, scheduler_hints=_hints(body),
+            key_name=server.get('key_name'),
+            metadata=server.get('metadata'),
+            description=server.get('description'),
+            networks=server.get('networks'),
+            user_data=server.get('user_data'), forced_allowed=forced,
+            hostname=server.get('hostname'), requested_host=host,
+            requested_node=node)
+    except compute_api.ImageNotFound as exc:
+        raise webob.exc.HTTPBadRequest(exc.message)
+    return _create_response(req, server, instances, reservation_id)
+
+
+def _create_response(req, server, instances, reservation_id):
+    if _wants_reservation_id(server):
+        return util.json_response({'reservation_id': reservation_id},
+                                  status=202)
+    first = instances[0]
+    links = util.links(req, 'servers', first.uuid)
+    body = {'server': {'id': first.uuid, 'links': links,
+                       'OS-DCF:diskConfig': 'MANUAL',
+                       'security_groups': [{'name': 'default'}]}}
+    return util.json_response(body, status=202,
+                              headers={'Location': links[0]['href']})
+
+
+def _wants_reservation_id(server):
+    value = server.get('return_reservation_id', False)
+    return str(value).lower() in ('true', '1', 'yes', 'on')
+
+
+# -- list ---------------------------------------------------------------------
+
+def _list_filters(req, context, rule):
+    """Filters for the compute API, from the query string."""
+    query = validation.query(req, schema.LIST_QUERY_V2_75
+                             if microversion.at_least(req, '2.75')
+                             else schema.LIST_QUERY)
+    is_admin = policy.check(context, rule + ':get_all_tenants')
+    filters = {}
+    all_tenants = util.query_bool(req, 'all_tenants', False) \
+        if 'all_tenants' in query else False
+    if all_tenants and not is_admin:
+        policy.authorize(context, rule + ':get_all_tenants')
+    project = query.get('project_id') or query.get('tenant_id')
+    if all_tenants or (project and is_admin):
+        if project:
+            filters['project_id'] = project
+    else:
+        filters['project_id'] = context.project_id
+    _simple_filters(query, filters, is_admin)
+    _state_filters(req, query, filters, is_admin)
+    return filters
+
+
+_ADMIN_EXACT = {'host': 'host', 'node': 'node'}
+_EXACT = {'reservation_id': 'reservation_id', 'image': 'image_ref',
+          'key_name': 'key_name', 'user_id': 'user_id',
+          'availability_zone': 'availability_zone'}
+
+
+def _simple_filters(query, filters, is_admin):
+    for param, column in _EXACT.items():
+        if param in query:
+            filters[column] = (query[param] if param != 'image'
+                               else query[param].rstrip('/').rsplit('/')[-1])
+    if is_admin:
+        for param, column in _ADMIN_EXACT.items():
+            if param in query:
+                filters[column] = query[param]
+    if 'name' in query:
+        filters['name'] = query['name']
+    if 'flavor' in query:
+        filters['instance_type_id'] = _flavor_pk(query['flavor'])
+
+
+def _flavor_pk(flavorid):
+    try:
+        return objects.Flavor.get_by_flavor_id(
+            nl_context.get_admin_context(), flavorid).id
+    except exception.FlavorNotFound:
+        return -1
+
+
+def _state_filters(req, query, filters, is_admin):
+    if 'changes-since' in query:
+        filters['changes-since'] = _parse_time(query['changes-since'])
+    status = query.get('status')
+    if status is not None:
+        status = status.upper()
+        if status == 'DELETED':
+            if not is_admin:
+                raise webob.exc.HTTPForbidden(
+                    'Only administrators may list deleted instances')
+            filters['deleted'] = True
+        filters['vm_state'] = views.STATUS_VM_STATES.get(status, ['none'])
+    if 'deleted' in query and is_admin:
+        filters['deleted'] = util.query_bool(req, 'deleted')
+        if filters['deleted'] is False:
+            filters.pop('deleted')
+    if 'locked' in query and microversion.at_least(req, '2.73'):
+        filters['locked'] = util.query_bool(req, 'locked')
+
+
+def _parse_time(text):
+    try:
+        return timeutils.normalize_time(timeutils.parse_isotime(text))
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            'Invalid input for query parameters changes-since. Value: %s.'
+            % text)
+
+
+def _list(req, rule, render):
+    context = util.context(req)
+    policy.authorize(context, rule)
+    filters = _list_filters(req, context, rule)
+    limit = util.query_int(req, 'limit', minimum=0)
+    limit = CONF.api.max_limit if limit is None else min(
+        limit, CONF.api.max_limit)
+    try:
+        servers = compute(req).get_all(
+            context, filters, limit=limit, marker=req.GET.get('marker'),
+            want_down_cells=microversion.at_least(req, '2.69'))
+    except exception.Invalid as exc:
+        raise webob.exc.HTTPBadRequest(exc.message)
+    key = 'servers'
+    body = {key: [render(req, s) for s in servers]}
+    if limit and len(servers) == limit:
+        body['servers_links'] = [{'rel': 'next', 'href': '%s?%s' % (
+            req.path_url, _next_query(req, servers[-1].uuid))}]
+    return util.json_response(body)
+
+
+def _next_query(req, marker):
+    from urllib import parse
+    params = [(k, v) for k, v in req.GET.items() if k != 'marker']
+    params.append(('marker', marker))
+    return parse.urlencode(params)
+
+
+def list_servers(req):
+    return _list(req, 'servers:index', views.summary)
+
+
+def list_servers_detail(req):
+    return _list(req, 'servers:detail', _detail_with_extras)
+
+
+def _detail_with_extras(req, server):
+    if server.down:
+        return views.down_detail(req, server)
+    groups = []
+    if microversion.at_least(req, '2.71'):
+        groups = _groups_of(req, server)
+    return views.detail(req, server, groups=groups,
+                        hints=_hints_of(req, server))
+
+
+def _groups_of(req, server):
+    try:
+        return [group_api.instance_group_get_by_instance(
+            util.context(req), server.uuid).uuid]
+    except exception.InstanceGroupNotFound:
+        return []
+
+
+def _hints_of(req, server):
+    if not microversion.at_least(req, '2.100'):
+        return None
+    try:
+        spec = objects.RequestSpec.get_by_instance_uuid(util.context(req),
+                                                        server.uuid)
+    except exception.RequestSpecNotFound:
+        return {}
+    return dict(spec.get('scheduler_hints', {}))
+
+
+# -- show, update, delete ----------------------------------------------------
+
+def show_server(req):
+    server = get_server(req, req.urlvars['server_id'])
+    if server.down:
+        if not microversion.at_least(req, '2.69'):
+            raise webob.exc.HTTPServiceUnavailable(
+                'The cell of server %s does not answer.' % server.uuid)
+        return util.json_response(
+            {'server': views.down_detail(req, server, show=True)})
+    return util.json_response({'server': _detail_with_extras(req, server)})
+
+
+def _update_schema(req):
+    if microversion.at_least(req, '2.90'):
+        return schema.UPDATE_V2_90
+    if microversion.at_least(req, '2.19'):
+        return schema.UPDATE_V2_19
+    return schema.UPDATE
+
+
+def update_server(req):
+    server = get_server(req, req.urlvars['server_id'], 'servers:update')
+    body = validation.body(req, _update_schema(req))['server']
+    values = {}
+    if 'name' in body:
+        values['display_name'] = body['name']
+    if 'description' in body:
+        values['display_description'] = body['description']
+    if 'hostname' in body:
+        values['hostname'] = body['hostname']
+    if server.down:
+        raise webob.exc.HTTPServiceUnavailable(
+            'The cell of server %s does not answer.' % server.uuid)
+    if values:
+        server = compute(req).update(util.context(req), server, values)
+    return util.json_response({'server': _detail_with_extras(req, server)})
+
+
+def delete_server(req):
+    server = get_server(req, req.urlvars['server_id'], 'servers:delete')
+    if server.down:
+        raise webob.exc.HTTPServiceUnavailable(
+            'The cell of server %s does not answer.' % server.uuid)
+    if server.instance.vm_state == vm_states.DELETED:
+        raise webob.exc.HTTPNotFound('Instance %s could not be found.'
+                                     % server.uuid)
+    try:
+        compute(req).delete(util.context(req), server)
+    except exception.InstanceNotFound:
+        raise webob.exc.HTTPNotFound('Instance %s could not be found.'
+                                     % server.uuid)
+    return util.no_content()

@@ -1,0 +1,1 @@
+"""Representations of API resources at a request's microversion."""

@@ -1,0 +1,251 @@
+"""The server representation, per microversion and caller.
+
+:func:`summary` is an item of ``GET /servers``, :func:`detail` of
+``/servers/detail`` and ``GET /servers/{id}``. ``status`` comes from the
+vm and task states as Nova maps them; admins also see where a server runs
+(``OS-EXT-SRV-ATTR:*``). A server of a cell that did not answer is a
+minimal record with status ``UNKNOWN`` (microversion 2.69 and later).
+"""
+
+import hashlib
+
+from nova_lite.api import microversion
+from nova_lite.api import policy
+from nova_lite.api import util
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+
+# vm_state -> status; for 'active' and 'resized' the task state refines it.
+_VM_STATUS = {
+    vm_states.BUILDING: 'BUILD',
+    vm_states.ACTIVE: 'ACTIVE',
+    vm_states.STOPPED: 'SHUTOFF',
+    vm_states.PAUSED: 'PAUSED',
+    vm_states.SUSPENDED: 'SUSPENDED',
+    vm_states.RESCUED: 'RESCUE',
+    vm_states.RESIZED: 'VERIFY_RESIZE',
+    vm_states.ERROR: 'ERROR',
+    vm_states.DELETED: 'DELETED',
+    vm_states.SOFT_DELETED: 'SOFT_DELETED',
+    vm_states.SHELVED: 'SHELVED',
+    vm_states.SHELVED_OFFLOADED: 'SHELVED_OFFLOADED',
+}
+_ACTIVE_TASK_STATUS = {
+    task_states.REBOOTING: 'REBOOT',
+    task_states.REBOOT_PENDING: 'REBOOT',
+    task_states.REBOOT_STARTED: 'REBOOT',
+    task_states.REBOOTING_HARD: 'HARD_REBOOT',
+    'reboot_pending_hard': 'HARD_REBOOT',
+    'reboot_started_hard': 'HARD_REBOOT',
+    'rebuilding': 'REBUILD',
+    'rebuild_block_device_mapping': 'REBUILD',
+    'rebuild_spawning': 'REBUILD',
+    'migrating': 'MIGRATING',
+    'resize_prep': 'RESIZE',
+    'resize_migrating': 'RESIZE',
+    'resize_migrated': 'RESIZE',
+    'resize_finish': 'RESIZE',
+    'updating_password': 'PASSWORD',
+}
+
+# status filter of the list -> vm_states it may mean.
+STATUS_VM_STATES = {}
+for _vm, _status in _VM_STATUS.items():
+    STATUS_VM_STATES.setdefault(_status, []).append(_vm)
+for _status in set(_ACTIVE_TASK_STATUS.values()):
+    STATUS_VM_STATES.setdefault(_status, []).append(vm_states.ACTIVE)
+STATUS_VM_STATES['REVERT_RESIZE'] = [vm_states.RESIZED]
+
+
+def status_of(instance):
+    vm_state = instance.vm_state
+    task_state = instance.task_state
+    if vm_state == vm_states.ACTIVE and task_state in _ACTIVE_TASK_STATUS:
+        return _ACTIVE_TASK_STATUS[task_state]
+    if vm_state == vm_states.RESIZED and task_state == 'resize_reverting':
+        return 'REVERT_RESIZE'
+    return _VM_STATUS.get(vm_state, 'UNKNOWN')
+
+
+def host_id(instance):
+    """Nova's ``hostId``: the host hashed with the project, '' without."""
+    if not instance.host:
+        return ''
+    text = '%s%s' % (instance.project_id, instance.host)
+    return hashlib.sha224(text.encode('utf-8')).hexdigest()
+
+
+def _value(instance, name, default=None):
+    if instance.obj_attr_is_set(name):
+        value = getattr(instance, name)
+        return default if value is None else value
+    return default
+
+
+def summary(req, server):
+    """An item of ``GET /servers``."""
+    item = {'id': server.uuid,
+            'links': util.links(req, 'servers', server.uuid)}
+    if server.down:
+        item['status'] = 'UNKNOWN'
+        return item
+    item['name'] = _value(server.instance, 'display_name', '')
+    return item
+
+
+def _image(req, instance):
+    image_ref = _value(instance, 'image_ref', '')
+    if not image_ref:
+        return ''
+    return {'id': image_ref, 'links': [{
+        'rel': 'bookmark',
+        'href': '%s/images/%s' % (req.application_url, image_ref)}]}
+
+
+def _flavor(req, instance, context):
+    flavor = _value(instance, 'flavor', {}) or {}
+    if not microversion.at_least(req, '2.47'):
+        flavorid = flavor.get('flavorid') or ''
+        return {'id': flavorid, 'links': [{
+            'rel': 'bookmark',
+            'href': '%s/flavors/%s' % (req.application_url, flavorid)}]}
+    item = {'original_name': flavor.get('name'),
+            'vcpus': flavor.get('vcpus', instance.vcpus),
+            'ram': flavor.get('memory_mb', instance.memory_mb),
+            'disk': flavor.get('root_gb', instance.root_gb) or 0,
+            'ephemeral': flavor.get('ephemeral_gb', 0) or 0,
+            'swap': flavor.get('swap', 0) or 0}
+    if policy.check(context, 'os-flavor-extra-specs:index'):
+        item['extra_specs'] = dict(flavor.get('extra_specs') or {})
+    return item
+
+
+def _fault(server, context):
+    fault = server.fault
+    if fault is None:
+        return None
+    item = {'code': fault.code, 'created': util.isotime(fault.created_at),
+            'message': fault.message}
+    if fault.details and (context.is_admin or fault.code != 500):
+        item['details'] = fault.details
+    return item
+
+
+def _admin_fields(req, instance):
+    item = {'OS-EXT-SRV-ATTR:host': _value(instance, 'host'),
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': _value(instance, 'node'),
+            'OS-EXT-SRV-ATTR:instance_name': (
+                'instance-%08x' % instance.id
+                if instance.obj_attr_is_set('id') and instance.id else '')}
+    if microversion.at_least(req, '2.3'):
+        item.update({
+            'OS-EXT-SRV-ATTR:reservation_id': _value(instance,
+                                                     'reservation_id'),
+            'OS-EXT-SRV-ATTR:launch_index': _value(instance,
+                                                   'launch_index', 0),
+            'OS-EXT-SRV-ATTR:hostname': _value(instance, 'hostname'),
+            'OS-EXT-SRV-ATTR:kernel_id': '',
+            'OS-EXT-SRV-ATTR:ramdisk_id': '',
+            'OS-EXT-SRV-ATTR:root_device_name': None,
+            'OS-EXT-SRV-ATTR:user_data': _value(instance, 'user_data')})
+    return item
+
+
+def _versioned_fields(req, server, context, groups):
+    instance = server.instance
+    item = {}
+    if microversion.at_least(req, '2.9'):
+        item['locked'] = bool(_value(instance, 'locked', False))
+    if microversion.at_least(req, '2.16') and policy.check(
+            context, 'servers:show:host_status'):
+        item['host_status'] = 'UP' if _value(instance, 'host') else ''
+    if microversion.at_least(req, '2.19'):
+        item['description'] = _value(instance, 'display_description')
+    if microversion.at_least(req, '2.26'):
+        item['tags'] = []
+    if microversion.at_least(req, '2.71'):
+        item['server_groups'] = groups
+    if microversion.at_least(req, '2.73'):
+        item['locked_reason'] = (_value(instance, 'system_metadata', {})
+                                 or {}).get('locked_reason')
+    if microversion.at_least(req, '2.96'):
+        item['pinned_availability_zone'] = None
+    return item
+
+
+def detail(req, server, groups=None, hints=None):
+    """An item of ``/servers/detail``, or the body of a show."""
+    context = util.context(req)
+    if server.down:
+        return down_detail(req, server)
+    instance = server.instance
+    status = status_of(instance)
+    launched = _value(instance, 'launched_at')
+    item = {
+        'id': server.uuid, 'name': _value(instance, 'display_name', ''),
+        'status': status, 'tenant_id': instance.project_id,
+        'user_id': instance.user_id,
+        'metadata': dict(_value(instance, 'metadata', {}) or {}),
+        'hostId': host_id(instance), 'image': _image(req, instance),
+        'flavor': _flavor(req, instance, context),
+        'created': util.isotime(instance.created_at),
+        'updated': util.isotime(instance.updated_at or
+                                instance.created_at),
+        'addresses': {}, 'accessIPv4': '', 'accessIPv6': '',
+        'links': util.links(req, 'servers', server.uuid),
+        'OS-DCF:diskConfig': 'MANUAL',
+        'progress': 100 if status == 'ACTIVE' else 0,
+        'OS-EXT-AZ:availability_zone': _value(instance,
+                                              'availability_zone', ''),
+        'config_drive': _value(instance, 'config_drive', ''),
+        'key_name': _value(instance, 'key_name'),
+        'OS-SRV-USG:launched_at': util.isotime_micro(launched),
+        'OS-SRV-USG:terminated_at': util.isotime_micro(
+            _value(instance, 'terminated_at')),
+        'OS-EXT-STS:task_state': _value(instance, 'task_state'),
+        'OS-EXT-STS:vm_state': instance.vm_state,
+        'OS-EXT-STS:power_state': _value(instance, 'power_state', 0),
+        'os-extended-volumes:volumes_attached': [],
+        'security_groups': [{'name': 'default'}],
+    }
+    if policy.check(context, 'os-extended-server-attributes'):
+        item.update(_admin_fields(req, instance))
+    item.update(_versioned_fields(req, server, context, groups or []))
+    if microversion.at_least(req, '2.100'):
+        item['scheduler_hints'] = hints or {}
+    fault = _fault(server, context)
+    if fault is not None and status in ('ERROR', 'DELETED'):
+        item['fault'] = fault
+    return item
+
+
+def down_detail(req, server, show=False):
+    """The minimal record of a server whose cell did not answer."""
+    instance = server.instance
+    item = {'id': server.uuid, 'status': 'UNKNOWN',
+            'tenant_id': instance.project_id,
+            'created': util.isotime(instance.created_at),
+            'links': util.links(req, 'servers', server.uuid)}
+    if not show:
+        return item
+    spec = server.request_spec or {}
+    data = spec.get('nova_lite_object.data', spec)
+    flavor = data.get('flavor') or {}
+    flavor = flavor.get('nova_lite_object.data', flavor)
+    item.update({
+        'user_id': instance.user_id,
+        'image': ({'id': data['image_id'], 'links': []}
+                  if data.get('image_id') else ''),
+        'flavor': {'original_name': flavor.get('name'),
+                   'vcpus': flavor.get('vcpus'),
+                   'ram': flavor.get('memory_mb'),
+                   'disk': flavor.get('root_gb', 0),
+                   'ephemeral': flavor.get('ephemeral_gb', 0),
+                   'swap': flavor.get('swap', 0)},
+        'OS-EXT-AZ:availability_zone': (data.get('availability_zone')
+                                        or 'UNKNOWN'),
+        'OS-EXT-STS:power_state': 0,
+    })
+    if microversion.at_least(req, '2.71'):
+        item['server_groups'] = []
+    return item

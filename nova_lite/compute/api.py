@@ -1,0 +1,836 @@
+"""The compute API facade: what the servers handlers call (as Nova's).
+
+The REST handlers turn HTTP into calls here; this module knows where a
+server lives and who must be told:
+
+* ``create`` validates the request, checks quota, writes per instance a
+  build request, a request spec and an instance mapping with no cell (the
+  server is then visible, from its build request), adds the instances to
+  their server group, and casts ``schedule_and_build_instances`` to the
+  super conductor;
+* ``get`` / ``get_all`` read build requests and the cells (a
+  scatter-gather with a per-cell timeout; cells that do not answer give
+  minimal ``UNKNOWN`` records when the caller can show them, else they
+  are skipped with a warning), merged in one order across cells;
+* ``delete`` and the actions on an existing instance write the task state
+  in the instance's cell database, then cast to its compute over the
+  cell's bus (a build request or an instance that never got a host is
+  deleted right here).
+"""
+
+import concurrent.futures
+import heapq
+import json
+import re
+
+from oslo_db import exception as db_exc
+from oslo_log import log as logging
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+from sqlalchemy import exc as sa_exc
+
+from nova_lite.clients import placement as placement_client
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite.conductor import compute_task_rpcapi
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
+from nova_lite.db.api import api as api_db
+from nova_lite.db.api import build_api
+from nova_lite.db.api import group_api
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import cell_mapping as cell_mapping_obj
+from nova_lite import servicegroup
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+NETWORKS_WITHOUT_SERVICE = ('auto', 'none')
+# What a cell database that does not answer raises.
+_CELL_DOWN_ERRORS = (db_exc.DBError, sa_exc.SQLAlchemyError, ConnectionError,
+                     TimeoutError, OSError)
+
+
+# -- errors ------------------------------------------------------------------
+
+class InstanceInvalidState(exception.Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(uuid)s while it is in "
+               "%(attr)s %(state)s")
+
+
+class InstanceIsLocked(exception.Conflict):
+    msg_fmt = 'Instance %(uuid)s is locked'
+
+
+class QuotaExceeded(exception.NovaLiteException):
+    msg_fmt = ('Quota exceeded for %(resources)s: Requested %(req)s, but '
+               'already used %(used)s of %(allowed)s %(resources)s')
+    code = 403
+
+
+class ImageNotFound(exception.Invalid):
+    msg_fmt = 'Image %(image_id)s could not be found.'
+
+
+class Forbidden(exception.NovaLiteException):
+    msg_fmt = '%(reason)s'
+    code = 403
+
+
+class InvalidRequest(exception.Invalid):
+    msg_fmt = '%(reason)s'
+
+
+# -- the server as the API sees it --------------------------------------------
+
+class Server:
+    """One server for the views: its instance, where it is, its fault.
+
+    ``instance`` is an :class:`objects.Instance` (for a build request, one
+    that is not in any database). ``down`` marks a minimal record from a
+    cell that did not answer; only ``uuid``, ``project_id``, ``user_id``
+    and ``created_at`` are known then.
+    """
+
+    def __init__(self, instance, cell=None, fault=None, down=False,
+                 build_request=False, request_spec=None):
+        self.instance = instance
+        self.cell = cell
+        self.fault = fault
+        self.down = down
+        self.build_request = build_request
+        self.request_spec = request_spec
+
+    @property
+    def uuid(self):
+        return self.instance.uuid
+
+    def sort_key(self):
+        created = self.instance.created_at
+        stamp = created.replace(tzinfo=None).isoformat() if created else ''
+        return (stamp, self.instance.uuid)
+
+
+def _instance_from_build_request(context, build_request):
+    values = dict(build_request.instance)
+    values.pop('id', None)
+    instance = objects.Instance(context)
+    for name, value in values.items():
+        if name in instance.fields:
+            setattr(instance, name, value)
+    instance.uuid = build_request.instance_uuid
+    instance.created_at = build_request.created_at
+    instance.updated_at = build_request.updated_at
+    for name in ('host', 'node', 'launched_at', 'deleted_at', 'power_state'):
+        if not instance.obj_attr_is_set(name):
+            setattr(instance, name, None)
+    instance.deleted = False
+    instance.obj_reset_changes()
+    return instance
+
+
+# -- image catalog ------------------------------------------------------------
+
+def _catalog_images():
+    """Every image of the configured catalog (dicts with id and name)."""
+    group = CONF.image_catalog
+    images = []
+    if group.include_default_image:
+        images.append({'id': group.default_image_uuid,
+                       'name': group.default_image_name,
+                       'min_disk': group.default_image_min_disk,
+                       'min_ram': group.default_image_min_ram,
+                       'properties': dict(group.default_image_properties)})
+    if group.images_file:
+        try:
+            with open(group.images_file) as f:
+                images.extend(json.load(f))
+        except (OSError, ValueError) as exc:
+            LOG.error('Cannot read the image catalog %s: %s',
+                      group.images_file, exc)
+    return images
+
+
+def get_image(image_ref):
+    """The catalog image ``image_ref`` (an id or a name)."""
+    for image in _catalog_images():
+        if image_ref in (image.get('id'), image.get('name')):
+            return image
+    raise ImageNotFound(image_id=image_ref)
+
+
+# -- availability zone with a forced host -------------------------------------
+
+def parse_availability_zone(value):
+    """(zone, host, node) from ``az``, ``az:host``, ``az:host:node``,
+    ``az::node``; empty parts are None."""
+    if not value:
+        return None, None, None
+    parts = value.split(':')
+    if len(parts) > 3:
+        raise InvalidRequest(reason='Invalid availability_zone %s: at most '
+                             'zone:host:node' % value)
+    parts += [None] * (3 - len(parts))
+    return tuple(p or None for p in parts)
+
+
+# -- the facade ---------------------------------------------------------------
+
+class API:
+    """Server operations over the API DB, the cells and the RPC APIs."""
+
+    def __init__(self, transport=None, placement=None):
+        self.compute_task_api = compute_task_rpcapi.ComputeTaskAPI(
+            transport=transport)
+        self.compute_rpcapi = compute_rpcapi.ComputeAPI()
+        self._placement = placement
+
+    @property
+    def placement(self):
+        if self._placement is None:
+            self._placement = placement_client.PlacementClient()
+        return self._placement
+
+    # -- create --------------------------------------------------------------
+
+    def create(self, context, flavor, image_ref, name, min_count=1,
+               max_count=None, availability_zone=None, scheduler_hints=None,
+               key_name=None, metadata=None, description=None,
+               networks=None, user_data=None, forced_allowed=False,
+               hostname=None, requested_host=None, requested_node=None):
+        """Accept servers; returns (list of Instance, reservation id).
+
+        ``availability_zone`` may force a host (``zone:host[:node]``,
+        admins: no filters, no reschedule); ``requested_host`` /
+        ``requested_node`` (2.74) ask the scheduler for that host or node,
+        through its filters.
+        """
+        max_count = max_count or min_count
+        if min_count > max_count:
+            raise InvalidRequest(reason='min_count must be <= max_count')
+        image = get_image(image_ref) if image_ref else None
+        self._check_networks(networks)
+        zone, host, node = parse_availability_zone(availability_zone)
+        if (host or node) and not forced_allowed:
+            raise Forbidden(reason="Policy doesn't allow os_compute_api:"
+                            "servers:create:forced_host to be performed.")
+        self._check_zone(context, zone)
+        destination = self._requested_destination(
+            context, requested_host, requested_node)
+        key_data = self._key_data(context, key_name)
+        hints = self._normalise_hints(scheduler_hints or {})
+        group = self._group_for(context, hints)
+        count = self._check_quota(context, flavor, min_count, max_count)
+        reservation_id = 'r-' + uuidutils.generate_uuid()[:8]
+        build_requests, specs, instances = [], [], []
+        for index in range(count):
+            uuid = uuidutils.generate_uuid()
+            values = self._instance_values(
+                context, uuid, flavor, image, name, index, count,
+                reservation_id, zone, key_name, key_data, metadata,
+                description, user_data, hostname)
+            spec = build_request_spec(
+                context, uuid, flavor, image, count, zone, hints, group,
+                force_hosts=[host] if host else [],
+                force_nodes=[node] if node else [],
+                requested_destination=destination)
+            build_request = self._store(context, uuid, values, spec)
+            build_requests.append(build_request)
+            specs.append(spec)
+            instances.append(_instance_from_build_request(context,
+                                                          build_request))
+        if group is not None:
+            group_api.instance_group_members_add(
+                context, group.uuid, [i.uuid for i in instances])
+        LOG.info('Accepted %d server(s) %s (reservation %s)', count,
+                 ', '.join(i.uuid for i in instances), reservation_id)
+        self.compute_task_api.schedule_and_build_instances(
+            context, build_requests, specs, image=image,
+            requested_networks=networks)
+        return instances, reservation_id
+
+    @staticmethod
+    def _check_networks(networks):
+        if networks is None or networks == [] or \
+                networks in NETWORKS_WITHOUT_SERVICE:
+            return
+        raise InvalidRequest(
+            reason='Invalid networks: nova_lite has no network service; '
+                   'use "auto", "none" or [].')
+
+    @staticmethod
+    def _check_zone(context, zone):
+        """400 unless ``zone`` is the default zone or an aggregate's."""
+        if zone is None:
+            return
+        from nova_lite.conductor.tasks import common
+        from nova_lite.db.api import aggregate_api
+        known = set(aggregate_api.availability_zones_by_host(
+            context).values())
+        known.add(common.default_availability_zone())
+        if zone not in known:
+            raise InvalidRequest(reason='The requested availability zone '
+                                 '%s is not available' % zone)
+
+    @staticmethod
+    def _key_data(context, key_name):
+        if key_name is None:
+            return None
+        try:
+            return group_api.key_pair_get(context, context.user_id,
+                                          key_name).public_key
+        except exception.KeypairNotFound:
+            raise InvalidRequest(reason='Invalid key_name provided.')
+
+    @staticmethod
+    def _normalise_hints(hints):
+        """Hints as lists of strings (``query`` stays one string)."""
+        result = {}
+        for key, value in hints.items():
+            if value is None:
+                continue
+            values = value if isinstance(value, list) else [value]
+            result[key] = [v if isinstance(v, str) else json.dumps(v)
+                           for v in values]
+        return result
+
+    @staticmethod
+    def _group_for(context, hints):
+        group_uuid = (hints.get('group') or [None])[0]
+        if group_uuid is None:
+            return None
+        try:
+            group = group_api.instance_group_get(context, group_uuid)
+        except exception.InstanceGroupNotFound:
+            raise InvalidRequest(reason='Invalid server group %s: not found'
+                                 % group_uuid)
+        if not context.is_admin and group.project_id != context.project_id:
+            raise InvalidRequest(reason='Invalid server group %s: not found'
+                                 % group_uuid)
+        return group
+
+    @staticmethod
+    def _check_quota(context, flavor, min_count, max_count):
+        """How many of [min_count, max_count] fit the project's quota
+        (the limits and usage os-quota-sets shows)."""
+        from nova_lite.api import quota
+        limits = quota.limits_for(context, context.project_id,
+                                  context.user_id)
+        used = quota.server_usage(context, context.project_id)
+        per_instance = {'instances': 1, 'cores': flavor.vcpus,
+                        'ram': flavor.memory_mb}
+        count = max_count
+        for resource, each in per_instance.items():
+            limit = limits.get(resource, -1)
+            if limit is None or limit < 0 or not each:
+                continue
+            fits = (limit - used[resource]) // each
+            if fits < min_count:
+                raise QuotaExceeded(resources=resource, req=each * min_count,
+                                    used=used[resource], allowed=limit)
+            count = min(count, fits)
+        return count
+
+    @staticmethod
+    def _instance_values(context, uuid, flavor, image, name, index, count,
+                         reservation_id, zone, key_name, key_data, metadata,
+                         description, user_data, hostname):
+        display_name = name
+        if count > 1 and '%' not in name:
+            display_name = '%s-%d' % (name, index + 1)
+        flavor_dict = {k: flavor.get(k) for k in (
+            'id', 'flavorid', 'name', 'vcpus', 'memory_mb', 'root_gb',
+            'ephemeral_gb', 'swap', 'rxtx_factor', 'vcpu_weight',
+            'is_public', 'description')}
+        flavor_dict['extra_specs'] = dict(flavor.get('extra_specs') or {})
+        # NOTE(nova_lite): Instance's dict fields refuse None values.
+        flavor_dict = {k: v for k, v in flavor_dict.items() if v is not None}
+        return {
+            'uuid': uuid, 'user_id': context.user_id,
+            'project_id': context.project_id,
+            'image_ref': image['id'] if image else '',
+            'hostname': hostname or re.sub(r'[^a-z0-9-]+', '-',
+                                           display_name.lower()).strip('-')
+            or 'server',
+            'display_name': display_name,
+            'display_description': description,
+            'vm_state': vm_states.BUILDING,
+            'task_state': task_states.SCHEDULING, 'power_state': 0,
+            'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
+            'root_gb': flavor.root_gb, 'ephemeral_gb': flavor.ephemeral_gb,
+            'instance_type_id': flavor.get('id'), 'flavor': flavor_dict,
+            'reservation_id': reservation_id, 'launch_index': index,
+            'availability_zone': zone, 'key_name': key_name,
+            'key_data': key_data, 'user_data': user_data,
+            'metadata': dict(metadata or {}), 'system_metadata': {},
+            'locked': False,
+        }
+
+    @staticmethod
+    def _requested_destination(context, host, node):
+        """{'host', 'node'} after checking they exist; None if neither."""
+        if not host and not node:
+            return None
+        if host:
+            try:
+                api_db.host_mapping_get_by_host(context, host)
+            except exception.HostMappingNotFound:
+                raise InvalidRequest(reason='Compute host %s could not be '
+                                     'found.' % host)
+        if node and not _node_exists(context, host, node):
+            raise InvalidRequest(reason='Compute node %s could not be '
+                                 'found.' % node)
+        return {'host': host, 'node': node}
+
+    @staticmethod
+    def _store(context, uuid, values, spec):
+        """Request spec, build request, mapping (the server now exists)."""
+        spec.create()
+        build_request = objects.BuildRequest(
+            context, instance_uuid=uuid, project_id=context.project_id,
+            instance=values, block_device_mappings=[], tags=[])
+        build_request.create()
+        objects.InstanceMapping(
+            context, instance_uuid=uuid, project_id=context.project_id,
+            user_id=context.user_id, cell_mapping=None).create()
+        return build_request
+
+    # -- reading --------------------------------------------------------------
+
+    def get(self, context, uuid, with_fault=True):
+        """The server ``uuid`` (InstanceNotFound)."""
+        try:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(context,
+                                                                   uuid)
+        except exception.InstanceMappingNotFound:
+            raise exception.InstanceNotFound(instance_id=uuid)
+        if mapping.cell_mapping is None:
+            try:
+                build_request = objects.BuildRequest.get_by_instance_uuid(
+                    context, uuid)
+                return Server(_instance_from_build_request(
+                    context, build_request), build_request=True)
+            except exception.BuildRequestNotFound:
+                # NOTE(nova_lite): the conductor mapped it meanwhile.
+                mapping = objects.InstanceMapping.get_by_instance_uuid(
+                    context, uuid)
+                if mapping.cell_mapping is None:
+                    raise exception.InstanceNotFound(instance_id=uuid)
+        return self._get_in_cell(context, mapping, with_fault)
+
+    def _get_in_cell(self, context, mapping, with_fault):
+        cell = mapping.cell_mapping
+        with nl_context.target_cell(context, cell) as cctxt:
+            try:
+                instance = objects.Instance.get_by_uuid(
+                    cctxt, mapping.instance_uuid)
+            except _CELL_DOWN_ERRORS as exc:
+                LOG.warning('Cell %s did not answer for instance %s: %s',
+                            cell.identity, mapping.instance_uuid, exc)
+                return self._down_server(context, mapping)
+            fault = None
+            if with_fault and instance.vm_state in (vm_states.ERROR,
+                                                    vm_states.DELETED):
+                fault = objects.InstanceFault.get_latest_for_instance(
+                    cctxt, instance.uuid)
+        return Server(instance, cell=cell, fault=fault)
+
+    @staticmethod
+    def _down_server(context, mapping):
+        instance = objects.Instance(context, uuid=mapping.instance_uuid,
+                                    project_id=mapping.project_id,
+                                    user_id=mapping.user_id,
+                                    created_at=mapping.created_at)
+        spec = None
+        try:
+            spec = build_api.request_spec_get_by_instance_uuid(
+                context, mapping.instance_uuid).spec
+        except exception.RequestSpecNotFound:
+            pass
+        return Server(instance, cell=mapping.cell_mapping, down=True,
+                      request_spec=spec)
+
+    def get_all(self, context, filters=None, limit=None, marker=None,
+                want_down_cells=False, cell_timeout=None):
+        """Servers matching ``filters``, newest first, across cells.
+
+        ``filters``: exact column filters (``project_id``, ``host``,
+        ``image_ref``, ``instance_type_id``, ``vm_state``, ...) plus
+        ``name`` (a regular expression on the display name),
+        ``changes-since`` (datetime) and ``deleted`` (bool). ``marker`` is
+        the uuid of the last server of the previous page.
+        """
+        filters = filters or {}
+        # NOTE(nova_lite): without a marker or a name pattern the first
+        # ``limit`` of the merge are among each source's first ``limit``.
+        per_source = limit if marker is None and not filters.get(
+            'name') else None
+        servers = self._all_servers(context, filters,
+                                    with_down=want_down_cells,
+                                    cell_timeout=cell_timeout,
+                                    per_source=per_source)
+        if marker is not None:
+            uuids = [s.uuid for s in servers]
+            if marker not in uuids:
+                raise exception.Invalid(
+                    reason='marker [%s] not found' % marker)
+            servers = servers[uuids.index(marker) + 1:]
+        return servers if limit is None else servers[:limit]
+
+    def _all_servers(self, context, filters, with_down,
+                     cell_timeout=None, per_source=None):
+        filters = dict(filters)
+        name = filters.pop('name', None)
+        try:
+            pattern = re.compile(name) if name else None
+        except re.error as exc:
+            raise exception.Invalid(reason='name %r is not a valid regular '
+                                    'expression: %s' % (name, exc))
+        results = self._scatter(context, filters, with_down, cell_timeout,
+                                per_source)
+        in_cells = set()
+        lists = []
+        for servers in results:
+            lists.append(servers)
+            in_cells.update(s.uuid for s in servers)
+        building = [s for s in self._build_request_servers(context, filters)
+                    if s.uuid not in in_cells][:per_source]
+        lists.append(building)
+        merged = heapq.merge(*[sorted(lst, key=Server.sort_key,
+                                      reverse=True) for lst in lists],
+                             key=Server.sort_key, reverse=True)
+        return [s for s in merged if s.down or pattern is None or
+                pattern.search(s.instance.display_name or '')]
+
+    def _build_request_servers(self, context, filters):
+        if filters.get('deleted'):
+            return []
+        project_id = filters.get('project_id')
+        result = []
+        for build_request in objects.BuildRequestList.get_all(
+                context, project_id=project_id):
+            instance = _instance_from_build_request(context, build_request)
+            if _matches(instance, filters):
+                result.append(Server(instance, build_request=True))
+        return result
+
+    def _scatter(self, context, filters, with_down, cell_timeout,
+                 per_cell=None):
+        """Per cell, its matching servers (sorted); a scatter-gather."""
+        cells = objects.CellMappingList.get_all(context).objects
+        timeout = cell_timeout or CONF.api.cell_timeout
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, min(len(cells), 8)))
+        try:
+            futures = {pool.submit(self._cell_servers, context, cell,
+                                   filters, per_cell): cell
+                       for cell in cells}
+            done, _ = concurrent.futures.wait(futures, timeout=timeout)
+            results = []
+            for future, cell in futures.items():
+                error = None
+                if future not in done:
+                    error = 'no answer in %s s' % timeout
+                elif future.exception() is not None:
+                    error = future.exception()
+                if error is None:
+                    results.append(future.result())
+                    continue
+                results.append(self._down_cell(context, cell, filters,
+                                               with_down, error))
+            return results
+        finally:
+            pool.shutdown(wait=False)
+
+    def _down_cell(self, context, cell, filters, with_down, error):
+        if not with_down and not CONF.api.list_records_by_skipping_down_cells:
+            raise exception.NovaLiteException(
+                'Cell %s did not answer: %s' % (cell.identity, error))
+        LOG.warning('Cell %s did not answer (%s); %s its servers',
+                    cell.identity, error,
+                    'listing minimal records of' if with_down else 'skipping')
+        if not with_down:
+            return []
+        mappings = objects.InstanceMappingList.get_by_project(
+            context, project_id=filters.get('project_id'),
+            cell_id=cell.id).objects
+        return [self._down_server(context, m) for m in mappings
+                if not m.queued_for_delete]
+
+    @staticmethod
+    def _cell_servers(context, cell, filters, limit=None):
+        with nl_context.target_cell(context, cell) as cctxt:
+            instances = objects.InstanceList.get_by_filters(
+                cctxt, filters, limit=limit).objects
+            errored = [i.uuid for i in instances
+                       if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
+            faults = {}
+            if errored:
+                faults = {k: v for k, v in
+                          objects.InstanceFaultList.get_by_instance_uuids(
+                              cctxt, errored, latest=True).items()}
+        return [Server(i, cell=cell, fault=_first(faults.get(i.uuid)))
+                for i in instances]
+
+    # -- delete ---------------------------------------------------------------
+
+    def delete(self, context, server):
+        """Delete a server wherever it is (see the module docstring)."""
+        uuid = server.uuid
+        if server.build_request and self._delete_build_request(context,
+                                                               uuid):
+            return
+        if server.build_request:
+            server = self.get(context, uuid)
+        self._check_not_locked(context, server.instance)
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
+        cell = mapping.cell_mapping
+        with nl_context.target_cell(context, cell) as cctxt:
+            instance = objects.Instance.get_by_uuid(cctxt, uuid)
+            if cell.uuid == cell_mapping_obj.CELL0_UUID or \
+                    not instance.host or \
+                    not self._compute_is_up(cctxt, instance.host):
+                self._local_delete(context, cctxt, instance)
+            else:
+                self._remote_delete(cctxt, instance)
+        mapping.queued_for_delete = True
+        mapping.save()
+        group_api.instance_group_member_delete(context, uuid)
+
+    def _delete_build_request(self, context, uuid):
+        """True when the build request was deleted (the server with it)."""
+        try:
+            objects.BuildRequest(context, instance_uuid=uuid).destroy()
+        except exception.BuildRequestNotFound:
+            return False
+        LOG.info('Deleted server %s while it was being scheduled', uuid)
+        for remove in (objects.InstanceMapping.get_by_instance_uuid,):
+            try:
+                remove(context, uuid).destroy()
+            except exception.InstanceMappingNotFound:
+                pass
+        try:
+            build_api.request_spec_destroy(context, uuid)
+        except exception.RequestSpecNotFound:
+            pass
+        group_api.instance_group_member_delete(context, uuid)
+        return True
+
+    @staticmethod
+    def _compute_is_up(cctxt, host):
+        """Whether the compute of ``host`` heartbeats (a delete cast to a
+        dead compute would never be handled: delete locally instead)."""
+        try:
+            service = objects.Service.get_by_host_and_binary(
+                cctxt, host, 'nova-lite-compute')
+        except exception.NotFound:
+            return False
+        return servicegroup.is_up(service)
+
+    def _local_delete(self, context, cctxt, instance):
+        """An instance no compute holds or whose compute is down (cell0,
+        failed build, dead host): deleted here, its claim dropped."""
+        instance_api.instance_update(cctxt, instance.uuid, {
+            'vm_state': vm_states.DELETED, 'task_state': None,
+            'terminated_at': timeutils.utcnow()})
+        instance_api.instance_destroy(cctxt, instance.uuid)
+        try:
+            self.placement.delete_allocations(instance.uuid)
+        except placement_client.PlacementNotFound:
+            pass
+        except placement_client.PlacementClientError as exc:
+            LOG.warning('Allocations of deleted instance %s not removed: '
+                        '%s', instance.uuid, exc)
+        LOG.info('Deleted instance %s locally (no compute holds it)',
+                 instance.uuid)
+
+    def _remote_delete(self, cctxt, instance):
+        if instance.task_state == task_states.DELETING:
+            return
+        instance.task_state = task_states.DELETING
+        instance.save()
+        objects.InstanceAction.action_start(cctxt, instance.uuid, 'delete')
+        LOG.info('Deleting instance %s on %s', instance.uuid, instance.host)
+        self.compute_rpcapi.terminate_instance(cctxt, instance)
+
+    # -- update and actions ---------------------------------------------------
+
+    def update(self, context, server, values):
+        """Rename or re-describe a server (``display_name``...)."""
+        if server.build_request:
+            build_request = objects.BuildRequest.get_by_instance_uuid(
+                context, server.uuid)
+            instance_values = dict(build_request.instance)
+            instance_values.update(values)
+            build_api.build_request_update(context, server.uuid,
+                                           {'instance': instance_values})
+            return self.get(context, server.uuid)
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            instance_api.instance_update(cctxt, server.uuid, values)
+        return self.get(context, server.uuid)
+
+    def _check_not_locked(self, context, instance):
+        if instance.locked and not context.is_admin:
+            raise InstanceIsLocked(uuid=instance.uuid)
+
+    def _act(self, context, server, action, allowed_vm_states, task_state,
+             rpc_method, check_lock=True, **rpc_kwargs):
+        """Write the task state in the cell, record, cast to the compute."""
+        if server.build_request or server.cell is None:
+            raise InstanceInvalidState(action=action, uuid=server.uuid,
+                                       attr='vm_state', state='building')
+        instance = server.instance
+        if check_lock:
+            self._check_not_locked(context, instance)
+        if instance.vm_state not in allowed_vm_states:
+            raise InstanceInvalidState(action=action, uuid=instance.uuid,
+                                       attr='vm_state',
+                                       state=instance.vm_state)
+        if instance.task_state is not None:
+            raise InstanceInvalidState(action=action, uuid=instance.uuid,
+                                       attr='task_state',
+                                       state=instance.task_state)
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            instance._context = cctxt
+            instance.task_state = task_state
+            try:
+                instance.save(expected_task_state=[None])
+            except exception.UnexpectedTaskStateError as exc:
+                raise InstanceInvalidState(action=action, uuid=instance.uuid,
+                                           attr='task_state',
+                                           state=exc.kwargs.get('actual'))
+            objects.InstanceAction.action_start(cctxt, instance.uuid, action)
+            LOG.info('%s of instance %s on %s requested', action,
+                     instance.uuid, instance.host)
+            getattr(self.compute_rpcapi, rpc_method)(cctxt, instance,
+                                                     **rpc_kwargs)
+
+    def stop(self, context, server):
+        self._act(context, server, 'stop',
+                  (vm_states.ACTIVE, vm_states.ERROR),
+                  task_states.POWERING_OFF, 'stop_instance')
+
+    def start(self, context, server):
+        self._act(context, server, 'start', (vm_states.STOPPED,),
+                  task_states.POWERING_ON, 'start_instance')
+
+    def reboot(self, context, server, reboot_type):
+        hard = reboot_type == 'HARD'
+        allowed = (vm_states.ACTIVE, vm_states.STOPPED, vm_states.PAUSED,
+                   vm_states.SUSPENDED, vm_states.ERROR) if hard else (
+            vm_states.ACTIVE,)
+        self._act(context, server, 'reboot', allowed,
+                  task_states.REBOOTING_HARD if hard
+                  else task_states.REBOOTING, 'reboot_instance',
+                  reboot_type=reboot_type)
+
+    def pause(self, context, server):
+        self._act(context, server, 'pause', (vm_states.ACTIVE,),
+                  task_states.PAUSING, 'pause_instance')
+
+    def unpause(self, context, server):
+        self._act(context, server, 'unpause', (vm_states.PAUSED,),
+                  task_states.UNPAUSING, 'unpause_instance')
+
+    def suspend(self, context, server):
+        self._act(context, server, 'suspend', (vm_states.ACTIVE,),
+                  task_states.SUSPENDING, 'suspend_instance')
+
+    def resume(self, context, server):
+        self._act(context, server, 'resume', (vm_states.SUSPENDED,),
+                  task_states.RESUMING, 'resume_instance')
+
+    def lock(self, context, server, reason=None):
+        """Lock (admins and the owner may still act; others may not)."""
+        self._set_lock(context, server, True, reason)
+
+    def unlock(self, context, server):
+        instance = server.instance
+        if instance.locked and instance.locked_by == 'admin' and \
+                not context.is_admin:
+            raise Forbidden(reason="Policy doesn't allow unlocking a server "
+                            "an admin locked.")
+        self._set_lock(context, server, False, None)
+
+    def _set_lock(self, context, server, locked, reason):
+        if server.build_request or server.cell is None:
+            raise InstanceInvalidState(
+                action='lock' if locked else 'unlock', uuid=server.uuid,
+                attr='vm_state', state='building')
+        system_metadata = dict(server.instance.system_metadata or {})
+        if locked and reason:
+            system_metadata['locked_reason'] = reason
+        else:
+            system_metadata.pop('locked_reason', None)
+        owner = context.project_id == server.instance.project_id
+        values = {'locked': locked, 'system_metadata': system_metadata,
+                  'locked_by': (('owner' if owner and not context.is_admin
+                                 else 'admin') if locked else None)}
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            instance_api.instance_update(cctxt, server.uuid, values)
+            objects.InstanceAction.action_start(
+                cctxt, server.uuid, 'lock' if locked else 'unlock')
+        LOG.info('Instance %s %s', server.uuid,
+                 'locked' if locked else 'unlocked')
+
+
+def _first(items):
+    return items[0] if items else None
+
+
+def _matches(instance, filters):
+    """Exact-match ``filters`` against a not-yet-stored instance."""
+    for key, wanted in filters.items():
+        if key in ('deleted', 'changes-since'):
+            continue
+        if key not in instance.fields:
+            continue
+        value = getattr(instance, key) if instance.obj_attr_is_set(key) \
+            else None
+        if isinstance(wanted, (list, tuple, set)):
+            if value not in wanted:
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+def _node_exists(context, host, node):
+    """Whether a compute node named ``node`` (of ``host``) exists."""
+    from nova_lite.db.cell import api as cell_db
+    for cell in objects.CellMappingList.get_all(context).objects:
+        if cell.is_cell0:
+            continue
+        with nl_context.target_cell(context, cell) as cctxt:
+            for compute_node in cell_db.compute_node_get_all(cctxt):
+                if compute_node.hypervisor_hostname == node and (
+                        not host or compute_node.host == host):
+                    return True
+    return False
+
+
+def build_request_spec(context, uuid, flavor, image, count, zone, hints,
+                       group, force_hosts=(), force_nodes=(),
+                       requested_destination=None):
+    """The RequestSpec object of a new instance."""
+    group_values = None
+    if group is not None:
+        policy, rules = group_api.instance_group_policy(group)
+        group_values = {'uuid': group.uuid, 'policy': policy,
+                        'rules': rules or {},
+                        'members': list(group.members) + [uuid]}
+    image_meta = None
+    if image is not None:
+        image_meta = {'id': image['id'],
+                      'disk_format': image.get('disk_format'),
+                      'properties': image.get('properties') or {}}
+    return objects.RequestSpec.from_components(
+        context, flavor, image=image_meta, num_instances=count,
+        project_id=context.project_id, user_id=context.user_id,
+        instance_uuid=uuid, availability_zone=zone, scheduler_hints=hints,
+        instance_group=group_values, force_hosts=list(force_hosts),
+        force_nodes=list(force_nodes),
+        requested_destination=requested_destination)

@@ -1,0 +1,85 @@
+"""Bury instances that could not be scheduled in cell0, in ERROR.
+
+cell0 is a database with no computes: an instance the scheduler found no
+host for lives there, so the user sees it (status ERROR, a fault with the
+scheduler's explanation, a ``create`` action whose event failed) and can
+delete it. The instance mapping points at cell0 before the build request
+is deleted, as for any build.
+"""
+
+import traceback
+
+from oslo_log import log as logging
+
+from nova_lite import context as nl_context
+from nova_lite.compute import vm_states
+from nova_lite.conductor.tasks import common
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import cell_mapping as cell_mapping_obj
+
+LOG = logging.getLogger(__name__)
+
+
+def _format_traceback(error):
+    if not isinstance(error, BaseException):
+        return None
+    return ''.join(traceback.format_exception(type(error), error,
+                                              error.__traceback__))
+
+
+def _record_failed_create(cctxt, instance_uuid, error):
+    objects.InstanceAction.action_start(cctxt, instance_uuid,
+                                        common.CREATE_ACTION)
+    objects.InstanceActionEvent.event_start(cctxt, instance_uuid,
+                                            common.SCHEDULE_EVENT)
+    objects.InstanceActionEvent.event_finish(
+        cctxt, instance_uuid, common.SCHEDULE_EVENT, result='Error',
+        traceback=_format_traceback(error))
+    objects.InstanceAction.action_finish(cctxt, instance_uuid)
+
+
+def bury_one(context, cell0, build_request, error):
+    """Create the instance in cell0 in ERROR with ``error`` as its fault."""
+    uuid = build_request.instance_uuid
+    mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
+    if mapping.cell_mapping is not None:
+        LOG.error('Instance %s is already mapped to cell %s; not burying it',
+                  uuid, mapping.cell_mapping.identity)
+        return
+    with nl_context.target_cell(context, cell0) as cctxt:
+        values = common.instance_values_for_cell(build_request)
+        values.update(vm_state=vm_states.ERROR, task_state=None,
+                      availability_zone=values.get('availability_zone'))
+        try:
+            # NOTE(nova_lite): the stored one keeps sub-second precision.
+            values['created_at'] = objects.BuildRequest.get_by_instance_uuid(
+                context, uuid).created_at
+        except exception.BuildRequestNotFound:
+            values['created_at'] = build_request.created_at
+        instance_api.instance_create(cctxt, values)
+        _record_failed_create(cctxt, uuid, error)
+        common.set_error_with_fault(cctxt, uuid, error)
+        mapping.cell_mapping = cell0
+        mapping.save()
+        try:
+            build_request.destroy()
+        except exception.BuildRequestNotFound:
+            LOG.info('Build request of %s was deleted meanwhile; removing '
+                     'it from cell0 too', uuid)
+            instance_api.instance_destroy(cctxt, uuid)
+            return
+    LOG.warning('Instance %s buried in cell0: %s', uuid, error)
+
+
+def bury_in_cell0(context, build_requests, error):
+    """Bury every build request (the whole request failed to schedule)."""
+    cell0 = objects.CellMapping.get_by_uuid(context,
+                                            cell_mapping_obj.CELL0_UUID)
+    for build_request in build_requests:
+        try:
+            bury_one(context, cell0, build_request, error)
+        except exception.InstanceMappingNotFound:
+            LOG.info('Instance %s was deleted before it could be buried',
+                     build_request.instance_uuid)
