@@ -32,7 +32,7 @@ CellItem = collections.namedtuple('CellItem', 'cell_uuid item')
 
 
 def default_zone():
-    return getattr(CONF, 'default_availability_zone', None) or 'nova'
+    return CONF.default_availability_zone
 
 
 def zones_by_host(context):

@@ -68,6 +68,19 @@ Timeout in seconds for RPC calls known to take long, such as
 ``select_destinations``; liveness of the callee is checked every
 ``rpc_response_timeout`` meanwhile.
 """),
+    cfg.StrOpt('default_availability_zone',
+               default='nova',
+               help="""
+Availability zone of compute hosts that belong to no aggregate with an
+``availability_zone`` metadata key.
+
+Related options: ``default_schedule_zone``.
+"""),
+    cfg.StrOpt('default_schedule_zone',
+               help="""
+Availability zone given to servers created without one. Unset: the
+scheduler may pick a host in any zone.
+"""),
     cfg.StrOpt('compute_driver',
                default='fake.FakeDriver',
                help="""

@@ -24,7 +24,7 @@ RESCHEDULE_EVENT = 'conductor_build_instances'
 
 
 def default_availability_zone():
-    return getattr(CONF, 'default_availability_zone', None) or 'nova'
+    return CONF.default_availability_zone
 
 
 def spec_value(spec, name, default=None):
