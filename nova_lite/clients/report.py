@@ -115,16 +115,28 @@ class ReportClient:
             return
         tree.populate_from_iterable([record])
 
-    def check_generations(self, tree, root_uuid):
-        """One read: re-read the providers of ``tree`` changed by others.
+    def list_providers(self):
+        """Every provider placement holds (one read), for
+        :meth:`check_generations` of many trees at once."""
+        return self.client.list_providers()
 
-        Returns the number of providers re-read (0 when nothing moved).
+    def check_generations(self, tree, root_uuid, listing=None):
+        """Re-read the providers of ``tree`` that others changed.
+
+        :param listing: providers as :meth:`list_providers` returned them
+            (shared by many trees); None reads this tree's (one ``GET
+            ?in_tree=``).
+        :returns: the number of providers re-read (0 when nothing moved).
         """
-        listing = self.client.list_providers(in_tree=root_uuid)
-        current = {p['uuid']: p for p in listing}
+        if listing is None:
+            listing = self.client.list_providers(in_tree=root_uuid)
+        current = {p['uuid']: p for p in listing
+                   if (p.get('root_provider_uuid') or p['uuid']) ==
+                   root_uuid}
         stale = [u for u in tree.get_provider_uuids()
                  if u not in current or
-                 current[u]['generation'] != tree.data(u).generation]
+                 current[u]['generation'] != tree.data(u).generation or
+                 current[u]['name'] != tree.data(u).name]
         new = [p for u, p in current.items() if not tree.exists(u)]
         for rp_uuid in stale:
             if tree.exists(rp_uuid):
@@ -141,9 +153,16 @@ class ReportClient:
 
     # -- writing ---------------------------------------------------------
 
-    def flush(self, flushed, wanted):
+    def flush(self, flushed, wanted, rebuild=None):
         """Make placement hold ``wanted``; update ``flushed`` to match.
 
+        :param flushed: the tree placement last confirmed (updated in
+            place).
+        :param wanted: the tree placement should hold.
+        :param rebuild: callable(flushed) -> wanted tree, called after a
+            conflict re-read ``flushed``, so that what others changed
+            (an operator's trait...) is kept; without it ``wanted`` is
+            sent again as it is.
         :returns: the number of write requests sent (0: nothing changed).
         :raises FlushConflict: conflicts persisted past the retries.
         """
@@ -157,6 +176,8 @@ class ReportClient:
                 return writes
             except _Retry as retry:
                 writes += retry.args[0]
+            if rebuild is not None:
+                wanted = rebuild(flushed)
         raise FlushConflict('provider tree %s: generation conflicts after %d '
                             'attempts' % (wanted.get_provider_uuids()[:1],
                                           MAX_FLUSH_ATTEMPTS))
@@ -284,7 +305,7 @@ class ReportClient:
 
     # -- reshape ---------------------------------------------------------
 
-    def reshape(self, flushed, wanted, allocations):
+    def reshape(self, flushed, wanted, allocations, rebuild=None):
         """Move inventory and ``allocations`` in one ``POST /reshaper``.
 
         New providers are created first; the reshaper then replaces the
@@ -311,7 +332,7 @@ class ReportClient:
                  'consumers', sorted(generations), len(allocations))
         for rp_uuid in generations:
             self.refresh_provider(flushed, rp_uuid)
-        return counter[0] + self.flush(flushed, wanted)
+        return counter[0] + self.flush(flushed, wanted, rebuild=rebuild)
 
     # -- allocations -----------------------------------------------------
 

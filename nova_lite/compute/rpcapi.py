@@ -24,10 +24,12 @@ class ComputeAPI:
 
     Version history:
 
-    * 1.0 - Initial version (base API only; instance actions to come).
+    * 1.0 - Initial version (base API only).
+    * 1.1 - build_and_run_instance, terminate_instance, stop/start/reboot,
+      pause/unpause, suspend/resume, set_host_enabled.
     """
 
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self, transport=None):
         self._default_transport = transport
@@ -53,3 +55,63 @@ class ComputeAPI:
         """A client context addressed to the compute on ``host``."""
         return self.router(context).prepare(server=host, version=version,
                                             **kwargs)
+
+    # -- 1.1 ---------------------------------------------------------------
+
+    def build_and_run_instance(self, context, instance, host, node,
+                               request_spec=None, host_list=None,
+                               image=None):
+        """Cast: build ``instance`` on ``node`` of ``host``.
+
+        The allocation is already claimed in placement; ``host_list`` holds
+        the alternate Selections left for a reschedule. The compute
+        answers nothing: the outcome is the instance's state.
+        """
+        self.prepare(context, host, version='1.1').cast(
+            context, 'build_and_run_instance', instance=instance, node=node,
+            request_spec=request_spec, host_list=host_list or [],
+            image=image)
+
+    def _instance_cast(self, context, method, instance, **kwargs):
+        self.prepare(context, instance.host, version='1.1').cast(
+            context, method, instance=instance, **kwargs)
+
+    def terminate_instance(self, context, instance):
+        """Cast: delete the guest, its allocation and its row."""
+        self._instance_cast(context, 'terminate_instance', instance)
+
+    def stop_instance(self, context, instance, clean_shutdown=True):
+        """Cast: power off (the API set task_state powering-off)."""
+        self._instance_cast(context, 'stop_instance', instance,
+                            clean_shutdown=clean_shutdown)
+
+    def start_instance(self, context, instance):
+        """Cast: power on (the API set task_state powering-on)."""
+        self._instance_cast(context, 'start_instance', instance)
+
+    def reboot_instance(self, context, instance, reboot_type='SOFT'):
+        """Cast: reboot, ``SOFT`` or ``HARD``."""
+        self._instance_cast(context, 'reboot_instance', instance,
+                            reboot_type=reboot_type)
+
+    def pause_instance(self, context, instance):
+        """Cast: pause."""
+        self._instance_cast(context, 'pause_instance', instance)
+
+    def unpause_instance(self, context, instance):
+        """Cast: unpause."""
+        self._instance_cast(context, 'unpause_instance', instance)
+
+    def suspend_instance(self, context, instance):
+        """Cast: suspend."""
+        self._instance_cast(context, 'suspend_instance', instance)
+
+    def resume_instance(self, context, instance):
+        """Cast: resume."""
+        self._instance_cast(context, 'resume_instance', instance)
+
+    def set_host_enabled(self, context, host, enabled):
+        """Call: add or remove COMPUTE_STATUS_DISABLED on the host's nodes
+        now; returns 'enabled' or 'disabled'."""
+        return self.prepare(context, host, version='1.1').call(
+            context, 'set_host_enabled', enabled=enabled)

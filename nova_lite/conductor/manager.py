@@ -1,10 +1,14 @@
 """Server side of the conductor RPC API.
 
 The same manager runs as the super conductor (API bus) and as a cell
-conductor (``--cell NAME``: that cell's bus and database). The service
-record methods are only meaningful in a cell conductor: they write the
-cell database on behalf of computes, which have none.
+conductor (``--cell NAME``: that cell's bus and database). The record
+methods are only meaningful in a cell conductor: they write the cell
+database on behalf of computes, which have none. Each is one small
+database operation; the decisions (what to create, when to delete) stay
+in the compute.
 """
+
+import copy
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
@@ -20,9 +24,16 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.0)."""
+    """Conductor endpoint (API version 1.1)."""
 
-    target = messaging.Target(version='1.0')
+    target = messaging.Target(version='1.1')
+
+    def __init__(self, host=None):
+        super().__init__(host=host)
+        # NOTE(nova_lite): builds are served in their own namespace.
+        from nova_lite.conductor import compute_task
+        self.additional_endpoints.append(
+            compute_task.ComputeTaskManager(self))
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def service_get_or_create(self, context, host, binary, topic):
@@ -45,3 +56,147 @@ class ConductorManager(manager.Manager):
             setattr(service, name, value)
         service.save()
         return service
+
+    # -- compute nodes (1.1) ---------------------------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def compute_node_get_all_by_host(self, context, host,
+                                     include_deleted=False):
+        cctxt = copy.copy(self.cell_context(context))
+        cctxt.read_deleted = 'yes' if include_deleted else 'no'
+        return objects.ComputeNodeList.get_all_by_host(cctxt, host).objects
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def compute_node_get_or_create(self, context, host, nodename, values):
+        """The live node (host, nodename); a soft-deleted row with the
+        same uuid is restored; otherwise a new row. ``values`` are written
+        in every case (uuid included on create)."""
+        cctxt = self.cell_context(context)
+        node = self._live_node(cctxt, host, nodename)
+        if node is None:
+            node = self._restorable_node(cctxt, values.get('uuid'))
+        if node is None:
+            node = objects.ComputeNode(cctxt, host=host,
+                                       hypervisor_hostname=nodename,
+                                       **values)
+            node.create()
+            LOG.info('Compute node %s of %s created (%s)', nodename, host,
+                     node.uuid)
+            return node
+        for name, value in dict(values, host=host).items():
+            if name != 'uuid':
+                setattr(node, name, value)
+        node.save()
+        return node
+
+    @staticmethod
+    def _live_node(cctxt, host, nodename):
+        try:
+            return objects.ComputeNode.get_by_host_and_nodename(
+                cctxt, host, nodename)
+        except exception.ComputeNodeNotFound:
+            return None
+
+    @staticmethod
+    def _restorable_node(cctxt, node_uuid):
+        if not node_uuid:
+            return None
+        rctxt = copy.copy(cctxt)
+        rctxt.read_deleted = 'yes'
+        try:
+            node = objects.ComputeNode.get_by_uuid(rctxt, node_uuid)
+        except exception.ComputeNodeNotFound:
+            return None
+        node._context = cctxt
+        if node.deleted:
+            node.restore()
+            LOG.info('Compute node %s (%s) restored',
+                     node.hypervisor_hostname, node.uuid)
+        return node
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def compute_node_update(self, context, compute_id, values):
+        node = objects.ComputeNode.get_by_id(self.cell_context(context),
+                                             compute_id)
+        for name, value in values.items():
+            setattr(node, name, value)
+        node.save()
+        return node
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def compute_node_delete(self, context, compute_id):
+        node = objects.ComputeNode.get_by_id(self.cell_context(context),
+                                             compute_id)
+        node.destroy()
+        LOG.info('Compute node %s (%s) soft-deleted',
+                 node.hypervisor_hostname, node.uuid)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def compute_node_build_result(self, context, compute_id, succeeded):
+        """Reset (success) or raise (failure) the node's failed_builds;
+        returns the new count."""
+        node = objects.ComputeNode.get_by_id(self.cell_context(context),
+                                             compute_id)
+        node.failed_builds = 0 if succeeded else node.failed_builds + 1
+        node.save()
+        return node.failed_builds
+
+    # -- instances (1.1) -------------------------------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def instance_get_by_uuid(self, context, instance_uuid):
+        return objects.Instance.get_by_uuid(self.cell_context(context),
+                                            instance_uuid)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def instance_get_all_by_filters(self, context, filters):
+        return objects.InstanceList.get_by_filters(
+            self.cell_context(context), filters, sort_keys=['id']).objects
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def instance_update(self, context, instance_uuid, values,
+                        expected_task_state=None, expected_vm_state=None):
+        instance = objects.Instance.get_by_uuid(self.cell_context(context),
+                                                instance_uuid)
+        for name, value in values.items():
+            setattr(instance, name, value)
+        instance.save(expected_task_state=expected_task_state,
+                      expected_vm_state=expected_vm_state)
+        return instance
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def instance_destroy(self, context, instance_uuid):
+        instance = objects.Instance.get_by_uuid(self.cell_context(context),
+                                                instance_uuid)
+        instance.destroy()
+        return instance
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def instance_fault_create(self, context, values):
+        fault = objects.InstanceFault(self.cell_context(context), **values)
+        fault.create()
+        return fault
+
+    # -- instance actions (1.1) ------------------------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def action_start(self, context, instance_uuid, action):
+        return objects.InstanceAction.action_start(
+            self.cell_context(context), instance_uuid, action)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def action_finish(self, context, instance_uuid, message=None):
+        return objects.InstanceAction.action_finish(
+            self.cell_context(context), instance_uuid, message=message)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def action_event_start(self, context, instance_uuid, event, host=None):
+        return objects.InstanceActionEvent.event_start(
+            self.cell_context(context), instance_uuid, event, host=host)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def action_event_finish(self, context, instance_uuid, event,
+                            result='Success', traceback=None, details=None):
+        return objects.InstanceActionEvent.event_finish(
+            self.cell_context(context), instance_uuid, event, result=result,
+            traceback=traceback, details=details)

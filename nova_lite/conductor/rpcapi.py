@@ -22,9 +22,13 @@ class ConductorAPI:
 
     * 1.0 - Initial version: service_get_or_create, service_update (what a
       compute, which has no database, needs for its service record).
+    * 1.1 - Records a compute keeps through its cell conductor: compute
+      nodes (get_all_by_host, get_or_create, update, delete,
+      build_result), instances (get, get_all_by_filters, update with
+      expected states, destroy), faults, actions and action events.
     """
 
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -46,3 +50,89 @@ class ConductorAPI:
         cctxt = self.client.prepare(version='1.0', timeout=timeout)
         return cctxt.call(context, 'service_update', service_id=service_id,
                           values=values)
+
+    # -- 1.1: what computes record through their cell conductor ------------
+
+    def _call(self, context, method, timeout=None, **kwargs):
+        cctxt = self.client.prepare(version='1.1', timeout=timeout)
+        return cctxt.call(context, method, **kwargs)
+
+    def compute_node_get_all_by_host(self, context, host,
+                                     include_deleted=False):
+        """Call: the host's ComputeNodes (soft-deleted ones too if asked)."""
+        return self._call(context, 'compute_node_get_all_by_host', host=host,
+                          include_deleted=include_deleted)
+
+    def compute_node_get_or_create(self, context, host, nodename, values):
+        """Call: the ComputeNode of (host, nodename) with ``values`` written;
+        created, or restored when a soft-deleted row has ``values['uuid']``.
+        """
+        return self._call(context, 'compute_node_get_or_create', host=host,
+                          nodename=nodename, values=values)
+
+    def compute_node_update(self, context, compute_id, values):
+        """Call: update a ComputeNode and return it."""
+        return self._call(context, 'compute_node_update',
+                          compute_id=compute_id, values=values)
+
+    def compute_node_delete(self, context, compute_id):
+        """Call: soft-delete a ComputeNode (its node left the host)."""
+        return self._call(context, 'compute_node_delete',
+                          compute_id=compute_id)
+
+    def compute_node_build_result(self, context, compute_id, succeeded):
+        """Call: reset or raise the node's failed_builds; the new count."""
+        return self._call(context, 'compute_node_build_result',
+                          compute_id=compute_id, succeeded=succeeded)
+
+    def instance_get_by_uuid(self, context, instance_uuid):
+        """Call: the Instance (InstanceNotFound)."""
+        return self._call(context, 'instance_get_by_uuid',
+                          instance_uuid=instance_uuid)
+
+    def instance_get_all_by_filters(self, context, filters):
+        """Call: Instances matching exact-column ``filters``."""
+        return self._call(context, 'instance_get_all_by_filters',
+                          filters=filters)
+
+    def instance_update(self, context, instance_uuid, values,
+                        expected_task_state=None, expected_vm_state=None):
+        """Call: update the Instance if still in the expected states
+        (UnexpectedTaskStateError / UnexpectedVMStateError otherwise)."""
+        return self._call(context, 'instance_update',
+                          instance_uuid=instance_uuid, values=values,
+                          expected_task_state=expected_task_state,
+                          expected_vm_state=expected_vm_state)
+
+    def instance_destroy(self, context, instance_uuid):
+        """Call: soft-delete the Instance."""
+        return self._call(context, 'instance_destroy',
+                          instance_uuid=instance_uuid)
+
+    def instance_fault_create(self, context, values):
+        """Call: record an InstanceFault (see ``fault_values``)."""
+        return self._call(context, 'instance_fault_create', values=values)
+
+    def action_start(self, context, instance_uuid, action):
+        """Call: start ``action`` under the context's request id."""
+        return self._call(context, 'action_start',
+                          instance_uuid=instance_uuid, action=action)
+
+    def action_finish(self, context, instance_uuid, message=None):
+        """Call: finish the request's action."""
+        return self._call(context, 'action_finish',
+                          instance_uuid=instance_uuid, message=message)
+
+    def action_event_start(self, context, instance_uuid, event, host=None):
+        """Call: start ``event`` under the request's action."""
+        return self._call(context, 'action_event_start',
+                          instance_uuid=instance_uuid, event=event,
+                          host=host)
+
+    def action_event_finish(self, context, instance_uuid, event,
+                            result='Success', traceback=None, details=None):
+        """Call: finish ``event`` ('Error' marks the action failed)."""
+        return self._call(context, 'action_event_finish',
+                          instance_uuid=instance_uuid, event=event,
+                          result=result, traceback=traceback,
+                          details=details)

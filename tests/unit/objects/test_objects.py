@@ -18,6 +18,26 @@ from nova_lite import rpc
 from nova_lite import testing
 
 object_data = {
+    'ComputeNode': '1.0-12aa74b244464ad25aa7c7e6c4be2061',
+    'ComputeNodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'Instance': '1.0-d5254a37b05b2c4e18df3971518c4491',
+    'InstanceAction': '1.0-eab81c7fee041e97c31caa64f25309c0',
+    'InstanceActionEvent': '1.0-0cc21412b0f59e1751d16a3932601ac6',
+    'InstanceActionEventList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'InstanceActionList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'InstanceFault': '1.0-4d9f25feac6ba1817568bb918b6f50ee',
+    'InstanceFaultList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'InstanceMappingList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'InstanceMapping': '1.0-ff8bdff38cd31fc7161dc2d75a7b462f',
+    'CellMappingList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'CellMapping': '1.0-2314bbc9f0b268f7cfb993c2c0f5f773',
+    'BuildRequestList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'BuildRequest': '1.0-fb30781b89897c1fabbf1337ecacd261',
+    'Flavor': '1.0-b4fbc1dc1c992d0b13edb8ffe502e5fd',
+    'RequestSpec': '1.0-eabb4b5870999c70ba24caaffc96f51a',
+    'RequestSpecDestination': '1.0-749d510e81189db8fdc3501edaab0c3b',
+    'RequestSpecGroup': '1.0-79a80139c26568a926c3891697e47196',
     'Selection': '1.0-73a6832af1366023540e946522901461',
     'Service': '1.0-07293e3d4245b6b47fdcf372ab86ef8a',
     'ServiceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
@@ -114,3 +134,70 @@ class ServiceObjectTestCase(testtools.TestCase):
                                             'x')
         svc.destroy()
         self.assertEqual(0, len(objects.ServiceList.get_all(self.ctxt)))
+
+
+class RequestSpecObjectTestCase(testtools.TestCase):
+    """RequestSpec and Flavor: RPC round trip, plain spec, API DB storage."""
+
+    def _spec(self, ctxt):
+        return objects.RequestSpec.from_components(
+            ctxt, flavor={'vcpus': 2, 'memory_mb': 1024, 'root_gb': 10,
+                          'extra_specs': {'trait:CUSTOM_SSD': 'required'}},
+            image={'id': 'img', 'disk_format': 'qcow2',
+                   'properties': {'traits_required': ['CUSTOM_A',
+                                                      'CUSTOM_B']}},
+            num_instances=2, project_id='p', user_id='u',
+            availability_zone='az1',
+            scheduler_hints={'group': 'g1', 'different_host': ['x', 'y']},
+            instance_group={'uuid': 'g1', 'policy': 'anti-affinity',
+                            'rules': {'max_server_per_host': 2},
+                            'members': ['a', 'b']},
+            requested_destination={'cell_uuid': 'c1'},
+            ignore_hosts=['h0'])
+
+    def test_round_trip_and_plain_spec(self):
+        objects.register_all()
+        ctxt = nl_context.RequestContext(user_id='u', project_id='p')
+        serializer = rpc.RequestContextSerializer(
+            base.NovaLiteObjectSerializer())
+        back = serializer.deserialize_entity(
+            ctxt, serializer.serialize_entity(ctxt, self._spec(ctxt)))
+        plain = back.to_plain_spec()
+        self.assertEqual(2, plain.flavor.vcpus)
+        self.assertEqual({'trait:CUSTOM_SSD': 'required'},
+                         plain.flavor.extra_specs)
+        self.assertEqual('CUSTOM_A,CUSTOM_B',
+                         plain.image.properties['traits_required'])
+        self.assertEqual(['x', 'y'], plain.get_hint_list('different_host'))
+        self.assertEqual('g1', plain.get_hint('group'))
+        self.assertEqual('anti-affinity', plain.group_policy)
+        self.assertEqual({'max_server_per_host': '2'},
+                         plain.instance_group.rules)
+        self.assertEqual('c1', plain.requested_destination.cell_uuid)
+        self.assertEqual(['h0'], plain.ignore_hosts)
+        self.assertEqual(2, plain.num_instances)
+
+    def test_stored_in_api_db(self):
+        self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(cells=(), with_cell0=False))
+        ctxt = nl_context.get_admin_context()
+        spec = self._spec(ctxt)
+        spec.instance_uuid = 'a'
+        spec.create()
+        again = objects.RequestSpec.get_by_instance_uuid(ctxt, 'a')
+        self.assertEqual('az1', again.availability_zone)
+        self.assertEqual(['a', 'b'], again.instance_group.members)
+
+    def test_flavor_from_db(self):
+        from nova_lite.db.api import api as api_db
+        self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(cells=(), with_cell0=False))
+        ctxt = nl_context.get_admin_context()
+        api_db.flavor_create(ctxt, {'name': 'm1', 'flavorid': '1',
+                                    'vcpus': 1, 'memory_mb': 512,
+                                    'root_gb': 1},
+                             extra_specs={'hw:cpu_policy': 'dedicated'})
+        flavor = objects.Flavor.get_by_flavor_id(ctxt, '1')
+        self.assertEqual(({'hw:cpu_policy': 'dedicated'}, 0, 1.0),
+                         (flavor.extra_specs, flavor.ephemeral_gb,
+                          flavor.rxtx_factor))

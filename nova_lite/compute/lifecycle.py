@@ -1,0 +1,135 @@
+"""Actions on existing instances: delete, power, pause, suspend.
+
+The API writes the task state (``powering-off`` ...) in the cell DB and
+casts here. Each action records an action event, calls the driver and
+saves the new vm/power state expecting the task state the API set (or no
+task, for callers that set none); a failure records a fault, clears the
+task state and keeps the vm state, as Nova's ``reverts_task_state`` does.
+"""
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import exception
+from nova_lite.virt import power_state
+
+LOG = logging.getLogger(__name__)
+
+
+class LifecycleMixin:
+    """The instance-action part of the compute manager."""
+
+    def terminate_instance(self, context, instance):
+        """Cast: destroy the guest, drop the allocation, delete the row."""
+        uuid = instance.uuid
+        self.records.event_start(context, uuid, 'compute_terminate_instance')
+        try:
+            self.driver.destroy(context, instance)
+            self._drop_allocation(uuid)
+            self.records.update(context, uuid, {
+                'vm_state': vm_states.DELETED, 'task_state': None,
+                'power_state': power_state.NOSTATE,
+                'terminated_at': timeutils.utcnow()})
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            self._action_failed(context, uuid, 'compute_terminate_instance',
+                                error)
+            return
+        self.records.event_finish(context, uuid,
+                                  'compute_terminate_instance')
+        try:
+            self.conductor_api.instance_destroy(context, uuid)
+        except exception.InstanceNotFound:
+            pass
+        if instance.node:
+            self.rt.refresh_usage(context, instance.node)
+        LOG.info('Instance %s deleted', uuid)
+
+    def stop_instance(self, context, instance, clean_shutdown=True):
+        """Cast: power the guest off (vm state ``stopped``)."""
+        self._power_action(
+            context, instance, 'compute_stop_instance',
+            lambda: self.driver.power_off(instance),
+            task_states.POWERING_OFF, vm_states.STOPPED)
+
+    def start_instance(self, context, instance):
+        """Cast: power a stopped guest on (vm state ``active``)."""
+        self._power_action(
+            context, instance, 'compute_start_instance',
+            lambda: self.driver.power_on(context, instance),
+            task_states.POWERING_ON, vm_states.ACTIVE)
+
+    def reboot_instance(self, context, instance, reboot_type='SOFT'):
+        """Cast: reboot the guest (``SOFT`` or ``HARD``)."""
+        task = (task_states.REBOOTING_HARD if reboot_type == 'HARD'
+                else task_states.REBOOTING)
+        self._power_action(
+            context, instance, 'compute_reboot_instance',
+            lambda: self.driver.reboot(context, instance,
+                                       reboot_type=reboot_type),
+            [task, task_states.REBOOT_PENDING, task_states.REBOOT_STARTED],
+            vm_states.ACTIVE)
+
+    def pause_instance(self, context, instance):
+        """Cast: pause the guest in memory."""
+        self._power_action(
+            context, instance, 'compute_pause_instance',
+            lambda: self.driver.pause(instance),
+            task_states.PAUSING, vm_states.PAUSED)
+
+    def unpause_instance(self, context, instance):
+        """Cast: resume a paused guest."""
+        self._power_action(
+            context, instance, 'compute_unpause_instance',
+            lambda: self.driver.unpause(instance),
+            task_states.UNPAUSING, vm_states.ACTIVE)
+
+    def suspend_instance(self, context, instance):
+        """Cast: save the guest's memory to disk."""
+        self._power_action(
+            context, instance, 'compute_suspend_instance',
+            lambda: self.driver.suspend(context, instance),
+            task_states.SUSPENDING, vm_states.SUSPENDED)
+
+    def resume_instance(self, context, instance):
+        """Cast: restore a suspended guest."""
+        self._power_action(
+            context, instance, 'compute_resume_instance',
+            lambda: self.driver.resume(context, instance),
+            task_states.RESUMING, vm_states.ACTIVE)
+
+    def set_host_enabled(self, context, enabled):
+        """Call: (un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""
+        self.rt.set_host_enabled(enabled)
+        return 'enabled' if enabled else 'disabled'
+
+    # -- helpers ---------------------------------------------------------
+
+    def _power_action(self, context, instance, event, call, task_state,
+                      vm_state):
+        uuid = instance.uuid
+        expected = task_state if isinstance(task_state, list) else [
+            task_state]
+        self.records.event_start(context, uuid, event)
+        try:
+            call()
+            state = self.driver.get_info(instance).state
+            self.records.update(
+                context, uuid, {'vm_state': vm_state, 'task_state': None,
+                                'power_state': state},
+                expected_task_state=expected + [None])
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            self._action_failed(context, uuid, event, error)
+            return
+        self.records.event_finish(context, uuid, event)
+        LOG.info('Instance %s: %s done (%s)', uuid, event, vm_state)
+
+    def _action_failed(self, context, uuid, event, error):
+        LOG.warning('%s of instance %s failed: %s', event, uuid, error)
+        self.records.event_finish(context, uuid, event, error=error)
+        self.records.fault(context, uuid, error)
+        try:
+            self.records.update(context, uuid, {'task_state': None})
+        except exception.InstanceNotFound:
+            pass

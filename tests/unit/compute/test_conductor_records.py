@@ -1,0 +1,124 @@
+"""The cell conductor's record methods for computes, on a SQLite cell DB.
+
+Called on the manager directly (no bus): what a compute gets back over
+RPC is what these return.
+"""
+
+import oslo_messaging as messaging
+import testtools
+
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite.conductor import manager as conductor_manager
+from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite import testing
+
+NODE_UUID = '0d6b3f5e-9c4a-4e1b-8f2d-7a6c5b4e3d21'
+
+
+def unwrapped(method):
+    """``method`` raising what the caller would get over RPC."""
+    def call(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except messaging.ExpectedException as wrapped:
+            raise wrapped.exc_info[1]
+    return call
+
+
+class ConductorRecordsTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(with_cell0=False, api=False))
+        self.ctxt = nl_context.get_admin_context()
+        self.conductor = conductor_manager.ConductorManager(host='cond')
+
+    def _node(self, **values):
+        values.setdefault('uuid', NODE_UUID)
+        values.setdefault('vcpus', 8)
+        return self.conductor.compute_node_get_or_create(
+            self.ctxt, 'h1', 'n1', values)
+
+    def test_get_or_create_then_update_in_place(self):
+        first = self._node()
+        again = self._node(vcpus=16)
+        self.assertEqual((first.id, NODE_UUID, 16),
+                         (again.id, again.uuid, again.vcpus))
+        nodes = self.conductor.compute_node_get_all_by_host(self.ctxt, 'h1')
+        self.assertEqual([first.id], [n.id for n in nodes])
+
+    def test_deleted_node_is_restored_with_its_row(self):
+        first = self._node()
+        self.conductor.compute_node_delete(self.ctxt, first.id)
+        self.assertEqual([], self.conductor.compute_node_get_all_by_host(
+            self.ctxt, 'h1'))
+        deleted = self.conductor.compute_node_get_all_by_host(
+            self.ctxt, 'h1', include_deleted=True)
+        self.assertTrue(deleted[0].deleted)
+        back = self._node()
+        self.assertEqual((first.id, False), (back.id, back.deleted))
+
+    def test_build_result_counts_and_resets(self):
+        node = self._node()
+        for expected in (1, 2):
+            count = self.conductor.compute_node_build_result(
+                self.ctxt, node.id, False)
+            self.assertEqual(expected, count)
+        self.assertEqual(0, self.conductor.compute_node_build_result(
+            self.ctxt, node.id, True))
+
+    def _instance(self):
+        instance = objects.Instance(self.ctxt, host='h1',
+                                    vm_state=vm_states.ACTIVE,
+                                    task_state=task_states.POWERING_OFF,
+                                    flavor={'vcpus': 1})
+        instance.create()
+        return instance
+
+    def test_instance_update_expects_the_task_state(self):
+        instance = self._instance()
+        self.assertRaises(
+            exception.UnexpectedTaskStateError,
+            unwrapped(self.conductor.instance_update), self.ctxt,
+            instance.uuid,
+            {'task_state': None}, expected_task_state=[task_states.SPAWNING])
+        updated = self.conductor.instance_update(
+            self.ctxt, instance.uuid,
+            {'vm_state': vm_states.STOPPED, 'task_state': None},
+            expected_task_state=[task_states.POWERING_OFF])
+        self.assertEqual((vm_states.STOPPED, None, {'vcpus': 1}),
+                         (updated.vm_state, updated.task_state,
+                          updated.flavor))
+        found = self.conductor.instance_get_all_by_filters(
+            self.ctxt, {'host': 'h1', 'vm_state': vm_states.STOPPED})
+        self.assertEqual([instance.uuid], [i.uuid for i in found])
+
+    def test_action_event_and_fault(self):
+        instance = self._instance()
+        self.conductor.action_start(self.ctxt, instance.uuid, 'stop')
+        self.conductor.action_event_start(self.ctxt, instance.uuid,
+                                          'compute_stop_instance', host='h1')
+        self.conductor.action_event_finish(
+            self.ctxt, instance.uuid, 'compute_stop_instance',
+            result='Error', traceback='tb')
+        action = objects.InstanceAction.get_by_request_id(
+            self.ctxt, instance.uuid, self.ctxt.request_id)
+        self.assertEqual('Error', action.message)
+        self.conductor.instance_fault_create(
+            self.ctxt, {'instance_uuid': instance.uuid, 'code': 500,
+                        'message': 'boom', 'host': 'h1'})
+        fault = objects.InstanceFault.get_latest_for_instance(
+            self.ctxt, instance.uuid)
+        self.assertEqual(('boom', 500), (fault.message, fault.code))
+
+    def test_instance_destroy(self):
+        instance = self._instance()
+        self.conductor.instance_destroy(self.ctxt, instance.uuid)
+        self.assertRaises(exception.InstanceNotFound,
+                          unwrapped(self.conductor.instance_get_by_uuid),
+                          self.ctxt,
+                          instance.uuid)
