@@ -38,6 +38,7 @@ import time
 import os_traits
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_serialization import jsonutils
 
 from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
@@ -176,6 +177,10 @@ class ResourceTracker:
         values['service_id'] = self.service_id
         values['free_ram_mb'] = values['memory_mb'] - values['memory_mb_used']
         values['free_disk_gb'] = values['local_gb'] - values['local_gb_used']
+        # NOTE(nova_lite): stats values are strings (as in Nova); the
+        # scheduler's HostState decodes this one.
+        values['stats'] = {'supported_instances': jsonutils.dumps(
+            resources.get('supported_instances') or [])}
         tree = self._flushed.get(nodename)
         inventory = {}
         if tree is not None and tree.exists(resources['uuid']):

@@ -212,6 +212,8 @@ class HostState:
             self.failed_builds = _int_stat(stats, 'failed_builds')
         self.metrics.update(stats.get('metrics') or {})
         supported = stats.get('supported_instances')
+        if isinstance(supported, str):
+            supported = json.loads(supported)
         if supported:
             self.supported_instances = [tuple(s) for s in supported]
 

@@ -210,8 +210,7 @@ class IntegratedFixture(fixtures.Fixture):
     :param cast_as_call: casts wait for their handler (default True).
     :param flags: ``{group: {option: value}}`` set before anything starts
         (``'DEFAULT'`` for the default group), e.g.
-        ``{'scheduler': {'max_attempts': 2}}``. The catalog's default image
-        has no properties here unless ``flags`` give some.
+        ``{'scheduler': {'max_attempts': 2}}``.
     """
 
     def __init__(self, cells=('cell1',), cast_as_call=True, flags=None):
@@ -223,9 +222,6 @@ class IntegratedFixture(fixtures.Fixture):
 
     def _setUp(self):
         self.conf = self.useFixture(nl_fixtures.ConfFixture())
-        # NOTE(nova_lite): a neutral default image (no hw_architecture), so
-        # ImagePropertiesFilter passes every host unless a test says so.
-        self.conf.flags(default_image_properties={}, group='image_catalog')
         for group, values in self.flags.items():
             self.conf.flags(group=None if group == 'DEFAULT' else group,
                             **values)

@@ -125,6 +125,9 @@ class FakeDriver(driver.ComputeDriver):
             'uuid': fake_layout.node_uuid(nodename),
             'disk_available_least': s.disk_gb - usage['local_gb_used'],
             'numa_topology': None,
+            # (architecture, hypervisor type, vm mode) guests it can run,
+            # matched by ImagePropertiesFilter against image properties.
+            'supported_instances': [['x86_64', 'fake', 'hvm']],
         }
         result.update(usage)
         return result
