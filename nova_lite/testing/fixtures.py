@@ -62,6 +62,9 @@ class ConfFixture(fixtures.Fixture):
                    periodic_enable=False, periodic_fuzzy_delay=0)
         self.flags(connection=self.sqlite_url('cell1'), group='database')
         self.flags(connection=self.sqlite_url('api'), group='api_database')
+        # NOTE(nova_lite): tests without a placement fixture should not wait
+        # on connection retries to a placement that is not there.
+        self.flags(connect_retries=0, group='placement')
         self.flags(**self.overrides)
         self.addCleanup(rpc.cleanup)
         self.addCleanup(db_session.reset)

@@ -8,7 +8,8 @@ import platform
 import sys
 import time
 
-BENCHMARKS = ('db_floor', 'rpc_floor')
+BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
+              'compute_periodic', 'scheduler_select', 'scheduler_race')
 RESULTS_DIR = 'bench-results'
 
 
