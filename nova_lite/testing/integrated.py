@@ -326,10 +326,14 @@ class IntegratedFixture(fixtures.Fixture):
                 failing(getattr(instance_api, name))))
 
     def run_periodics(self):
-        """Run every compute's periodic tasks once (resource reports)."""
+        """Run every compute's resource update now, as its periodic would.
+
+        The periodic task itself is gated by ``update_resources_interval``
+        (and has just run at start), so tests call the update directly.
+        """
         context = nl_context.get_admin_context()
         for service in self.computes.values():
-            service.manager.periodic_tasks(context, raise_on_error=True)
+            service.manager.update_available_resource(context)
 
     # -- servers -------------------------------------------------------------
 
