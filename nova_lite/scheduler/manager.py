@@ -1,11 +1,444 @@
-"""Server side of the scheduler RPC API (filters and weighers come later)."""
+"""Server side of the scheduler RPC API: ``select_destinations``.
+
+One request, as Nova's scheduler does it (NOVA_FACTS 1.3, 1.4, 2.1, 2.7):
+
+1. refresh the host manager's cache (cells, aggregates; see
+   :mod:`nova_lite.scheduler.host_manager`);
+2. build the placement query (flavor, extra specs, image, destination) and
+   run the request prefilters; a malformed request ends here in
+   NoValidHost naming the offending key;
+3. ``GET /allocation_candidates`` (``limit = [scheduler]
+   max_placement_results``); hosts are the compute nodes that are roots of
+   the candidates, each carrying its candidates;
+4. per instance: filter, weigh, pick (``host_subset_size``) - or a random
+   order with ``[scheduler] driver = chance_scheduler`` - then claim the
+   chosen host's first candidate in placement; a refused claim moves on to
+   the next host; the pick is consumed from the host state (and recorded
+   in the server group) so the next instance sees it;
+5. alternates: up to ``max_attempts - 1`` further hosts of the chosen
+   host's cell, in weighed order, not chosen for any instance of the
+   request, each with its own (unclaimed) candidate.
+
+If instance k cannot be placed, the claims of instances placed before it in
+the same request are deleted before NoValidHost is raised. The NoValidHost
+text says what placement was asked and returned and which filter removed
+how many hosts; it is logged at INFO too.
+"""
+
+import contextlib
+import time
 
 import oslo_messaging as messaging
+from oslo_log import log as logging
 
+from nova_lite.clients import placement as placement_client
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
+from nova_lite import exception
 from nova_lite import manager
+from nova_lite import objects
+from nova_lite.scheduler import chance
+from nova_lite.scheduler import claims
+from nova_lite.scheduler import explain
+from nova_lite.scheduler import filters
+from nova_lite.scheduler import host_manager as hm
+from nova_lite.scheduler import host_state
+from nova_lite.scheduler import placement_query as pq
+from nova_lite.scheduler import request_filter
+from nova_lite.scheduler import spec as spec_mod
+from nova_lite.scheduler import weights
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+# The filter or weigher a server group policy needs.
+_POLICY_PLUGINS = {
+    'affinity': ('ServerGroupAffinityFilter', 'enabled_filters'),
+    'anti-affinity': ('ServerGroupAntiAffinityFilter', 'enabled_filters'),
+    'soft-affinity': ('ServerGroupSoftAffinityWeigher', 'weight_classes'),
+    'soft-anti-affinity': ('ServerGroupSoftAntiAffinityWeigher',
+                           'weight_classes'),
+}
+
+
+class Timings:
+    """Seconds spent per phase of the last request (for the benchmark)."""
+
+    PHASES = ('db', 'placement', 'filters', 'weighers', 'claims')
+
+    def __init__(self):
+        self.seconds = dict.fromkeys(self.PHASES, 0.0)
+
+    @contextlib.contextmanager
+    def phase(self, name):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] += time.perf_counter() - started
+
+
+class _Request:
+    """The state of one select_destinations call."""
+
+    def __init__(self, spec, instance_uuids):
+        self.spec = spec
+        self.instance_uuids = list(instance_uuids or [])
+        self.num_instances = (len(self.instance_uuids) or
+                              max(1, spec.num_instances or 1))
+        self.claim = bool(self.instance_uuids)
+        self.query = None
+        self.num_candidates = 0
+        self.version = pq.ALLOCATION_CANDIDATES_VERSION
+        self.hosts = []
+        self.chosen = []        # (HostState, allocation request) per pick
+        self.claimed = []       # instance uuids claimed so far
+        self.timings = Timings()
 
 
 class SchedulerManager(manager.Manager):
-    """Scheduler endpoint (API version 1.0)."""
+    """Scheduler endpoint.
 
-    target = messaging.Target(version='1.0')
+    API versions: 1.0 base; 1.1 select_destinations.
+    """
+
+    target = messaging.Target(version='1.1')
+
+    def __init__(self, host=None, placement=None, host_manager=None):
+        super().__init__(host=host)
+        self._placement = placement
+        self.host_manager = host_manager or hm.HostManager()
+        self.claim_stats = claims.ClaimStats()
+        self.last_timings = None
+        self._handlers = None
+        self._handler_key = None
+
+    @property
+    def placement(self):
+        if self._placement is None:
+            self._placement = placement_client.PlacementClient()
+        return self._placement
+
+    def post_start_hook(self):
+        """Fill the host cache now, so the first request does not pay for
+        reading every cell in full (a failure only delays that)."""
+        try:
+            cells = self.host_manager.refresh(
+                nl_context.get_admin_context())
+            LOG.info('Host cache warmed: %d cells, %d compute nodes',
+                     len(cells), sum(len(c.templates) for c in cells))
+        except Exception as err:  # noqa: BLE001 - retried per request
+            LOG.warning('Host cache not warmed at start: %s', err)
+
+    def cleanup_host(self):
+        self.host_manager.close()
+
+    # -- RPC ---------------------------------------------------------------
+
+    @messaging.expected_exceptions(exception.NoValidHost)
+    def select_destinations(self, context, request_spec, instance_uuids,
+                            return_alternates=True):
+        """RPC: :meth:`schedule` (NoValidHost is an expected exception)."""
+        return self.schedule(context, request_spec, instance_uuids,
+                             return_alternates)
+
+    def schedule(self, context, request_spec, instance_uuids,
+                 return_alternates=True):
+        """Pick (and claim) a host per instance; see the module docstring.
+
+        :param request_spec: an ``objects.RequestSpec`` (or a plain
+            :class:`nova_lite.scheduler.spec.RequestSpec`).
+        :param instance_uuids: the instances to place; empty means no
+            claims (``request_spec.num_instances`` hosts are picked).
+        :returns: per instance, a list of ``objects.Selection``: the chosen
+            host first, then the alternates.
+        :raises NoValidHost: with the explanation.
+        """
+        try:
+            spec = (request_spec.to_plain_spec()
+                    if hasattr(request_spec, 'to_plain_spec')
+                    else request_spec)
+        except (TypeError, ValueError, AttributeError) as err:
+            reason = 'The request spec is invalid: %s.' % err
+            LOG.info('No valid host: %s', reason)
+            raise explain.no_valid_host(reason)
+        request = _Request(spec, instance_uuids)
+        try:
+            return self._select(context, request, return_alternates)
+        except exception.NoValidHost as err:
+            self._release(request)
+            LOG.info('No valid host for %s: %s',
+                     _describe(request), err.kwargs.get('reason', err))
+            raise
+        except (spec_mod.InvalidSchedulerRequest,
+                request_filter.RequestFilterFailed) as err:
+            self._release(request)
+            reason = explain.explain_invalid_request(err)
+            LOG.info('No valid host for %s: %s', _describe(request), reason)
+            raise explain.no_valid_host(reason)
+        except placement_client.PlacementClientError as err:
+            self._release(request)
+            reason = 'Placement could not be used: %s' % err
+            LOG.warning('No valid host for %s: %s', _describe(request),
+                        reason)
+            raise explain.no_valid_host(reason)
+        except Exception:
+            self._release(request)
+            raise
+        finally:
+            self.last_timings = request.timings.seconds
+
+    # -- the request -------------------------------------------------------
+
+    def _select(self, context, request, return_alternates):
+        spec = request.spec
+        self._check_group_policy(spec)
+        with request.timings.phase('db'):
+            cells = self.host_manager.refresh(context,
+                                              _cells_wanted(spec))
+        request.query = self._build_query(spec, cells)
+        with request.timings.phase('placement'):
+            by_root = self._candidates(request)
+        with request.timings.phase('db'):
+            request.hosts = self.host_manager.get_host_states_by_uuids(
+                cells, list(by_root))
+            for state in request.hosts:
+                state.allocation_candidates = by_root[state.uuid]
+            self._fill_group_hosts(spec, cells)
+        if not request.hosts:
+            raise explain.no_valid_host(_no_hosts_reason(request, by_root))
+        uuids = request.instance_uuids or [None] * request.num_instances
+        last_sorted = []
+        for index, instance_uuid in enumerate(uuids):
+            spec.instance_uuid = instance_uuid
+            last_sorted = self._place_one(request, index, instance_uuid)
+        num_alts = (CONF.scheduler.max_attempts - 1
+                    if return_alternates else 0)
+        if num_alts and request.num_instances > 1:
+            last_sorted, _result = self._sorted_hosts(
+                request, request.num_instances)
+        return self._selections(request, last_sorted, num_alts)
+
+    def _place_one(self, request, index, instance_uuid):
+        """Pick, claim and consume a host for one instance; sorted hosts."""
+        spec = request.spec
+        ordered, result = self._sorted_hosts(request, index)
+        if not ordered:
+            raise explain.no_valid_host(explain.explain_filtered(
+                request.num_candidates, len(request.hosts), request.query,
+                result, index, request.num_instances))
+        chosen, alloc_req = self._claim_first(request, ordered,
+                                              instance_uuid)
+        if chosen is None:
+            raise explain.no_valid_host(_claims_failed_reason(
+                request, result, len(ordered), index))
+        host_state.consume_selected_host(chosen, spec, instance_uuid)
+        request.chosen.append((chosen, alloc_req))
+        return ordered
+
+    def _sorted_hosts(self, request, index):
+        filter_handler, weight_handler, chance_order = self._get_handlers()
+        spec = request.spec
+        if chance_order is not None:
+            with request.timings.phase('filters'):
+                return chance_order.sorted_hosts(request.hosts, spec, index)
+        with request.timings.phase('filters'):
+            result = filter_handler.get_filtered_hosts(request.hosts, spec,
+                                                       index)
+        if not result.hosts:
+            return [], result
+        with request.timings.phase('weighers'):
+            weighed = weight_handler.get_weighed_hosts(result.hosts, spec)
+            ordered = [item.obj for item in weights.pick_host(weighed)]
+        return ordered, result
+
+    def _claim_first(self, request, ordered, instance_uuid):
+        """The first host of ``ordered`` whose claim succeeds, and its
+        allocation request; (None, None) when none does."""
+        spec = request.spec
+        for state in ordered:
+            if not state.allocation_candidates:
+                continue
+            alloc_req = state.allocation_candidates[0]
+            if not request.claim:
+                return state, alloc_req
+            with request.timings.phase('claims'):
+                outcome = claims.claim_resources(
+                    self.placement, instance_uuid, alloc_req,
+                    spec.project_id, spec.user_id, stats=self.claim_stats)
+            if outcome == claims.CLAIMED:
+                request.claimed.append(instance_uuid)
+                return state, alloc_req
+            if outcome == claims.CONSUMER_EXISTS:
+                raise explain.no_valid_host(
+                    'Instance %s already has allocations in placement.'
+                    % instance_uuid)
+        return None, None
+
+    def _selections(self, request, last_sorted, num_alts):
+        chosen_keys = {(s.host, s.nodename) for s, _r in request.chosen}
+        result = []
+        for state, alloc_req in request.chosen:
+            items = [_selection(state, alloc_req, request.version)]
+            for alt in last_sorted:
+                if len(items) > num_alts:
+                    break
+                if (alt.cell_uuid != state.cell_uuid or
+                        (alt.host, alt.nodename) in chosen_keys or
+                        not alt.allocation_candidates):
+                    continue
+                items.append(_selection(alt, alt.allocation_candidates[0],
+                                        request.version))
+            result.append(items)
+        return result
+
+    # -- pieces --------------------------------------------------------------
+
+    def _get_handlers(self):
+        key = (CONF.scheduler.driver,
+               tuple(CONF.filter_scheduler.enabled_filters),
+               tuple(CONF.filter_scheduler.weight_classes))
+        if self._handler_key != key:
+            if CONF.scheduler.driver == 'chance_scheduler':
+                self._handlers = (None, None, chance.ChanceOrder())
+            else:
+                self._handlers = (filters.FilterHandler(),
+                                  weights.WeightHandler(), None)
+            self._handler_key = key
+        return self._handlers
+
+    def _check_group_policy(self, spec):
+        group = spec.instance_group
+        if group is None or CONF.scheduler.driver == 'chance_scheduler':
+            return
+        if group.policy not in _POLICY_PLUGINS:
+            raise spec_mod.InvalidSchedulerRequest(
+                'instance_group.policy',
+                'unknown server group policy %r' % (group.policy,))
+        plugin, option = _POLICY_PLUGINS[group.policy]
+        configured = getattr(CONF.filter_scheduler, option)
+        if plugin not in configured and 'all' not in configured:
+            raise spec_mod.InvalidSchedulerRequest(
+                'instance_group.policy',
+                'policy %s needs %s in [filter_scheduler] %s' % (
+                    group.policy, plugin, option))
+        if group.policy == 'anti-affinity':
+            from nova_lite.scheduler.filters import affinity_filter
+            affinity_filter.max_server_per_host(group)
+
+    def _build_query(self, spec, cells):
+        in_tree = self._resolve_in_tree(spec, cells)
+        query = pq.build_query(spec, in_tree=in_tree)
+        request_filter.process_reqspec(spec, query,
+                                       self.host_manager.aggregates)
+        return query
+
+    def _resolve_in_tree(self, spec, cells):
+        """The node uuid when a forced or requested host names one node."""
+        dest = spec.requested_destination
+        host = node = None
+        if dest is not None and dest.host:
+            host, node = dest.host, dest.node
+        elif len(spec.force_hosts) == 1:
+            host = spec.force_hosts[0]
+            node = spec.force_nodes[0] if len(spec.force_nodes) == 1 \
+                else None
+        elif len(spec.force_nodes) == 1:
+            found = self.host_manager.node_named(cells, spec.force_nodes[0])
+            if found is None:
+                raise explain.no_valid_host('No such node %s.'
+                                            % spec.force_nodes[0])
+            return found
+        if host is None:
+            return None
+        nodes = self.host_manager.nodes_of(cells, host, node)
+        if not nodes:
+            raise explain.no_valid_host(
+                'No such host - host: %s node: %s.' % (host, node))
+        return nodes[0] if len(nodes) == 1 else None
+
+    def _candidates(self, request):
+        """``{root provider uuid: [allocation requests]}`` from placement."""
+        try:
+            answer = self.placement.get_allocation_candidates(
+                request.query.params(), microversion=request.version)
+        except placement_client.PlacementError as err:
+            if err.status == 400:
+                raise explain.no_valid_host(
+                    'Placement rejected %s: %s' % (request.query,
+                                                   err.detail))
+            raise
+        alloc_reqs = answer.get('allocation_requests') or []
+        summaries = answer.get('provider_summaries') or {}
+        request.num_candidates = len(alloc_reqs)
+        if not alloc_reqs:
+            raise explain.no_valid_host(
+                explain.explain_no_candidates(request.query))
+        return requests_by_root(alloc_reqs, summaries)
+
+    def _fill_group_hosts(self, spec, cells):
+        group = spec.instance_group
+        if group is None or not group.members:
+            return
+        hosts = self.host_manager.group_hosts(cells, group.members)
+        if hosts or not group.hosts:
+            group.hosts = hosts
+
+    def _release(self, request):
+        if request.claimed:
+            claims.release(self.placement, request.claimed)
+            request.claimed = []
+
+
+def requests_by_root(alloc_reqs, summaries):
+    """Allocation requests grouped by the root provider they land on."""
+    by_root = {}
+    for alloc_req in alloc_reqs:
+        roots = []
+        for rp_uuid in alloc_req.get('allocations', {}):
+            summary = summaries.get(rp_uuid) or {}
+            root = summary.get('root_provider_uuid') or rp_uuid
+            if root not in roots:
+                roots.append(root)
+        for root in roots:
+            by_root.setdefault(root, []).append(alloc_req)
+    return by_root
+
+
+def _cells_wanted(spec):
+    dest = spec.requested_destination
+    if dest is not None and dest.cell_uuid and not dest.allow_cross_cell_move:
+        return [dest.cell_uuid]
+    return None
+
+
+def _selection(state, alloc_req, version):
+    return objects.Selection.from_allocation_request(
+        state.host, state.nodename, state.uuid, state.cell_uuid, alloc_req,
+        version, availability_zone=state.availability_zone)
+
+
+def _describe(request):
+    spec = request.spec
+    return '%d instance(s) %s of project %s' % (
+        request.num_instances, ','.join(u for u in request.instance_uuids
+                                        if u) or '-', spec.project_id)
+
+
+def _no_hosts_reason(request, by_root):
+    return ('%s; none of the %d candidate hosts is a compute node of a '
+            'reachable cell with a compute service.' % (
+                explain.describe_candidates(request.num_candidates,
+                                            len(by_root), request.query),
+                len(by_root)))
+
+
+def _claims_failed_reason(request, result, num_tried, index):
+    text = explain.describe_candidates(request.num_candidates,
+                                       len(request.hosts), request.query)
+    if request.num_instances > 1:
+        text += '; for instance %d of %d' % (index + 1,
+                                             request.num_instances)
+    return ('%s; %s; the claims in placement failed on all %d hosts that '
+            'passed (other builds took the room first).' % (
+                text, explain.describe_steps(result.steps), num_tried))

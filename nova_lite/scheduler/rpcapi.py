@@ -15,13 +15,30 @@ class SchedulerAPI:
 
     Version history:
 
-    * 1.0 - Initial version (base API only; select_destinations to come).
+    * 1.0 - Initial version (base API only).
+    * 1.1 - select_destinations.
     """
 
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
         self.client = rpc.get_client(
             target, version_cap=CONF.upgrade_levels.scheduler,
             transport=transport)
+
+    def select_destinations(self, context, request_spec, instance_uuids,
+                            return_alternates=True, timeout=None):
+        """Call: per instance (same order as ``instance_uuids``), a list of
+        ``objects.Selection``: the chosen host, claimed in placement for
+        the instance, then up to ``[scheduler] max_attempts - 1``
+        alternates of the same cell (not claimed).
+
+        :param request_spec: an ``objects.RequestSpec``.
+        :raises nova_lite.exception.NoValidHost: with the explanation.
+        """
+        cctxt = self.client.prepare(version='1.1', timeout=timeout)
+        return cctxt.call(context, 'select_destinations',
+                          request_spec=request_spec,
+                          instance_uuids=list(instance_uuids or []),
+                          return_alternates=return_alternates)

@@ -1,0 +1,292 @@
+"""RequestSpec: what the scheduler is asked to place, as it crosses RPC.
+
+The API writes one per build (in the API database's ``request_specs``, as
+JSON), the super conductor hands it to ``select_destinations``, and the
+scheduler turns it into the plain :class:`nova_lite.scheduler.spec.
+RequestSpec` its filters, weighers and query builder read
+(:meth:`RequestSpec.to_plain_spec`). Build one from parts with
+:meth:`RequestSpec.from_components`::
+
+    spec = objects.RequestSpec.from_components(
+        ctxt, flavor=flavor, image={'id': image_id, 'disk_format': 'qcow2',
+                                    'properties': {...}},
+        num_instances=2, project_id=p, user_id=u, availability_zone='az1',
+        scheduler_hints={'group': [group_uuid]},
+        instance_group={'uuid': group_uuid, 'policy': 'anti-affinity',
+                        'rules': {}, 'members': [uuid1, uuid2]})
+
+Server group members' hosts need not be filled in: the scheduler reads them
+from the cell databases.
+"""
+
+from oslo_serialization import jsonutils
+from oslo_versionedobjects import fields
+
+from nova_lite.objects import base
+from nova_lite.objects import flavor as flavor_obj
+
+
+def _db():
+    from nova_lite.db.api import build_api
+    return build_api
+
+
+def _field(record, name, default=None):
+    if record is None:
+        return default
+    if isinstance(record, dict):
+        return record.get(name, default)
+    if hasattr(record, 'obj_attr_is_set') and name in getattr(
+            record, 'fields', {}):
+        return getattr(record, name) if record.obj_attr_is_set(name) \
+            else default
+    return getattr(record, name, default)
+
+
+@base.NovaLiteObjectRegistry.register
+class RequestSpecGroup(base.NovaLiteObject):
+    """The server group of a request (versions: 1.0 initial).
+
+    ``members``: uuids of the group's instances (those being built now
+    included); ``hosts``: one host name per member already placed, filled
+    by the scheduler from the cell databases when left empty.
+    """
+
+    VERSION = '1.0'
+
+    fields = {
+        'uuid': fields.StringField(nullable=True),
+        'policy': fields.StringField(nullable=True),
+        'rules': fields.DictOfStringsField(default={}),
+        'members': fields.ListOfStringsField(default=[]),
+        'hosts': fields.ListOfStringsField(default=[]),
+    }
+
+    @classmethod
+    def from_any(cls, group):
+        """From a dict, a plain InstanceGroup or a DB row; None stays."""
+        if group is None or isinstance(group, cls):
+            return group
+        rules = _field(group, 'rules') or {}
+        policy = _field(group, 'policy')
+        if policy is None and _field(group, 'policies'):
+            policy = _field(group, 'policies')[0]
+        return cls(uuid=_field(group, 'uuid'), policy=policy,
+                   rules={k: str(v) for k, v in dict(rules).items()},
+                   members=list(_field(group, 'members') or []),
+                   hosts=list(_field(group, 'hosts') or []))
+
+
+@base.NovaLiteObjectRegistry.register
+class RequestSpecDestination(base.NovaLiteObject):
+    """Where a caller asks the instance to go (versions: 1.0 initial)."""
+
+    VERSION = '1.0'
+
+    fields = {
+        'host': fields.StringField(nullable=True),
+        'node': fields.StringField(nullable=True),
+        'cell_uuid': fields.StringField(nullable=True),
+        # Each item a comma-joined OR-list of aggregate uuids.
+        'aggregates': fields.ListOfStringsField(default=[]),
+        'forbidden_aggregates': fields.ListOfStringsField(default=[]),
+        'allow_cross_cell_move': fields.BooleanField(default=False),
+    }
+
+    @classmethod
+    def from_any(cls, dest):
+        if dest is None or isinstance(dest, cls):
+            return dest
+        return cls(host=_field(dest, 'host'), node=_field(dest, 'node'),
+                   cell_uuid=_field(dest, 'cell_uuid'),
+                   aggregates=list(_field(dest, 'aggregates') or []),
+                   forbidden_aggregates=sorted(
+                       _field(dest, 'forbidden_aggregates') or []),
+                   allow_cross_cell_move=bool(
+                       _field(dest, 'allow_cross_cell_move', False)))
+
+
+_LIST_FIELDS = ('force_hosts', 'force_nodes', 'ignore_hosts')
+
+
+@base.NovaLiteObjectRegistry.register
+class RequestSpec(base.NovaLiteObject):
+    """One scheduling request (versions: 1.0 initial).
+
+    Image properties are strings (a list such as ``traits_required`` as a
+    comma list).
+    """
+
+    VERSION = '1.0'
+
+    fields = {
+        'instance_uuid': fields.StringField(nullable=True),
+        'project_id': fields.StringField(nullable=True),
+        'user_id': fields.StringField(nullable=True),
+        'flavor': fields.ObjectField('Flavor'),
+        'image_id': fields.StringField(nullable=True),
+        'image_disk_format': fields.StringField(nullable=True),
+        'image_properties': fields.DictOfNullableStringsField(default={}),
+        'num_instances': fields.IntegerField(default=1),
+        'availability_zone': fields.StringField(nullable=True),
+        'scheduler_hints': fields.DictOfListOfStringsField(default={}),
+        'instance_group': fields.ObjectField('RequestSpecGroup',
+                                             nullable=True),
+        'requested_destination': fields.ObjectField(
+            'RequestSpecDestination', nullable=True),
+        'force_hosts': fields.ListOfStringsField(default=[]),
+        'force_nodes': fields.ListOfStringsField(default=[]),
+        'ignore_hosts': fields.ListOfStringsField(default=[]),
+        # How many hosts were tried already (reschedules, moves).
+        'num_attempts': fields.IntegerField(default=1),
+        'is_bfv': fields.BooleanField(default=False),
+        # The cell of an instance being moved (CrossCellWeigher).
+        'source_cell_uuid': fields.StringField(nullable=True),
+    }
+
+    @classmethod
+    def from_components(cls, context, flavor, image=None, num_instances=1,
+                        project_id=None, user_id=None, instance_uuid=None,
+                        availability_zone=None, scheduler_hints=None,
+                        instance_group=None, requested_destination=None,
+                        force_hosts=None, force_nodes=None,
+                        ignore_hosts=None, is_bfv=False,
+                        source_cell_uuid=None):
+        """Build a spec from a flavor (object or dict), an image (dict with
+        ``id``, ``disk_format``, ``properties``, or a plain ImageMeta), a
+        group (dict, plain group or row) and the rest as plain values.
+        Hint values become lists of strings."""
+        spec = cls(context)
+        spec.flavor = _flavor(context, flavor)
+        spec.image_id = _field(image, 'id')
+        spec.image_disk_format = _field(image, 'disk_format')
+        spec.image_properties = _string_dict(_field(image, 'properties')
+                                             or {})
+        spec.num_instances = num_instances
+        spec.project_id = project_id
+        spec.user_id = user_id
+        spec.instance_uuid = instance_uuid
+        spec.availability_zone = availability_zone
+        spec.scheduler_hints = _hints(scheduler_hints or {})
+        spec.instance_group = RequestSpecGroup.from_any(instance_group)
+        spec.requested_destination = RequestSpecDestination.from_any(
+            requested_destination)
+        spec.force_hosts = list(force_hosts or [])
+        spec.force_nodes = list(force_nodes or [])
+        spec.ignore_hosts = list(ignore_hosts or [])
+        spec.num_attempts = 1
+        spec.is_bfv = bool(is_bfv)
+        spec.source_cell_uuid = source_cell_uuid
+        return spec
+
+    def get(self, name, default=None):
+        if self.obj_attr_is_set(name):
+            return getattr(self, name)
+        return default
+
+    def to_plain_spec(self):
+        """The :class:`nova_lite.scheduler.spec.RequestSpec` of this spec."""
+        from nova_lite.scheduler import spec as plain
+        flavor = self.flavor
+        group = self.get('instance_group')
+        dest = self.get('requested_destination')
+        return plain.RequestSpec(
+            flavor=plain.Flavor(
+                vcpus=flavor.get('vcpus', 1),
+                memory_mb=flavor.get('memory_mb', 512),
+                root_gb=flavor.get('root_gb', 0) or 0,
+                ephemeral_gb=flavor.get('ephemeral_gb', 0) or 0,
+                swap=flavor.get('swap', 0) or 0,
+                extra_specs=flavor.get('extra_specs', {}),
+                name=flavor.get('name'), flavorid=flavor.get('flavorid')),
+            image=plain.ImageMeta(
+                id=self.get('image_id'),
+                disk_format=self.get('image_disk_format'),
+                properties=self.get('image_properties', {})),
+            project_id=self.get('project_id'),
+            user_id=self.get('user_id'),
+            availability_zone=self.get('availability_zone'),
+            scheduler_hints={k: list(v) for k, v in
+                             self.get('scheduler_hints', {}).items()},
+            instance_group=None if group is None else plain.InstanceGroup(
+                uuid=_field(group, 'uuid'), policy=_field(group, 'policy'),
+                rules=_field(group, 'rules', {}),
+                members=_field(group, 'members', []),
+                hosts=_field(group, 'hosts', [])),
+            num_instances=self.get('num_instances', 1),
+            instance_uuid=self.get('instance_uuid'),
+            force_hosts=self.get('force_hosts', []),
+            force_nodes=self.get('force_nodes', []),
+            ignore_hosts=self.get('ignore_hosts', []),
+            requested_destination=None if dest is None else
+            plain.Destination(
+                host=_field(dest, 'host'), node=_field(dest, 'node'),
+                cell_uuid=_field(dest, 'cell_uuid'),
+                aggregates=_field(dest, 'aggregates', []),
+                forbidden_aggregates=_field(dest, 'forbidden_aggregates',
+                                            []),
+                allow_cross_cell_move=_field(dest, 'allow_cross_cell_move',
+                                             False)),
+            source_cell_uuid=self.get('source_cell_uuid'),
+            is_bfv=self.get('is_bfv', False))
+
+    # -- storage in the API database (JSON) --------------------------------
+
+    def to_json_dict(self):
+        """A JSON-able dict of this spec (versioned primitive)."""
+        return jsonutils.loads(jsonutils.dumps(self.obj_to_primitive()))
+
+    @classmethod
+    def from_json_dict(cls, context, data):
+        spec = cls.obj_from_primitive(data, context=context)
+        spec._context = context
+        return spec
+
+    def create(self):
+        """Store this spec for ``instance_uuid`` in the API database."""
+        _db().request_spec_create(self._context, self.instance_uuid,
+                                  self.to_json_dict())
+
+    def save(self):
+        _db().request_spec_update(self._context, self.instance_uuid,
+                                  self.to_json_dict())
+        self.obj_reset_changes(recursive=True)
+
+    @classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        """The stored spec of ``instance_uuid`` (RequestSpecNotFound)."""
+        row = _db().request_spec_get_by_instance_uuid(context, instance_uuid)
+        return cls.from_json_dict(context, row.spec)
+
+
+def _flavor(context, flavor):
+    if isinstance(flavor, flavor_obj.Flavor):
+        return flavor
+    result = flavor_obj.Flavor(context)
+    for name in flavor_obj.Flavor.fields:
+        value = _field(flavor, name)
+        if value is not None:
+            if name == 'extra_specs':
+                value = _string_dict(value)
+            setattr(result, name, value)
+    return result.fill_defaults()
+
+
+def _string_dict(values):
+    result = {}
+    for key, value in dict(values).items():
+        if isinstance(value, (list, tuple)):
+            value = ','.join(str(v) for v in value)
+        result[str(key)] = None if value is None else str(value)
+    return result
+
+
+def _hints(hints):
+    result = {}
+    for key, value in dict(hints).items():
+        if value is None:
+            continue
+        if not isinstance(value, (list, tuple)):
+            value = [value]
+        result[str(key)] = [str(v) for v in value if v is not None]
+    return result

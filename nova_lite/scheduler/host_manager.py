@@ -1,0 +1,343 @@
+"""Host manager: host states of the compute nodes placement returned.
+
+The scheduler asks placement which compute nodes fit, then needs what only
+the cell databases know about them: the compute_nodes row (sizes, ratios,
+stats), the compute service (disabled, forced down, last heartbeat), the
+instances on the host (server groups, same/different host, I/O and
+instance counts), plus the host aggregates of the API database (AZs,
+aggregate filters, weight multipliers).
+
+Caching, and why it stays correct:
+
+- Per cell the manager keeps every live compute node (as a host state
+  template, parsed once), the compute services, and every instance that
+  has a host. Each request refreshes them: compute nodes and instances
+  *changed since the last read* (``updated_at``/``created_at``/
+  ``deleted_at`` at or after the time of the previous read minus
+  ``[scheduler] host_state_refresh_margin`` seconds, for late commits and
+  small clock skew), compute services the same way (a heartbeat updates
+  its row, so liveness stays current), and a full reload of all three
+  every ``host_state_full_refresh_interval`` seconds as a safety net (it
+  also drops services deleted outright, which leave no changed row). A
+  request therefore reads a few rows, not 10,000.
+- Aggregates and cell mappings (a handful of rows) are read in full on
+  every request.
+- Host states handed to filters are fresh copies of the templates, so
+  consuming resources between the picks of one request never leaks into
+  another request.
+
+Cells are read in parallel (scatter-gather), each within ``[scheduler]
+cell_timeout`` seconds; a cell whose database errors or does not answer in
+time is skipped with a warning, and its hosts are not scheduled to in that
+request. cell0 (no computes) and disabled cells are never read.
+"""
+
+import concurrent.futures
+import contextlib
+import copy
+import datetime
+import threading
+import time
+
+from oslo_log import log as logging
+
+from nova_lite import conf as nl_conf
+from nova_lite.db.api import aggregate_api
+from nova_lite.db.api import api as api_db
+from nova_lite.db import session as db_session
+from nova_lite.db import types as db_types
+from nova_lite.scheduler import host_db
+from nova_lite.scheduler import host_state as hs
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+CELL0_UUID = api_db.CELL0_UUID
+
+
+class CellUnavailable(Exception):
+    """A cell's database errored or did not answer in time."""
+
+
+class CellHosts:
+    """The cached compute nodes, services and instances of one cell."""
+
+    def __init__(self, mapping):
+        self.uuid = mapping.uuid
+        self.name = mapping.name
+        self.database_connection = mapping.database_connection
+        self.lock = threading.Lock()
+        self.templates = {}     # node uuid -> HostState (rows only)
+        self.services = {}      # host -> service row (dict)
+        self.instance_hosts = {}  # instance uuid -> host
+        self.by_host = {}       # host -> {instance uuid: InstanceInfo}
+        self.mark = None        # naive UTC: read rows changed since then
+        self.last_full = None   # time.monotonic() of the last full read
+
+    def __repr__(self):
+        return '<cell %s (%s): %d nodes>' % (self.name, self.uuid,
+                                             len(self.templates))
+
+    def _context(self, context):
+        cctxt = copy.copy(context)
+        cctxt.cell_uuid = self.uuid
+        cctxt.db_connection = db_session.get_cell_context_manager(
+            self.database_connection)
+        return cctxt
+
+    def _full_read_due(self):
+        interval = CONF.scheduler.host_state_full_refresh_interval
+        return (self.mark is None or interval <= 0 or
+                time.monotonic() - self.last_full >= interval)
+
+    @contextlib.contextmanager
+    def locked(self):
+        """Hold the cell's lock (refreshes write, host states read)."""
+        if not self.lock.acquire(timeout=CONF.scheduler.cell_timeout):
+            raise CellUnavailable('a previous read of cell %s still runs'
+                                  % self.name)
+        try:
+            yield
+        finally:
+            self.lock.release()
+
+    def refresh(self, context):
+        """Bring the cache up to date with the cell database."""
+        with self.locked():
+            self._refresh(self._context(context))
+
+    def _refresh(self, cctxt):
+        full = self._full_read_due()
+        started = db_types.utcnow()
+        since = None if full else self.mark
+        nodes = host_db.compute_nodes(cctxt, since)
+        services = host_db.compute_services(cctxt, since)
+        instances = host_db.instances_on_hosts(cctxt, since)
+        if full:
+            self.templates = {}
+            self.services = {}
+            self.instance_hosts = {}
+            self.by_host = {}
+        self._apply_nodes(nodes)
+        for row in services:
+            self.services[row['host']] = hs._service_dict(row)
+        self._apply_instances(instances)
+        margin = datetime.timedelta(
+            seconds=CONF.scheduler.host_state_refresh_margin)
+        self.mark = started - margin
+        if full:
+            self.last_full = time.monotonic()
+        LOG.debug('Cell %s refreshed (%s): %d node rows, %d instance rows',
+                  self.name, 'full' if full else 'changes', len(nodes),
+                  len(instances))
+
+    def _apply_nodes(self, rows):
+        for row in rows:
+            if row['deleted']:
+                self.templates.pop(row['uuid'], None)
+                continue
+            known = self.templates.get(row['uuid'])
+            stamp = row['updated_at'] or row['created_at']
+            if known is not None and stamp is not None and \
+                    known.updated == stamp:
+                # Re-read inside the margin but unchanged: keep the parse.
+                continue
+            template = hs.HostState.from_compute_node(row,
+                                                      cell_uuid=self.uuid)
+            template.updated = stamp
+            self.templates[row['uuid']] = template
+
+    def _apply_instances(self, rows):
+        for uuid, host, _node, project_id, deleted in rows:
+            old_host = self.instance_hosts.pop(uuid, None)
+            if old_host is not None:
+                on_old = self.by_host.get(old_host)
+                if on_old is not None:
+                    on_old.pop(uuid, None)
+            if deleted or not host:
+                continue
+            self.instance_hosts[uuid] = host
+            self.by_host.setdefault(host, {})[uuid] = hs.InstanceInfo(
+                uuid, project_id)
+
+    def host_state(self, node_uuid, aggregates_of):
+        """A fresh host state of ``node_uuid``, or None when unknown here.
+
+        A node whose compute service has no row is left out, as Nova does.
+        """
+        template = self.templates.get(node_uuid)
+        if template is None:
+            return None
+        service = self.services.get(template.host)
+        if service is None:
+            LOG.debug('Node %s of host %s has no compute service row; '
+                      'skipped', template.nodename, template.host)
+            return None
+        return _clone(template, service, aggregates_of(template.host),
+                      self.by_host.get(template.host, _NO_INSTANCES))
+
+
+_NO_INSTANCES = {}
+
+
+def _clone(template, service, aggregates, instances):
+    # NOTE(sched): a plain __dict__ copy is several times cheaper than
+    # copy.copy, and this runs once per candidate host per request.
+    state = object.__new__(type(template))
+    state.__dict__.update(template.__dict__)
+    state._lock = threading.Lock()
+    state.service = service
+    state.aggregates = aggregates
+    state.instances = dict(instances)
+    state.limits = {}
+    state.allocation_candidates = []
+    return state
+
+
+class HostManager:
+    """Host states for a request, from all cells (see module docstring)."""
+
+    def __init__(self, max_workers=8):
+        self._cells = {}
+        self._cells_lock = threading.Lock()
+        self.aggregates = []
+        self._host_aggregates = {}
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max_workers, thread_name_prefix='cell-read')
+
+    def close(self):
+        self._executor.shutdown(wait=False)
+
+    # -- API database ------------------------------------------------------
+
+    def refresh_aggregates(self, context):
+        """Reload host aggregates (with hosts and metadata)."""
+        aggregates = []
+        by_host = {}
+        for row in aggregate_api.aggregate_get_all(context):
+            agg = hs.Aggregate(id=row.id, uuid=row.uuid, name=row.name,
+                               hosts=row.hosts, metadata=row.metadetails)
+            aggregates.append(agg)
+            for host in agg.hosts:
+                by_host.setdefault(host, []).append(agg)
+        self.aggregates = aggregates
+        self._host_aggregates = by_host
+
+    def aggregates_of(self, host):
+        return self._host_aggregates.get(host, [])
+
+    def _refresh_cell_mappings(self, context):
+        mappings = [m for m in api_db.cell_mapping_get_all(context)
+                    if m.uuid != CELL0_UUID and not m.disabled]
+        with self._cells_lock:
+            current = {}
+            for mapping in mappings:
+                cell = self._cells.get(mapping.uuid)
+                if (cell is None or cell.database_connection !=
+                        mapping.database_connection):
+                    cell = CellHosts(mapping)
+                current[mapping.uuid] = cell
+            self._cells = current
+            return list(current.values())
+
+    # -- cells ---------------------------------------------------------------
+
+    def refresh(self, context, cell_uuids=None):
+        """Refresh aggregates and the cells; return the cells that answered.
+
+        :param cell_uuids: only these cells (a move that must stay in its
+            cell); None means every enabled cell.
+        """
+        self.refresh_aggregates(context)
+        cells = self._refresh_cell_mappings(context)
+        if cell_uuids is not None:
+            cells = [c for c in cells if c.uuid in set(cell_uuids)]
+        return self._scatter_gather(context, cells)
+
+    def _scatter_gather(self, context, cells):
+        futures = {self._executor.submit(cell.refresh, context): cell
+                   for cell in cells}
+        timeout = CONF.scheduler.cell_timeout
+        done, not_done = concurrent.futures.wait(futures, timeout=timeout)
+        live = []
+        for future in futures:
+            cell = futures[future]
+            if future in not_done:
+                LOG.warning('Cell %s (%s) did not answer within %.1f s; its '
+                            'hosts are skipped', cell.name, cell.uuid,
+                            timeout)
+                continue
+            error = future.exception()
+            if error is not None:
+                LOG.warning('Cell %s (%s) is unavailable, its hosts are '
+                            'skipped: %s', cell.name, cell.uuid, error)
+                continue
+            live.append(cell)
+        return live
+
+    def _each_cell(self, cells):
+        """Yield each cell of ``cells`` with its lock held; a cell whose
+        lock stays taken (a refresh hangs) is skipped with a warning."""
+        for cell in cells:
+            try:
+                with cell.locked():
+                    yield cell
+            except CellUnavailable as err:
+                LOG.warning('Skipping cell %s: %s', cell.name, err)
+
+    def get_host_states_by_uuids(self, cells, compute_uuids):
+        """Fresh host states of the nodes ``compute_uuids`` in ``cells``.
+
+        Order follows ``compute_uuids``; unknown uuids (not a compute node
+        of a live cell, no compute service) are left out.
+        """
+        found = {}
+        for cell in self._each_cell(cells):
+            for uuid in compute_uuids:
+                if uuid not in found:
+                    state = cell.host_state(uuid, self.aggregates_of)
+                    if state is not None:
+                        found[uuid] = state
+        return [found[uuid] for uuid in compute_uuids if uuid in found]
+
+    def get_all_host_states(self, cells):
+        """Fresh host states of every cached node of ``cells``."""
+        states = []
+        for cell in self._each_cell(cells):
+            for uuid in cell.templates:
+                state = cell.host_state(uuid, self.aggregates_of)
+                if state is not None:
+                    states.append(state)
+        return states
+
+    def nodes_of(self, cells, host, node=None):
+        """Uuids of the nodes of ``host`` (and ``node``) in ``cells``."""
+        found = []
+        for cell in self._each_cell(cells):
+            for uuid, template in cell.templates.items():
+                if (template.host == host and
+                        (node is None or template.nodename == node)):
+                    found.append(uuid)
+        return found
+
+    def node_named(self, cells, nodename):
+        """The uuid of the node called ``nodename``, or None."""
+        for cell in self._each_cell(cells):
+            for uuid, template in cell.templates.items():
+                if template.nodename == nodename:
+                    return uuid
+        return None
+
+    def group_hosts(self, cells, members):
+        """One host per member of ``members`` that runs somewhere."""
+        hosts = {}
+        for cell in self._each_cell(cells):
+            for uuid in members:
+                host = cell.instance_hosts.get(uuid)
+                if host is not None:
+                    hosts.setdefault(uuid, host)
+        return [hosts[uuid] for uuid in members if uuid in hosts]
+
+    @property
+    def cells(self):
+        return list(self._cells.values())

@@ -1,0 +1,253 @@
+"""select_destinations at the scheduler's RPC API, end to end in-process.
+
+The scheduler service runs on ``fake://`` with two cells (SQLite cell
+databases, an API database) and placement in-process
+(``PlacementFixture``). Compute nodes are created by the tests: their
+``services``/``compute_nodes`` rows and their providers (with inventory,
+traits, aggregates, nested GPU children), as a compute would report them.
+
+Skipped while placement does not serve ``GET /allocation_candidates``.
+"""
+
+import threading
+import uuid
+
+import testtools
+
+from nova_lite.clients import placement as placement_client
+from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.placement import fixture as placement_fixture
+from nova_lite.scheduler import manager as sched_manager
+from nova_lite.scheduler import rpcapi
+from nova_lite import testing
+from tests.functional.scheduler import helpers
+
+
+def placement_serves_candidates(client):
+    """True when placement answers GET /allocation_candidates."""
+    try:
+        client.get_allocation_candidates({'resources': 'VCPU:1'},
+                                         microversion='1.36')
+    except placement_client.PlacementNotFound:
+        return False
+    except placement_client.PlacementError as err:
+        return err.status != 404 and err.status != 405
+    return True
+
+
+class SchedulerFunctionalBase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.conf = self.useFixture(testing.ConfFixture())
+        self.dbs = self.useFixture(testing.DatabaseFixture(
+            cells=('cell1', 'cell2')))
+        self.placement = self.useFixture(
+            placement_fixture.PlacementFixture()).client
+        if not placement_serves_candidates(self.placement):
+            self.skipTest('placement does not serve GET '
+                          '/allocation_candidates yet')
+        self.scheduler = testing.start_service(self, 'scheduler',
+                                               host='sched1')
+        self.scheduler.manager._placement = self.placement
+        self.api = rpcapi.SchedulerAPI()
+        self.ctxt = nl_context.RequestContext(user_id='u1',
+                                              project_id='p1')
+        self.cell_uuid = {name: cell.uuid
+                          for name, cell in self.dbs.cells.items()}
+
+    def add_compute(self, cell, host, **kwargs):
+        return helpers.add_compute(self.dbs, cell, host,
+                                   placement=self.placement, **kwargs)[0]
+
+    def spec(self, extra_specs=None, vcpus=1, memory_mb=512, disk_gb=1,
+             **kwargs):
+        return objects.RequestSpec.from_components(
+            self.ctxt, flavor={'vcpus': vcpus, 'memory_mb': memory_mb,
+                               'root_gb': disk_gb,
+                               'extra_specs': extra_specs or {}},
+            project_id='p1', user_id='u1', **kwargs)
+
+    def select(self, spec, instance_uuids, alternates=True):
+        return self.api.select_destinations(self.ctxt, spec, instance_uuids,
+                                            return_alternates=alternates)
+
+    def allocations(self, instance_uuid):
+        return self.placement.get_allocations(instance_uuid)['allocations']
+
+
+class SelectDestinationsTestCase(SchedulerFunctionalBase):
+
+    def test_claim_is_in_placement_and_alternates_same_cell(self):
+        nodes = {}
+        for i in range(3):
+            nodes['a%d' % i] = self.add_compute('cell1', 'a%d' % i,
+                                                memory_mb=8192 + i)
+            nodes['b%d' % i] = self.add_compute('cell2', 'b%d' % i,
+                                                memory_mb=4096 + i)
+        inst = str(uuid.uuid4())
+        (sels,) = self.select(self.spec(), [inst])
+        self.assertEqual(['a2', 'a1', 'a0'],
+                         [s.service_host for s in sels])
+        self.assertEqual({self.cell_uuid['cell1']},
+                         {s.cell_uuid for s in sels})
+        self.assertEqual(
+            {nodes['a2']: {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}},
+            {rp: a['resources'] for rp, a in self.allocations(inst).items()})
+        for alt in sels[1:]:
+            self.assertIn(alt.compute_node_uuid,
+                          alt.allocation_request_dict()['allocations'])
+
+    def test_required_trait_gets_only_hosts_with_it(self):
+        for i in range(4):
+            self.add_compute('cell1' if i % 2 else 'cell2', 'h%d' % i,
+                             traits=['CUSTOM_SSD'] if i < 2 else [],
+                             memory_mb=4096 * (i + 1))
+        result = self.select(self.spec({'trait:CUSTOM_SSD': 'required'}),
+                             [str(uuid.uuid4()), str(uuid.uuid4())])
+        hosts = {s.service_host for sels in result for s in sels}
+        self.assertEqual({'h0', 'h1'}, hosts)
+
+    def test_vgpu_lands_on_nested_child(self):
+        self.add_compute('cell1', 'plain', memory_mb=32768)
+        gpu_node = self.add_compute('cell2', 'gpu', vgpus=4)
+        inst = str(uuid.uuid4())
+        (sels,) = self.select(self.spec({'resources:VGPU': '1'}), [inst])
+        self.assertEqual('gpu', sels[0].service_host)
+        allocs = self.allocations(inst)
+        self.assertEqual({'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1},
+                         allocs[gpu_node]['resources'])
+        (child,) = [rp for rp in allocs if rp != gpu_node]
+        self.assertEqual({'VGPU': 1}, allocs[child]['resources'])
+        self.assertEqual(
+            gpu_node, self.placement.get_provider(child)[
+                'root_provider_uuid'])
+
+    def test_anti_affinity_spreads_then_fourth_fails(self):
+        for i in range(3):
+            self.add_compute('cell1', 'h%d' % i)
+        members = [str(uuid.uuid4()) for _ in range(4)]
+        group = {'uuid': str(uuid.uuid4()), 'policy': 'anti-affinity',
+                 'members': members[:3]}
+        result = self.select(self.spec(instance_group=group,
+                                       num_instances=3,
+                                       scheduler_hints={'group':
+                                                        group['uuid']}),
+                             members[:3])
+        chosen = [sels[0].service_host for sels in result]
+        self.assertEqual(3, len(set(chosen)))
+        # The conductor creates the instances in the chosen cell.
+        for inst, host in zip(members, chosen, strict=False):
+            helpers.add_instance(self.dbs, 'cell1', host,
+                                 instance_uuid=inst)
+        group['members'] = members
+        err = self.assertRaises(
+            exception.NoValidHost, self.select,
+            self.spec(instance_group=group,
+                      scheduler_hints={'group': group['uuid']}),
+            [members[3]])
+        self.assertIn('ServerGroupAntiAffinityFilter removed 3 of 3 hosts',
+                      str(err))
+        # What the conductor puts in the fault: the reason, no traceback.
+        self.assertIn('ServerGroupAntiAffinityFilter',
+                      err.kwargs['reason'])
+        self.assertNotIn('Traceback', err.message)
+        self.assertEqual({}, self.allocations(members[3]))
+
+    def test_availability_zone_request_stays_in_zone(self):
+        agg = str(uuid.uuid4())
+        for i in range(4):
+            self.add_compute('cell1' if i < 2 else 'cell2', 'h%d' % i,
+                             aggregates=[agg] if i in (1, 2) else [],
+                             memory_mb=4096 * (4 - i))
+        helpers.add_aggregate('zone1', ['h1', 'h2'],
+                              {'availability_zone': 'az1'}, agg_uuid=agg)
+        result = self.select(self.spec(availability_zone='az1'),
+                             [str(uuid.uuid4()), str(uuid.uuid4())])
+        sels = [s for item in result for s in item]
+        self.assertEqual({'h1', 'h2'}, {s.service_host for s in sels})
+        self.assertEqual({'az1'}, {s.availability_zone for s in sels})
+
+    def test_malformed_extra_specs_name_the_key(self):
+        self.add_compute('cell1', 'h0')
+        for key, value in (('resources:VCPU', 'abc'),
+                           ('trait:CUSTOM_SSD', 'sometimes'),
+                           ('group_policy', 'bogus')):
+            err = self.assertRaises(
+                exception.NoValidHost, self.select,
+                self.spec({key: value, 'resources1:VCPU': '1',
+                           'resources2:MEMORY_MB': '1'}),
+                [str(uuid.uuid4())])
+            self.assertIn(key, str(err))
+
+    def test_no_room_is_novalidhost_with_query(self):
+        self.add_compute('cell1', 'h0', vcpus=1)
+        err = self.assertRaises(exception.NoValidHost, self.select,
+                                self.spec(vcpus=4), [str(uuid.uuid4())])
+        self.assertIn('Placement returned no allocation candidates',
+                      str(err))
+        self.assertIn('VCPU:4', str(err))
+
+    def test_down_compute_is_filtered(self):
+        import datetime
+        from oslo_utils import timeutils
+        old = timeutils.utcnow().replace(tzinfo=None) - datetime.timedelta(
+            hours=1)
+        self.add_compute('cell1', 'down', last_seen_up=old,
+                         memory_mb=65536)
+        self.add_compute('cell2', 'up')
+        (sels,) = self.select(self.spec(), [str(uuid.uuid4())])
+        self.assertEqual(['up'], [s.service_host for s in sels])
+
+
+    def test_cell_down_is_skipped(self):
+        from nova_lite.db.api import api as api_db
+        self.add_compute('cell1', 'small', memory_mb=2048)
+        self.add_compute('cell2', 'big', memory_mb=65536)
+        (sels,) = self.select(self.spec(), [str(uuid.uuid4())])
+        self.assertEqual('big', sels[0].service_host)
+        api_db.cell_mapping_update(
+            nl_context.get_admin_context(), self.cell_uuid['cell2'],
+            {'database_connection': 'sqlite:////nonexistent/dir/cell2.db'})
+        (sels,) = self.select(self.spec(), [str(uuid.uuid4())])
+        self.assertEqual(['small'], [s.service_host for s in sels])
+
+
+class RacingSchedulersTestCase(SchedulerFunctionalBase):
+    """Two schedulers (own host caches) build at once on few hosts."""
+
+    def test_never_over_allocate(self):
+        nodes = [self.add_compute('cell1' if i % 2 else 'cell2', 'h%d' % i,
+                                  vcpus=2, memory_mb=4096)
+                 for i in range(4)]
+        managers = [self.scheduler.manager,
+                    sched_manager.SchedulerManager(host='sched2',
+                                                   placement=self.placement)]
+        self.addCleanup(managers[1].cleanup_host)
+        outcomes = {'placed': [], 'failed': 0}
+        lock = threading.Lock()
+
+        def build(mgr, count):
+            for _ in range(count):
+                inst = str(uuid.uuid4())
+                try:
+                    mgr.schedule(nl_context.get_admin_context(),
+                                 self.spec(), [inst])
+                    with lock:
+                        outcomes['placed'].append(inst)
+                except exception.NoValidHost:
+                    with lock:
+                        outcomes['failed'] += 1
+        threads = [threading.Thread(target=build, args=(mgr, 6))
+                   for mgr in managers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        self.assertEqual(8, len(outcomes['placed']))
+        self.assertEqual(4, outcomes['failed'])
+        for node in nodes:
+            usages = self.placement.get_usages(node)['usages']
+            self.assertEqual(2, usages['VCPU'])

@@ -1,0 +1,41 @@
+"""The scheduler RPC contract: client method, version and arguments, and
+the server endpoint serving that version."""
+
+from unittest import mock
+
+import oslo_messaging as messaging
+
+from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite.scheduler import manager
+from nova_lite.scheduler import rpcapi
+from tests.unit.scheduler import fakes
+
+
+class SchedulerRPCAPITestCase(fakes.TestCase):
+
+    def test_select_destinations_is_a_call_at_1_1(self):
+        api = rpcapi.SchedulerAPI.__new__(rpcapi.SchedulerAPI)
+        api.client = mock.Mock()
+        cctxt = api.client.prepare.return_value
+        ctxt = nl_context.get_admin_context()
+        result = api.select_destinations(ctxt, 'spec', ('a', 'b'))
+        api.client.prepare.assert_called_once_with(version='1.1',
+                                                   timeout=None)
+        cctxt.call.assert_called_once_with(
+            ctxt, 'select_destinations', request_spec='spec',
+            instance_uuids=['a', 'b'], return_alternates=True)
+        self.assertIs(cctxt.call.return_value, result)
+
+    def test_manager_serves_the_client_version(self):
+        self.assertEqual(rpcapi.SchedulerAPI.VERSION,
+                         manager.SchedulerManager.target.version)
+
+    def test_novalidhost_is_expected(self):
+        mgr = manager.SchedulerManager(host='s', placement=mock.Mock(),
+                                       host_manager=mock.Mock())
+        mgr.schedule = mock.Mock(
+            side_effect=exception.NoValidHost(reason='why'))
+        self.assertRaises(messaging.ExpectedException,
+                          mgr.select_destinations,
+                          nl_context.get_admin_context(), 'spec', ['a'])
