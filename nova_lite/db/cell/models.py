@@ -38,6 +38,9 @@ class Service(Base, types.TimestampMixin):
                             name='uniq_services0host0binary'),
         sa.UniqueConstraint('host', 'topic', name='uniq_services0host0topic'),
         sa.UniqueConstraint('uuid', name='uniq_services0uuid'),
+        # The scheduler's incremental refresh reads rows changed since t.
+        sa.Index('services_updated_at_idx', 'updated_at'),
+        sa.Index('services_created_at_idx', 'created_at'),
     )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
@@ -68,6 +71,9 @@ class ComputeNode(Base, types.TimestampMixin, types.SoftDeleteMixin):
             name='uniq_compute_nodes0host0hypervisor_hostname0deleted'),
         sa.UniqueConstraint('uuid', name='uniq_compute_nodes0uuid'),
         sa.Index('compute_nodes_mapped_idx', 'mapped'),
+        sa.Index('compute_nodes_updated_at_idx', 'updated_at'),
+        sa.Index('compute_nodes_created_at_idx', 'created_at'),
+        sa.Index('compute_nodes_deleted_at_idx', 'deleted_at'),
     )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
@@ -117,6 +123,9 @@ class Instance(Base, types.TimestampMixin, types.SoftDeleteMixin):
         sa.Index('instances_compute_id_deleted_idx', 'compute_id',
                  'deleted'),
         sa.Index('instances_reservation_id_idx', 'reservation_id'),
+        sa.Index('instances_updated_at_idx', 'updated_at'),
+        sa.Index('instances_created_at_idx', 'created_at'),
+        sa.Index('instances_deleted_at_idx', 'deleted_at'),
     )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
