@@ -569,9 +569,9 @@ class API:
                        if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
             faults = {}
             if errored:
-                faults = {k: v for k, v in
-                          objects.InstanceFaultList.get_by_instance_uuids(
-                              cctxt, errored, latest=True).items()}
+                for fault in objects.InstanceFaultList.get_by_instance_uuids(
+                        cctxt, errored, latest=True).objects:
+                    faults.setdefault(fault.instance_uuid, []).append(fault)
         return [Server(i, cell=cell, fault=_first(faults.get(i.uuid)))
                 for i in instances]
 
