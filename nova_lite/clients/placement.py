@@ -283,9 +283,26 @@ class PlacementClient:
         return self.request('GET', '/usages', params=params)['usages']
 
     def get_allocation_candidates(self, params, microversion='1.39'):
-        """For part 2 of placement; 404 until it is served."""
+        """``GET /allocation_candidates``: ``allocation_requests`` and
+        ``provider_summaries`` in the shape of ``microversion``. ``params``
+        is a dict or a list of pairs (repeated ``member_of``)."""
         return self.request('GET', '/allocation_candidates', params=params,
                             microversion=microversion)
+
+    def reshape(self, inventories, allocations, microversion='1.38'):
+        """``POST /reshaper``: replace the inventories of several providers
+        and the allocations of several consumers atomically.
+
+        :param inventories: {rp uuid: {"resource_provider_generation",
+            "inventories"}}
+        :param allocations: {consumer uuid: {"allocations", "project_id",
+            "user_id", "consumer_generation"[, "consumer_type"]}}
+        :raises PlacementConflict: a provider or consumer generation
+            changed (nothing was written).
+        """
+        self.request('POST', '/reshaper', {'inventories': inventories,
+                                           'allocations': allocations},
+                     microversion=microversion)
 
 
 def in_process_client(app, conf=None, endpoint='http://placement.invalid'):

@@ -18,8 +18,10 @@ from nova_lite.placement import errors
 from nova_lite.placement import exception
 from nova_lite.placement.handlers import aggregate
 from nova_lite.placement.handlers import allocation
+from nova_lite.placement.handlers import allocation_candidate
 from nova_lite.placement.handlers import inventory
 from nova_lite.placement.handlers import resource_class
+from nova_lite.placement.handlers import reshaper
 from nova_lite.placement.handlers import resource_provider
 from nova_lite.placement.handlers import root
 from nova_lite.placement.handlers import trait
@@ -75,6 +77,9 @@ ROUTE_DECLARATIONS = {
         'PUT': trait.put_trait,
         'DELETE': trait.delete_trait},
     '/usages': {'GET': usage.get_total_usages},
+    '/allocation_candidates': {
+        'GET': allocation_candidate.list_allocation_candidates},
+    '/reshaper': {'POST': reshaper.reshape},
 }
 
 # NOTE(nova_lite): the most specific classes first; the first match wins.

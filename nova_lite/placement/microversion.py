@@ -31,7 +31,7 @@ VERSIONS = [
     '1.7',   # PUT /resource_classes/{name} is create-or-validate
     '1.8',   # project_id/user_id required on PUT /allocations
     '1.9',   # GET /usages
-    '1.10',  # allocation candidates (not served by part 1)
+    '1.10',  # GET /allocation_candidates
     '1.11',  # allocations link in provider representation
     '1.12',  # PUT /allocations takes a dict keyed by provider
     '1.13',  # POST /allocations for several consumers

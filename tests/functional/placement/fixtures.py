@@ -90,3 +90,12 @@ class BasicAuthFixture(APIFixture):
             f.write(_HTPASSWD)
         placement.conf_fixture.config(group='placement_api',
                                       http_basic_auth_user_file=path)
+
+
+class RandomCandidatesFixture(APIFixture):
+    """Allocation candidates sampled at random, at most 3 generated."""
+
+    def configure(self, placement):
+        placement.conf_fixture.config(
+            group='placement_api', randomize_allocation_candidates=True,
+            max_allocation_candidates=3)

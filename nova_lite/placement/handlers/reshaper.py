@@ -1,0 +1,66 @@
+"""Handler of POST /reshaper (1.30+): inventories and allocations of a
+tree replaced in one transaction; 204, 409 on any generation conflict
+(nothing written), 400 for bad input.
+"""
+
+import webob.exc
+
+from nova_lite.placement import errors
+from nova_lite.placement import exception
+from nova_lite.placement.handlers import allocation as alloc_handler
+from nova_lite.placement.handlers import common
+from nova_lite.placement.handlers import inventory as inv_handler
+from nova_lite.placement import microversion
+from nova_lite.placement.objects import reshaper as reshaper_obj
+from nova_lite.placement.schemas import reshaper as schema
+from nova_lite.placement import util
+
+POLICY = 'placement:reshaper:reshape'
+
+
+def _schema(want):
+    if want >= (1, 38):
+        return schema.POST_RESHAPER_SCHEMA_V1_38
+    if want >= (1, 34):
+        return schema.POST_RESHAPER_SCHEMA_V1_34
+    return schema.POST_RESHAPER_SCHEMA_V1_30
+
+
+def _inventories(req, body):
+    result = {}
+    for rp_uuid, value in body['inventories'].items():
+        for rc, values in value['inventories'].items():
+            inv_handler._check_reserved(req, rc, values)
+        result[rp_uuid] = (value['resource_provider_generation'],
+                           value['inventories'])
+    return result
+
+
+def _specs(want, body):
+    specs = []
+    for consumer_uuid, value in body['allocations'].items():
+        value = {k: v for k, v in value.items() if k != 'mappings'}
+        specs.append(alloc_handler._spec(want, consumer_uuid, value))
+    return specs
+
+
+@microversion.require('1.30')
+def reshape(req):
+    """POST /reshaper: 204."""
+    ctx = common.context(req, POLICY)
+    want = microversion.of(req)
+    body = util.extract_json(req, _schema(want))
+    inventories = _inventories(req, body)
+    for rp_uuid in inventories:
+        util.require_uuid(rp_uuid, 'resource provider uuid')
+    specs = _specs(want, body)
+    try:
+        reshaper_obj.reshape(ctx, inventories, specs)
+    except (exception.ResourceProviderNotFound,
+            exception.ResourceClassNotFound) as exc:
+        raise util.bad_request('Unable to reshape: %s' % exc.message)
+    except exception.ConcurrentUpdateDetected as exc:
+        raise webob.exc.HTTPConflict(
+            'Unable to reshape, a generation changed: %s' % exc.message,
+            comment=errors.CONCURRENT_UPDATE)
+    return util.no_content()

@@ -1,0 +1,427 @@
+"""Allocation candidates: combine the providers of each viable tree into
+allocation requests, and summarise the providers involved.
+
+The rules (Placement's, restated):
+
+* a numbered group is served by one provider: every class of the group
+  fits on it, it has the group's required traits (an ``in:`` entry needs
+  one of its names) and none of its forbidden ones, it (or its root) is in
+  the group's ``member_of`` aggregates, and it is in ``in_tree``'s tree;
+  a numbered group without resources (1.36) just names such a provider;
+* the unnumbered group takes each class from one provider of the tree or
+  from a sharing provider anchored to it; no provider used may carry a
+  forbidden trait, and the providers used together must have the required
+  traits; without resources it names one provider of the tree;
+* ``group_policy=isolate`` makes the providers of the numbered groups with
+  resources pairwise distinct; amounts that land on the same provider and
+  class are added up and must still fit;
+* ``same_subtree``: among the providers of the listed groups, one is an
+  ancestor (or self) of all the others;
+* ``limit`` stops the search once enough candidates exist (after shuffling
+  the trees when ``randomize`` is set); ``max_candidates`` bounds the
+  generation in every case.
+
+The SQL lives in :mod:`research_context`; this module is plain Python.
+"""
+
+import dataclasses
+import itertools
+import random
+
+from oslo_log import log as logging
+
+from nova_lite.placement.db import api as db_api
+from nova_lite.placement.objects import common
+from nova_lite.placement.objects import research_context as research
+
+LOG = logging.getLogger(__name__)
+# Trees examined per round when a limit cuts the search.
+MIN_BATCH = 64
+
+
+@dataclasses.dataclass
+class Candidates:
+    """The answer, with names resolved for the handler."""
+    # [({rp uuid: {rc name: amount}}, {suffix: [rp uuid]})]
+    allocation_requests: list
+    # {rp uuid: Summary}
+    summaries: dict
+
+
+@dataclasses.dataclass
+class Summary:
+    uuid: str
+    parent_uuid: str | None
+    root_uuid: str
+    resources: dict   # {rc name: (capacity, used)}
+    traits: list
+
+
+class _Search:
+    """One request being answered: the ids, the sharing providers and the
+    results gathered so far."""
+
+    def __init__(self, request, ids, sharing):
+        self.request = request
+        self.ids = ids
+        self.sharing = sharing
+        self.anchored = {}
+        self.results = []
+        self.seen = set()
+        self.cap = self._cap()
+
+    def _cap(self):
+        caps = []
+        if self.request.max_candidates and self.request.max_candidates > 0:
+            caps.append(self.request.max_candidates)
+        if self.request.limit is not None and not self.request.randomize:
+            caps.append(self.request.limit)
+        return min(caps) if caps else None
+
+    @property
+    def full(self):
+        return self.cap is not None and len(self.results) >= self.cap
+
+
+# -- per-provider checks ------------------------------------------------------
+
+def _member_ok(provider, root_aggs, entries):
+    aggs = provider.aggs | root_aggs
+    for agg_ids, forbidden in entries:
+        if bool(aggs & agg_ids) == forbidden:
+            return False
+    return True
+
+
+def _traits_ok(traits, any_of, forbidden):
+    if traits & forbidden:
+        return False
+    return all(traits & entry for entry in any_of)
+
+
+class _GroupRules:
+    """A group's constraints in ids, checked per provider."""
+
+    def __init__(self, group, ids):
+        self.group = group
+        self.resources = [(ids.rcs[rc], amount)
+                          for rc, amount in sorted(group.resources.items())]
+        self.any_of = [ids.trait_ids(e) for e in group.required_any_of]
+        self.forbidden = ids.trait_ids(group.forbidden_traits)
+        self.member_of = [(ids.agg_ids(uuids), forbidden)
+                          for uuids, forbidden in group.member_of]
+        self.tree_root = (ids.tree_roots.get(group.in_tree, -1)
+                          if group.in_tree else None)
+
+    def placed_ok(self, provider, root_aggs):
+        """member_of and in_tree hold for ``provider``."""
+        if self.tree_root is not None and provider.root_id != self.tree_root:
+            return False
+        return not self.member_of or _member_ok(provider, root_aggs,
+                                                self.member_of)
+
+    def single_ok(self, provider, root_aggs):
+        """``provider`` alone satisfies the whole group."""
+        if not _traits_ok(provider.traits, self.any_of, self.forbidden):
+            return False
+        if not all(provider.fits(rc, n) for rc, n in self.resources):
+            return False
+        return self.placed_ok(provider, root_aggs)
+
+
+# -- fragments: the ways one group is met in one tree -------------------------
+
+def _numbered_fragments(rules, pool, root_aggs):
+    fragments = []
+    for provider in pool:
+        if rules.single_ok(provider, root_aggs):
+            allocation = {provider.id: dict(rules.resources)}
+            fragments.append((allocation, (provider.id,)))
+    return fragments
+
+
+def _single_provider_fragments(rules, provider, root_aggs):
+    """The common flat case: one provider serves the whole group."""
+    if provider.traits & rules.forbidden or not all(
+            provider.fits(rc, n) for rc, n in rules.resources):
+        return []
+    if rules.any_of and not all(provider.traits & e for e in rules.any_of):
+        return []
+    if not rules.placed_ok(provider, root_aggs):
+        return []
+    return [({provider.id: dict(rules.resources)}, (provider.id,))]
+
+
+def _unnumbered_fragments(rules, pool, root_aggs):
+    if len(pool) == 1:
+        return _single_provider_fragments(rules, pool[0], root_aggs)
+    choices = []
+    for rc_id, amount in rules.resources:
+        fitting = [p for p in pool
+                   if not (p.traits & rules.forbidden)
+                   and p.fits(rc_id, amount)
+                   and rules.placed_ok(p, root_aggs)]
+        if not fitting:
+            return []
+        choices.append(fitting)
+    fragments = []
+    for combo in itertools.product(*choices):
+        allocation = {}
+        for provider, (rc_id, amount) in zip(combo, rules.resources,
+                                             strict=True):
+            allocation.setdefault(provider.id, {})[rc_id] = amount
+        if rules.any_of:
+            traits = set().union(*(p.traits for p in combo))
+            if not all(traits & entry for entry in rules.any_of):
+                continue
+        fragments.append((allocation, tuple(sorted(allocation))))
+    return fragments
+
+
+def _resourceless_fragments(rules, tree, root_aggs):
+    return [({}, (p.id,)) for p in tree if rules.single_ok(p, root_aggs)]
+
+
+def _fragments(rules, tree, pool, root_aggs):
+    if not rules.resources:
+        return _resourceless_fragments(rules, tree, root_aggs)
+    if rules.group.numbered:
+        return _numbered_fragments(rules, pool, root_aggs)
+    return _unnumbered_fragments(rules, pool, root_aggs)
+
+
+# -- combining the groups -----------------------------------------------------
+
+def _merge(parts, by_id):
+    """Add up the allocations of ``parts``; None when a sum overflows."""
+    merged = {}
+    for allocation, _ in parts:
+        for rp_id, resources in allocation.items():
+            target = merged.setdefault(rp_id, {})
+            for rc_id, amount in resources.items():
+                if rc_id in target:
+                    already = target[rc_id]
+                    if not by_id[rp_id].fits(rc_id, amount, already):
+                        return None
+                    target[rc_id] = already + amount
+                else:
+                    target[rc_id] = amount
+    return merged
+
+
+def _isolated(parts, groups):
+    chosen = [mapped[0]
+              for (alloc, mapped), group in zip(parts, groups, strict=True)
+              if group.numbered and alloc]
+    return len(chosen) == len(set(chosen))
+
+
+def _is_ancestor(ancestor_id, rp_id, by_id):
+    while rp_id is not None:
+        if rp_id == ancestor_id:
+            return True
+        provider = by_id.get(rp_id)
+        rp_id = provider.parent_id if provider is not None else None
+    return False
+
+
+def _same_subtree_ok(mapping, same_subtree, by_id):
+    for suffixes in same_subtree:
+        members = {rp for s in suffixes for rp in mapping.get(s, ())}
+        if not any(all(_is_ancestor(top, rp, by_id) for rp in members)
+                   for top in members):
+            return False
+    return True
+
+
+def _tree_candidates(search, rules, root_id, tree, by_id):
+    """Yield (allocation, mapping) for one tree, as ids."""
+    root = by_id[root_id]
+    pool = tree
+    anchored = search.anchored.get(root_id)
+    if anchored:
+        members = {p.id for p in tree}
+        pool = tree + [search.sharing[s] for s in sorted(anchored)
+                       if s not in members]
+    per_group = []
+    for group_rules in rules:
+        fragments = _fragments(group_rules, tree, pool, root.aggs)
+        if not fragments:
+            return
+        per_group.append(fragments)
+    groups = [r.group for r in rules]
+    if len(per_group) == 1:
+        for allocation, mapped in per_group[0]:
+            yield allocation, {groups[0].suffix: list(mapped)}
+        return
+    same_subtree = search.request.same_subtree
+    isolate = search.request.isolate
+    for parts in itertools.product(*per_group):
+        if isolate and not _isolated(parts, groups):
+            continue
+        merged = _merge(parts, by_id)
+        if merged is None:
+            continue
+        mapping = {g.suffix: list(mapped) for (_, mapped), g
+                   in zip(parts, groups, strict=True)}
+        if same_subtree and not _same_subtree_ok(mapping, same_subtree,
+                                                 by_id):
+            continue
+        yield merged, mapping
+
+
+def _nested(allocation, by_id):
+    return any(by_id[rp_id].parent_id is not None for rp_id in allocation)
+
+
+def _duplicate(search, allocation, mapping, root_id, by_id):
+    """True when a candidate made only of sharing providers (found from
+    each tree they share with, and from their own) was already found."""
+    if not search.sharing or not all(by_id[rp].sharing or
+                                     by_id[rp].root_id != root_id
+                                     for rp in allocation):
+        return False
+    key = (frozenset((rp, rc, n) for rp, res in allocation.items()
+                     for rc, n in res.items()),
+           frozenset((s, tuple(v)) for s, v in mapping.items()))
+    if key in search.seen:
+        return True
+    search.seen.add(key)
+    return False
+
+
+def _collect(search, rules, trees):
+    by_id = {p.id: p for tree in trees.values() for p in tree}
+    by_id.update(search.sharing)
+    nested_aware = search.request.nested_aware
+    for root_id, tree in trees.items():
+        if not tree:
+            continue
+        for allocation, mapping in _tree_candidates(search, rules, root_id,
+                                                    tree, by_id):
+            if not nested_aware and _nested(allocation, by_id):
+                continue
+            if _duplicate(search, allocation, mapping, root_id, by_id):
+                continue
+            search.results.append((allocation, mapping))
+            if search.full:
+                return by_id
+    return by_id
+
+
+# -- the search loop ----------------------------------------------------------
+
+def _batches(context, search):
+    """Lists of root ids to examine, in order, until the search is full."""
+    request = search.request
+    if request.limit is not None and not request.randomize:
+        # NOTE(nova_lite): the SQL filter is only a necessary condition;
+        # when trees keep failing the Python checks, take bigger bites.
+        size = max(request.limit * 2, MIN_BATCH)
+        after = None
+        while not search.full:
+            roots = research.viable_roots(context, request, search.ids,
+                                          search.sharing, after, size)
+            if not roots:
+                return
+            yield roots
+            if len(roots) < size:
+                return
+            after = roots[-1]
+            size *= 2
+        return
+    roots = research.viable_roots(context, request, search.ids,
+                                  search.sharing)
+    if request.limit is not None:
+        random.shuffle(roots)
+        size = max(request.limit * 2, MIN_BATCH)
+        for start in range(0, len(roots), size):
+            if search.full or len(search.results) >= request.limit:
+                return
+            yield roots[start:start + size]
+        return
+    yield roots
+
+
+def _search(context, request):
+    ids = research.resolve(context, request)
+    sharing = research.load_sharing(context, request, ids)
+    search = _Search(request, ids, sharing)
+    rules = [_GroupRules(g, ids) for g in request.ordered_groups]
+    by_id = dict(sharing)
+    with_aggs = bool(sharing or request.aggregate_uuids())
+    for roots in _batches(context, search):
+        trees = research.load_trees(context, roots, with_aggs)
+        search.anchored = research.anchors(context, sharing, roots)
+        by_id.update(_collect(search, rules, trees))
+        if search.full:
+            break
+    return search, by_id
+
+
+def _summary_ids(search, by_id):
+    """Providers to summarise: whole trees from 1.29, else those used."""
+    if not search.request.nested_aware:
+        return sorted({rp for alloc, _ in search.results for rp in alloc})
+    ids = {rp for alloc, _ in search.results for rp in alloc}
+    ids |= {rp for _, mapping in search.results
+            for rps in mapping.values() for rp in rps}
+    roots = {by_id[rp].root_id for rp in ids}
+    ids |= {p.id for p in by_id.values() if p.root_id in roots}
+    return sorted(ids)
+
+
+def _summaries(context, search, by_id, all_classes):
+    ids = _summary_ids(search, by_id)
+    rc_ids = {rc for rp in ids for rc in by_id[rp].inv}
+    trait_ids = {t for rp in ids for t in by_id[rp].traits}
+    rc_names = research.names_by_id(context, common.RC, rc_ids)
+    trait_names = research.names_by_id(context, common.TRAIT, trait_ids)
+    wanted = set(search.ids.rcs.values())
+    result = {}
+    for rp_id in ids:
+        provider = by_id[rp_id]
+        root = by_id.get(provider.root_id)
+        parent = by_id.get(provider.parent_id)
+        resources = {}
+        for rc, inv in provider.inv.items():
+            if all_classes or rc in wanted:
+                resources[rc_names[rc]] = (
+                    int((inv[0] - inv[1]) * inv[2]), inv[6])
+        result[provider.uuid] = Summary(
+            uuid=provider.uuid,
+            parent_uuid=parent.uuid if parent is not None else None,
+            root_uuid=root.uuid if root is not None else provider.uuid,
+            resources=resources,
+            traits=sorted([trait_names[t] for t in provider.traits]))
+    return result, rc_names
+
+
+def _named(search, by_id, rc_names):
+    named = []
+    for allocation, mapping in search.results:
+        named.append((
+            {by_id[rp].uuid: {rc_names[rc]: n for rc, n in res.items()}
+             for rp, res in allocation.items()},
+            {suffix: [by_id[rp].uuid for rp in rps]
+             for suffix, rps in mapping.items()}))
+    return named
+
+
+@db_api.reader
+def find(context, request, all_classes=True):
+    """The :class:`Candidates` for ``request`` (a CandidateRequest).
+
+    :param all_classes: summaries list every class of a provider (1.27+),
+        not only the requested ones.
+    """
+    search, by_id = _search(context, request)
+    if request.limit is not None:
+        if request.randomize and len(search.results) > request.limit:
+            search.results = random.sample(search.results, request.limit)
+        del search.results[request.limit:]
+    summaries, rc_names = _summaries(context, search, by_id, all_classes)
+    LOG.debug('%d allocation candidates, %d provider summaries',
+              len(search.results), len(summaries))
+    return Candidates(allocation_requests=_named(search, by_id, rc_names),
+                      summaries=summaries)

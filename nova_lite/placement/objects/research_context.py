@@ -1,0 +1,401 @@
+"""The SQL half of allocation candidates: which trees may satisfy a
+request, and everything about those trees in a handful of queries.
+
+Why it is shaped this way: the candidate query is placement's hottest, so
+the database does the coarse filtering and Python only combines what
+survives.
+
+1. :func:`resolve` turns names (classes, traits, aggregates, in_tree
+   uuids) into ids once;
+2. :func:`load_sharing` reads the few providers carrying
+   ``MISC_SHARES_VIA_AGGREGATE`` that offer a requested class, and
+   :func:`anchors` which trees each one shares with (any provider of the
+   tree in one of its aggregates);
+3. :func:`viable_roots` is one query over root providers: for every
+   requested class, some provider of the tree (or an anchored sharing
+   provider) has room for the amount (inventory joined with the usage sum),
+   the root has the ``root_required`` traits, and ``in_tree`` holds. It is
+   a necessary condition, ordered by root id and cut by ``LIMIT``, so a
+   ``limit`` on the request bounds the work;
+4. :func:`load_trees` reads providers, inventories with usage, traits and
+   aggregates of the chosen trees only (by root id, or everything when the
+   list of roots is long, which is cheaper than a huge ``IN``).
+"""
+
+import sqlalchemy as sa
+
+from nova_lite.placement import exception
+from nova_lite.placement.objects import common
+
+RP = common.RP
+INV = common.INV
+ALLOC = common.ALLOC
+RP_TRAIT = common.RP_TRAIT
+RP_AGG = common.RP_AGG
+SHARES_TRAIT = 'MISC_SHARES_VIA_AGGREGATE'
+# Above this many roots the trees are read without an IN list.
+IN_LIST_MAX = 500
+
+
+class Provider:
+    """One provider as the candidate builder needs it."""
+
+    __slots__ = ('id', 'uuid', 'parent_id', 'root_id', 'traits', 'aggs',
+                 'inv', 'sharing')
+
+    def __init__(self, rp_id, uuid, parent_id, root_id):
+        self.id = rp_id
+        self.uuid = uuid
+        self.parent_id = parent_id
+        self.root_id = root_id
+        self.traits = set()
+        self.aggs = set()
+        # {rc id: (total, reserved, ratio, min_unit, max_unit, step, used)}
+        self.inv = {}
+        self.sharing = False
+
+    def capacity(self, rc_id):
+        total, reserved, ratio = self.inv[rc_id][:3]
+        return int((total - reserved) * ratio)
+
+    def used(self, rc_id):
+        return self.inv[rc_id][6]
+
+    def fits(self, rc_id, amount, already=0):
+        """Room for ``amount`` more (on top of ``already`` in this
+        request) within the unit constraints."""
+        inv = self.inv.get(rc_id)
+        if inv is None:
+            return False
+        total, reserved, ratio, min_unit, max_unit, step, used = inv
+        if amount < min_unit or amount > max_unit or amount % step:
+            return False
+        if already and amount + already > max_unit:
+            return False
+        return (total - reserved) * ratio - used >= amount + already
+
+
+class Ids:
+    """Names of the request resolved to database ids."""
+
+    def __init__(self):
+        self.rcs = {}
+        self.traits = {}
+        self.aggs = {}
+        self.tree_roots = {}
+        self.shares_trait = None
+
+    def trait_ids(self, names):
+        return {self.traits[n] for n in names}
+
+    def agg_ids(self, uuids):
+        return {self.aggs[u] for u in uuids if u in self.aggs}
+
+
+def _names_to_ids(context, table, column, names):
+    if not names:
+        return {}
+    rows = context.session.execute(
+        sa.select(column, table.c.id).where(column.in_(names))).all()
+    return {r[0]: r[1] for r in rows}
+
+
+def resolve(context, request):
+    """An :class:`Ids` for ``request``; Invalid for unknown classes or
+    traits (the handler answers 400 naming the parameter)."""
+    ids = Ids()
+    try:
+        ids.rcs = common.rc_ids(context, request.resource_class_names())
+    except exception.ResourceClassNotFound as exc:
+        raise exception.Invalid(
+            reason='Invalid resource class in resources parameter: %s'
+            % exc.message)
+    names = request.trait_names()
+    ids.traits = _names_to_ids(context, common.TRAIT, common.TRAIT.c.name,
+                               names | {SHARES_TRAIT})
+    ids.shares_trait = ids.traits.pop(SHARES_TRAIT, None)
+    if SHARES_TRAIT in names:
+        ids.traits[SHARES_TRAIT] = ids.shares_trait
+    missing = names - set(ids.traits)
+    if missing:
+        raise exception.Invalid(reason='No such trait(s): %s'
+                                % ', '.join(sorted(missing)))
+    ids.aggs = _names_to_ids(context, common.AGG, common.AGG.c.uuid,
+                             request.aggregate_uuids())
+    uuids = request.in_tree_uuids()
+    if uuids:
+        rows = context.session.execute(
+            sa.select(RP.c.uuid, RP.c.root_provider_id).where(
+                RP.c.uuid.in_(uuids))).all()
+        ids.tree_roots = {u: None for u in uuids}
+        ids.tree_roots.update({r.uuid: r.root_provider_id for r in rows})
+    return ids
+
+
+# -- capacity in SQL ---------------------------------------------------------
+
+def _used(inv):
+    return (sa.select(sa.func.coalesce(sa.func.sum(ALLOC.c.used), 0))
+            .where(ALLOC.c.resource_provider_id == inv.c.resource_provider_id,
+                   ALLOC.c.resource_class_id == inv.c.resource_class_id)
+            .scalar_subquery())
+
+
+def _fits(inv, rc_id, amount, indexed=True):
+    capacity = (inv.c.total - inv.c.reserved) * inv.c.allocation_ratio
+    rc_clause = (inv.c.resource_class_id == rc_id if indexed
+                 else sa.true())
+    return sa.and_(rc_clause,
+                   inv.c.min_unit <= amount, inv.c.max_unit >= amount,
+                   sa.literal(amount) % inv.c.step_size == 0,
+                   capacity - _used(inv) >= amount)
+
+
+def _tree_has_room(root, rc_id, amount, sharing_ids, correlated):
+    """Some provider of ``root``'s tree, or a sharing provider of
+    ``sharing_ids`` anchored to it, has room for ``amount``.
+
+    Two forms of one condition. ``root IN (subquery)`` lets the database
+    compute the set of roots once per class: the cheapest way to answer
+    for every tree. ``correlated`` is an EXISTS probed per root, so with
+    ``LIMIT`` the scan stops after enough roots and a limited query costs
+    the same at 1,000 and 10,000 providers; ``class_id + 0`` keeps the
+    planner from driving it by the class index (a scan of every inventory
+    of that class per root) instead of the tree's own rows.
+    """
+    provider, inv = RP.alias(), INV.alias()
+    if correlated:
+        # NOTE(nova_lite): a scalar subquery, not EXISTS: MariaDB turns
+        # EXISTS into a semi-join over every tree, which LIMIT cannot cut.
+        condition = sa.select(sa.literal(1)).where(
+            provider.c.root_provider_id == root.c.id,
+            inv.c.resource_provider_id == provider.c.id,
+            inv.c.resource_class_id + 0 == rc_id,
+            _fits(inv, rc_id, amount, indexed=False)
+        ).limit(1).scalar_subquery().is_not(None)
+    else:
+        roots = sa.select(provider.c.root_provider_id).select_from(
+            inv.join(provider, provider.c.id == inv.c.resource_provider_id)
+        ).where(_fits(inv, rc_id, amount))
+        condition = root.c.id.in_(roots)
+    if sharing_ids:
+        member, shared, mine = RP.alias(), RP_AGG.alias(), RP_AGG.alias()
+        anchored = sa.select(member.c.root_provider_id).select_from(
+            shared.join(mine, mine.c.aggregate_id == shared.c.aggregate_id)
+            .join(member, member.c.id == mine.c.resource_provider_id)
+        ).where(shared.c.resource_provider_id.in_(sorted(sharing_ids)))
+        condition = sa.or_(condition, root.c.id.in_(anchored))
+    return condition
+
+
+def _root_has_traits(root, trait_ids):
+    return sa.exists().where(RP_TRAIT.c.resource_provider_id == root.c.id,
+                             RP_TRAIT.c.trait_id.in_(sorted(trait_ids)))
+
+
+def _root_required(root, request, ids):
+    conditions = []
+    for names, forbidden in request.root_required:
+        has = _root_has_traits(root, ids.trait_ids(names))
+        conditions.append(sa.not_(has) if forbidden else has)
+    return conditions
+
+
+def _tree_member_of(root, request, ids):
+    """The unnumbered group's member_of as conditions on the tree: a
+    provider counts as a member through its own aggregates or its root's,
+    so a member tree has some provider in the aggregates, and a tree whose
+    root is in a forbidden aggregate has no usable provider at all."""
+    group = request.groups.get('')
+    conditions = []
+    if group is None:
+        return conditions
+    for uuids, forbidden in group.member_of:
+        agg_ids = sorted(ids.agg_ids(uuids))
+        if forbidden:
+            if agg_ids:
+                conditions.append(root.c.id.not_in(
+                    sa.select(RP_AGG.c.resource_provider_id).where(
+                        RP_AGG.c.aggregate_id.in_(agg_ids))))
+            continue
+        if not agg_ids:
+            conditions.append(sa.false())
+            continue
+        member = RP.alias()
+        conditions.append(root.c.id.in_(
+            sa.select(member.c.root_provider_id).select_from(
+                RP_AGG.join(member,
+                            member.c.id == RP_AGG.c.resource_provider_id))
+            .where(RP_AGG.c.aggregate_id.in_(agg_ids))))
+    return conditions
+
+
+def viable_roots(context, request, ids, sharing, after=None, limit=None):
+    """Ids of root providers whose tree may satisfy ``request``, ascending.
+
+    :param sharing: {id: Provider} of the sharing providers (see
+        :func:`load_sharing`).
+    """
+    root = RP.alias('root')
+    query = sa.select(root.c.id).where(root.c.parent_provider_id.is_(None))
+    correlated = limit is not None
+    for group in request.groups.values():
+        for rc, amount in group.resources.items():
+            rc_id = ids.rcs[rc]
+            fitting = {p.id for p in sharing.values()
+                       if p.fits(rc_id, amount)}
+            query = query.where(
+                _tree_has_room(root, rc_id, amount, fitting, correlated))
+    query = query.where(*_root_required(root, request, ids))
+    query = query.where(*_tree_member_of(root, request, ids))
+    unnumbered = request.groups.get('')
+    if unnumbered is not None and unnumbered.in_tree:
+        query = query.where(
+            root.c.id == ids.tree_roots.get(unnumbered.in_tree))
+    if after is not None:
+        query = query.where(root.c.id > after)
+    query = query.order_by(root.c.id)
+    if limit is not None:
+        query = query.limit(limit)
+    return [r[0] for r in context.session.execute(query).all()]
+
+
+# -- loading trees -----------------------------------------------------------
+
+def _by_roots(column, root_ids):
+    """A WHERE clause on a provider's root, or None for every tree."""
+    if root_ids is None:
+        return None
+    return column.in_(sorted(root_ids))
+
+
+def _where(query, clause):
+    return query if clause is None else query.where(clause)
+
+
+def _read_providers(context, clause):
+    query = _where(sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
+                             RP.c.root_provider_id), clause)
+    return {r[0]: Provider(r[0], r[1], r[2], r[3])
+            for r in context.session.execute(query).all()}
+
+
+def _usage_table():
+    """Usage per provider and class, as a derived table to join once
+    (cheaper than a subquery per inventory row on MariaDB)."""
+    return sa.select(
+        ALLOC.c.resource_provider_id.label('rp_id'),
+        ALLOC.c.resource_class_id.label('rc_id'),
+        sa.func.sum(ALLOC.c.used).label('used')).group_by(
+            ALLOC.c.resource_provider_id,
+            ALLOC.c.resource_class_id).subquery('usage')
+
+
+def _fill_inventories(context, providers, clause):
+    usage = _usage_table()
+    joined = INV.outerjoin(usage, sa.and_(
+        usage.c.rp_id == INV.c.resource_provider_id,
+        usage.c.rc_id == INV.c.resource_class_id))
+    if clause is not None:
+        joined = joined.join(RP, RP.c.id == INV.c.resource_provider_id)
+    query = sa.select(
+        INV.c.resource_provider_id, INV.c.resource_class_id, INV.c.total,
+        INV.c.reserved, INV.c.allocation_ratio, INV.c.min_unit,
+        INV.c.max_unit, INV.c.step_size,
+        sa.func.coalesce(usage.c.used, 0)).select_from(joined)
+    if clause is not None:
+        query = query.where(clause)
+    for row in context.session.execute(query).all():
+        provider = providers.get(row[0])
+        if provider is not None:
+            provider.inv[row[1]] = (row[2], row[3], row[4], row[5], row[6],
+                                    row[7], int(row[8]))
+
+
+def _fill_links(context, providers, table, column, attribute, clause):
+    query = sa.select(table.c.resource_provider_id, column)
+    if clause is not None:
+        query = query.select_from(table.join(
+            RP, RP.c.id == table.c.resource_provider_id)).where(clause)
+    for rp_id, value in context.session.execute(query).all():
+        provider = providers.get(rp_id)
+        if provider is not None:
+            getattr(provider, attribute).add(value)
+
+
+def _load(context, clause, with_aggs=True):
+    providers = _read_providers(context, clause)
+    _fill_inventories(context, providers, clause)
+    _fill_links(context, providers, RP_TRAIT, RP_TRAIT.c.trait_id, 'traits',
+                clause)
+    if with_aggs:
+        _fill_links(context, providers, RP_AGG, RP_AGG.c.aggregate_id,
+                    'aggs', clause)
+    return providers
+
+
+def load_trees(context, root_ids, with_aggs=True):
+    """{root id: [Provider, ...]} for ``root_ids`` (a list); aggregates
+    only ``with_aggs`` (member_of or sharing providers need them)."""
+    wanted = set(root_ids)
+    clause = None
+    if len(wanted) <= IN_LIST_MAX:
+        clause = _by_roots(RP.c.root_provider_id, wanted)
+    providers = _load(context, clause, with_aggs)
+    trees = {root_id: [] for root_id in root_ids}
+    for provider in providers.values():
+        tree = trees.get(provider.root_id)
+        if tree is not None:
+            tree.append(provider)
+    for tree in trees.values():
+        tree.sort(key=lambda p: p.id)
+    return trees
+
+
+def load_sharing(context, request, ids):
+    """{id: Provider} of sharing providers with a requested class."""
+    if ids.shares_trait is None or not ids.rcs:
+        return {}
+    rows = context.session.execute(
+        sa.select(RP_TRAIT.c.resource_provider_id).select_from(
+            RP_TRAIT.join(INV, INV.c.resource_provider_id ==
+                          RP_TRAIT.c.resource_provider_id))
+        .where(RP_TRAIT.c.trait_id == ids.shares_trait,
+               INV.c.resource_class_id.in_(sorted(ids.rcs.values())))
+        .distinct()).all()
+    if not rows:
+        return {}
+    sharing = _load(context, RP.c.id.in_(sorted(r[0] for r in rows)))
+    for provider in sharing.values():
+        provider.sharing = True
+    return sharing
+
+
+def anchors(context, sharing, root_ids=None):
+    """{root id: {sharing provider id}}: which sharing providers each tree
+    may use (a provider of the tree shares one of their aggregates)."""
+    if not sharing:
+        return {}
+    shared, mine = RP_AGG.alias(), RP_AGG.alias()
+    query = sa.select(shared.c.resource_provider_id,
+                      RP.c.root_provider_id).select_from(
+        shared.join(mine, mine.c.aggregate_id == shared.c.aggregate_id)
+        .join(RP, RP.c.id == mine.c.resource_provider_id)).where(
+            shared.c.resource_provider_id.in_(sorted(sharing))).distinct()
+    if root_ids is not None and len(root_ids) <= IN_LIST_MAX:
+        query = query.where(RP.c.root_provider_id.in_(sorted(root_ids)))
+    result = {}
+    for sharing_id, root_id in context.session.execute(query).all():
+        result.setdefault(root_id, set()).add(sharing_id)
+    for provider in sharing.values():
+        result.setdefault(provider.root_id, set()).add(provider.id)
+    return result
+
+
+def names_by_id(context, table, id_values):
+    """{id: name} of rows of ``table`` (traits, resource classes)."""
+    if not id_values:
+        return {}
+    rows = context.session.execute(sa.select(table.c.id, table.c.name).where(
+        table.c.id.in_(sorted(id_values)))).all()
+    return {r[0]: r[1] for r in rows}
