@@ -187,8 +187,10 @@ class PlacementClient:
                     raise PlacementUnreachable(
                         'placement at %s unreachable: %s'
                         % (self.endpoint, exc))
-                LOG.warning('Placement connection failed (%s), retry %d/%d',
-                            exc, attempt + 1, self.connect_retries)
+                # NOTE(nova_lite): DEBUG: the caller logs the outage once
+                # if the retries do not help (a compute once per period).
+                LOG.debug('Placement connection failed (%s), retry %d/%d',
+                          exc, attempt + 1, self.connect_retries)
                 time.sleep(self.retry_delay)
 
     # -- resource providers -----------------------------------------------
