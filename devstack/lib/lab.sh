@@ -135,9 +135,12 @@ CONF
             { _nl_common_opts; printf '\n[fake_driver]\nnodes = %s\n' "$NOVA_LITE_NODES_PER_COMPUTE"; } \
                 > "$ETC/$host.conf"
             sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $host" "$ETC/$host.conf"
+            # Local overrides of one compute (fault injection, inventory):
+            # *.conf files here are read after $host.conf and never touched.
+            mkdir -p "$ETC/$host.conf.d"
         done
     done
-    nl_say "wrote $(ls "$ETC" | wc -l) files"
+    nl_say "wrote $(ls "$ETC"/*.conf | wc -l) files"
 }
 
 nl_manage() {
@@ -162,8 +165,22 @@ nl_sync_and_map() {
     nl_say "API, placement, cell0 and $NOVA_LITE_CELLS cell database(s) at head; cells mapped"
 }
 
+# Forget the pid files of processes that died (a crash, a kill): the
+# re-run starts them again instead of failing on them.
+_nl_forget_dead() {
+    local name pid
+    for name in $(nl_started_names); do
+        pid=$(cat "$PIDS/$name.pid")
+        if ! kill -0 "$pid" 2>/dev/null; then
+            nl_say "$name (pid $pid) is not running: starting it again"
+            rm -f "$PIDS/$name.pid"
+        fi
+    done
+}
+
 nl_start_services() {
     local api_conf=$ETC/api-level.conf cell host
+    _nl_forget_dead
     nl_start placement "$VENV/bin/nova-lite-placement" --config-file "$api_conf"
     nl_start api "$VENV/bin/nova-lite-api" --config-file "$api_conf"
     nl_start scheduler "$VENV/bin/nova-lite-scheduler" --config-file "$api_conf"
@@ -179,7 +196,7 @@ nl_start_services() {
     for cell in $(nl_cells); do
         for host in $(nl_computes "$cell"); do
             nl_start "compute-$host" "$VENV/bin/nova-lite-compute" \
-                --config-file "$ETC/$host.conf"
+                --config-file "$ETC/$host.conf" --config-dir "$ETC/$host.conf.d"
         done
     done
 }
@@ -224,9 +241,15 @@ now = datetime.datetime.utcnow()
 up = 0
 for url in args:
     engine = sqlalchemy.create_engine(url)
+    # Built with SQLAlchemy so that `binary` (reserved in MySQL) is quoted.
+    services = sqlalchemy.table(
+        'services', sqlalchemy.column('binary'),
+        sqlalchemy.column('last_seen_up'), sqlalchemy.column('created_at'))
+    query = sqlalchemy.select(
+        services.c.binary, services.c.last_seen_up, services.c.created_at)
     with engine.connect() as conn:
-        rows = conn.exec_driver_sql(
-            'SELECT binary, last_seen_up, created_at FROM services').all()
+        rows = conn.execute(query).all()
+    engine.dispose()
     for name, last, created in rows:
         seen = last or created
         if isinstance(seen, str):
