@@ -300,6 +300,28 @@ class HostManager:
                         found[uuid] = state
         return [found[uuid] for uuid in compute_uuids if uuid in found]
 
+    def consume_in_cache(self, host_state, spec):
+        """Keep a claimed pick's resources out of the cached node.
+
+        The compute rewrites its compute_nodes row only once the build is
+        done, so until then every new request would see the node as it
+        was and the weighers would pick it again and again (bursts of
+        separate requests piled onto a few nodes). As Nova's host manager
+        does, the cached node keeps the consumption until a newer row of
+        it is read, which replaces it.
+        """
+        cell = self._cells.get(host_state.cell_uuid)
+        if cell is None:
+            return
+        try:
+            with cell.locked():
+                template = cell.templates.get(host_state.uuid)
+                if template is not None:
+                    template.consume_from_request(spec)
+        except CellUnavailable as err:
+            LOG.debug('Pick on %s not kept in the cache: %s',
+                      host_state.nodename, err)
+
     def get_all_host_states(self, cells):
         """Fresh host states of every cached node of ``cells``."""
         states = []

@@ -233,6 +233,7 @@ class SchedulerManager(manager.Manager):
             raise explain.no_valid_host(_claims_failed_reason(
                 request, result, len(ordered), index))
         host_state.consume_selected_host(chosen, spec, instance_uuid)
+        self.host_manager.consume_in_cache(chosen, spec)
         request.chosen.append((chosen, alloc_req))
         return ordered
 

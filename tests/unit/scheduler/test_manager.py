@@ -88,6 +88,9 @@ class FakeHostManager:
         return [h.host for h in self.hosts for m in members
                 if m in h.instances]
 
+    def consume_in_cache(self, host_state, spec):
+        self.consumed = getattr(self, 'consumed', []) + [host_state.uuid]
+
     def close(self):
         pass
 
