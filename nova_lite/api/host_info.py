@@ -2,7 +2,7 @@
 
 os-services, os-hypervisors, os-hosts and os-availability-zone all need
 the same reads: the services and compute nodes of each cell (read in
-parallel, see :mod:`nova_lite.api.cells`), each tagged with its cell, and
+parallel, see :mod:`nova_lite.cells`), each tagged with its cell, and
 the availability zone of each host (aggregate metadata in the API DB;
 hosts in no zone are in the default zone, services other than computes
 in the internal zone).
@@ -12,7 +12,7 @@ import collections
 
 from oslo_log import log as logging
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite.db.api import aggregate_api
 from nova_lite.db.cell import api as cell_db

@@ -1,52 +1,16 @@
-"""nova_lite's image catalog: the images ``[image_catalog]`` configures.
+"""The image catalog (:mod:`nova_lite.image_catalog`) as Glance v2 shows it.
 
-nova_lite has no image service; the catalog is configuration (a default
-cirros-like image with a fixed uuid plus a JSON file of more images).
-The compute API serves it as a read-only Image API v2 under ``/image``
-and the boot path looks images up here. Every image comes back as a dict
-shaped like a Glance v2 image, with its properties as top-level keys.
+The compute API serves the catalog as a read-only Image API v2 under
+``/image``. Every image comes back as a dict shaped like a Glance v2
+image, with its properties as top-level keys.
 """
 
-import json
-
-from oslo_log import log as logging
-from oslo_utils import uuidutils
-
-from nova_lite import conf as nl_conf
-
-CONF = nl_conf.CONF
-LOG = logging.getLogger(__name__)
+from nova_lite import image_catalog as catalog
 
 CREATED_AT = '2026-01-01T00:00:00Z'
 _CORE_KEYS = ('id', 'name', 'size', 'min_disk', 'min_ram', 'disk_format',
               'container_format', 'os_hidden', 'visibility', 'properties',
               'status', 'owner', 'protected', 'checksum', 'tags')
-
-
-def _default_image(group):
-    return {'id': group.default_image_uuid, 'name': group.default_image_name,
-            'size': group.default_image_size,
-            'min_disk': group.default_image_min_disk,
-            'min_ram': group.default_image_min_ram,
-            'properties': dict(group.default_image_properties)}
-
-
-def _file_images(path):
-    try:
-        with open(path) as f:
-            entries = json.load(f)
-    except (OSError, ValueError) as exc:
-        LOG.error('Cannot read the image catalog file %s: %s', path, exc)
-        return []
-    images = []
-    for entry in entries if isinstance(entries, list) else []:
-        if not (isinstance(entry, dict) and uuidutils.is_uuid_like(
-                entry.get('id')) and entry.get('name')):
-            LOG.error('Image catalog entry skipped (needs a uuid id and a '
-                      'name): %r', entry)
-            continue
-        images.append(entry)
-    return images
 
 
 def glance_view(entry):
@@ -80,11 +44,7 @@ def glance_view(entry):
 
 def list_images(conf=None):
     """Every image of the catalog, in the Image API v2 representation."""
-    group = (conf or CONF).image_catalog
-    entries = [_default_image(group)] if group.include_default_image else []
-    if group.images_file:
-        entries.extend(_file_images(group.images_file))
-    return [glance_view(entry) for entry in entries]
+    return [glance_view(entry) for entry in catalog.entries(conf)]
 
 
 def get_image(image_id, conf=None):

@@ -9,7 +9,7 @@ A cell that does not answer counts as empty (with a warning).
 
 from oslo_log import log as logging
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite.db.api import build_api
 from nova_lite.db.api import group_api

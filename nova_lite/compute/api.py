@@ -18,8 +18,6 @@ server lives and who must be told:
   deleted right here).
 """
 
-import concurrent.futures
-import heapq
 import json
 import re
 
@@ -31,6 +29,7 @@ from sqlalchemy import exc as sa_exc
 
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import server_list
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor import compute_task_rpcapi
@@ -41,6 +40,7 @@ from nova_lite.db.api import build_api
 from nova_lite.db.api import group_api
 from nova_lite.db.cell import instance_api
 from nova_lite import exception
+from nova_lite import image_catalog
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 from nova_lite import servicegroup
@@ -84,82 +84,14 @@ class InvalidRequest(exception.Invalid):
     msg_fmt = '%(reason)s'
 
 
-# -- the server as the API sees it --------------------------------------------
-
-class Server:
-    """One server for the views: its instance, where it is, its fault.
-
-    ``instance`` is an :class:`objects.Instance` (for a build request, one
-    that is not in any database). ``down`` marks a minimal record from a
-    cell that did not answer; only ``uuid``, ``project_id``, ``user_id``
-    and ``created_at`` are known then.
-    """
-
-    def __init__(self, instance, cell=None, fault=None, down=False,
-                 build_request=False, request_spec=None):
-        self.instance = instance
-        self.cell = cell
-        self.fault = fault
-        self.down = down
-        self.build_request = build_request
-        self.request_spec = request_spec
-
-    @property
-    def uuid(self):
-        return self.instance.uuid
-
-    def sort_key(self):
-        created = self.instance.created_at
-        stamp = created.replace(tzinfo=None).isoformat() if created else ''
-        return (stamp, self.instance.uuid)
-
-
-def _instance_from_build_request(context, build_request):
-    values = dict(build_request.instance)
-    values.pop('id', None)
-    instance = objects.Instance(context)
-    for name, value in values.items():
-        if name in instance.fields:
-            setattr(instance, name, value)
-    instance.uuid = build_request.instance_uuid
-    instance.created_at = build_request.created_at
-    instance.updated_at = build_request.updated_at
-    for name in ('host', 'node', 'launched_at', 'deleted_at', 'power_state'):
-        if not instance.obj_attr_is_set(name):
-            setattr(instance, name, None)
-    instance.deleted = False
-    instance.obj_reset_changes()
-    return instance
-
-
 # -- image catalog ------------------------------------------------------------
-
-def _catalog_images():
-    """Every image of the configured catalog (dicts with id and name)."""
-    group = CONF.image_catalog
-    images = []
-    if group.include_default_image:
-        images.append({'id': group.default_image_uuid,
-                       'name': group.default_image_name,
-                       'min_disk': group.default_image_min_disk,
-                       'min_ram': group.default_image_min_ram,
-                       'properties': dict(group.default_image_properties)})
-    if group.images_file:
-        try:
-            with open(group.images_file) as f:
-                images.extend(json.load(f))
-        except (OSError, ValueError) as exc:
-            LOG.error('Cannot read the image catalog %s: %s',
-                      group.images_file, exc)
-    return images
-
 
 def get_image(image_ref):
     """The catalog image ``image_ref`` (an id or a name)."""
-    for image in _catalog_images():
-        if image_ref in (image.get('id'), image.get('name')):
-            return image
-    raise ImageNotFound(image_id=image_ref)
+    image = image_catalog.find(image_ref)
+    if image is None:
+        raise ImageNotFound(image_id=image_ref)
+    return image
 
 
 # -- availability zone with a forced host -------------------------------------
@@ -240,7 +172,7 @@ class API:
             build_request = self._store(context, uuid, values, spec)
             build_requests.append(build_request)
             specs.append(spec)
-            instances.append(_instance_from_build_request(context,
+            instances.append(server_list.instance_from_build_request(context,
                                                           build_request))
         if group is not None:
             group_api.instance_group_members_add(
@@ -411,8 +343,9 @@ class API:
             try:
                 build_request = objects.BuildRequest.get_by_instance_uuid(
                     context, uuid)
-                return Server(_instance_from_build_request(
-                    context, build_request), build_request=True)
+                instance = server_list.instance_from_build_request(
+                    context, build_request)
+                return server_list.Server(instance, build_request=True)
             except exception.BuildRequestNotFound:
                 # NOTE(nova_lite): the conductor mapped it meanwhile.
                 mapping = objects.InstanceMapping.get_by_instance_uuid(
@@ -430,150 +363,23 @@ class API:
             except _CELL_DOWN_ERRORS as exc:
                 LOG.warning('Cell %s did not answer for instance %s: %s',
                             cell.identity, mapping.instance_uuid, exc)
-                return self._down_server(context, mapping)
+                return server_list.down_server(context, mapping)
             fault = None
             if with_fault and instance.vm_state in (vm_states.ERROR,
                                                     vm_states.DELETED):
                 fault = objects.InstanceFault.get_latest_for_instance(
                     cctxt, instance.uuid)
-        return Server(instance, cell=cell, fault=fault)
+        return server_list.Server(instance, cell=cell, fault=fault)
 
     @staticmethod
-    def _down_server(context, mapping):
-        instance = objects.Instance(context, uuid=mapping.instance_uuid,
-                                    project_id=mapping.project_id,
-                                    user_id=mapping.user_id,
-                                    created_at=mapping.created_at)
-        spec = None
-        try:
-            spec = build_api.request_spec_get_by_instance_uuid(
-                context, mapping.instance_uuid).spec
-        except exception.RequestSpecNotFound:
-            pass
-        return Server(instance, cell=mapping.cell_mapping, down=True,
-                      request_spec=spec)
-
-    def get_all(self, context, filters=None, limit=None, marker=None,
+    def get_all(context, filters=None, limit=None, marker=None,
                 want_down_cells=False, cell_timeout=None):
         """Servers matching ``filters``, newest first, across cells.
 
-        ``filters``: exact column filters (``project_id``, ``host``,
-        ``image_ref``, ``instance_type_id``, ``vm_state``, ...) plus
-        ``name`` (a regular expression on the display name),
-        ``changes-since`` (datetime) and ``deleted`` (bool). ``marker`` is
-        the uuid of the last server of the previous page.
+        See :func:`nova_lite.compute.server_list.get_all`.
         """
-        filters = filters or {}
-        # NOTE(nova_lite): without a marker or a name pattern the first
-        # ``limit`` of the merge are among each source's first ``limit``.
-        per_source = limit if marker is None and not filters.get(
-            'name') else None
-        servers = self._all_servers(context, filters,
-                                    with_down=want_down_cells,
-                                    cell_timeout=cell_timeout,
-                                    per_source=per_source)
-        if marker is not None:
-            uuids = [s.uuid for s in servers]
-            if marker not in uuids:
-                raise exception.Invalid(
-                    reason='marker [%s] not found' % marker)
-            servers = servers[uuids.index(marker) + 1:]
-        return servers if limit is None else servers[:limit]
-
-    def _all_servers(self, context, filters, with_down,
-                     cell_timeout=None, per_source=None):
-        filters = dict(filters)
-        name = filters.pop('name', None)
-        try:
-            pattern = re.compile(name) if name else None
-        except re.error as exc:
-            raise exception.Invalid(reason='name %r is not a valid regular '
-                                    'expression: %s' % (name, exc))
-        results = self._scatter(context, filters, with_down, cell_timeout,
-                                per_source)
-        in_cells = set()
-        lists = []
-        for servers in results:
-            lists.append(servers)
-            in_cells.update(s.uuid for s in servers)
-        building = [s for s in self._build_request_servers(context, filters)
-                    if s.uuid not in in_cells][:per_source]
-        lists.append(building)
-        merged = heapq.merge(*[sorted(lst, key=Server.sort_key,
-                                      reverse=True) for lst in lists],
-                             key=Server.sort_key, reverse=True)
-        return [s for s in merged if s.down or pattern is None or
-                pattern.search(s.instance.display_name or '')]
-
-    def _build_request_servers(self, context, filters):
-        if filters.get('deleted'):
-            return []
-        project_id = filters.get('project_id')
-        result = []
-        for build_request in objects.BuildRequestList.get_all(
-                context, project_id=project_id):
-            instance = _instance_from_build_request(context, build_request)
-            if _matches(instance, filters):
-                result.append(Server(instance, build_request=True))
-        return result
-
-    def _scatter(self, context, filters, with_down, cell_timeout,
-                 per_cell=None):
-        """Per cell, its matching servers (sorted); a scatter-gather."""
-        cells = objects.CellMappingList.get_all(context).objects
-        timeout = cell_timeout or CONF.api.cell_timeout
-        pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=max(1, min(len(cells), 8)))
-        try:
-            futures = {pool.submit(self._cell_servers, context, cell,
-                                   filters, per_cell): cell
-                       for cell in cells}
-            done, _ = concurrent.futures.wait(futures, timeout=timeout)
-            results = []
-            for future, cell in futures.items():
-                error = None
-                if future not in done:
-                    error = 'no answer in %s s' % timeout
-                elif future.exception() is not None:
-                    error = future.exception()
-                if error is None:
-                    results.append(future.result())
-                    continue
-                results.append(self._down_cell(context, cell, filters,
-                                               with_down, error))
-            return results
-        finally:
-            pool.shutdown(wait=False)
-
-    def _down_cell(self, context, cell, filters, with_down, error):
-        if not with_down and not CONF.api.list_records_by_skipping_down_cells:
-            raise exception.NovaLiteException(
-                'Cell %s did not answer: %s' % (cell.identity, error))
-        LOG.warning('Cell %s did not answer (%s); %s its servers',
-                    cell.identity, error,
-                    'listing minimal records of' if with_down else 'skipping')
-        if not with_down:
-            return []
-        mappings = objects.InstanceMappingList.get_by_project(
-            context, project_id=filters.get('project_id'),
-            cell_id=cell.id).objects
-        return [self._down_server(context, m) for m in mappings
-                if not m.queued_for_delete]
-
-    @staticmethod
-    def _cell_servers(context, cell, filters, limit=None):
-        with nl_context.target_cell(context, cell) as cctxt:
-            instances = objects.InstanceList.get_by_filters(
-                cctxt, filters, limit=limit).objects
-            errored = [i.uuid for i in instances
-                       if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
-            faults = {}
-            if errored:
-                for fault in objects.InstanceFaultList.get_by_instance_uuids(
-                        cctxt, errored, latest=True).objects:
-                    faults.setdefault(fault.instance_uuid, []).append(fault)
-        return [Server(i, cell=cell, fault=_first(faults.get(i.uuid)))
-                for i in instances]
+        return server_list.get_all(context, filters, limit, marker,
+                                   want_down_cells, cell_timeout)
 
     # -- delete ---------------------------------------------------------------
 
@@ -775,27 +581,6 @@ class API:
                 cctxt, server.uuid, 'lock' if locked else 'unlock')
         LOG.info('Instance %s %s', server.uuid,
                  'locked' if locked else 'unlocked')
-
-
-def _first(items):
-    return items[0] if items else None
-
-
-def _matches(instance, filters):
-    """Exact-match ``filters`` against a not-yet-stored instance."""
-    for key, wanted in filters.items():
-        if key in ('deleted', 'changes-since'):
-            continue
-        if key not in instance.fields:
-            continue
-        value = getattr(instance, key) if instance.obj_attr_is_set(key) \
-            else None
-        if isinstance(wanted, (list, tuple, set)):
-            if value not in wanted:
-                return False
-        elif value != wanted:
-            return False
-    return True
 
 
 def _node_exists(context, host, node):

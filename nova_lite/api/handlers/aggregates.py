@@ -11,7 +11,7 @@ mirror is logged and does not fail the request, as in Nova.
 from oslo_log import log as logging
 import webob.exc
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite.api import host_info
 from nova_lite.api import microversion
 from nova_lite.api import policy

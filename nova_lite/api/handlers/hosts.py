@@ -10,7 +10,7 @@ import collections
 
 import webob.exc
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite.api import host_info
 from nova_lite.api import microversion
 from nova_lite.api import policy

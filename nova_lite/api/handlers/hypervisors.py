@@ -11,7 +11,7 @@ import json
 from oslo_utils import uuidutils
 import webob.exc
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite.api import host_info
 from nova_lite.api import microversion
 from nova_lite.api import policy

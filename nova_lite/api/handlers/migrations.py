@@ -10,7 +10,7 @@ happen.
 from oslo_utils import timeutils
 import webob.exc
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util

@@ -17,7 +17,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 import webob.exc
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite.api import host_info
 from nova_lite.api import microversion
 from nova_lite.api import policy

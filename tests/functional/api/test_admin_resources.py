@@ -413,7 +413,7 @@ class TestMigrationsAndActions(AdminTestCase):
 
 class TestDownCells(AdminTestCase):
     def test_down_cell_is_left_out_or_unknown(self):
-        from nova_lite.api import cells
+        from nova_lite import cells
 
         real = cells.scatter_gather
 

@@ -7,7 +7,7 @@ import testtools
 import webob
 import webob.exc
 
-from nova_lite.api import cells
+from nova_lite import cells
 from nova_lite.api import extra_specs_validator as esv
 from nova_lite.api import keypair_crypto
 from nova_lite.api import microversion

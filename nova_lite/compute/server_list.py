@@ -1,0 +1,225 @@
+"""Reading servers: one server, or many merged across cells.
+
+The read side of the compute API facade (:mod:`nova_lite.compute.api`):
+build requests are servers too (not yet in a cell), every cell is read
+at once with a per-cell timeout (:func:`nova_lite.cells.scatter_gather`),
+and the lists are merged newest first. A cell that does not answer gives
+minimal ``UNKNOWN`` records when the caller can show them (2.69+), else
+its servers are left out with a warning, or the request fails when
+``[api] list_records_by_skipping_down_cells`` is off.
+"""
+
+import heapq
+import re
+
+from oslo_log import log as logging
+
+from nova_lite import cells
+from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
+from nova_lite.db.api import build_api
+from nova_lite import exception
+from nova_lite import objects
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+class Server:
+    """One server for the views: its instance, where it is, its fault.
+
+    ``instance`` is an :class:`objects.Instance` (for a build request, one
+    that is not in any database). ``down`` marks a minimal record from a
+    cell that did not answer; only ``uuid``, ``project_id``, ``user_id``
+    and ``created_at`` are known then.
+    """
+
+    def __init__(self, instance, cell=None, fault=None, down=False,
+                 build_request=False, request_spec=None):
+        self.instance = instance
+        self.cell = cell
+        self.fault = fault
+        self.down = down
+        self.build_request = build_request
+        self.request_spec = request_spec
+
+    @property
+    def uuid(self):
+        return self.instance.uuid
+
+    def sort_key(self):
+        created = self.instance.created_at
+        stamp = created.replace(tzinfo=None).isoformat() if created else ''
+        return (stamp, self.instance.uuid)
+
+
+def instance_from_build_request(context, build_request):
+    values = dict(build_request.instance)
+    values.pop('id', None)
+    instance = objects.Instance(context)
+    for name, value in values.items():
+        if name in instance.fields:
+            setattr(instance, name, value)
+    instance.uuid = build_request.instance_uuid
+    instance.created_at = build_request.created_at
+    instance.updated_at = build_request.updated_at
+    for name in ('host', 'node', 'launched_at', 'deleted_at', 'power_state'):
+        if not instance.obj_attr_is_set(name):
+            setattr(instance, name, None)
+    instance.deleted = False
+    instance.obj_reset_changes()
+    return instance
+
+
+
+def down_server(context, mapping):
+    """A minimal record of a server in a cell that did not answer."""
+    instance = objects.Instance(context, uuid=mapping.instance_uuid,
+                                project_id=mapping.project_id,
+                                user_id=mapping.user_id,
+                                created_at=mapping.created_at)
+    spec = None
+    try:
+        spec = build_api.request_spec_get_by_instance_uuid(
+            context, mapping.instance_uuid).spec
+    except exception.RequestSpecNotFound:
+        pass
+    return Server(instance, cell=mapping.cell_mapping, down=True,
+                  request_spec=spec)
+
+
+def get_all(context, filters=None, limit=None, marker=None,
+            want_down_cells=False, cell_timeout=None):
+    """Servers matching ``filters``, newest first, across cells.
+
+    ``filters``: exact column filters (``project_id``, ``host``,
+    ``image_ref``, ``instance_type_id``, ``vm_state``, ...) plus
+    ``name`` (a regular expression on the display name),
+    ``changes-since`` (datetime) and ``deleted`` (bool). ``marker`` is
+    the uuid of the last server of the previous page.
+    """
+    filters = filters or {}
+    # NOTE(nova_lite): without a marker or a name pattern the first
+    # ``limit`` of the merge are among each source's first ``limit``.
+    per_source = limit if marker is None and not filters.get(
+        'name') else None
+    servers = _all_servers(context, filters,
+                                with_down=want_down_cells,
+                                cell_timeout=cell_timeout,
+                                per_source=per_source)
+    if marker is not None:
+        uuids = [s.uuid for s in servers]
+        if marker not in uuids:
+            raise exception.Invalid(
+                reason='marker [%s] not found' % marker)
+        servers = servers[uuids.index(marker) + 1:]
+    return servers if limit is None else servers[:limit]
+
+def _all_servers(context, filters, with_down,
+                 cell_timeout=None, per_source=None):
+    filters = dict(filters)
+    name = filters.pop('name', None)
+    try:
+        pattern = re.compile(name) if name else None
+    except re.error as exc:
+        raise exception.Invalid(reason='name %r is not a valid regular '
+                                'expression: %s' % (name, exc))
+    results = _scatter(context, filters, with_down, cell_timeout,
+                            per_source)
+    in_cells = set()
+    lists = []
+    for servers in results:
+        lists.append(servers)
+        in_cells.update(s.uuid for s in servers)
+    building = [s for s in _build_request_servers(context, filters)
+                if s.uuid not in in_cells][:per_source]
+    lists.append(building)
+    merged = heapq.merge(*[sorted(lst, key=Server.sort_key,
+                                  reverse=True) for lst in lists],
+                         key=Server.sort_key, reverse=True)
+    return [s for s in merged if s.down or pattern is None or
+            pattern.search(s.instance.display_name or '')]
+
+def _build_request_servers(context, filters):
+    if filters.get('deleted'):
+        return []
+    project_id = filters.get('project_id')
+    result = []
+    for build_request in objects.BuildRequestList.get_all(
+            context, project_id=project_id):
+        instance = instance_from_build_request(context, build_request)
+        if _matches(instance, filters):
+            result.append(Server(instance, build_request=True))
+    return result
+
+def _scatter(context, filters, with_down, cell_timeout, per_cell=None):
+    """Per cell, its matching servers (sorted); a scatter-gather."""
+    mappings = objects.CellMappingList.get_all(context).objects
+    timeout = cell_timeout or CONF.api.cell_timeout
+    by_uuid = {cell.uuid: cell for cell in mappings}
+    results = cells.scatter_gather(
+        context, mappings, _cell_servers_here, filters, per_cell, by_uuid,
+        timeout=timeout)
+    answers = []
+    for cell in mappings:
+        result = results[cell.uuid]
+        if cells.is_failure(result):
+            error = ('no answer in %s s' % timeout
+                     if result is cells.DID_NOT_RESPOND else result)
+            answers.append(_down_cell(context, cell, filters, with_down,
+                                      error))
+        else:
+            answers.append(result)
+    return answers
+
+
+def _down_cell(context, cell, filters, with_down, error):
+    if not with_down and not CONF.api.list_records_by_skipping_down_cells:
+        raise exception.NovaLiteException(
+            'Cell %s did not answer: %s' % (cell.identity, error))
+    LOG.warning('Cell %s did not answer (%s); %s its servers',
+                cell.identity, error,
+                'listing minimal records of' if with_down else 'skipping')
+    if not with_down:
+        return []
+    mappings = objects.InstanceMappingList.get_by_project(
+        context, project_id=filters.get('project_id'),
+        cell_id=cell.id).objects
+    return [down_server(context, m) for m in mappings
+            if not m.queued_for_delete]
+
+def _cell_servers_here(cctxt, filters, limit, cells_by_uuid):
+    """The matching servers of the cell ``cctxt`` is targeted at."""
+    instances = objects.InstanceList.get_by_filters(
+        cctxt, filters, limit=limit).objects
+    errored = [i.uuid for i in instances
+               if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
+    faults = {}
+    if errored:
+        for fault in objects.InstanceFaultList.get_by_instance_uuids(
+                cctxt, errored, latest=True).objects:
+            faults.setdefault(fault.instance_uuid, []).append(fault)
+    cell = cells_by_uuid[cctxt.cell_uuid]
+    return [Server(i, cell=cell, fault=_first(faults.get(i.uuid)))
+            for i in instances]
+
+
+def _first(items):
+    return items[0] if items else None
+
+
+def _matches(instance, filters):
+    """Exact-match ``filters`` against a not-yet-stored instance."""
+    for key, wanted in filters.items():
+        if key in ('deleted', 'changes-since'):
+            continue
+        if key not in instance.fields:
+            continue
+        value = getattr(instance, key) if instance.obj_attr_is_set(key) \
+            else None
+        if isinstance(wanted, (list, tuple, set)):
+            if value not in wanted:
+                return False
+        elif value != wanted:
+            return False
+    return True
