@@ -49,6 +49,9 @@ def gunicorn_options(conf):
         'graceful_timeout': conf.graceful_shutdown_timeout or 60,
         'accesslog': '-',
         'errorlog': '-',
+        # Two gunicorn masters on one machine (api, placement) must not
+        # fight over gunicorn's default control socket.
+        'control_socket_disable': True,
     }
 
 
