@@ -119,6 +119,10 @@ workers = 2
 bind_host = 127.0.0.1
 bind_port = $NOVA_LITE_PLACEMENT_PORT
 workers = 2
+
+[scheduler]
+# Computes added to the running lab are mapped without nova-lite-manage.
+discover_hosts_in_cells_interval = 10
 CONF
     } > "$ETC/api-level.conf.new"
     # transport_url belongs in [DEFAULT]: move it up there.

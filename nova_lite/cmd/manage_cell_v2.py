@@ -18,6 +18,7 @@ from nova_lite import conf as nl_conf
 from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
 from nova_lite.db.cell import instance_api as cell_instance_db
+from nova_lite.db import host_discovery
 from nova_lite.db import migration
 from nova_lite.db import session
 from nova_lite import exception
@@ -191,53 +192,6 @@ def _cells_to_discover(ctx, cell_uuid):
     return [c for c in cells if c.uuid != CELL0_UUID]
 
 
-def _map_host(ctx, cell, host, mapped, verbose):
-    """Map ``host`` to ``cell`` unless it is; False if another cell has it.
-
-    ``mapped`` ({host: cell id}) is what the API DB held before; a mapping
-    created meanwhile by a concurrent discover_hosts is re-read.
-    """
-    if host in mapped:
-        return mapped[host] == cell.id
-    if verbose:
-        print("Creating host mapping for compute host '%s': %s" % (
-            host, cell.uuid))
-    try:
-        api_db.host_mapping_create(ctx, host, cell.id)
-    except exception.HostMappingExists:
-        return api_db.host_mapping_get_by_host(ctx, host).cell_id == cell.id
-    return True
-
-
-def _discover_in_cell(ctx, cell, by_service, verbose):
-    """Map the cell's new hosts; returns (hosts added, conflicting hosts)."""
-    cctx = common.cell_context(cell)
-    if by_service:
-        hosts = [s.host for s in cell_db.service_get_all(
-            cctx, binary=COMPUTE_BINARY)]
-        nodes = []
-    else:
-        nodes = cell_db.compute_node_get_all(cctx, mapped=0)
-        hosts = [n.host for n in nodes]
-    hosts = list(dict.fromkeys(hosts))
-    mapped = {m.host: m.cell_id for m in api_db.host_mapping_get_all(ctx)}
-    if verbose:
-        print('Found %d unmapped computes in cell: %s' % (
-            len([h for h in hosts if h not in mapped]), cell.uuid))
-    added, conflicts = [], []
-    for host in hosts:
-        if verbose:
-            print("Checking host mapping for compute host '%s': %s" % (
-                host, cell.uuid))
-        if not _map_host(ctx, cell, host, mapped, verbose):
-            conflicts.append(host)
-        elif host not in mapped:
-            added.append(host)
-    cell_db.compute_node_mark_mapped(
-        cctx, [n.id for n in nodes if n.host not in conflicts])
-    return added, conflicts
-
-
 def discover_hosts(args):
     ctx = common.admin_context()
     cells = _cells_to_discover(ctx, args.cell_uuid)
@@ -249,8 +203,9 @@ def discover_hosts(args):
             print('Getting computes from cell %s: %s' % (
                 cell.name or '', cell.uuid))
         try:
-            new, bad = _discover_in_cell(ctx, cell, args.by_service,
-                                         args.verbose)
+            new, bad = host_discovery.discover_in_cell(
+                ctx, cell, common.cell_context(cell), args.by_service,
+                report=print if args.verbose else None)
         except (db_exc.DBError, exception.DBNotAvailable) as exc:
             print('ERROR: cell %s (%s) cannot be reached: %s' % (
                 cell.name or '', cell.uuid, common.first_line(exc)),

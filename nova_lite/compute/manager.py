@@ -55,7 +55,6 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
         self.reportclient = None
         self.rt = None
         self.records = None
-        self._last_run = {}
         self._init_builds(CONF.compute.max_concurrent_builds)
 
     @property
@@ -104,13 +103,6 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
     def update_available_resource(self, context, startup=False):
         """Refresh nodes and provider trees now (see the tracker)."""
         return self.rt.update_available_resource(context, startup=startup)
-
-    def _due(self, name, interval):
-        now = time.monotonic()
-        if now - self._last_run.get(name, 0) < interval:
-            return False
-        self._last_run[name] = now
-        return True
 
     @periodic_task.periodic_task(spacing=1)
     def _periodic_update_resources(self, context):

@@ -30,10 +30,12 @@ import time
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
+from oslo_service import periodic_task
 
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
+from nova_lite.db import host_discovery
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
@@ -132,6 +134,42 @@ class SchedulerManager(manager.Manager):
 
     def cleanup_host(self):
         self.host_manager.close()
+
+    @periodic_task.periodic_task(spacing=1, run_immediately=True)
+    def _discover_hosts_in_cells(self, context):
+        interval = CONF.scheduler.discover_hosts_in_cells_interval
+        if interval > 0 and self._due('discover_hosts', interval):
+            self.discover_hosts(context)
+
+    def discover_hosts(self, context):
+        """Map the new compute hosts of every cell; return their names.
+
+        What ``nova-lite-manage cell_v2 discover_hosts`` does, run by the
+        scheduler every ``[scheduler] discover_hosts_in_cells_interval``
+        so computes added to a running cloud are scheduled to without an
+        operator. Several schedulers may run it: mapping is idempotent.
+        A cell that cannot be read is retried at the next period.
+        """
+        added = []
+        for cell in objects.CellMappingList.get_all(context).objects:
+            if cell.is_cell0:
+                continue
+            try:
+                with nl_context.target_cell(context, cell) as cctxt:
+                    new, conflicts = host_discovery.discover_in_cell(
+                        context, cell, cctxt)
+            except Exception as err:  # noqa: BLE001 - next period retries
+                LOG.warning('Host discovery in cell %s failed: %s',
+                            cell.name, err)
+                continue
+            if new:
+                LOG.info('Discovered hosts %s in cell %s', ', '.join(new),
+                         cell.name)
+            if conflicts:
+                LOG.warning('Hosts %s of cell %s are mapped to another cell',
+                            ', '.join(conflicts), cell.name)
+            added.extend(new)
+        return added
 
     # -- RPC ---------------------------------------------------------------
 

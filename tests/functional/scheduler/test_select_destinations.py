@@ -16,6 +16,8 @@ import testtools
 
 from nova_lite.clients import placement as placement_client
 from nova_lite import context as nl_context
+from nova_lite.db.api import api as api_db
+from nova_lite.db.cell import api as cell_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.placement import fixture as placement_fixture
@@ -270,3 +272,44 @@ class SeparateRequestsSpreadTestCase(SchedulerFunctionalBase):
                                   [str(uuid.uuid4())])
             hosts.append(sels[0].service_host)
         self.assertEqual(['h0', 'h1', 'h2'], sorted(hosts))
+
+
+class DiscoverHostsTestCase(SchedulerFunctionalBase):
+    """The scheduler maps computes added to a running cloud by itself."""
+
+    def _new_node(self, cell_name, host):
+        ctxt = helpers.cell_context(self.dbs.cells[cell_name])
+        service = cell_db.service_create(ctxt, {
+            'host': host, 'binary': 'nova-lite-compute', 'topic': 'compute'})
+        cell_db.compute_node_create(ctxt, {
+            'uuid': str(uuid.uuid4()), 'host': host,
+            'service_id': service.id, 'hypervisor_hostname': host + '-n0',
+            'vcpus': 4, 'memory_mb': 4096, 'local_gb': 40,
+            'free_ram_mb': 4096, 'free_disk_gb': 40,
+            'hypervisor_type': 'fake', 'hypervisor_version': 1000,
+            'cpu_info': '{}', 'mapped': 0})
+        return ctxt
+
+    def _mapped_cell(self, host):
+        return api_db.host_mapping_get_by_host(
+            nl_context.get_admin_context(), host).cell_mapping.uuid
+
+    def test_periodic_maps_new_hosts_once_interval_passed(self):
+        self.conf.flags(discover_hosts_in_cells_interval=1,
+                        group='scheduler')
+        cell1 = self._new_node('cell1', 'new1')
+        self._new_node('cell2', 'new2')
+        manager = self.scheduler.manager
+        manager.periodic_tasks(nl_context.get_admin_context())
+        self.assertEqual(self.cell_uuid['cell1'], self._mapped_cell('new1'))
+        self.assertEqual(self.cell_uuid['cell2'], self._mapped_cell('new2'))
+        self.assertEqual([], cell_db.compute_node_get_all(cell1, mapped=0))
+        # Nothing new: a second discovery maps nothing.
+        self.assertEqual([], manager.discover_hosts(
+            nl_context.get_admin_context()))
+
+    def test_disabled_by_default(self):
+        self._new_node('cell1', 'new1')
+        self.scheduler.manager.periodic_tasks(nl_context.get_admin_context())
+        self.assertRaises(exception.HostMappingNotFound, self._mapped_cell,
+                          'new1')
