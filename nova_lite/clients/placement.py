@@ -4,7 +4,8 @@ Used by the scheduler, the conductors and the computes. It:
 
 * sends every call at an explicit microversion (each method pins the one
   it needs; ``microversion=`` overrides);
-* authenticates per ``[placement] auth_type`` (a token, or HTTP basic);
+* authenticates per ``[placement] auth_type`` (a fixed token, HTTP basic,
+  or a Keystone token from a password, renewed as needed);
 * retries connection errors ``[placement] connect_retries`` times;
 * returns parsed JSON, or raises :class:`PlacementError` (with the
   placement error ``code``) on 4xx/5xx.
@@ -28,9 +29,13 @@ import json
 import time
 import urllib.parse
 
+from keystoneauth1 import exceptions as ksa_exceptions
+from keystoneauth1 import loading as ksa_loading
+from keystoneauth1 import session as ksa_session
 from oslo_log import log as logging
 import requests
 import requests.adapters
+import requests.auth
 import requests.structures
 
 from nova_lite import conf as nl_conf
@@ -140,6 +145,44 @@ class WSGIAdapter(requests.adapters.BaseAdapter):
         pass
 
 
+class KeystoneTokenAuth(requests.auth.AuthBase):
+    """Put a Keystone token in ``X-Auth-Token`` of every request.
+
+    The token comes from keystoneauth1's password plugin, which caches it
+    and gets a new one shortly before it expires (under its own lock, so
+    the threads of one process share a token).
+    """
+
+    def __init__(self, plugin, timeout=30.0):
+        self.plugin = plugin
+        self.session = ksa_session.Session(auth=plugin, timeout=timeout)
+
+    @classmethod
+    def from_conf(cls, group):
+        """The ``[placement] auth_type = password`` settings as an auth."""
+        loader = ksa_loading.get_plugin_loader('password')
+        plugin = loader.load_from_options(
+            auth_url=group.auth_url, username=group.username,
+            password=group.password, project_name=group.project_name,
+            user_domain_name=group.user_domain_name,
+            project_domain_name=group.project_domain_name)
+        return cls(plugin, group.timeout)
+
+    def invalidate(self):
+        self.plugin.invalidate()
+
+    def __call__(self, request):
+        try:
+            token = self.plugin.get_token(self.session)
+        except ksa_exceptions.ConnectFailure:
+            raise
+        except ksa_exceptions.ClientException as exc:
+            raise PlacementClientError(
+                'no Keystone token for placement: %s' % exc)
+        request.headers['X-Auth-Token'] = token
+        return request
+
+
 class PlacementClient:
     """Typed calls to placement; one instance per process is enough."""
 
@@ -151,8 +194,12 @@ class PlacementClient:
         self.timeout = group.timeout
         self.connect_retries = group.connect_retries
         self.retry_delay = group.connect_retry_delay
+        self.keystone = None
         if group.auth_type == 'http_basic':
             self.session.auth = (group.username or '', group.password or '')
+        elif group.auth_type == 'password':
+            self.keystone = KeystoneTokenAuth.from_conf(group)
+            self.session.auth = self.keystone
         else:
             self.session.headers['X-Auth-Token'] = group.token
 
@@ -170,6 +217,13 @@ class PlacementClient:
             headers['Content-Type'] = 'application/json'
             data = json.dumps(body)
         response = self._send(method, url, headers, data, params)
+        if response.status_code == 401 and self.keystone is not None:
+            # NOTE(nova_lite): the token was revoked or expired early
+            # (keystone restarted with new keys): get a new one, once.
+            LOG.info('Placement refused the Keystone token (401): '
+                     'getting a new one')
+            self.keystone.invalidate()
+            response = self._send(method, url, headers, data, params)
         if response.status_code not in expected:
             raise _error_for(response)
         if response.status_code == 204 or not response.content:
@@ -182,7 +236,8 @@ class PlacementClient:
                 return self.session.request(method, url, headers=headers,
                                             data=data, params=params,
                                             timeout=self.timeout)
-            except requests.ConnectionError as exc:
+            except (requests.ConnectionError,
+                    ksa_exceptions.ConnectFailure) as exc:
                 if attempt == self.connect_retries:
                     raise PlacementUnreachable(
                         'placement at %s unreachable: %s'

@@ -28,6 +28,9 @@ from oslo_utils import uuidutils
 from sqlalchemy import exc as sa_exc
 
 from nova_lite.clients import placement as placement_client
+from nova_lite.compute import api_live
+from nova_lite.compute import api_resize
+from nova_lite.compute import api_shelve
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import server_list
 from nova_lite.compute import task_states
@@ -111,8 +114,12 @@ def parse_availability_zone(value):
 
 # -- the facade ---------------------------------------------------------------
 
-class API:
-    """Server operations over the API DB, the cells and the RPC APIs."""
+class API(api_resize.ResizeAPIMixin, api_live.LiveAPIMixin,
+          api_shelve.ShelveAPIMixin):
+    """Server operations over the API DB, the cells and the RPC APIs.
+
+    Move operations live in the mixins, one module per family.
+    """
 
     def __init__(self, transport=None, placement=None):
         self.compute_task_api = compute_task_rpcapi.ComputeTaskAPI(

@@ -8,6 +8,13 @@ to placement through the report client. The manager is split by concern:
   outcomes (success, abort, reschedule);
 * :mod:`nova_lite.compute.lifecycle`: delete, power, pause, suspend,
   ``set_host_enabled``;
+* :mod:`nova_lite.compute.resize`: cold migrate and resize, confirm and
+  revert;
+* :mod:`nova_lite.compute.live_migration`: live migration, source and
+  destination sides;
+* :mod:`nova_lite.compute.rebuild`: rebuild and evacuate, and cleaning up
+  instances evacuated while this host was down;
+* :mod:`nova_lite.compute.shelve`: shelve, shelve offload, unshelve;
 * :mod:`nova_lite.compute.resource_tracker`: ``compute_nodes`` rows and
   provider trees, run at start and periodically from here;
 * :mod:`nova_lite.compute.stale_builds`: builds left over or hung.
@@ -23,8 +30,12 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
 from nova_lite.compute import build
 from nova_lite.compute import lifecycle
+from nova_lite.compute import live_migration
+from nova_lite.compute import rebuild
 from nova_lite.compute import records
+from nova_lite.compute import resize
 from nova_lite.compute import resource_tracker
+from nova_lite.compute import shelve
 from nova_lite.compute import stale_builds
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import conf as nl_conf
@@ -40,10 +51,12 @@ BUILD_TIMEOUT_CHECK_MAX = 60
 
 
 class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
+                     resize.ResizeMixin, live_migration.LiveMigrationMixin,
+                     rebuild.RebuildMixin, shelve.ShelveMixin,
                      manager.Manager):
-    """Compute endpoint (API version 1.1)."""
+    """Compute endpoint (API version 1.2)."""
 
-    target = messaging.Target(version='1.1')
+    target = messaging.Target(version='1.2')
 
     def __init__(self, host=None, driver=None, placement=None):
         super().__init__(host=host)

@@ -27,9 +27,12 @@ class ComputeAPI:
     * 1.0 - Initial version (base API only).
     * 1.1 - build_and_run_instance, terminate_instance, stop/start/reboot,
       pause/unpause, suspend/resume, set_host_enabled.
+    * 1.2 - Move operations: resize/migrate (prep_resize, resize_instance,
+      finish_resize, confirm_resize, revert_resize, finish_revert_resize),
+      live migration, rebuild/evacuate, shelve/shelve_offload/unshelve.
     """
 
-    VERSION = '1.1'
+    VERSION = '1.2'
 
     def __init__(self, transport=None):
         self._default_transport = transport
@@ -115,3 +118,21 @@ class ComputeAPI:
         now; returns 'enabled' or 'disabled'."""
         return self.prepare(context, host, version='1.1').call(
             context, 'set_host_enabled', enabled=enabled)
+
+    # -- 1.2: move operations ------------------------------------------------
+
+    def _cast_1_2(self, context, host, method, **kwargs):
+        self.prepare(context, host, version='1.2').cast(context, method,
+                                                        **kwargs)
+
+    def _call_1_2(self, context, host, method, timeout=None, **kwargs):
+        return self.prepare(context, host, version='1.2',
+                            timeout=timeout).call(context, method, **kwargs)
+
+    # ---- resize / cold migrate (nova_lite.compute.resize) ----
+
+    # ---- live migration (nova_lite.compute.live_migration) ----
+
+    # ---- rebuild / evacuate (nova_lite.compute.rebuild) ----
+
+    # ---- shelve / unshelve (nova_lite.compute.shelve) ----

@@ -9,6 +9,12 @@ depends on where the conductor runs:
 * a cell conductor (cell bus, cell database) handles ``build_instances``,
   the reschedule of a failed build onto an alternate host
   (:mod:`.tasks.reschedule`), and never reaches above its cell.
+
+Moves follow the same split: the super conductor schedules them
+(``migrate_server``, ``live_migrate_instance``, ``rebuild_instance`` for
+evacuate and rebuild, ``unshelve_instance``) and reaches the instance's
+cell; a cell conductor handles a resize that failed on its destination by
+trying the alternates it was handed (``migrate_server`` with a host list).
 """
 
 import oslo_messaging as messaging
@@ -23,14 +29,14 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
-    """The ``compute_task`` endpoint (API version 1.0).
+    """The ``compute_task`` endpoint (API version 1.1).
 
     ``manager`` is the hosting conductor manager: it tells this endpoint
     its bus (``manager.transport``) and its cell database
     (``manager.cell_context``).
     """
 
-    target = messaging.Target(namespace='compute_task', version='1.0')
+    target = messaging.Target(namespace='compute_task', version='1.1')
 
     def __init__(self, manager):
         self.manager = manager
@@ -61,3 +67,13 @@ class ComputeTaskManager:
             cctxt, instances, request_spec, host_lists, image, exc_reason,
             compute_rpcapi.ComputeAPI(transport=self.manager.transport),
             self.placement).execute()
+
+    # -- 1.1: move operations ------------------------------------------------
+
+    # ---- cold migrate / resize (nova_lite.conductor.tasks.migrate) ----
+
+    # ---- live migration (nova_lite.conductor.tasks.live_migrate) ----
+
+    # ---- rebuild / evacuate (nova_lite.conductor.tasks.rebuild) ----
+
+    # ---- unshelve (nova_lite.conductor.tasks.unshelve) ----

@@ -29,9 +29,12 @@ class ComputeTaskAPI:
 
     * 1.0 - Initial version: schedule_and_build_instances (super
       conductor), build_instances (cell conductor, reschedules).
+    * 1.1 - Move operations: migrate_server (super conductor; a cell
+      conductor for resize reschedules), live_migrate_instance,
+      rebuild_instance (rebuild, evacuate), unshelve_instance.
     """
 
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, namespace=RPC_NAMESPACE,
@@ -68,3 +71,13 @@ class ComputeTaskAPI:
         cctxt.cast(context, 'build_instances', instances=instances,
                    request_spec=request_spec, host_lists=host_lists,
                    image=image, exc_reason=exc_reason)
+
+    # -- 1.1: move operations ------------------------------------------------
+
+    # ---- cold migrate / resize (nova_lite.conductor.tasks.migrate) ----
+
+    # ---- live migration (nova_lite.conductor.tasks.live_migrate) ----
+
+    # ---- rebuild / evacuate (nova_lite.conductor.tasks.rebuild) ----
+
+    # ---- unshelve (nova_lite.conductor.tasks.unshelve) ----

@@ -24,9 +24,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.1)."""
+    """Conductor endpoint (API version 1.2)."""
 
-    target = messaging.Target(version='1.1')
+    target = messaging.Target(version='1.2')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -200,3 +200,33 @@ class ConductorManager(manager.Manager):
         return objects.InstanceActionEvent.event_finish(
             self.cell_context(context), instance_uuid, event, result=result,
             traceback=traceback, details=details)
+
+    # -- migrations (1.2) ------------------------------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def migration_create(self, context, values):
+        migration = objects.Migration(self.cell_context(context), **values)
+        migration.create()
+        LOG.info('Migration %s (%s) of instance %s recorded: %s',
+                 migration.uuid, migration.migration_type,
+                 migration.instance_uuid, migration.status)
+        return migration
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def migration_update(self, context, migration_uuid, values):
+        migration = objects.Migration.get_by_uuid(
+            self.cell_context(context), migration_uuid)
+        for name, value in values.items():
+            setattr(migration, name, value)
+        migration.save()
+        return migration
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def migration_get_by_uuid(self, context, migration_uuid):
+        return objects.Migration.get_by_uuid(self.cell_context(context),
+                                             migration_uuid)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def migration_get_all_by_filters(self, context, filters):
+        return objects.MigrationList.get_by_filters(
+            self.cell_context(context), filters).objects

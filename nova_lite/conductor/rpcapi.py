@@ -26,9 +26,11 @@ class ConductorAPI:
       nodes (get_all_by_host, get_or_create, update, delete,
       build_result), instances (get, get_all_by_filters, update with
       expected states, destroy), faults, actions and action events.
+    * 1.2 - Migrations a compute records during moves: migration_create,
+      migration_update, migration_get_by_uuid, migration_get_all_by_filters.
     """
 
-    VERSION = '1.1'
+    VERSION = '1.2'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -136,3 +138,29 @@ class ConductorAPI:
                           instance_uuid=instance_uuid, event=event,
                           result=result, traceback=traceback,
                           details=details)
+
+    # -- 1.2: migrations ----------------------------------------------------
+
+    def _call_1_2(self, context, method, **kwargs):
+        cctxt = self.client.prepare(version='1.2')
+        return cctxt.call(context, method, **kwargs)
+
+    def migration_create(self, context, values):
+        """Call: create a Migration (``uuid`` generated unless given)."""
+        return self._call_1_2(context, 'migration_create', values=values)
+
+    def migration_update(self, context, migration_uuid, values):
+        """Call: update a Migration (``status``...) and return it."""
+        return self._call_1_2(context, 'migration_update',
+                              migration_uuid=migration_uuid, values=values)
+
+    def migration_get_by_uuid(self, context, migration_uuid):
+        """Call: the Migration (MigrationNotFound)."""
+        return self._call_1_2(context, 'migration_get_by_uuid',
+                              migration_uuid=migration_uuid)
+
+    def migration_get_all_by_filters(self, context, filters):
+        """Call: Migrations matching exact-column ``filters`` (a list value
+        means any of), newest first."""
+        return self._call_1_2(context, 'migration_get_all_by_filters',
+                              filters=filters)

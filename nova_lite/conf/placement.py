@@ -18,13 +18,38 @@ placement_opts = [
                choices=[('token', 'Send ``token`` as X-Auth-Token (noauth2 '
                          'labs, or a fixed service token).'),
                         ('http_basic', 'Send ``username``/``password`` as '
-                         'HTTP basic authentication.')],
+                         'HTTP basic authentication.'),
+                        ('password', 'Get a Keystone token for '
+                         '``username``/``password`` in ``project_name`` '
+                         'from ``auth_url`` (keystoneauth1 password '
+                         'plugin) and send it; it is renewed before it '
+                         'expires and after a 401.')],
                help='How requests to placement authenticate.'),
     cfg.StrOpt('token', default='admin', secret=True,
                help='Token sent when ``auth_type = token``.'),
-    cfg.StrOpt('username', help='User for ``auth_type = http_basic``.'),
+    cfg.StrOpt('username',
+               help='User for ``auth_type = http_basic`` or ``password``.'),
     cfg.StrOpt('password', secret=True,
-               help='Password for ``auth_type = http_basic``.'),
+               help='Password for ``auth_type = http_basic`` or '
+                    '``password``.'),
+    cfg.URIOpt('auth_url', help="""
+Keystone identity endpoint (for example ``http://127.0.0.1:5000/v3``),
+used when ``auth_type = password``.
+
+Related options: ``project_name``, ``user_domain_name``,
+``project_domain_name``.
+"""),
+    cfg.StrOpt('project_name', help="""
+Project the Keystone token is scoped to when ``auth_type = password``:
+the service project, where the user has a role placement accepts for
+service calls (admin).
+"""),
+    cfg.StrOpt('user_domain_name', default='Default',
+               help='Keystone domain of ``username`` (``auth_type = '
+                    'password``).'),
+    cfg.StrOpt('project_domain_name', default='Default',
+               help='Keystone domain of ``project_name`` (``auth_type = '
+                    'password``).'),
     cfg.FloatOpt('timeout', default=30.0, min=0.1,
                  help='Seconds to wait for one placement response.'),
     cfg.IntOpt('connect_retries', default=3, min=0,

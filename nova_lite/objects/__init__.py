@@ -19,3 +19,4 @@ def register_all():
     __import__('nova_lite.objects.cell_mapping')
     __import__('nova_lite.objects.instance_mapping')
     __import__('nova_lite.objects.build_request')
+    __import__('nova_lite.objects.migration')

@@ -53,6 +53,13 @@ def _unlock(req, api, context, server, body):
     api.unlock(context, server)
 
 
+# ---- resize / cold migrate (compute.api_resize) ----
+
+# ---- live migration, evacuate, rebuild (compute.api_live) ----
+
+# ---- shelve / unshelve (compute.api_shelve) ----
+
+
 # action -> (policy rule, function)
 ACTIONS = {
     'os-start': ('servers:start', _start),
@@ -64,6 +71,9 @@ ACTIONS = {
     'resume': ('os-suspend-server:resume', _resume),
     'lock': ('os-lock-server:lock', _lock),
     'unlock': ('os-lock-server:unlock', _unlock),
+    # ---- resize / cold migrate ----
+    # ---- live migration, evacuate, rebuild ----
+    # ---- shelve / unshelve ----
 }
 
 
