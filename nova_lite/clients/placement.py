@@ -153,20 +153,22 @@ class KeystoneTokenAuth(requests.auth.AuthBase):
     the threads of one process share a token).
     """
 
-    def __init__(self, plugin, timeout=30.0):
+    def __init__(self, plugin, timeout=30.0, http_session=None):
         self.plugin = plugin
-        self.session = ksa_session.Session(auth=plugin, timeout=timeout)
+        self.session = ksa_session.Session(auth=plugin, timeout=timeout,
+                                           session=http_session)
 
     @classmethod
-    def from_conf(cls, group):
-        """The ``[placement] auth_type = password`` settings as an auth."""
+    def from_conf(cls, group, http_session=None):
+        """The ``[placement] auth_type = password`` settings as an auth;
+        ``http_session`` (a requests.Session) carries the token requests."""
         loader = ksa_loading.get_plugin_loader('password')
         plugin = loader.load_from_options(
             auth_url=group.auth_url, username=group.username,
             password=group.password, project_name=group.project_name,
             user_domain_name=group.user_domain_name,
             project_domain_name=group.project_domain_name)
-        return cls(plugin, group.timeout)
+        return cls(plugin, group.timeout, http_session)
 
     def invalidate(self):
         self.plugin.invalidate()

@@ -23,7 +23,7 @@ class ComputeTaskAPITestCase(testtools.TestCase):
 
     def test_target(self):
         target = compute_task_rpcapi.ComputeTaskAPI().client.target
-        self.assertEqual(('conductor', 'compute_task', '1.0'),
+        self.assertEqual(('conductor', 'compute_task', '1.1'),
                          (target.topic, target.namespace, target.version))
         self.assertEqual(('compute_task', '1.0'),
                          (compute_task.ComputeTaskManager.target.namespace,
