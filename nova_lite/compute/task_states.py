@@ -21,3 +21,23 @@ UNPAUSING = 'unpausing'
 SUSPENDING = 'suspending'
 RESUMING = 'resuming'
 DELETING = 'deleting'
+
+# Moves (NOVA_FACTS §5): resize and cold migrate
+RESIZE_PREP = 'resize_prep'
+RESIZE_MIGRATING = 'resize_migrating'
+RESIZE_MIGRATED = 'resize_migrated'
+RESIZE_FINISH = 'resize_finish'
+RESIZE_REVERTING = 'resize_reverting'
+RESIZE_CONFIRMING = 'resize_confirming'
+# live migration
+MIGRATING = 'migrating'
+# rebuild and evacuate
+REBUILDING = 'rebuilding'
+REBUILD_BLOCK_DEVICE_MAPPING = 'rebuild_block_device_mapping'
+REBUILD_SPAWNING = 'rebuild_spawning'
+# shelve
+SHELVING = 'shelving'
+SHELVING_IMAGE_PENDING_UPLOAD = 'shelving_image_pending_upload'
+SHELVING_IMAGE_UPLOADING = 'shelving_image_uploading'
+SHELVING_OFFLOADING = 'shelving_offloading'
+UNSHELVING = 'unshelving'

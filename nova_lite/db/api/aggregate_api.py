@@ -5,12 +5,12 @@ Nova. Aggregates come back with ``hosts`` and ``metadetails`` loaded.
 Conventions as in :mod:`nova_lite.db.api.api`.
 """
 
-from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite import exception
 
@@ -26,23 +26,17 @@ def aggregate_create(context, name, metadata=None, uuid=None):
                                  name=name)
     aggregate.metadata_rows = [models.AggregateMetadata(key=k, value=v)
                                for k, v in (metadata or {}).items()]
-    try:
-        with _writer(context) as s:
-            s.add(aggregate)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.AggregateNameExists(aggregate_name=name)
-    return aggregate
+    return rows.insert(_writer(context), aggregate,
+                       exception.AggregateNameExists(aggregate_name=name))
 
 
 def _aggregate_get(s, aggregate_id):
     column = (models.Aggregate.uuid if uuidutils.is_uuid_like(
         str(aggregate_id)) else models.Aggregate.id)
-    aggregate = s.scalars(sa.select(models.Aggregate).where(
-        column == aggregate_id)).first()
-    if aggregate is None:
-        raise exception.AggregateNotFound(aggregate_id=aggregate_id)
-    return aggregate
+    return rows.first_or_raise(
+        s, sa.select(models.Aggregate).where(
+            column == aggregate_id),
+        exception.AggregateNotFound(aggregate_id=aggregate_id))
 
 
 def aggregate_get(context, aggregate_id):
@@ -82,13 +76,11 @@ def availability_zones_by_host(context):
 
 @session.retry_on_transient
 def aggregate_update(context, aggregate_id, name):
-    try:
-        with _writer(context) as s:
-            aggregate = _aggregate_get(s, aggregate_id)
-            aggregate.name = name
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.AggregateNameExists(aggregate_name=name)
+    taken = exception.AggregateNameExists(aggregate_name=name)
+    with rows.duplicate_raises(taken), _writer(context) as s:
+        aggregate = _aggregate_get(s, aggregate_id)
+        aggregate.name = name
+        s.flush()
     return aggregate
 
 
@@ -113,14 +105,12 @@ def aggregate_metadata_update(context, aggregate_id, metadata):
 
 @session.retry_on_transient
 def aggregate_host_add(context, aggregate_id, host):
-    try:
-        with _writer(context) as s:
-            aggregate = _aggregate_get(s, aggregate_id)
-            aggregate.host_rows.append(models.AggregateHost(host=host))
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.AggregateHostExists(aggregate_id=aggregate_id,
-                                            host=host)
+    taken = exception.AggregateHostExists(aggregate_id=aggregate_id,
+                                          host=host)
+    with rows.duplicate_raises(taken), _writer(context) as s:
+        aggregate = _aggregate_get(s, aggregate_id)
+        aggregate.host_rows.append(models.AggregateHost(host=host))
+        s.flush()
     return aggregate
 
 

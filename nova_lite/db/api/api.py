@@ -12,11 +12,11 @@ quotas are in :mod:`nova_lite.db.api.build_api` and friends as they are
 needed.
 """
 
-from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from nova_lite.db.api import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite import exception
 
@@ -40,21 +40,14 @@ def cell_mapping_create(context, values):
     values.setdefault('uuid', uuidutils.generate_uuid())
     cell = models.CellMapping()
     cell.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(cell)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.CellMappingExists(name=values.get('name'))
-    return cell
+    return rows.insert(_writer(context), cell, exception.CellMappingExists(
+        name=values.get('name')))
 
 
 def _cell_get(s, column, value):
-    cell = s.scalars(sa.select(models.CellMapping).where(
-        column == value)).first()
-    if cell is None:
-        raise exception.CellMappingNotFound(uuid=value)
-    return cell
+    return rows.first_or_raise(
+        s, sa.select(models.CellMapping).where(column == value),
+        exception.CellMappingNotFound(uuid=value))
 
 
 def cell_mapping_get_by_uuid(context, cell_uuid):
@@ -100,25 +93,18 @@ def host_mapping_create(context, host, cell_id):
 
     Raises HostMappingExists when the host is mapped already.
     """
-    mapping = models.HostMapping(host=host, cell_id=cell_id)
-    try:
-        with _writer(context) as s:
-            s.add(mapping)
-            s.flush()
-            s.refresh(mapping)
-    except db_exc.DBDuplicateEntry:
-        raise exception.HostMappingExists(name=host)
-    return mapping
+    return rows.insert(_writer(context),
+                       models.HostMapping(host=host, cell_id=cell_id),
+                       exception.HostMappingExists(name=host), refresh=True)
 
 
 def host_mapping_get_by_host(context, host):
     """The mapping of ``host``, with ``cell_mapping`` (HostMappingNotFound)."""
     with _reader(context) as s:
-        mapping = s.scalars(sa.select(models.HostMapping).where(
-            models.HostMapping.host == host)).first()
-    if mapping is None:
-        raise exception.HostMappingNotFound(name=host)
-    return mapping
+        return rows.first_or_raise(
+            s, sa.select(models.HostMapping).where(
+                models.HostMapping.host == host),
+            exception.HostMappingNotFound(name=host))
 
 
 def host_mapping_get_all(context, cell_id=None):
@@ -146,23 +132,16 @@ def instance_mapping_create(context, values):
     """Insert an instance mapping (``cell_id`` None while building)."""
     mapping = models.InstanceMapping()
     mapping.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(mapping)
-            s.flush()
-            s.refresh(mapping)
-    except db_exc.DBDuplicateEntry:
-        raise exception.InstanceMappingExists(
-            uuid=values.get('instance_uuid'))
-    return mapping
+    return rows.insert(_writer(context), mapping,
+                       exception.InstanceMappingExists(
+                           uuid=values.get('instance_uuid')), refresh=True)
 
 
 def _instance_mapping_get(s, instance_uuid):
-    mapping = s.scalars(sa.select(models.InstanceMapping).where(
-        models.InstanceMapping.instance_uuid == instance_uuid)).first()
-    if mapping is None:
-        raise exception.InstanceMappingNotFound(uuid=instance_uuid)
-    return mapping
+    return rows.first_or_raise(
+        s, sa.select(models.InstanceMapping).where(
+            models.InstanceMapping.instance_uuid == instance_uuid),
+        exception.InstanceMappingNotFound(uuid=instance_uuid))
 
 
 def instance_mapping_get_by_instance_uuid(context, instance_uuid):
@@ -227,22 +206,14 @@ def flavor_create(context, values, extra_specs=None, projects=None):
         for k, v in (extra_specs or {}).items()]
     flavor.project_rows = [models.FlavorProject(project_id=p)
                            for p in projects or ()]
-    try:
-        with _writer(context) as s:
-            s.add(flavor)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.FlavorExists(name=values.get('name'),
-                                     flavor_id=values['flavorid'])
-    return flavor
+    return rows.insert(_writer(context), flavor, exception.FlavorExists(
+        name=values.get('name'), flavor_id=values['flavorid']))
 
 
 def _flavor_get(s, column, value):
-    flavor = s.scalars(sa.select(models.Flavor).where(
-        column == value)).first()
-    if flavor is None:
-        raise exception.FlavorNotFound(flavor_id=value)
-    return flavor
+    return rows.first_or_raise(
+        s, sa.select(models.Flavor).where(column == value),
+        exception.FlavorNotFound(flavor_id=value))
 
 
 def flavor_get(context, flavor_pk):
@@ -329,16 +300,14 @@ def flavor_extra_spec_delete(context, flavorid, key):
 
 @session.retry_on_transient
 def flavor_add_project(context, flavorid, project_id):
-    try:
-        with _writer(context) as s:
-            flavor = _flavor_get(s, models.Flavor.flavorid, flavorid)
-            s.add(models.FlavorProject(flavor_id=flavor.id,
-                                       project_id=project_id))
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.Conflict(
-            reason='project %s already has access to flavor %s' % (
-                project_id, flavorid))
+    taken = exception.Conflict(
+        reason='project %s already has access to flavor %s' % (
+            project_id, flavorid))
+    with rows.duplicate_raises(taken), _writer(context) as s:
+        flavor = _flavor_get(s, models.Flavor.flavorid, flavorid)
+        s.add(models.FlavorProject(flavor_id=flavor.id,
+                                   project_id=project_id))
+        s.flush()
 
 
 @session.retry_on_transient

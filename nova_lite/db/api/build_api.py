@@ -7,11 +7,11 @@ instance exists in a cell. ``spec`` and ``instance`` are JSON documents
 Conventions as in :mod:`nova_lite.db.api.api`.
 """
 
-from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite import exception
 
@@ -24,23 +24,18 @@ _reader = api_db._reader
 @session.retry_on_transient
 def request_spec_create(context, instance_uuid, spec):
     """Store the scheduling request of ``instance_uuid`` (a JSON dict)."""
-    row = models.RequestSpec(instance_uuid=instance_uuid, spec=spec)
-    try:
-        with _writer(context) as s:
-            s.add(row)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.Conflict(
-            reason='request spec for instance %s exists' % instance_uuid)
-    return row
+    return rows.insert(
+        _writer(context),
+        models.RequestSpec(instance_uuid=instance_uuid, spec=spec),
+        exception.Conflict(reason='request spec for instance %s exists'
+                           % instance_uuid))
 
 
 def _request_spec_get(s, instance_uuid):
-    row = s.scalars(sa.select(models.RequestSpec).where(
-        models.RequestSpec.instance_uuid == instance_uuid)).first()
-    if row is None:
-        raise exception.RequestSpecNotFound(instance_uuid=instance_uuid)
-    return row
+    return rows.first_or_raise(
+        s, sa.select(models.RequestSpec).where(
+            models.RequestSpec.instance_uuid == instance_uuid),
+        exception.RequestSpecNotFound(instance_uuid=instance_uuid))
 
 
 def request_spec_get_by_instance_uuid(context, instance_uuid):
@@ -71,21 +66,15 @@ def build_request_create(context, values):
     """Insert a build request (``instance_uuid``, ``project_id``, ...)."""
     row = models.BuildRequest()
     row.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(row)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.BuildRequestExists(uuid=values.get('instance_uuid'))
-    return row
+    return rows.insert(_writer(context), row, exception.BuildRequestExists(
+        uuid=values.get('instance_uuid')))
 
 
 def _build_request_get(s, instance_uuid):
-    row = s.scalars(sa.select(models.BuildRequest).where(
-        models.BuildRequest.instance_uuid == instance_uuid)).first()
-    if row is None:
-        raise exception.BuildRequestNotFound(uuid=instance_uuid)
-    return row
+    return rows.first_or_raise(
+        s, sa.select(models.BuildRequest).where(
+            models.BuildRequest.instance_uuid == instance_uuid),
+        exception.BuildRequestNotFound(uuid=instance_uuid))
 
 
 def build_request_get_by_instance_uuid(context, instance_uuid):

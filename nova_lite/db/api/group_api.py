@@ -4,12 +4,12 @@ Server groups come back with ``policy``, ``rules`` and ``members`` loaded.
 Conventions as in :mod:`nova_lite.db.api.api`.
 """
 
-from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite import exception
 
@@ -39,11 +39,10 @@ def instance_group_create(context, values, policy=None, rules=None,
 
 
 def _group_get(s, group_uuid):
-    group = s.scalars(sa.select(models.InstanceGroup).where(
-        models.InstanceGroup.uuid == group_uuid)).first()
-    if group is None:
-        raise exception.InstanceGroupNotFound(group_uuid=group_uuid)
-    return group
+    return rows.first_or_raise(
+        s, sa.select(models.InstanceGroup).where(
+            models.InstanceGroup.uuid == group_uuid),
+        exception.InstanceGroupNotFound(group_uuid=group_uuid))
 
 
 def instance_group_get(context, group_uuid):
@@ -57,10 +56,9 @@ def instance_group_get_by_instance(context, instance_uuid):
         models.InstanceGroupMember).where(
         models.InstanceGroupMember.instance_uuid == instance_uuid)
     with _reader(context) as s:
-        group = s.scalars(query).first()
-    if group is None:
-        raise exception.InstanceGroupNotFound(group_uuid=instance_uuid)
-    return group
+        return rows.first_or_raise(
+            s, query,
+            exception.InstanceGroupNotFound(group_uuid=instance_uuid))
 
 
 def instance_group_get_all(context, project_id=None):
@@ -114,23 +112,17 @@ def instance_group_delete(context, group_uuid):
 def key_pair_create(context, values):
     keypair = models.KeyPair()
     keypair.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(keypair)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.KeyPairExists(key_name=values.get('name'))
-    return keypair
+    return rows.insert(_writer(context), keypair, exception.KeyPairExists(
+        key_name=values.get('name')))
 
 
 def key_pair_get(context, user_id, name):
     with _reader(context) as s:
-        keypair = s.scalars(sa.select(models.KeyPair).where(
-            models.KeyPair.user_id == user_id,
-            models.KeyPair.name == name)).first()
-    if keypair is None:
-        raise exception.KeypairNotFound(user_id=user_id, name=name)
-    return keypair
+        return rows.first_or_raise(
+            s, sa.select(models.KeyPair).where(
+                models.KeyPair.user_id == user_id,
+                models.KeyPair.name == name),
+            exception.KeypairNotFound(user_id=user_id, name=name))
 
 
 def key_pair_get_all_by_user(context, user_id):

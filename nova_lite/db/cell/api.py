@@ -19,6 +19,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from nova_lite.db.cell import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite.db import types
 from nova_lite import exception
@@ -51,14 +52,8 @@ def service_create(context, values):
     values.setdefault('uuid', uuidutils.generate_uuid())
     service = models.Service()
     service.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(service)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.ServiceExists(host=values.get('host'),
-                                      binary=values.get('binary'))
-    return service
+    return rows.insert(_writer(context), service, exception.ServiceExists(
+        host=values.get('host'), binary=values.get('binary')))
 
 
 def _service_get(s, service_id):
@@ -77,22 +72,20 @@ def service_get(context, service_id):
 def service_get_by_uuid(context, service_uuid):
     """The service with ``service_uuid`` (ServiceNotFound)."""
     with _reader(context) as s:
-        service = s.scalars(sa.select(models.Service).where(
-            models.Service.uuid == service_uuid)).first()
-    if service is None:
-        raise exception.ServiceNotFound(service_id=service_uuid)
-    return service
+        return rows.first_or_raise(
+            s, sa.select(models.Service).where(
+                models.Service.uuid == service_uuid),
+            exception.ServiceNotFound(service_id=service_uuid))
 
 
 def service_get_by_host_and_binary(context, host, binary):
     """The ``binary`` service of ``host`` (HostBinaryNotFound)."""
     with _reader(context) as s:
-        service = s.scalars(sa.select(models.Service).where(
-            models.Service.host == host,
-            models.Service.binary == binary)).first()
-    if service is None:
-        raise exception.HostBinaryNotFound(host=host, binary=binary)
-    return service
+        return rows.first_or_raise(
+            s, sa.select(models.Service).where(
+                models.Service.host == host,
+                models.Service.binary == binary),
+            exception.HostBinaryNotFound(host=host, binary=binary))
 
 
 def service_get_all(context, binary=None, include_disabled=True, host=None):
@@ -116,17 +109,15 @@ def service_update(context, service_id, values):
     same UPDATE statement.
     """
     values = dict(values)
-    try:
-        with _writer(context) as s:
-            service = _service_get(s, service_id)
-            new_count = values.get('report_count')
-            if new_count is not None and new_count > service.report_count:
-                values['last_seen_up'] = types.utcnow()
-            service.update(values)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.ServiceExists(host=values.get('host'),
-                                      binary=values.get('binary'))
+    taken = exception.ServiceExists(host=values.get('host'),
+                                    binary=values.get('binary'))
+    with rows.duplicate_raises(taken), _writer(context) as s:
+        service = _service_get(s, service_id)
+        new_count = values.get('report_count')
+        if new_count is not None and new_count > service.report_count:
+            values['last_seen_up'] = types.utcnow()
+        service.update(values)
+        s.flush()
     return service
 
 
@@ -150,15 +141,8 @@ def compute_node_create(context, values):
     values.setdefault('uuid', uuidutils.generate_uuid())
     node = models.ComputeNode()
     node.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(node)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.ComputeNodeExists(
-            host=values.get('host'),
-            node=values.get('hypervisor_hostname'))
-    return node
+    return rows.insert(_writer(context), node, exception.ComputeNodeExists(
+        host=values.get('host'), node=values.get('hypervisor_hostname')))
 
 
 def _compute_node_query(context):
@@ -171,10 +155,9 @@ def compute_node_get(context, compute_id):
     query = _compute_node_query(context).where(
         models.ComputeNode.id == compute_id)
     with _reader(context) as s:
-        node = s.scalars(query).first()
-    if node is None:
-        raise exception.ComputeNodeNotFound(node=compute_id)
-    return node
+        return rows.first_or_raise(
+            s, query,
+            exception.ComputeNodeNotFound(node=compute_id))
 
 
 def compute_node_get_by_uuid(context, node_uuid):
@@ -182,10 +165,9 @@ def compute_node_get_by_uuid(context, node_uuid):
     query = _compute_node_query(context).where(
         models.ComputeNode.uuid == node_uuid)
     with _reader(context) as s:
-        node = s.scalars(query).first()
-    if node is None:
-        raise exception.ComputeNodeNotFound(node=node_uuid)
-    return node
+        return rows.first_or_raise(
+            s, query,
+            exception.ComputeNodeNotFound(node=node_uuid))
 
 
 def compute_node_get_by_host_and_nodename(context, host, nodename):
@@ -194,10 +176,9 @@ def compute_node_get_by_host_and_nodename(context, host, nodename):
         models.ComputeNode.host == host,
         models.ComputeNode.hypervisor_hostname == nodename)
     with _reader(context) as s:
-        node = s.scalars(query).first()
-    if node is None:
-        raise exception.ComputeNodeNotFound(node=nodename)
-    return node
+        return rows.first_or_raise(
+            s, query,
+            exception.ComputeNodeNotFound(node=nodename))
 
 
 def compute_node_get_all(context, mapped=None):
