@@ -25,7 +25,7 @@ class ComputeTaskAPITestCase(testtools.TestCase):
         target = compute_task_rpcapi.ComputeTaskAPI().client.target
         self.assertEqual(('conductor', 'compute_task', '1.1'),
                          (target.topic, target.namespace, target.version))
-        self.assertEqual(('compute_task', '1.0'),
+        self.assertEqual(('compute_task', '1.1'),
                          (compute_task.ComputeTaskManager.target.namespace,
                           compute_task.ComputeTaskManager.target.version))
 
