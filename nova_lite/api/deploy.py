@@ -17,11 +17,7 @@ From the outside in:
 """
 
 from oslo_log import log as logging
-from oslo_middleware import healthcheck
 from oslo_middleware import request_id
-import webob
-import webob.dec
-import webob.exc
 
 from nova_lite.api import auth
 from nova_lite.api import faults
@@ -29,36 +25,9 @@ from nova_lite.api import microversion
 from nova_lite.api import router
 from nova_lite.api import util
 from nova_lite import conf as nl_conf
+from nova_lite import wsgi_middleware
 
 LOG = logging.getLogger(__name__)
-
-HEALTHCHECK_PATH = '/healthcheck'
-
-
-class MicroversionMiddleware:
-    """Parse the requested microversion and echo it on the response."""
-
-    def __init__(self, app):
-        self.app = app
-
-    @webob.dec.wsgify
-    def __call__(self, req):
-        try:
-            version = microversion.extract(req.environ)
-        except webob.exc.HTTPException as exc:
-            response = faults.from_webob(exc)
-            self._decorate(response, microversion.MIN_VERSION)
-            return response
-        req.environ[microversion.ENVIRON_KEY] = version
-        response = req.get_response(self.app)
-        self._decorate(response, version)
-        return response
-
-    @staticmethod
-    def _decorate(response, version):
-        for key, value in microversion.response_headers(version).items():
-            response.headers[key] = value
-
 
 class Environ:
     """Put what handlers need (configuration, placement) in the environ."""
@@ -70,19 +39,6 @@ class Environ:
 
     def __call__(self, environ, start_response):
         environ.update(self.values)
-        return self.app(environ, start_response)
-
-
-class HealthcheckRoute:
-    """``/healthcheck`` to oslo.middleware's Healthcheck, the rest on."""
-
-    def __init__(self, app):
-        self.app = app
-        self.healthcheck = healthcheck.Healthcheck(None, {'backends': []})
-
-    def __call__(self, environ, start_response):
-        if environ.get('PATH_INFO', '').rstrip('/') == HEALTHCHECK_PATH:
-            return self.healthcheck(environ, start_response)
         return self.app(environ, start_response)
 
 
@@ -98,9 +54,10 @@ def deploy(conf=None, placement_client=None):
         placement_client = _lazy_placement_client(conf)
     app = router.APIRouter()
     app = auth.wrap(app, conf)
-    app = MicroversionMiddleware(app)
+    app = wsgi_middleware.MicroversionMiddleware(
+        app, microversion, lambda req, exc: faults.from_webob(exc))
     app = Environ(app, conf, placement_client)
-    app = HealthcheckRoute(app)
+    app = wsgi_middleware.HealthcheckRoute(app)
     app = faults.FaultWrapper(app)
     app = request_id.RequestId(app)
     return app

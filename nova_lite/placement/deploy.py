@@ -19,7 +19,6 @@ From the outside in:
 import json
 
 from oslo_log import log as logging
-from oslo_middleware import healthcheck
 from oslo_middleware import request_id
 import webob
 import webob.dec
@@ -31,6 +30,7 @@ from nova_lite.placement import errors
 from nova_lite.placement import handler
 from nova_lite.placement import microversion
 from nova_lite.placement import util
+from nova_lite import wsgi_middleware
 
 LOG = logging.getLogger(__name__)
 
@@ -59,55 +59,13 @@ class FaultWrapper:
             return response
 
 
-class MicroversionMiddleware:
-    """Parse the requested microversion and echo it on the response."""
-
-    def __init__(self, app):
-        self.app = app
-
-    @webob.dec.wsgify
-    def __call__(self, req):
-        try:
-            version = microversion.extract(req.environ)
-        except webob.exc.HTTPException as exc:
-            response = util.json_error_response(req, exc)
-            self._decorate(response, microversion.MIN_VERSION)
-            return response
-        req.environ[microversion.ENVIRON_KEY] = version
-        response = req.get_response(self.app)
-        self._decorate(response, version)
-        return response
-
-    @staticmethod
-    def _decorate(response, version):
-        response.headers[microversion.HEADER] = '%s %s' % (
-            microversion.SERVICE_TYPE, microversion.format_version(version))
-        response.headers['Vary'] = microversion.HEADER.lower()
-
-
-HEALTHCHECK_PATH = '/healthcheck'
-
-
-class HealthcheckRoute:
-    """Send ``/healthcheck`` to oslo.middleware's Healthcheck app (which
-    answers every request it gets), everything else on."""
-
-    def __init__(self, app):
-        self.app = app
-        self.healthcheck = healthcheck.Healthcheck(None, {'backends': []})
-
-    def __call__(self, environ, start_response):
-        if environ.get('PATH_INFO', '').rstrip('/') == HEALTHCHECK_PATH:
-            return self.healthcheck(environ, start_response)
-        return self.app(environ, start_response)
-
-
 def deploy(conf):
     """The placement WSGI application for ``conf``."""
     app = handler.PlacementHandler()
     app = auth.wrap(app, conf)
-    app = MicroversionMiddleware(app)
-    app = HealthcheckRoute(app)
+    app = wsgi_middleware.MicroversionMiddleware(
+        app, microversion, util.json_error_response)
+    app = wsgi_middleware.HealthcheckRoute(app)
     app = FaultWrapper(app)
     app = request_id.RequestId(app)
     return app

@@ -88,6 +88,12 @@ def _requested_text(environ):
                                           service_type=SERVICE_TYPE)
 
 
+def response_headers(version):
+    """The headers every response carries for ``version``."""
+    return {HEADER: '%s %s' % (SERVICE_TYPE, format_version(version)),
+            'Vary': HEADER.lower()}
+
+
 def extract(environ):
     """The version a request asks for, or an HTTP error to answer with."""
     try:
