@@ -8,51 +8,18 @@ process exits 0.
 
 import sys
 
-from gunicorn.app import base as gunicorn_base
-
 from nova_lite.api import wsgi
 from nova_lite import cmd
+from nova_lite.cmd import gunicorn_server
 
 BINARY = 'nova-lite-api'
 
 
-class GunicornServer(gunicorn_base.BaseApplication):
-    """gunicorn driven from our own configuration, not its command line."""
-
-    def __init__(self, app_factory, options):
-        self._app_factory = app_factory
-        self._options = options
-        super().__init__()
-
-    def load_config(self):
-        for key, value in self._options.items():
-            self.cfg.set(key, value)
-
-    def load(self):
-        return self._app_factory()
-
-
-def bind_address(host, port):
-    """gunicorn's bind string; IPv6 addresses go in brackets."""
-    if ':' in host and not host.startswith('['):
-        host = '[%s]' % host
-    return '%s:%d' % (host, port)
-
-
 def gunicorn_options(conf):
-    return {
-        'bind': bind_address(conf.api.bind_host, conf.api.bind_port),
-        'workers': conf.api.workers,
-        'worker_class': 'gthread',
-        'threads': 4,
-        'proc_name': BINARY,
-        'graceful_timeout': conf.graceful_shutdown_timeout or 60,
-        'accesslog': '-',
-        'errorlog': '-',
-        # Two gunicorn masters on one machine (api, placement) must not
-        # fight over gunicorn's default control socket.
-        'control_socket_disable': True,
-    }
+    return gunicorn_server.options(
+        BINARY, conf.api.bind_host, conf.api.bind_port, conf.api.workers,
+        graceful_timeout=conf.graceful_shutdown_timeout or 60,
+        accesslog='-', errorlog='-')
 
 
 def check_api_options(conf):
@@ -69,7 +36,7 @@ def check_api_options(conf):
 def _serve():
     check_api_options(cmd.CONF)
     options = gunicorn_options(cmd.CONF)
-    GunicornServer(wsgi.init_application, options).run()
+    gunicorn_server.GunicornServer(wsgi.init_application, options).run()
     return 0
 
 

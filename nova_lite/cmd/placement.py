@@ -1,12 +1,8 @@
 """nova-lite-placement: serve the placement WSGI app with gunicorn.
 
-Why gunicorn: it is a production-grade pre-fork server (a master process
-supervising ``[placement_api] workers`` worker processes, restarting any
-that die), it needs neither eventlet nor monkey patching (each worker runs
-plain synchronous WSGI; gthread workers add threads), and it runs in-process
-from this entry point through ``gunicorn.app.base.BaseApplication``, so the
-binary keeps nova_lite's ``--config-file`` / ``--config-dir`` interface.
-SIGTERM makes the master stop its workers gracefully and exit 0.
+``[placement_api] workers`` worker processes behind one master (why
+gunicorn: :mod:`nova_lite.cmd.gunicorn_server`). SIGTERM makes the master
+stop its workers gracefully and exit 0.
 
 Each worker builds its own application (and so its own database engine)
 after the fork; SQLite files are shared safely through WAL and
@@ -15,11 +11,11 @@ after the fork; SQLite files are shared safely through WAL and
 
 import sys
 
-from gunicorn.app import base as gunicorn_base
 from oslo_config import cfg
 from oslo_log import log as logging
 
 import nova_lite  # noqa: F401 - selects the concurrency backend first
+from nova_lite.cmd import gunicorn_server
 from nova_lite import conf as nl_conf
 from nova_lite.placement.db import api as db_api
 from nova_lite.placement import deploy
@@ -28,41 +24,6 @@ from nova_lite.placement import wsgi
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 PROG = 'nova-lite-placement'
-
-
-class PlacementServer(gunicorn_base.BaseApplication):
-    """gunicorn configured from [placement_api], app built per worker."""
-
-    def __init__(self, conf):
-        self.conf = conf
-        super().__init__()
-
-    def load_config(self):
-        group = self.conf.placement_api
-        settings = {
-            'bind': '%s:%d' % (_host_for_bind(group.bind_host),
-                               group.bind_port),
-            'workers': group.workers,
-            'worker_class': 'gthread',
-            'threads': 4,
-            'proc_name': PROG,
-            'graceful_timeout': 10,
-            'timeout': 120,
-            'accesslog': None,
-            'post_fork': _post_fork,
-            # Two gunicorn masters on one machine (api, placement) must
-            # not fight over gunicorn's default control socket.
-            'control_socket_disable': True,
-        }
-        for key, value in settings.items():
-            self.cfg.set(key, value)
-
-    def load(self):
-        return deploy.deploy(self.conf)
-
-
-def _host_for_bind(host):
-    return '[%s]' % host if ':' in host else host
 
 
 def _post_fork(server, worker):
@@ -92,7 +53,13 @@ def main(argv=None):
     LOG.info('nova-lite-placement listening on %s:%d with %d workers',
              CONF.placement_api.bind_host, CONF.placement_api.bind_port,
              CONF.placement_api.workers)
-    PlacementServer(CONF).run()
+    group = CONF.placement_api
+    options = gunicorn_server.options(
+        PROG, group.bind_host, group.bind_port, group.workers,
+        graceful_timeout=10, timeout=120, accesslog=None,
+        post_fork=_post_fork)
+    gunicorn_server.GunicornServer(lambda: deploy.deploy(CONF),
+                                   options).run()
     return 0
 
 

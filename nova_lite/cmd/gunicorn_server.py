@@ -1,0 +1,52 @@
+"""gunicorn run from inside our entry points (nova-lite-api, -placement).
+
+Why gunicorn: a production-grade pre-fork server (a master supervising
+worker processes, restarting any that die) that needs neither eventlet nor
+monkey patching: each worker runs plain synchronous WSGI with a few
+threads. Driving it through ``gunicorn.app.base.BaseApplication`` keeps our
+binaries' ``--config-file`` / ``--config-dir`` interface: gunicorn's
+settings come from oslo.config options, never from its command line.
+SIGTERM makes the master stop its workers gracefully and exit 0.
+"""
+
+from gunicorn.app import base as gunicorn_base
+
+
+class GunicornServer(gunicorn_base.BaseApplication):
+    """gunicorn with ``options`` as settings; each worker builds its own
+    application with ``app_factory()`` after the fork."""
+
+    def __init__(self, app_factory, options):
+        self._app_factory = app_factory
+        self._options = options
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self._options.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        return self._app_factory()
+
+
+def bind_address(host, port):
+    """gunicorn's bind string; IPv6 addresses go in brackets."""
+    if ':' in host and not host.startswith('['):
+        host = '[%s]' % host
+    return '%s:%d' % (host, port)
+
+
+def options(proc_name, host, port, workers, **extra):
+    """The settings both servers share, plus ``extra``."""
+    settings = {
+        'bind': bind_address(host, port),
+        'workers': workers,
+        'worker_class': 'gthread',
+        'threads': 4,
+        'proc_name': proc_name,
+        # Two gunicorn masters on one machine (api, placement) must not
+        # fight over gunicorn's default control socket.
+        'control_socket_disable': True,
+    }
+    settings.update(extra)
+    return settings
