@@ -380,13 +380,13 @@ class API(api_resize.ResizeAPIMixin, api_live.LiveAPIMixin,
 
     @staticmethod
     def get_all(context, filters=None, limit=None, marker=None,
-                want_down_cells=False, cell_timeout=None):
+                want_down_cells=False, cell_timeout=None, sort=None):
         """Servers matching ``filters``, newest first, across cells.
 
         See :func:`nova_lite.compute.server_list.get_all`.
         """
         return server_list.get_all(context, filters, limit, marker,
-                                   want_down_cells, cell_timeout)
+                                   want_down_cells, cell_timeout, sort)
 
     # -- delete ---------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import re
 from oslo_log import log as logging
 
 from nova_lite import cells
+from nova_lite.compute import server_sort
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite.db.api import build_api
@@ -89,8 +90,11 @@ def down_server(context, mapping):
 
 
 def get_all(context, filters=None, limit=None, marker=None,
-            want_down_cells=False, cell_timeout=None):
+            want_down_cells=False, cell_timeout=None, sort=None):
     """Servers matching ``filters``, newest first, across cells.
+
+    ``sort``: [(key, 'asc'|'desc')] to order them otherwise
+    (:mod:`nova_lite.compute.server_sort`).
 
     ``filters``: exact column filters (``project_id``, ``host``,
     ``image_ref``, ``instance_type_id``, ``vm_state``, ...) plus
@@ -101,12 +105,14 @@ def get_all(context, filters=None, limit=None, marker=None,
     filters = filters or {}
     # NOTE(nova_lite): without a marker or a name pattern the first
     # ``limit`` of the merge are among each source's first ``limit``.
-    per_source = limit if marker is None and not filters.get(
-        'name') else None
+    per_source = limit if marker is None and not sort and not \
+        filters.get('name') else None
     servers = _all_servers(context, filters,
-                                with_down=want_down_cells,
-                                cell_timeout=cell_timeout,
-                                per_source=per_source)
+                           with_down=want_down_cells,
+                           cell_timeout=cell_timeout,
+                           per_source=per_source)
+    if sort:
+        servers = server_sort.sort(servers, sort)
     if marker is not None:
         uuids = [s.uuid for s in servers]
         if marker not in uuids:

@@ -18,6 +18,7 @@ from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.api.views import servers as views
 from nova_lite.compute import api as compute_api
+from nova_lite.compute import server_sort
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
@@ -264,9 +265,15 @@ def _list(req, rule, render):
     limit = CONF.api.max_limit if limit is None else min(
         limit, CONF.api.max_limit)
     try:
+        sort = server_sort.parse(
+            req.GET.getall('sort_key'), req.GET.getall('sort_dir'),
+            policy.check(context, rule + ':get_all_tenants'))
+    except server_sort.InvalidSort as exc:
+        raise webob.exc.HTTPBadRequest(str(exc))
+    try:
         servers = compute(req).get_all(
             context, filters, limit=limit, marker=req.GET.get('marker'),
-            want_down_cells=microversion.at_least(req, '2.69'))
+            want_down_cells=microversion.at_least(req, '2.69'), sort=sort)
     except exception.Invalid as exc:
         raise webob.exc.HTTPBadRequest(exc.message)
     key = 'servers'

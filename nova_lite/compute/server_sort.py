@@ -1,0 +1,77 @@
+"""``sort_key`` / ``sort_dir`` of the server list, across cells.
+
+Each cell returns its servers newest first; when the user asks for another
+order the merged list is sorted again here, key by key (a stable sort from
+the last key to the first), so the order is the same whichever cell a
+server lives in. Unknown values (a down cell's minimal record, an unset
+column) sort as the smallest, as NULLs do in MySQL.
+"""
+
+# Keys a user may sort by (Nova's list, less what nova_lite does not store
+# or what Nova accepts and ignores).
+SORT_KEYS = frozenset([
+    'availability_zone', 'config_drive', 'created_at',
+    'display_description', 'display_name', 'ephemeral_gb', 'host',
+    'hostname', 'image_ref', 'instance_type_id', 'key_name',
+    'launch_index', 'launched_at', 'launched_on', 'locked', 'locked_by',
+    'memory_mb', 'node', 'power_state', 'progress', 'project_id',
+    'reservation_id', 'root_gb', 'task_state', 'terminated_at',
+    'updated_at', 'user_id', 'uuid', 'vcpus', 'vm_state'])
+
+# Accepted for compatibility with Nova's clients, but they do not sort.
+IGNORED_KEYS = frozenset([
+    'architecture', 'cell_name', 'cleaned', 'default_ephemeral_device',
+    'default_swap_device', 'deleted', 'deleted_at', 'disable_terminate',
+    'ephemeral_key_uuid', 'id', 'key_data', 'kernel_id', 'os_type',
+    'ramdisk_id', 'root_device_name', 'scheduled_at',
+    'shutdown_terminate', 'user_data', 'vm_mode', 'access_ip_v4',
+    'access_ip_v6', 'auto_disk_config'])
+
+# Only admins may sort by where a server runs; others' keys are dropped.
+ADMIN_ONLY_KEYS = frozenset(['host', 'node'])
+
+
+class InvalidSort(ValueError):
+    """A sort key or direction nova_lite cannot sort by."""
+
+
+def parse(keys, dirs, is_admin):
+    """[(key, 'asc'|'desc')] from the repeated query parameters.
+
+    Directions pair with keys in order; missing ones are ``desc``.
+    """
+    if len(dirs) > len(keys):
+        raise InvalidSort('There are more sort directions than sort keys.')
+    result = []
+    for index, key in enumerate(keys):
+        direction = dirs[index] if index < len(dirs) else 'desc'
+        if direction not in ('asc', 'desc'):
+            raise InvalidSort('Invalid sort direction: %s' % direction)
+        if key in IGNORED_KEYS or (key in ADMIN_ONLY_KEYS and
+                                   not is_admin):
+            continue
+        if key not in SORT_KEYS:
+            raise InvalidSort('Invalid sort key: %s' % key)
+        result.append((key, direction))
+    return result
+
+
+def _value(server, key):
+    instance = server.instance
+    if not instance.obj_attr_is_set(key):
+        return (0, None)
+    value = getattr(instance, key)
+    if value is None:
+        return (0, None)
+    if hasattr(value, 'replace') and hasattr(value, 'isoformat'):
+        value = value.replace(tzinfo=None)
+    return (1, value)
+
+
+def sort(servers, sort_spec):
+    """``servers`` ordered by ``sort_spec`` ([(key, direction)])."""
+    ordered = list(servers)
+    for key, direction in reversed(sort_spec):
+        ordered.sort(key=lambda s, k=key: _value(s, k),
+                     reverse=direction == 'desc')
+    return ordered
