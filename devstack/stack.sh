@@ -12,6 +12,7 @@ NL_REPO=$(dirname "$NL_DEVSTACK_DIR")
 . "$NL_DEVSTACK_DIR/lib/settings.sh"
 . "$NL_DEVSTACK_DIR/lib/processes.sh"
 . "$NL_DEVSTACK_DIR/lib/lab.sh"
+. "$NL_DEVSTACK_DIR/lib/keystone.sh"
 
 START=$(date +%s)
 STEP=""
@@ -32,6 +33,11 @@ if [ "$NOVA_LITE_DATABASE" = mysql ]; then nl_ensure_mariadb || fail; fi
 step "virtualenv with nova_lite ($VENV)"
 nl_install_venv || fail
 
+if nl_keystone_enabled; then
+    step "Keystone virtualenv ($KS_VENV)"
+    nl_keystone_install || fail keystone-pip
+fi
+
 step "RabbitMQ vhosts (one per bus)"
 nl_create_vhosts || fail
 
@@ -43,6 +49,13 @@ nl_write_configs || fail
 
 step "schemas and cell mappings"
 nl_sync_and_map || fail manage
+
+if nl_keystone_enabled; then
+    step "Keystone at $KS_URL (identity, users, catalog)"
+    { nl_keystone_write_config && nl_keystone_bootstrap; } || fail keystone-manage
+    nl_keystone_start || fail keystone
+    nl_keystone_register || fail
+fi
 
 step "starting services"
 nl_start_services || fail

@@ -9,6 +9,7 @@ NL_DEVSTACK_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$NL_DEVSTACK_DIR/lib/settings.sh"
 . "$NL_DEVSTACK_DIR/lib/processes.sh"
 . "$NL_DEVSTACK_DIR/lib/lab.sh"
+. "$NL_DEVSTACK_DIR/lib/keystone.sh"
 
 PURGE=False
 for arg in "$@"; do
@@ -18,9 +19,10 @@ for arg in "$@"; do
     esac
 done
 
-# Computes first, then everything else together.
+# Computes first, then everything else together, Keystone (if any) last.
 nl_stop $(nl_service_names_stop_order | grep '^compute-')
-nl_stop $(nl_service_names_stop_order)
+nl_stop $(nl_service_names_stop_order | grep -vx keystone)
+nl_stop keystone
 if [ "$PURGE" = True ]; then
     nl_purge
 fi

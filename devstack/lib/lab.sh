@@ -2,6 +2,7 @@
 
 NL_API_VHOST=$NOVA_LITE_NAME
 NL_FAILED_SERVICE=""
+NL_SCHEDULER_KEPT=False
 
 nl_cells() { local i; for i in $(seq 1 "$NOVA_LITE_CELLS"); do echo "cell$i"; done; }
 nl_computes() {  # nl_computes CELL: compute host names of one cell
@@ -91,8 +92,13 @@ service_down_time = 60
 
 [placement]
 endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
-token = admin
 CONF
+    if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
+}
+
+# The auth_strategy of both APIs.
+_nl_auth_strategy() {
+    if nl_keystone_enabled; then echo keystone; else echo noauth2; fi
 }
 
 nl_write_configs() {
@@ -114,16 +120,19 @@ connection = $(nl_db_url "${NOVA_LITE_NAME}_placement")
 bind_host = 127.0.0.1
 bind_port = $NOVA_LITE_API_PORT
 workers = 2
+auth_strategy = $(_nl_auth_strategy)
 
 [placement_api]
 bind_host = 127.0.0.1
 bind_port = $NOVA_LITE_PLACEMENT_PORT
 workers = 2
+auth_strategy = $(_nl_auth_strategy)
 
 [scheduler]
 # Computes added to the running lab are mapped without nova-lite-manage.
 discover_hosts_in_cells_interval = 10
 CONF
+        if nl_keystone_enabled; then nl_keystone_api_options; fi
     } > "$ETC/api-level.conf.new"
     # transport_url belongs in [DEFAULT]: move it up there.
     sed -i '/^transport_url = /d' "$ETC/api-level.conf.new"
@@ -185,6 +194,8 @@ _nl_forget_dead() {
 nl_start_services() {
     local api_conf=$ETC/api-level.conf cell host
     _nl_forget_dead
+    NL_SCHEDULER_KEPT=False
+    [ -f "$PIDS/scheduler.pid" ] && NL_SCHEDULER_KEPT=True
     nl_start placement "$VENV/bin/nova-lite-placement" --config-file "$api_conf"
     nl_start api "$VENV/bin/nova-lite-api" --config-file "$api_conf"
     nl_start scheduler "$VENV/bin/nova-lite-scheduler" --config-file "$api_conf"
@@ -294,13 +305,57 @@ nl_wait_services() {
     nl_wait_up $((2 + NOVA_LITE_CELLS * (1 + NOVA_LITE_COMPUTES_PER_CELL))) 90
 }
 
+# The lab's compute hosts that have no host mapping yet.
+_nl_unmapped_hosts() {
+    local cell
+    "$VENV/bin/python" - "$(nl_db_url "${NOVA_LITE_NAME}_api")" \
+        $(for cell in $(nl_cells); do nl_computes "$cell"; done) <<'PY'
+import sys
+import sqlalchemy
+engine = sqlalchemy.create_engine(sys.argv[1])
+with engine.connect() as conn:
+    mapped = {row[0] for row in conn.exec_driver_sql(
+        'SELECT host FROM host_mappings')}
+engine.dispose()
+print(' '.join(h for h in sys.argv[2:] if h not in mapped))
+PY
+}
+
+# Map every compute host to its cell. A scheduler that was already running
+# (a re-run growing the lab) maps new hosts by itself every [scheduler]
+# discover_hosts_in_cells_interval: wait for it. A scheduler started now
+# looked before the computes existed, so nova-lite-manage maps them (also
+# the fallback when the scheduler does not).
 nl_discover_hosts() {
+    local unmapped waited=0 limit=25
+    unmapped=$(_nl_unmapped_hosts) || return 1
+    if [ -z "$unmapped" ]; then
+        nl_say "every compute host is mapped to its cell"
+        return 0
+    fi
+    if [ "$NL_SCHEDULER_KEPT" = True ]; then
+        nl_say "waiting for the running scheduler to discover $unmapped"
+        while [ -n "$unmapped" ] && [ $waited -lt $limit ]; do
+            sleep 1; waited=$((waited + 1))
+            unmapped=$(_nl_unmapped_hosts) || return 1
+        done
+        if [ -z "$unmapped" ]; then
+            nl_say "the scheduler mapped the new hosts to their cells (${waited}s)"
+            return 0
+        fi
+        nl_say "WARNING: the scheduler did not map $unmapped within ${limit}s; see $LOGS/scheduler.log"
+    fi
     nl_manage cell_v2 discover_hosts --by-service || return 1
-    nl_say "compute hosts mapped to their cells"
+    nl_say "compute hosts mapped to their cells (nova-lite-manage)"
 }
 
 nl_write_clouds_yaml() {
     local api=http://127.0.0.1:$NOVA_LITE_API_PORT
+    if nl_keystone_enabled; then
+        nl_keystone_clouds_yaml > "$STATE/clouds.yaml"
+        nl_say "wrote $STATE/clouds.yaml (Keystone password logins)"
+        return 0
+    fi
     cat > "$STATE/clouds.yaml" <<YAML
 # Written by devstack/stack.sh. Use:
 #   export OS_CLIENT_CONFIG_FILE=$STATE/clouds.yaml
@@ -330,12 +385,14 @@ YAML
 }
 
 nl_summary() {
-    local secs=$1 cell
+    local secs=$1 cell identity=""
+    nl_keystone_enabled && identity="
+  identity       $KS_URL (Keystone: users admin, demo, nova_lite)"
     cat <<EOT
 
 nova_lite lab is up ($secs s)
   compute API    http://127.0.0.1:$NOVA_LITE_API_PORT/v2.1
-  placement      http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/
+  placement      http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/$identity
   database       $NOVA_LITE_DATABASE
   cells          cell0 $(nl_cells | tr '\n' ' ')
 $(for cell in $(nl_cells); do echo "  $cell hosts    $(nl_computes "$cell" | tr '\n' ' ')($NOVA_LITE_NODES_PER_COMPUTE fake nodes each)"; done)
@@ -368,6 +425,9 @@ PY
             rabbitmqctl -q delete_vhost "$vhost" >/dev/null 2>&1 && nl_say "deleted vhost $vhost"
         done
     fi
+    nl_keystone_purge
+    # state_path of the computes: fake guests and provider tree caches.
+    rm -rf "$STATE/fake_driver" "$STATE"/provider-trees-*.json
     rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state"
     nl_say "removed the lab state under $STATE (the virtualenv is kept)"
 }

@@ -16,6 +16,13 @@ NOVA_LITE_STATE_DIR=${NOVA_LITE_STATE_DIR:-$HOME/.nova-lite/lab}
 NOVA_LITE_API_PORT=${NOVA_LITE_API_PORT:-8774}
 NOVA_LITE_PLACEMENT_PORT=${NOVA_LITE_PLACEMENT_PORT:-8778}
 NOVA_LITE_KEYSTONE=${NOVA_LITE_KEYSTONE:-False}
+# With NOVA_LITE_KEYSTONE=True: Keystone's port, the password of the
+# admin, nova_lite (service) and demo users, the pip requirement it is
+# installed from, and its virtualenv (default: next to the nova_lite one,
+# <venv>-keystone).
+NOVA_LITE_KEYSTONE_PORT=${NOVA_LITE_KEYSTONE_PORT:-5000}
+NOVA_LITE_KEYSTONE_PASSWORD=${NOVA_LITE_KEYSTONE_PASSWORD:-nova-lite}
+NOVA_LITE_KEYSTONE_PIP=${NOVA_LITE_KEYSTONE_PIP:-keystone}
 INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
 # Prefix of the lab's RabbitMQ vhosts and MySQL databases, so that several
 # labs (or a lab and the tests) can share one RabbitMQ and one MariaDB.

@@ -145,6 +145,15 @@ class WSGIAdapter(requests.adapters.BaseAdapter):
         pass
 
 
+def _token_session(session):
+    """A session for Keystone token requests: the transports of
+    ``session`` (in-process ones in tests too), but not its auth hook."""
+    token_session = requests.Session()
+    for prefix, adapter in session.adapters.items():
+        token_session.mount(prefix, adapter)
+    return token_session
+
+
 class KeystoneTokenAuth(requests.auth.AuthBase):
     """Put a Keystone token in ``X-Auth-Token`` of every request.
 
@@ -200,7 +209,8 @@ class PlacementClient:
         if group.auth_type == 'http_basic':
             self.session.auth = (group.username or '', group.password or '')
         elif group.auth_type == 'password':
-            self.keystone = KeystoneTokenAuth.from_conf(group)
+            self.keystone = KeystoneTokenAuth.from_conf(
+                group, _token_session(self.session))
             self.session.auth = self.keystone
         else:
             self.session.headers['X-Auth-Token'] = group.token

@@ -85,27 +85,41 @@ class Lab:
     """One stacked lab: scripts, clients and its processes."""
 
     def __init__(self, cells=2, computes_per_cell=2, nodes_per_compute=3,
-                 database='mysql', name_prefix='nl_lab'):
+                 database='mysql', name_prefix='nl_lab', keystone=False):
         self.state = tempfile.mkdtemp(prefix='nova-lite-lab-')
         self.name = '%s_%s' % (name_prefix, uuid.uuid4().hex[:6])
         self.api_port, self.placement_port = free_port(), free_port()
-        self.cells = ['cell%d' % i for i in range(1, cells + 1)]
-        self.computes = {cell: ['%s-compute%d' % (cell, i)
-                                for i in range(1, computes_per_cell + 1)]
-                         for cell in self.cells}
         self.env = dict(
             os.environ, NOVA_LITE_VENV=sys.prefix,
             NOVA_LITE_STATE_DIR=self.state, NOVA_LITE_NAME=self.name,
             NOVA_LITE_API_PORT=str(self.api_port),
             NOVA_LITE_PLACEMENT_PORT=str(self.placement_port),
-            NOVA_LITE_CELLS=str(cells),
-            NOVA_LITE_COMPUTES_PER_CELL=str(computes_per_cell),
             NOVA_LITE_NODES_PER_COMPUTE=str(nodes_per_compute),
             NOVA_LITE_DATABASE=database, INSTALL_SERVICES='False',
             OS_CLIENT_CONFIG_FILE=os.path.join(self.state, 'clouds.yaml'))
+        self.resize(cells, computes_per_cell)
+        self.keystone = None
+        if keystone:
+            # Keystone's virtualenv sits next to sys.prefix (stack.sh's
+            # default) and is installed by the first such stack only.
+            port = free_port()
+            self.keystone = 'http://127.0.0.1:%d/v3' % port
+            self.env.update(NOVA_LITE_KEYSTONE='True',
+                            NOVA_LITE_KEYSTONE_PORT=str(port))
         self.api = 'http://127.0.0.1:%d' % self.api_port
         self.placement = 'http://127.0.0.1:%d' % self.placement_port
         self.stack_seconds = None
+        self.destroyed = False
+
+    def resize(self, cells, computes_per_cell):
+        """Cells and computes of the next :meth:`stack` (a re-run with more
+        grows the running lab)."""
+        self.cells = ['cell%d' % i for i in range(1, cells + 1)]
+        self.computes = {cell: ['%s-compute%d' % (cell, i)
+                                for i in range(1, computes_per_cell + 1)]
+                         for cell in self.cells}
+        self.env.update(NOVA_LITE_CELLS=str(cells),
+                        NOVA_LITE_COMPUTES_PER_CELL=str(computes_per_cell))
 
     # -- scripts -----------------------------------------------------------
 
@@ -130,6 +144,11 @@ class Lab:
         os.makedirs(confd, exist_ok=True)
         with open(os.path.join(confd, name), 'w') as f:
             f.write(text)
+
+    def restart_missing(self):
+        """Run stack.sh again: it starts the processes that are gone (a
+        killed compute) and keeps everything else, data included."""
+        return self.stack()
 
     def pids(self):
         pids = {}
@@ -161,6 +180,9 @@ class Lab:
 
     def destroy(self):
         """unstack.sh --purge; LabError when a process of the lab is left."""
+        if self.destroyed:
+            return
+        self.destroyed = True
         pids = self.pids()
         result = self.script('unstack.sh', '--purge')
         left = self.leftover_processes(pids)
@@ -355,11 +377,16 @@ class LabTestCase(testtools.TestCase):
         super().tearDownClass()
 
     def _attach_logs(self, exc_info):
-        logs = os.path.join(self.lab.state, 'logs')
-        if not os.path.isdir(logs):
-            return
-        for name in sorted(os.listdir(logs)):
-            with open(os.path.join(logs, name), errors='replace') as f:
-                tail = f.readlines()[-40:]
-            self.addDetail('log-' + name,
-                           testtools.content.text_content(''.join(tail)))
+        attach_logs(self, self.lab)
+
+
+def attach_logs(test, lab):
+    """Add the tail of every lab log to ``test``'s details."""
+    logs = os.path.join(lab.state, 'logs')
+    if not os.path.isdir(logs):
+        return
+    for name in sorted(os.listdir(logs)):
+        with open(os.path.join(logs, name), errors='replace') as f:
+            tail = f.readlines()[-40:]
+        test.addDetail('log-' + name,
+                       testtools.content.text_content(''.join(tail)))
