@@ -6,7 +6,7 @@ The operator's tool for the databases, with nova-manage's sub-commands::
 
     api_db sync | version
     db sync [--database_connection URL] | version [--database_connection URL]
-    placement db sync
+    placement db sync | heal_allocations | audit
     cell_v2 map_cell0 | create_cell | list_cells | update_cell |
             delete_cell | discover_hosts | list_hosts | delete_host
 
@@ -30,6 +30,7 @@ from oslo_db import exception as db_exc
 
 import nova_lite  # noqa: F401 - selects the concurrency backend first
 from nova_lite.cmd import manage_cell_v2
+from nova_lite.cmd import manage_placement
 from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
 from nova_lite import conf as nl_conf
@@ -135,6 +136,7 @@ def _build_api_db_and_db(categories):
                                   metavar='ACTION')
     pdb_acts.add_parser('sync', help='upgrade to the latest schema'
                         ).set_defaults(func=placement_db_sync)
+    manage_placement.build_parser(acts)
 
 
 def build_parser():
