@@ -53,6 +53,13 @@ ROUTE_DECLARATIONS = {
         'GET': 'instance_actions:list_actions'},
     V + '/servers/{server_id}/os-instance-actions/{request_id}': {
         'GET': 'instance_actions:show_action'},
+    V + '/servers/{server_id}/migrations': {
+        'GET': 'server_migrations:list_server_migrations'},
+    V + '/servers/{server_id}/migrations/{migration_id}': {
+        'GET': 'server_migrations:show_server_migration',
+        'DELETE': 'server_migrations:delete_server_migration'},
+    V + '/servers/{server_id}/migrations/{migration_id}/action': {
+        'POST': 'server_migrations:server_migration_action'},
     # -- flavors ----------------------------------------------------------
     V + '/flavors': {'GET': 'flavors:list_flavors',
                      'POST': 'flavors:create_flavor'},

@@ -23,11 +23,11 @@ import re
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from sqlalchemy import exc as sa_exc
 
 from nova_lite.clients import placement as placement_client
+from nova_lite.compute import api_delete
 from nova_lite.compute import api_live
 from nova_lite.compute import api_resize
 from nova_lite.compute import api_shelve
@@ -45,8 +45,6 @@ from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
-from nova_lite.objects import cell_mapping as cell_mapping_obj
-from nova_lite import servicegroup
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -114,8 +112,8 @@ def parse_availability_zone(value):
 
 # -- the facade ---------------------------------------------------------------
 
-class API(api_resize.ResizeAPIMixin, api_live.LiveAPIMixin,
-          api_shelve.ShelveAPIMixin):
+class API(api_delete.DeleteAPIMixin, api_resize.ResizeAPIMixin,
+          api_live.LiveAPIMixin, api_shelve.ShelveAPIMixin):
     """Server operations over the API DB, the cells and the RPC APIs.
 
     Move operations live in the mixins, one module per family.
@@ -387,87 +385,6 @@ class API(api_resize.ResizeAPIMixin, api_live.LiveAPIMixin,
         """
         return server_list.get_all(context, filters, limit, marker,
                                    want_down_cells, cell_timeout, sort)
-
-    # -- delete ---------------------------------------------------------------
-
-    def delete(self, context, server):
-        """Delete a server wherever it is (see the module docstring)."""
-        uuid = server.uuid
-        if server.build_request and self._delete_build_request(context,
-                                                               uuid):
-            return
-        if server.build_request:
-            server = self.get(context, uuid)
-        self._check_not_locked(context, server.instance)
-        mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
-        cell = mapping.cell_mapping
-        with nl_context.target_cell(context, cell) as cctxt:
-            instance = objects.Instance.get_by_uuid(cctxt, uuid)
-            if cell.uuid == cell_mapping_obj.CELL0_UUID or \
-                    not instance.host or \
-                    not self._compute_is_up(cctxt, instance.host):
-                self._local_delete(context, cctxt, instance)
-            else:
-                self._remote_delete(cctxt, instance)
-        mapping.queued_for_delete = True
-        mapping.save()
-        group_api.instance_group_member_delete(context, uuid)
-
-    def _delete_build_request(self, context, uuid):
-        """True when the build request was deleted (the server with it)."""
-        try:
-            objects.BuildRequest(context, instance_uuid=uuid).destroy()
-        except exception.BuildRequestNotFound:
-            return False
-        LOG.info('Deleted server %s while it was being scheduled', uuid)
-        for remove in (objects.InstanceMapping.get_by_instance_uuid,):
-            try:
-                remove(context, uuid).destroy()
-            except exception.InstanceMappingNotFound:
-                pass
-        try:
-            build_api.request_spec_destroy(context, uuid)
-        except exception.RequestSpecNotFound:
-            pass
-        group_api.instance_group_member_delete(context, uuid)
-        return True
-
-    @staticmethod
-    def _compute_is_up(cctxt, host):
-        """Whether the compute of ``host`` heartbeats (a delete cast to a
-        dead compute would never be handled: delete locally instead)."""
-        try:
-            service = objects.Service.get_by_host_and_binary(
-                cctxt, host, 'nova-lite-compute')
-        except exception.NotFound:
-            return False
-        return servicegroup.is_up(service)
-
-    def _local_delete(self, context, cctxt, instance):
-        """An instance no compute holds or whose compute is down (cell0,
-        failed build, dead host): deleted here, its claim dropped."""
-        instance_api.instance_update(cctxt, instance.uuid, {
-            'vm_state': vm_states.DELETED, 'task_state': None,
-            'terminated_at': timeutils.utcnow()})
-        instance_api.instance_destroy(cctxt, instance.uuid)
-        try:
-            self.placement.delete_allocations(instance.uuid)
-        except placement_client.PlacementNotFound:
-            pass
-        except placement_client.PlacementClientError as exc:
-            LOG.warning('Allocations of deleted instance %s not removed: '
-                        '%s', instance.uuid, exc)
-        LOG.info('Deleted instance %s locally (no compute holds it)',
-                 instance.uuid)
-
-    def _remote_delete(self, cctxt, instance):
-        if instance.task_state == task_states.DELETING:
-            return
-        instance.task_state = task_states.DELETING
-        instance.save()
-        objects.InstanceAction.action_start(cctxt, instance.uuid, 'delete')
-        LOG.info('Deleting instance %s on %s', instance.uuid, instance.host)
-        self.compute_rpcapi.terminate_instance(cctxt, instance)
 
     # -- update and actions ---------------------------------------------------
 

@@ -1,7 +1,267 @@
-"""Live migration, evacuate and rebuild: the compute API facade part."""
+"""Live migration, evacuate and rebuild: the compute API facade part.
+
+Each checks the server's state (409 otherwise; locked servers are
+refused to non-admins), writes the task state in the server's cell
+expecting none (the first poll of a client already sees ``MIGRATING`` or
+``REBUILD``), starts the instance action, then casts to the super
+conductor, which schedules (:mod:`nova_lite.conductor.tasks.live_migrate`,
+:mod:`nova_lite.conductor.tasks.rebuild`):
+
+* ``live_migrate``: ACTIVE or PAUSED; task ``migrating``; action
+  ``live-migration``;
+* ``evacuate``: ACTIVE, STOPPED or ERROR, and the source compute service
+  down or forced down (400 otherwise, as Nova's ComputeServiceInUse);
+  task ``rebuilding``; action ``evacuate``; the ``evacuation`` migration
+  is recorded here. The evacuated server ends ACTIVE (STOPPED if it
+  was): 2.95's "evacuate to STOPPED" is not implemented, so the
+  OpenStack client's ``server evacuate --wait`` (which negotiates 2.100
+  and waits for ACTIVE) completes;
+* ``rebuild``: ACTIVE, STOPPED or ERROR; the new image and the other
+  values are written at once (the conductor gives the old image back if
+  the host cannot run the new one); task ``rebuilding``; action
+  ``rebuild``.
+
+The server migrations sub-resource (in-progress live migrations, abort,
+force complete) is read and driven from here too.
+"""
+
+from oslo_log import log as logging
+
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import context as nl_context
+from nova_lite.db.api import api as api_db
+from nova_lite import exception
+from nova_lite import image_catalog
+from nova_lite import objects
+from nova_lite import servicegroup
+
+LOG = logging.getLogger(__name__)
+
+LIVE_MIGRATION_STATES = (vm_states.ACTIVE, vm_states.PAUSED)
+REBUILD_STATES = (vm_states.ACTIVE, vm_states.STOPPED, vm_states.ERROR)
+# What GET /servers/{id}/migrations lists (Nova's in-progress set).
+LIVE_IN_PROGRESS = ['queued', 'preparing', 'running', 'post-migrating']
+ABORTABLE = ('queued', 'preparing', 'running')
+# method -> (instance action, compute RPC method)
+_SERVER_MIGRATION_ACTIONS = {
+    'abort': ('live_migration_cancel', 'live_migration_abort'),
+    'force complete': ('live_migration_force_complete',
+                       'live_migration_force_complete'),
+}
+
+
+class ComputeServiceInUse(exception.Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'
+
+
+class InvalidMigrationState(exception.Invalid):
+    msg_fmt = ('Migration %(migration_id)s state of instance '
+               '%(instance_uuid)s is %(state)s. Cannot %(method)s while '
+               'the migration is in this state.')
+
+
+class MigrationNotFoundForInstance(exception.NotFound):
+    msg_fmt = ('Migration %(migration_id)s not found for instance '
+               '%(instance_id)s')
 
 
 class LiveAPIMixin:
     """Part of :class:`nova_lite.compute.api.API` (uses its helpers:
     ``_check_not_locked``, ``compute_rpcapi``, ``compute_task_api``,
     ``placement``)."""
+
+    # -- shared steps ---------------------------------------------------------
+
+    def _live_family_check(self, context, server, action, allowed):
+        """The instance if ``action`` may start (409 otherwise)."""
+        from nova_lite.compute import api as compute_api
+        if server.build_request or server.cell is None:
+            raise compute_api.InstanceInvalidState(
+                action=action, uuid=server.uuid, attr='vm_state',
+                state='building')
+        instance = server.instance
+        self._check_not_locked(context, instance)
+        if instance.vm_state not in allowed:
+            raise compute_api.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='vm_state',
+                state=instance.vm_state)
+        if instance.task_state is not None:
+            raise compute_api.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='task_state',
+                state=instance.task_state)
+        return instance
+
+    @staticmethod
+    def _live_family_start(cctxt, instance, action, task_state,
+                           values=None):
+        """Write the task state (and ``values``) expecting no task, and
+        record the action."""
+        from nova_lite.compute import api as compute_api
+        instance._context = cctxt
+        for name, value in (values or {}).items():
+            setattr(instance, name, value)
+        instance.task_state = task_state
+        try:
+            instance.save(expected_task_state=[None])
+        except exception.UnexpectedTaskStateError as exc:
+            raise compute_api.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='task_state',
+                state=exc.kwargs.get('actual'))
+        objects.InstanceAction.action_start(cctxt, instance.uuid, action)
+        LOG.info('%s of instance %s on %s requested', action,
+                 instance.uuid, instance.host)
+
+    @staticmethod
+    def _check_host_exists(context, host):
+        """ComputeHostNotFound unless ``host`` is a mapped compute host."""
+        try:
+            api_db.host_mapping_get_by_host(context, host)
+        except exception.HostMappingNotFound:
+            raise exception.ComputeHostNotFound(host=host)
+
+    # -- live migration --------------------------------------------------
+
+    def live_migrate(self, context, server, host=None, block_migration=None,
+                     force=False):
+        """Live-migrate (the scheduler picks when ``host`` is None)."""
+        instance = self._live_family_check(context, server,
+                                           'os-migrateLive',
+                                           LIVE_MIGRATION_STATES)
+        if host:
+            try:
+                self._check_host_exists(context, host)
+            except exception.ComputeHostNotFound as error:
+                raise exception.Invalid(reason=str(error))
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            self._live_family_start(cctxt, instance, 'live-migration',
+                                    task_states.MIGRATING)
+        self.compute_task_api.live_migrate_instance(
+            context, instance, host=host, block_migration=block_migration,
+            force=force)
+
+    # -- evacuate ------------------------------------------------------------
+
+    def evacuate(self, context, server, host=None, admin_password=None,
+                 force=False):
+        """Re-create the server elsewhere; its host must be down."""
+        instance = self._live_family_check(context, server, 'evacuate',
+                                           REBUILD_STATES)
+        if not instance.host:
+            from nova_lite.compute import api as compute_api
+            raise compute_api.InstanceInvalidState(
+                action='evacuate', uuid=instance.uuid, attr='host',
+                state=None)
+        if host:
+            self._check_host_exists(context, host)
+            if host == instance.host:
+                raise exception.Invalid(
+                    reason="The target host can't be the same one.")
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            if self._source_is_up(cctxt, instance.host):
+                raise ComputeServiceInUse(host=instance.host)
+            self._live_family_start(cctxt, instance, 'evacuate',
+                                    task_states.REBUILDING)
+            migration = objects.Migration(
+                cctxt, instance_uuid=instance.uuid,
+                migration_type='evacuation', status='accepted',
+                source_compute=instance.host, source_node=instance.node,
+                dest_compute=host,
+                old_instance_type_id=instance.instance_type_id,
+                new_instance_type_id=instance.instance_type_id,
+                project_id=instance.project_id, user_id=instance.user_id)
+            migration.create()
+        LOG.info('Evacuation %s of instance %s from %s accepted',
+                 migration.uuid, instance.uuid, instance.host)
+        self.compute_task_api.rebuild_instance(
+            context, instance, image_catalog.find(instance.image_ref),
+            recreate=True, host=host, force=force, migration=migration,
+            admin_password=admin_password)
+
+    @staticmethod
+    def _source_is_up(cctxt, host):
+        try:
+            service = objects.Service.get_by_host_and_binary(
+                cctxt, host, 'nova-lite-compute')
+        except exception.NotFound:
+            return False
+        return servicegroup.is_up(service)
+
+    # -- rebuild -------------------------------------------------------------
+
+    def rebuild(self, context, server, image_ref, admin_password=None,
+                values=None, preserve_ephemeral=False):
+        """Rebuild in place from ``image_ref``; the server as of now."""
+        from nova_lite.compute import api as compute_api
+        image = compute_api.get_image(image_ref)
+        instance = self._live_family_check(context, server, 'rebuild',
+                                           REBUILD_STATES)
+        orig_image_ref = instance.image_ref
+        image_changed = image['id'] != orig_image_ref
+        values = dict(values or {})
+        values['image_ref'] = image['id']
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            self._live_family_start(cctxt, instance, 'rebuild',
+                                    task_states.REBUILDING, values)
+        rebuilt = self.get(context, instance.uuid)
+        self.compute_task_api.rebuild_instance(
+            context, instance, image, recreate=False,
+            admin_password=admin_password,
+            preserve_ephemeral=preserve_ephemeral,
+            image_changed=image_changed, orig_image_ref=orig_image_ref)
+        return rebuilt
+
+    # -- server migrations (in-progress live migrations) ----------------------
+
+    @staticmethod
+    def live_migrations_in_progress(context, server):
+        """The server's live migrations still running, newest first."""
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            return objects.MigrationList.get_by_filters(
+                cctxt, {'instance_uuid': server.uuid,
+                        'migration_type': 'live-migration',
+                        'status': LIVE_IN_PROGRESS}).objects
+
+    @staticmethod
+    def _server_migration(cctxt, server, migration_id):
+        try:
+            migration = objects.Migration.get_by_id(cctxt, migration_id)
+        except exception.MigrationNotFound:
+            migration = None
+        if migration is None or migration.instance_uuid != server.uuid:
+            raise MigrationNotFoundForInstance(migration_id=migration_id,
+                                               instance_id=server.uuid)
+        return migration
+
+    def _live_migration_action(self, context, server, migration_id, method,
+                               allowed):
+        from nova_lite.compute import api as compute_api
+        instance = server.instance
+        if server.cell is None or \
+                instance.task_state != task_states.MIGRATING:
+            raise compute_api.InstanceInvalidState(
+                action=method, uuid=server.uuid, attr='task_state',
+                state=instance.task_state)
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            migration = self._server_migration(cctxt, server, migration_id)
+            if migration.migration_type != 'live-migration' or \
+                    migration.status not in allowed:
+                raise InvalidMigrationState(
+                    migration_id=migration_id, instance_uuid=server.uuid,
+                    state=migration.status, method=method)
+            action, rpc_method = _SERVER_MIGRATION_ACTIONS[method]
+            objects.InstanceAction.action_start(cctxt, server.uuid, action)
+            getattr(self.compute_rpcapi, rpc_method)(cctxt, instance,
+                                                     migration)
+        LOG.info('%s of live migration %s of %s requested', method,
+                 migration_id, server.uuid)
+
+    def live_migration_abort(self, context, server, migration_id):
+        """Stop a queued, preparing or running live migration."""
+        self._live_migration_action(context, server, migration_id, 'abort',
+                                    ABORTABLE)
+
+    def live_migration_force_complete(self, context, server, migration_id):
+        """Finish a running live migration now."""
+        self._live_migration_action(context, server, migration_id,
+                                    'force complete', ('running',))

@@ -1,7 +1,291 @@
-"""Resize, cold migrate, confirm, revert: the compute API facade part."""
+"""Resize, cold migrate, confirm, revert: the compute API facade part.
+
+``resize`` and ``migrate`` need a new host: they set the task state
+``resize_prep`` in the instance's cell, start the action and cast
+``migrate_server`` to the super conductor with a request spec made for
+the move (new flavor, the source in ``ignore_hosts`` unless it may stay,
+restricted to the instance's cell, the admin's host if one was given).
+The stored request spec keeps the flavor in use: it takes the new one
+when the resize is confirmed.
+
+``confirmResize`` and ``revertResize`` act on the finished migration: the
+API writes its status (and the task state for a revert) in the cell and
+casts to the compute that must act first (the source to confirm, the
+destination to revert), as Nova does.
+"""
+
+from oslo_log import log as logging
+import os_traits
+
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
+from nova_lite.db.api import api as api_db
+from nova_lite import exception
+from nova_lite import objects
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+_MOVABLE_VM_STATES = (vm_states.ACTIVE, vm_states.STOPPED)
+
+
+def _errors():
+    # NOTE(nova_lite): compute.api imports this module.
+    from nova_lite.compute import api
+    return api
+
+
+def flavor_of(context, instance):
+    """The instance's current flavor as a Flavor object."""
+    values = dict(instance.flavor or {})
+    flavor = objects.Flavor(context)
+    for name in objects.Flavor.fields:
+        if values.get(name) is not None:
+            setattr(flavor, name, values[name])
+    return flavor.fill_defaults()
 
 
 class ResizeAPIMixin:
     """Part of :class:`nova_lite.compute.api.API` (uses its helpers:
     ``_check_not_locked``, ``compute_rpcapi``, ``compute_task_api``,
     ``placement``)."""
+
+    # -- resize and cold migrate ---------------------------------------------
+
+    def resize(self, context, server, flavor):
+        """Resize ``server`` to ``flavor`` (a Flavor object)."""
+        instance = self._movable_instance(context, server, 'resize')
+        current = (instance.flavor or {}).get('flavorid')
+        if str(current) == str(flavor.flavorid):
+            raise _errors().InvalidRequest(
+                reason='When resizing, instances must change flavor!')
+        if flavor.disabled:
+            raise _errors().InvalidRequest(
+                reason='Flavor %s is disabled.' % flavor.flavorid)
+        if (flavor.root_gb or 0) < instance.flavor_value('root_gb'):
+            raise _errors().InvalidRequest(
+                reason="Resize of the root disk down is not allowed: "
+                       "flavor %s has %s GB, the server %s GB." % (
+                           flavor.flavorid, flavor.root_gb or 0,
+                           instance.flavor_value('root_gb')))
+        self._start_cold_move(context, server, instance, flavor, 'resize')
+
+    def migrate(self, context, server, host=None):
+        """Cold migrate ``server`` (to ``host`` when given, admins)."""
+        instance = self._movable_instance(context, server, 'migrate')
+        if host is not None:
+            self._check_target_host(context, instance, host)
+        self._start_cold_move(context, server, instance,
+                              flavor_of(context, instance), 'migrate',
+                              host=host)
+
+    def _movable_instance(self, context, server, action):
+        errors = _errors()
+        if server.build_request or server.cell is None:
+            raise errors.InstanceInvalidState(
+                action=action, uuid=server.uuid, attr='vm_state',
+                state='building')
+        instance = server.instance
+        self._check_not_locked(context, instance)
+        if instance.vm_state not in _MOVABLE_VM_STATES:
+            raise errors.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='vm_state',
+                state=instance.vm_state)
+        if instance.task_state is not None:
+            raise errors.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='task_state',
+                state=instance.task_state)
+        return instance
+
+    @staticmethod
+    def _check_target_host(context, instance, host):
+        try:
+            api_db.host_mapping_get_by_host(context, host)
+        except exception.HostMappingNotFound:
+            raise _errors().InvalidRequest(
+                reason='Compute host %s could not be found.' % host)
+        if host == instance.host:
+            raise _errors().InvalidRequest(
+                reason="The target host can't be the same one.")
+
+    def _start_cold_move(self, context, server, instance, flavor, action,
+                         host=None):
+        spec = self._move_request_spec(context, server, instance, flavor,
+                                       action, host)
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            instance._context = cctxt
+            instance.task_state = task_states.RESIZE_PREP
+            try:
+                instance.save(expected_task_state=[None])
+            except exception.UnexpectedTaskStateError as exc:
+                raise _errors().InstanceInvalidState(
+                    action=action, uuid=instance.uuid, attr='task_state',
+                    state=exc.kwargs.get('actual'))
+            objects.InstanceAction.action_start(cctxt, instance.uuid,
+                                                action)
+        LOG.info('%s of instance %s from %s to flavor %s%s requested',
+                 action, instance.uuid, instance.host, flavor.flavorid,
+                 ' on host %s' % host if host else '')
+        self.compute_task_api.migrate_server(context, instance, flavor,
+                                             spec)
+
+    # -- the request spec of a move ----------------------------------------
+
+    def _move_request_spec(self, context, server, instance, flavor, action,
+                           host):
+        """The stored spec (or one rebuilt from the instance) made for
+        this move; not saved."""
+        try:
+            spec = objects.RequestSpec.get_by_instance_uuid(context,
+                                                            instance.uuid)
+        except exception.RequestSpecNotFound:
+            spec = objects.RequestSpec.from_components(
+                context, flavor_of(context, instance),
+                project_id=instance.project_id, user_id=instance.user_id,
+                instance_uuid=instance.uuid,
+                availability_zone=instance.availability_zone)
+        spec.flavor = flavor
+        spec.instance_uuid = instance.uuid
+        spec.num_instances = 1
+        spec.num_attempts = 1
+        spec.force_hosts = []
+        spec.force_nodes = []
+        stay = self._may_stay_on_source(context, server, instance, action)
+        spec.ignore_hosts = [] if stay else [instance.host]
+        spec.requested_destination = objects.RequestSpecDestination(
+            host=host, node=None, cell_uuid=server.cell.uuid,
+            aggregates=[], forbidden_aggregates=[],
+            allow_cross_cell_move=False)
+        spec.source_cell_uuid = server.cell.uuid
+        return spec
+
+    def _may_stay_on_source(self, context, server, instance, action):
+        """Resize: ``allow_resize_to_same_host``. Cold migrate: only a
+        source provider with COMPUTE_SAME_HOST_COLD_MIGRATE."""
+        if action == 'resize':
+            return CONF.allow_resize_to_same_host
+        trait = os_traits.COMPUTE_SAME_HOST_COLD_MIGRATE
+        try:
+            with nl_context.target_cell(context, server.cell) as cctxt:
+                node = objects.ComputeNode.get_by_host_and_nodename(
+                    cctxt, instance.host, instance.node)
+            traits = self.placement.get_traits(node.uuid).get('traits', [])
+        except Exception as error:  # noqa: BLE001 - the safe answer
+            LOG.info('Traits of the source of %s unknown (%s): it must '
+                     'move', instance.uuid, error)
+            return False
+        return trait in traits
+
+    # -- confirm and revert --------------------------------------------------
+
+    def confirm_resize(self, context, server):
+        """Confirm a finished resize: the source compute drops the old
+        guest and the migration's allocation."""
+        instance, migration = self._finished_migration(context, server,
+                                                       'confirmResize')
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            migration._context = cctxt
+            migration.status = 'confirming'
+            migration.save()
+            objects.InstanceAction.action_start(cctxt, instance.uuid,
+                                                'confirmResize')
+            self._keep_new_flavor_in_spec(context, instance)
+            LOG.info('Confirming the resize of instance %s (migration %s)',
+                     instance.uuid, migration.uuid)
+            self.compute_rpcapi.confirm_resize(cctxt, instance, migration)
+
+    def revert_resize(self, context, server):
+        """Revert a finished resize: the destination drops the new guest,
+        the source takes the instance back with its old flavor."""
+        instance, migration = self._finished_migration(context, server,
+                                                       'revertResize')
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            instance._context = cctxt
+            instance.task_state = task_states.RESIZE_REVERTING
+            try:
+                instance.save(expected_task_state=[None])
+            except exception.UnexpectedTaskStateError as exc:
+                raise _errors().InstanceInvalidState(
+                    action='revertResize', uuid=instance.uuid,
+                    attr='task_state', state=exc.kwargs.get('actual'))
+            migration._context = cctxt
+            migration.status = 'reverting'
+            migration.save()
+            objects.InstanceAction.action_start(cctxt, instance.uuid,
+                                                'revertResize')
+            LOG.info('Reverting the resize of instance %s (migration %s)',
+                     instance.uuid, migration.uuid)
+            self.compute_rpcapi.revert_resize(cctxt, instance, migration)
+
+    def _finished_migration(self, context, server, action):
+        """(instance, its ``finished`` migration); 409 unless the server
+        is in VERIFY_RESIZE, 400 without such a migration."""
+        errors = _errors()
+        if server.build_request or server.cell is None:
+            raise errors.InstanceInvalidState(
+                action=action, uuid=server.uuid, attr='vm_state',
+                state='building')
+        instance = server.instance
+        self._check_not_locked(context, instance)
+        if instance.vm_state != vm_states.RESIZED:
+            raise errors.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='vm_state',
+                state=instance.vm_state)
+        if instance.task_state is not None:
+            raise errors.InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='task_state',
+                state=instance.task_state)
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            try:
+                migration = objects.Migration.get_by_instance_and_status(
+                    cctxt, instance.uuid, 'finished')
+            except exception.MigrationNotFound:
+                raise errors.InvalidRequest(
+                    reason='Instance %s has no finished migration to '
+                           '%s.' % (instance.uuid, action))
+        return instance, migration
+
+    def confirm_resize_before_delete(self, cctxt, instance):
+        """Confirm a resize the user deletes the server in the middle of
+        (VERIFY_RESIZE), waiting for the source compute: it drops the
+        old guest and the migration's allocation, which the delete on the
+        destination would otherwise leave behind. ``cctxt`` targets the
+        instance's cell; call before the delete sets its task state."""
+        if instance.vm_state != vm_states.RESIZED:
+            return False
+        try:
+            migration = objects.Migration.get_by_instance_and_status(
+                cctxt, instance.uuid, 'finished')
+        except exception.MigrationNotFound:
+            return False
+        migration.status = 'confirming'
+        migration.save()
+        objects.InstanceAction.action_start(cctxt, instance.uuid,
+                                            'confirmResize')
+        LOG.info('Confirming the resize of instance %s before its delete',
+                 instance.uuid)
+        try:
+            self.compute_rpcapi.confirm_resize(cctxt, instance, migration,
+                                               cast=False)
+        except Exception as error:  # noqa: BLE001 - the delete goes on
+            LOG.warning('Resize of %s not confirmed before its delete: '
+                        '%s', instance.uuid, error)
+            return False
+        return True
+
+    @staticmethod
+    def _keep_new_flavor_in_spec(context, instance):
+        """The stored request spec takes the flavor the resize made
+        current (later moves schedule with it)."""
+        try:
+            spec = objects.RequestSpec.get_by_instance_uuid(context,
+                                                            instance.uuid)
+        except exception.RequestSpecNotFound:
+            return
+        if spec.flavor.get('flavorid') == (instance.flavor or {}).get(
+                'flavorid'):
+            return
+        spec.flavor = flavor_of(context, instance)
+        spec.save()

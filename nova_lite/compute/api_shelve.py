@@ -1,7 +1,145 @@
-"""Shelve, shelve offload, unshelve: the compute API facade part."""
+"""Shelve, shelve offload, unshelve: the compute API facade part.
+
+* ``shelve`` (active, stopped, paused or suspended servers): task
+  ``shelving`` in the cell, cast ``shelve_instance`` to the server's
+  compute (which offloads right away by default, see
+  :mod:`nova_lite.compute.shelve`);
+* ``shelve_offload`` (shelved servers): task ``shelving_offloading``, cast
+  ``shelve_offload_instance``;
+* ``unshelve``: a ``shelved`` server still has its guest: task
+  ``unshelving`` and a cast to its compute. A ``shelved_offloaded`` one
+  must be scheduled again: task ``unshelving``, the stored request spec
+  gets this request's availability zone (2.77; ``None`` unpins it at
+  2.91), a 2.91 ``host`` becomes the requested destination of this
+  scheduling only, and ``unshelve_instance`` goes to the super conductor.
+"""
+
+from oslo_log import log as logging
+
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import context as nl_context
+from nova_lite.db.api import api as api_db
+from nova_lite.db.api import aggregate_api
+from nova_lite import exception
+from nova_lite import objects
+
+LOG = logging.getLogger(__name__)
+
+SHELVE_STATES = (vm_states.ACTIVE, vm_states.STOPPED, vm_states.PAUSED,
+                 vm_states.SUSPENDED)
+UNSHELVE_STATES = (vm_states.SHELVED, vm_states.SHELVED_OFFLOADED)
+# ``availability_zone`` not given at all (as opposed to given as None).
+NOT_GIVEN = object()
 
 
 class ShelveAPIMixin:
     """Part of :class:`nova_lite.compute.api.API` (uses its helpers:
     ``_check_not_locked``, ``compute_rpcapi``, ``compute_task_api``,
     ``placement``)."""
+
+    def shelve(self, context, server, clean_shutdown=True):
+        """Shelve a server (202; 409 in another state or locked)."""
+        self._act(context, server, 'shelve', SHELVE_STATES,
+                  task_states.SHELVING, 'shelve_instance',
+                  clean_shutdown=clean_shutdown)
+
+    def shelve_offload(self, context, server, clean_shutdown=True):
+        """Offload a shelved server now (admins by default)."""
+        self._act(context, server, 'shelveOffload', (vm_states.SHELVED,),
+                  task_states.SHELVING_OFFLOADING,
+                  'shelve_offload_instance', clean_shutdown=clean_shutdown)
+
+    def unshelve(self, context, server, availability_zone=NOT_GIVEN,
+                 host=None):
+        """Bring a shelved server back (see the module docstring)."""
+        from nova_lite.compute import api as compute_api
+        if server.build_request or server.cell is None:
+            raise compute_api.InstanceInvalidState(
+                action='unshelve', uuid=server.uuid, attr='vm_state',
+                state='building')
+        instance = server.instance
+        self._check_not_locked(context, instance)
+        if instance.vm_state not in UNSHELVE_STATES or \
+                instance.task_state is not None:
+            attr, state = (('task_state', instance.task_state)
+                           if instance.vm_state in UNSHELVE_STATES
+                           else ('vm_state', instance.vm_state))
+            raise compute_api.InstanceInvalidState(
+                action='unshelve', uuid=instance.uuid, attr=attr,
+                state=state)
+        offloaded = instance.vm_state == vm_states.SHELVED_OFFLOADED
+        if not offloaded:
+            if availability_zone is not NOT_GIVEN or host:
+                raise compute_api.InstanceInvalidState(
+                    action='unshelve with a host or availability zone',
+                    uuid=instance.uuid, attr='vm_state',
+                    state=instance.vm_state)
+            self._act(context, server, 'unshelve', (vm_states.SHELVED,),
+                      task_states.UNSHELVING, 'unshelve_instance',
+                      host=instance.host)
+            return
+        spec = self._unshelve_spec(context, instance, availability_zone,
+                                   host)
+        with nl_context.target_cell(context, server.cell) as cctxt:
+            instance._context = cctxt
+            if availability_zone is not NOT_GIVEN:
+                instance.availability_zone = availability_zone
+            instance.task_state = task_states.UNSHELVING
+            try:
+                instance.save(expected_task_state=[None])
+            except exception.UnexpectedTaskStateError as exc:
+                raise compute_api.InstanceInvalidState(
+                    action='unshelve', uuid=instance.uuid,
+                    attr='task_state', state=exc.kwargs.get('actual'))
+            objects.InstanceAction.action_start(cctxt, instance.uuid,
+                                                'unshelve')
+        LOG.info('unshelve of offloaded instance %s requested (zone %s, '
+                 'host %s)', instance.uuid,
+                 spec.get('availability_zone'), host)
+        self.compute_task_api.unshelve_instance(context, instance,
+                                                request_spec=spec)
+
+    def _unshelve_spec(self, context, instance, availability_zone, host):
+        """The stored spec with this request's zone (saved: it pins the
+        server, ``None`` unpins it) and host (not saved: this scheduling
+        only); 400 for an unknown zone or host, or a host outside the
+        zone the server is (or is being) pinned to."""
+        from nova_lite.compute import api as compute_api
+        if availability_zone not in (NOT_GIVEN, None):
+            self._check_zone(context, availability_zone)
+        try:
+            spec = objects.RequestSpec.get_by_instance_uuid(context,
+                                                            instance.uuid)
+        except exception.RequestSpecNotFound:
+            spec = objects.RequestSpec.from_components(
+                context, instance.flavor, project_id=instance.project_id,
+                user_id=instance.user_id, instance_uuid=instance.uuid)
+            spec.create()
+        zone = (spec.get('availability_zone')
+                if availability_zone is NOT_GIVEN else availability_zone)
+        if host:
+            try:
+                api_db.host_mapping_get_by_host(context, host)
+            except exception.HostMappingNotFound:
+                raise compute_api.InvalidRequest(
+                    reason='Compute host %s could not be found.' % host)
+            if zone and _zone_of_host(context, host) != zone:
+                raise compute_api.InvalidRequest(
+                    reason='Host %s is not in availability zone %s.'
+                    % (host, zone))
+        if availability_zone is not NOT_GIVEN:
+            spec.availability_zone = availability_zone
+            spec.save()
+        spec = spec.obj_clone()
+        if host:
+            spec.requested_destination = objects.RequestSpecDestination(
+                host=host, node=None, cell_uuid=None, aggregates=[],
+                forbidden_aggregates=[], allow_cross_cell_move=False)
+        return spec
+
+
+def _zone_of_host(context, host):
+    from nova_lite.conductor.tasks import common
+    zones = aggregate_api.availability_zones_by_host(context)
+    return zones.get(host) or common.default_availability_zone()

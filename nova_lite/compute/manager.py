@@ -95,8 +95,14 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
             self.host, self.driver, self.reportclient, self.conductor_api)
 
     def post_start_hook(self):
-        """Report the nodes, then fail builds a previous run left."""
+        """Clean up instances evacuated while down, report the nodes, then
+        fail builds a previous run left."""
         context = nl_context.get_admin_context()
+        try:
+            self.destroy_evacuated_instances(context)
+        except Exception as error:  # noqa: BLE001 - conductor down
+            LOG.warning('Evacuated instances of %s not cleaned up: %s',
+                        self.host, error)
         self.update_available_resource(context, startup=True)
         try:
             stale_builds.fail_left_over_builds(
@@ -134,3 +140,14 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
             stale_builds.fail_timed_out_builds(
                 self.records, self.conductor_api, context, self.host,
                 timeout)
+
+    # NOTE(nova_lite): oslo.service collects periodic tasks from the manager
+    # class itself, not from its mixins: the mixins' polls run from here.
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_confirm_resizes(self, context):
+        self._poll_unconfirmed_resizes(context)
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_offload_shelved(self, context):
+        self._poll_shelved_instances(context)

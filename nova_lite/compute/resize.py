@@ -1,5 +1,471 @@
-"""Cold migrate and resize on a compute: prep, resize, finish, confirm."""
+"""Cold migrate and resize on a compute: prep, resize, finish, confirm.
+
+The steps of one move, each a cast (NOVA_FACTS §5.1, §5.2):
+
+* ``prep_resize`` on the destination: checks it can take the instance
+  (its claim is in placement already: computes never claim), remembers
+  the old and new flavors in ``instance.extra``, and casts
+  ``resize_instance`` to the source. When the check fails the source
+  allocation goes back to the instance (dropping this host's claim) and
+  the cell conductor is called with the alternates left;
+* ``resize_instance`` on the source: migration ``migrating``, the driver
+  stops the guest and ships it, migration ``post-migrating``, then
+  ``finish_resize`` to the destination;
+* ``finish_resize`` on the destination: the driver creates the guest, the
+  instance takes its new host, node and flavor: vm state ``resized``
+  (VERIFY_RESIZE), migration ``finished``.
+
+Then the user decides: ``confirm_resize`` (source) drops the source guest
+and the migration's allocation; ``revert_resize`` (destination) destroys
+the new guest and hands over to ``finish_revert_resize`` (source), which
+gives the source allocation back to the instance (overwriting its
+destination claim) and restarts the old guest with the old flavor.
+
+A step that fails leaves the instance on the source in ERROR with a
+fault, the migration in ``error``, and the source allocation back on the
+instance with no claim left on the destination.
+"""
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.clients import allocation_moves
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
+from nova_lite import exception
+from nova_lite.virt import power_state
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+# Keys of instance.extra while a resize is in flight.
+MOVE_KEYS = ('old_flavor', 'new_flavor', 'old_vm_state',
+             'old_availability_zone', 'new_availability_zone')
+_FLAVOR_KEYS = ('id', 'flavorid', 'name', 'vcpus', 'memory_mb', 'root_gb',
+                'ephemeral_gb', 'swap', 'rxtx_factor', 'vcpu_weight',
+                'is_public', 'description')
+# Seconds between two looks for resizes to confirm automatically, at most.
+CONFIRM_CHECK_MAX = 60
+
+
+class ResizeFailed(exception.NovaLiteException):
+    msg_fmt = 'Resize of instance %(uuid)s failed on %(host)s: %(reason)s'
+
+
+def flavor_dict(flavor):
+    """The flavor as instances store it (a Flavor object or a dict)."""
+    get = flavor.get
+    result = {key: get(key) for key in _FLAVOR_KEYS}
+    result['extra_specs'] = dict(get('extra_specs') or {})
+    return {k: v for k, v in result.items() if v is not None}
+
+
+def _flavor_columns(flavor):
+    """The instance columns that copy the flavor."""
+    return {'flavor': flavor, 'instance_type_id': flavor.get('id'),
+            'vcpus': flavor.get('vcpus'),
+            'memory_mb': flavor.get('memory_mb'),
+            'root_gb': flavor.get('root_gb', 0),
+            'ephemeral_gb': flavor.get('ephemeral_gb', 0)}
+
+
+def _without_move_keys(extra):
+    return {k: v for k, v in (extra or {}).items() if k not in MOVE_KEYS}
+
+
+def _settled_vm_state(old_vm_state):
+    return vm_states.STOPPED if old_vm_state == vm_states.STOPPED \
+        else vm_states.ACTIVE
 
 
 class ResizeMixin:
-    """Part of :class:`nova_lite.compute.manager.ComputeManager`."""
+    """Part of :class:`nova_lite.compute.manager.ComputeManager`.
+
+    Uses ``self.driver``, ``self.rt``, ``self.records``,
+    ``self.conductor_api``, ``self.placement_client``, ``self.transport``
+    and ``self.host``.
+    """
+
+    @property
+    def _resize_compute_api(self):
+        """Client of the other computes of this cell."""
+        api = getattr(self, '_resize_compute_client', None)
+        if api is None:
+            api = compute_rpcapi.ComputeAPI(transport=self.transport)
+            self._resize_compute_client = api
+        return api
+
+    def _resize_task_api(self):
+        from nova_lite.conductor import compute_task_rpcapi
+        return compute_task_rpcapi.ComputeTaskAPI(transport=self.transport)
+
+    # -- destination: prep ---------------------------------------------------
+
+    def prep_resize(self, context, instance, flavor, migration, node,
+                    request_spec=None, host_list=None, clean_shutdown=True):
+        """Cast: check this host can take the instance, then start."""
+        uuid = instance.uuid
+        event = 'compute_prep_resize'
+        self.records.event_start(context, uuid, event)
+        try:
+            self._prep_resize(context, instance, flavor, migration, node)
+        except Exception as error:  # noqa: BLE001 - reschedule
+            LOG.info('prep_resize of instance %s on %s failed: %s', uuid,
+                     node, error)
+            self.records.event_finish(context, uuid, event, error=error)
+            self._give_back_source_allocation(migration, uuid)
+            self._reschedule_resize(context, instance, flavor, migration,
+                                    request_spec, host_list, clean_shutdown,
+                                    error)
+            return
+        try:
+            stored = self._remember_move(context, instance, flavor)
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            self.records.event_finish(context, uuid, event, error=changed)
+            self._abandon_move(context, uuid, migration, changed)
+            return
+        self.records.event_finish(context, uuid, event)
+        LOG.info('Instance %s may move to %s; resizing on %s', uuid, node,
+                 migration.source_compute)
+        self._resize_compute_api.resize_instance(
+            context, stored, flavor, migration, clean_shutdown)
+
+    def _remember_move(self, context, instance, flavor):
+        """Keep in ``instance.extra`` what finish and revert need: both
+        flavors, the vm state and zone to come back to, and the zone of
+        the destination (which the conductor took from the Selection and
+        set on the instance it handed down)."""
+        fresh = self.conductor_api.instance_get_by_uuid(context,
+                                                        instance.uuid)
+        extra = dict(fresh.extra or {})
+        extra.update(old_flavor=dict(fresh.flavor or {}),
+                     new_flavor=flavor_dict(flavor),
+                     old_vm_state=fresh.vm_state,
+                     old_availability_zone=fresh.availability_zone,
+                     new_availability_zone=instance.availability_zone)
+        return self.records.update(
+            context, instance.uuid, {'extra': extra},
+            expected_task_state=[task_states.RESIZE_PREP])
+
+    def _prep_resize(self, context, instance, flavor, migration, node):
+        """What this destination checks before the move starts; raises
+        when it cannot take the instance (tests patch this to fail a
+        destination, as a failed claim would)."""
+        if node not in self.driver.get_available_nodes():
+            raise ResizeFailed(uuid=instance.uuid, host=self.host,
+                               reason='node %s is not served here' % node)
+        answer = self.placement_client.get_allocations(instance.uuid)
+        if not answer.get('allocations'):
+            raise ResizeFailed(uuid=instance.uuid, host=self.host,
+                               reason='no allocation claimed for it')
+
+    def _reschedule_resize(self, context, instance, flavor, migration,
+                           request_spec, host_list, clean_shutdown, error):
+        """Hand the alternates to the cell conductor (a call: it claims
+        the next one and casts to it, or fails the move)."""
+        LOG.info('Rescheduling the resize of instance %s: %d alternates '
+                 'left', instance.uuid, len(host_list or []))
+        try:
+            self._resize_task_api().migrate_server(
+                context, instance, flavor, request_spec,
+                host_list=list(host_list or []), migration=migration,
+                clean_shutdown=clean_shutdown, exc_reason=str(error),
+                do_cast=False)
+        except Exception as call_error:  # noqa: BLE001 - conductor gone
+            LOG.error('Reschedule of the resize of %s failed: %s',
+                      instance.uuid, call_error)
+            self._fail_move(context, instance.uuid, migration, call_error)
+
+    # -- source: resize ------------------------------------------------------
+
+    def resize_instance(self, context, instance, flavor, migration,
+                        clean_shutdown=True):
+        """Cast: stop and ship the guest, then finish on the destination."""
+        uuid = instance.uuid
+        event = 'compute_resize_instance'
+        self.records.event_start(context, uuid, event)
+        try:
+            migration = self._set_migration_status(context, migration,
+                                                   'migrating')
+            instance = self.records.update(
+                context, uuid, {'task_state': task_states.RESIZE_MIGRATING},
+                expected_task_state=[task_states.RESIZE_PREP])
+            disk_info = self.driver.migrate_disk_and_power_off(
+                context, instance, migration.dest_compute, flavor)
+            migration = self._set_migration_status(context, migration,
+                                                   'post-migrating')
+            instance = self.records.update(
+                context, uuid, {'task_state': task_states.RESIZE_MIGRATED,
+                                'power_state': power_state.SHUTDOWN},
+                expected_task_state=[task_states.RESIZE_MIGRATING])
+        except Exception as error:  # noqa: BLE001 - recorded, rolled back
+            self.records.event_finish(context, uuid, event, error=error)
+            self._fail_move(context, uuid, migration, error)
+            return
+        self.records.event_finish(context, uuid, event)
+        LOG.info('Instance %s shipped from %s to %s', uuid, self.host,
+                 migration.dest_compute)
+        self._resize_compute_api.finish_resize(context, instance, flavor,
+                                               migration, disk_info)
+
+    # -- destination: finish -------------------------------------------------
+
+    def finish_resize(self, context, instance, flavor, migration,
+                      disk_info=None):
+        """Cast: create the guest here; the server waits in
+        VERIFY_RESIZE."""
+        uuid = instance.uuid
+        event = 'compute_finish_resize'
+        node = migration.dest_node
+        self.records.event_start(context, uuid, event)
+        try:
+            instance = self.records.update(
+                context, uuid, {'task_state': task_states.RESIZE_FINISH},
+                expected_task_state=[task_states.RESIZE_MIGRATED])
+            extra = dict(instance.extra or {})
+            new_flavor = extra.get('new_flavor') or flavor_dict(flavor)
+            values = _flavor_columns(new_flavor)
+            values.update(host=self.host, node=node)
+            compute_node = self.rt.get_node(node)
+            if compute_node is not None:
+                values['compute_id'] = compute_node.id
+            for name, value in values.items():
+                setattr(instance, name, value)
+            allocations = self.placement_client.get_allocations(uuid)
+            power_on = extra.get('old_vm_state') != vm_states.STOPPED
+            self.driver.finish_migration(
+                context, migration, instance, disk_info, None, {},
+                migration.migration_type == 'resize',
+                allocations.get('allocations') or {}, power_on=power_on)
+        except Exception as error:  # noqa: BLE001 - recorded, rolled back
+            self.records.event_finish(context, uuid, event, error=error)
+            self._fail_move(context, uuid, migration, error)
+            return
+        self._finished_resize(context, instance, migration, values, extra,
+                              power_on)
+        self.records.event_finish(context, uuid, event)
+
+    def _finished_resize(self, context, instance, migration, values, extra,
+                         power_on):
+        uuid = instance.uuid
+        zone = extra.get('new_availability_zone')
+        if zone:
+            values['availability_zone'] = zone
+        values.update(vm_state=vm_states.RESIZED, task_state=None,
+                      power_state=(power_state.RUNNING if power_on
+                                   else power_state.SHUTDOWN))
+        try:
+            self.records.update(context, uuid, values,
+                                expected_task_state=[
+                                    task_states.RESIZE_FINISH])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed while its resize finished: %s',
+                     uuid, changed)
+            return
+        self._set_migration_status(context, migration, 'finished')
+        self.rt.refresh_usage(context, migration.dest_node)
+        LOG.info('Instance %s resized to %s/%s: waiting for confirm or '
+                 'revert', uuid, self.host, migration.dest_node)
+
+    # -- confirm (source) -----------------------------------------------------
+
+    def confirm_resize(self, context, instance, migration):
+        """Cast: drop the source guest and the migration's allocation."""
+        uuid = instance.uuid
+        event = 'compute_confirm_resize'
+        self.records.event_start(context, uuid, event)
+        try:
+            self.driver.confirm_migration(context, migration, instance)
+            allocation_moves.delete_allocation(self.placement_client,
+                                               migration.uuid)
+            self._set_migration_status(context, migration, 'confirmed')
+            fresh = self.conductor_api.instance_get_by_uuid(context, uuid)
+            settled = (vm_states.STOPPED
+                       if fresh.power_state == power_state.SHUTDOWN
+                       else vm_states.ACTIVE)
+            self.records.update(
+                context, uuid, {'vm_state': settled, 'task_state': None,
+                                'extra': _without_move_keys(fresh.extra)},
+                expected_vm_state=[vm_states.RESIZED])
+        except Exception as error:  # noqa: BLE001 - recorded
+            self.records.event_finish(context, uuid, event, error=error)
+            self._fail_confirm_or_revert(context, uuid, migration, error)
+            return
+        self.records.event_finish(context, uuid, event)
+        if migration.source_node:
+            self.rt.refresh_usage(context, migration.source_node)
+        LOG.info('Resize of instance %s confirmed; source %s/%s freed',
+                 uuid, self.host, migration.source_node)
+
+    # -- revert (destination, then source) ---------------------------------
+
+    def revert_resize(self, context, instance, migration):
+        """Cast: destroy the new guest, then finish on the source."""
+        uuid = instance.uuid
+        event = 'compute_revert_resize'
+        self.records.event_start(context, uuid, event)
+        try:
+            self.driver.destroy(context, instance)
+        except Exception as error:  # noqa: BLE001 - recorded
+            self.records.event_finish(context, uuid, event, error=error)
+            self._fail_confirm_or_revert(context, uuid, migration, error)
+            return
+        self.records.event_finish(context, uuid, event)
+        if migration.dest_node:
+            self.rt.refresh_usage(context, migration.dest_node)
+        LOG.info('New guest of instance %s destroyed on %s; reverting on '
+                 '%s', uuid, self.host, migration.source_compute)
+        self._resize_compute_api.finish_revert_resize(context, instance,
+                                                      migration)
+
+    def finish_revert_resize(self, context, instance, migration):
+        """Cast: source allocation, host, node and old flavor back; the
+        old guest restarts."""
+        uuid = instance.uuid
+        event = 'compute_finish_revert_resize'
+        self.records.event_start(context, uuid, event)
+        try:
+            allocation_moves.move_allocations(
+                self.placement_client, migration.uuid, uuid,
+                target_type=allocation_moves.INSTANCE)
+            fresh = self.conductor_api.instance_get_by_uuid(context, uuid)
+            extra = dict(fresh.extra or {})
+            values = self._reverted_values(fresh, migration, extra)
+            for name, value in values.items():
+                setattr(fresh, name, value)
+            power_on = extra.get('old_vm_state') != vm_states.STOPPED
+            self.driver.finish_revert_migration(context, fresh, None,
+                                                migration, power_on=power_on)
+            values.update(
+                vm_state=_settled_vm_state(extra.get('old_vm_state')),
+                task_state=None, extra=_without_move_keys(extra),
+                power_state=(power_state.RUNNING if power_on
+                             else power_state.SHUTDOWN))
+            self.records.update(context, uuid, values,
+                                expected_task_state=[
+                                    task_states.RESIZE_REVERTING])
+            self._set_migration_status(context, migration, 'reverted')
+        except Exception as error:  # noqa: BLE001 - recorded
+            self.records.event_finish(context, uuid, event, error=error)
+            self._fail_confirm_or_revert(context, uuid, migration, error)
+            return
+        self.records.event_finish(context, uuid, event)
+        if migration.source_node:
+            self.rt.refresh_usage(context, migration.source_node)
+        LOG.info('Resize of instance %s reverted: back on %s/%s', uuid,
+                 self.host, migration.source_node)
+
+    def _reverted_values(self, instance, migration, extra):
+        old_flavor = extra.get('old_flavor') or dict(instance.flavor or {})
+        values = _flavor_columns(old_flavor)
+        values.update(host=self.host, node=migration.source_node)
+        compute_node = self.rt.get_node(migration.source_node)
+        if compute_node is not None:
+            values['compute_id'] = compute_node.id
+        if extra.get('old_availability_zone'):
+            values['availability_zone'] = extra['old_availability_zone']
+        return values
+
+    # -- automatic confirm ---------------------------------------------------
+
+    def _poll_unconfirmed_resizes(self, context):
+        """Confirm the resizes finished here more than
+        ``resize_confirm_window`` seconds ago (0: never). Meant for a
+        periodic task of the manager."""
+        window = CONF.resize_confirm_window
+        if not window or not self._due('unconfirmed_resizes',
+                                       min(window, CONFIRM_CHECK_MAX)):
+            return 0
+        migrations = self.conductor_api.migration_get_all_by_filters(
+            context, {'status': 'finished', 'dest_compute': self.host})
+        confirmed = 0
+        for migration in migrations:
+            if not timeutils.is_older_than(migration.updated_at or
+                                           migration.created_at, window):
+                continue
+            if self._confirm_automatically(context, migration):
+                confirmed += 1
+        return confirmed
+
+    def _confirm_automatically(self, context, migration):
+        uuid = migration.instance_uuid
+        try:
+            instance = self.conductor_api.instance_get_by_uuid(context, uuid)
+        except exception.InstanceNotFound:
+            return False
+        if instance.vm_state != vm_states.RESIZED or \
+                instance.task_state is not None:
+            LOG.info('Instance %s is %s/%s: its resize is not confirmed '
+                     'automatically', uuid, instance.vm_state,
+                     instance.task_state)
+            return False
+        migration = self._set_migration_status(context, migration,
+                                               'confirming')
+        try:
+            self.conductor_api.action_start(context, uuid, 'confirmResize')
+        except exception.NovaLiteException as error:
+            LOG.debug('Action of %s not recorded: %s', uuid, error)
+        LOG.info('Confirming the resize of instance %s automatically '
+                 '(resize_confirm_window=%ss)', uuid,
+                 CONF.resize_confirm_window)
+        self._resize_compute_api.confirm_resize(context, instance, migration)
+        return True
+
+    # -- failures -------------------------------------------------------------
+
+    def _set_migration_status(self, context, migration, status):
+        return self.conductor_api.migration_update(context, migration.uuid,
+                                                   {'status': status})
+
+    def _give_back_source_allocation(self, migration, instance_uuid):
+        """The instance's source allocation returns from the migration
+        consumer, replacing whatever the instance claimed elsewhere."""
+        try:
+            allocation_moves.move_allocations(
+                self.placement_client, migration.uuid, instance_uuid,
+                target_type=allocation_moves.INSTANCE)
+        except Exception as error:  # noqa: BLE001 - logged
+            LOG.error('Allocation of migration %s not given back to '
+                      'instance %s: %s', migration.uuid, instance_uuid,
+                      error)
+
+    def _fail_move(self, context, instance_uuid, migration, error):
+        """A move step failed: allocation back on the source, migration
+        ``error``, instance in ERROR on its source host with a fault."""
+        LOG.warning('Resize of instance %s failed: %s', instance_uuid,
+                    error)
+        self._give_back_source_allocation(migration, instance_uuid)
+        self._migration_error(context, migration)
+        self.records.set_error(context, instance_uuid, error)
+
+    def _fail_confirm_or_revert(self, context, instance_uuid, migration,
+                                error):
+        LOG.warning('Confirm/revert of the resize of %s failed: %s',
+                    instance_uuid, error)
+        self._migration_error(context, migration)
+        self.records.set_error(context, instance_uuid, error)
+
+    def _migration_error(self, context, migration):
+        try:
+            self._set_migration_status(context, migration, 'error')
+        except Exception as error:  # noqa: BLE001 - logged
+            LOG.error('Migration %s not set to error: %s', migration.uuid,
+                      error)
+
+    def _abandon_move(self, context, instance_uuid, migration, reason):
+        """The instance went away (deleted) during the move: nothing may
+        stay claimed for it or its migration."""
+        LOG.info('Instance %s changed during its resize (%s); dropping '
+                 'the move', instance_uuid, reason)
+        for consumer in (migration.uuid, instance_uuid):
+            try:
+                allocation_moves.delete_allocation(self.placement_client,
+                                                   consumer)
+            except Exception as error:  # noqa: BLE001 - logged
+                LOG.error('Allocation of %s not deleted: %s', consumer,
+                          error)
+        self._migration_error(context, migration)

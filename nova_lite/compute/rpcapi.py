@@ -131,8 +131,154 @@ class ComputeAPI:
 
     # ---- resize / cold migrate (nova_lite.compute.resize) ----
 
+    def prep_resize(self, context, instance, flavor, migration, host, node,
+                    request_spec=None, host_list=None, clean_shutdown=True):
+        """Cast to the destination ``host``: check it can take the
+        instance on ``node`` (its claim is in placement already), then
+        start the move; ``host_list`` holds the alternates left for a
+        reschedule."""
+        self._cast_1_2(context, host, 'prep_resize', instance=instance,
+                       flavor=flavor, migration=migration, node=node,
+                       request_spec=request_spec,
+                       host_list=list(host_list or []),
+                       clean_shutdown=clean_shutdown)
+
+    def resize_instance(self, context, instance, flavor, migration,
+                        clean_shutdown=True):
+        """Cast to the source: stop the guest, ship it, then hand over to
+        the destination (``finish_resize``)."""
+        self._cast_1_2(context, migration.source_compute, 'resize_instance',
+                       instance=instance, flavor=flavor, migration=migration,
+                       clean_shutdown=clean_shutdown)
+
+    def finish_resize(self, context, instance, flavor, migration,
+                      disk_info=None):
+        """Cast to the destination: create the guest there (the server
+        then waits in VERIFY_RESIZE)."""
+        self._cast_1_2(context, migration.dest_compute, 'finish_resize',
+                       instance=instance, flavor=flavor, migration=migration,
+                       disk_info=disk_info)
+
+    def confirm_resize(self, context, instance, migration, cast=True):
+        """Cast to the source: drop the guest left there and the
+        migration's allocation (a call with ``cast=False``: a delete
+        waits for it)."""
+        if cast:
+            self._cast_1_2(context, migration.source_compute,
+                           'confirm_resize', instance=instance,
+                           migration=migration)
+        else:
+            self._call_1_2(context, migration.source_compute,
+                           'confirm_resize', instance=instance,
+                           migration=migration)
+
+    def revert_resize(self, context, instance, migration):
+        """Cast to the destination: destroy the new guest, then hand back
+        to the source (``finish_revert_resize``)."""
+        self._cast_1_2(context, migration.dest_compute, 'revert_resize',
+                       instance=instance, migration=migration)
+
+    def finish_revert_resize(self, context, instance, migration):
+        """Cast to the source: give the instance its source allocation,
+        host and old flavor back and restart the guest."""
+        self._cast_1_2(context, migration.source_compute,
+                       'finish_revert_resize', instance=instance,
+                       migration=migration)
+
     # ---- live migration (nova_lite.compute.live_migration) ----
+
+    def check_can_live_migrate_destination(self, context, instance,
+                                           dest_host, dest_node, migration,
+                                           block_migration=None):
+        """Call the destination: can it take ``instance`` live on
+        ``dest_node``? Returns the migrate data (a dict); raises
+        MigrationPreCheckError when it cannot."""
+        return self._call_1_2(
+            context, dest_host, 'check_can_live_migrate_destination',
+            timeout=CONF.long_rpc_timeout, instance=instance,
+            dest_node=dest_node, migration=migration,
+            block_migration=block_migration)
+
+    def live_migration(self, context, instance, dest_host, migration,
+                       migrate_data=None):
+        """Cast the source: migrate ``instance`` live to ``dest_host``
+        (the destination is claimed, the migration holds the source)."""
+        self._cast_1_2(context, instance.host, 'live_migration',
+                       instance=instance, dest_host=dest_host,
+                       migration=migration, migrate_data=migrate_data)
+
+    def pre_live_migration(self, context, instance, dest_host, migration,
+                           migrate_data=None):
+        """Call the destination: get ready to receive the guest."""
+        return self._call_1_2(
+            context, dest_host, 'pre_live_migration',
+            timeout=CONF.long_rpc_timeout, instance=instance,
+            migration=migration, migrate_data=migrate_data)
+
+    def post_live_migration_at_destination(self, context, instance,
+                                           dest_host, migration):
+        """Call the destination: the guest runs there now; take over the
+        instance (host, node, states)."""
+        return self._call_1_2(
+            context, dest_host, 'post_live_migration_at_destination',
+            timeout=CONF.long_rpc_timeout, instance=instance,
+            migration=migration)
+
+    def rollback_live_migration_at_destination(self, context, instance,
+                                               dest_host, migration):
+        """Cast the destination: forget whatever it prepared."""
+        self._cast_1_2(context, dest_host,
+                       'rollback_live_migration_at_destination',
+                       instance=instance, migration=migration)
+
+    def live_migration_force_complete(self, context, instance, migration):
+        """Cast the source: finish the running live migration now."""
+        self._cast_1_2(context, migration.source_compute,
+                       'live_migration_force_complete', instance=instance,
+                       migration=migration)
+
+    def live_migration_abort(self, context, instance, migration):
+        """Cast the source: stop the live migration, keep the guest."""
+        self._cast_1_2(context, migration.source_compute,
+                       'live_migration_abort', instance=instance,
+                       migration=migration)
 
     # ---- rebuild / evacuate (nova_lite.compute.rebuild) ----
 
+    def rebuild_instance(self, context, instance, host, image,
+                         recreate=False, migration=None, node=None,
+                         admin_password=None, preserve_ephemeral=False,
+                         target_state=None):
+        """Cast ``host``: rebuild ``instance`` from ``image`` (a catalog
+        dict) in place, or, with ``recreate`` (evacuate), re-create it on
+        ``node`` of this host from its dead source."""
+        self._cast_1_2(context, host, 'rebuild_instance', instance=instance,
+                       image=image, recreate=recreate, migration=migration,
+                       node=node, admin_password=admin_password,
+                       preserve_ephemeral=preserve_ephemeral,
+                       target_state=target_state)
+
     # ---- shelve / unshelve (nova_lite.compute.shelve) ----
+
+    def shelve_instance(self, context, instance, clean_shutdown=True):
+        """Cast: power off and shelve (the API set task_state shelving);
+        the compute offloads right away when ``shelved_offload_time`` is
+        0."""
+        self._cast_1_2(context, instance.host, 'shelve_instance',
+                       instance=instance, clean_shutdown=clean_shutdown)
+
+    def shelve_offload_instance(self, context, instance,
+                                clean_shutdown=True):
+        """Cast: destroy the guest of a shelved instance and free its
+        resources (task_state shelving_offloading)."""
+        self._cast_1_2(context, instance.host, 'shelve_offload_instance',
+                       instance=instance, clean_shutdown=clean_shutdown)
+
+    def unshelve_instance(self, context, instance, host, node=None,
+                          request_spec=None, image=None):
+        """Cast: bring a shelved instance back on ``host``: power on a
+        guest still there, or spawn one on ``node`` (whose allocation the
+        scheduler claimed)."""
+        self._cast_1_2(context, host, 'unshelve_instance',
+                       instance=instance, node=node,
+                       request_spec=request_spec, image=image)

@@ -1,5 +1,259 @@
-"""Shelve, shelve offload and unshelve on a compute."""
+"""Shelve, shelve offload and unshelve on a compute (NOVA_FACTS §5.5).
+
+* ``shelve_instance``: the API set task ``shelving``; the guest is powered
+  off and the instance becomes ``shelved`` (system metadata
+  ``shelved_at``, ``shelved_host``, ``shelved_image_id``: the image
+  catalog is read-only, so the shelved image is the one the server booted
+  from). It keeps its guest and its allocation on this host until it is
+  offloaded: right away when ``[DEFAULT] shelved_offload_time`` is 0,
+  after that many seconds (a periodic task here) when positive, never by
+  itself when -1.
+* ``shelve_offload_instance`` (and the automatic offload): the guest is
+  destroyed, the instance's allocation deleted, host and node cleared:
+  ``shelved_offloaded`` holds nothing anywhere.
+* ``unshelve_instance``: a guest still here is powered on; an offloaded
+  instance is spawned on the node the scheduler chose and claimed (the
+  super conductor casts here with that node). A failed spawn drops the
+  new allocation and puts the instance back to ``shelved_offloaded`` with
+  a fault, as Nova does.
+"""
+
+import datetime
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
+from nova_lite import exception
+from nova_lite.virt import power_state
+
+CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
+
+SHELVE_EVENT = 'compute_shelve_instance'
+OFFLOAD_EVENT = 'compute_shelve_offload_instance'
+UNSHELVE_EVENT = 'compute_unshelve_instance'
+SHELVED_KEYS = ('shelved_at', 'shelved_host', 'shelved_image_id')
+# Seconds between two looks for shelved instances due for offload, at most.
+OFFLOAD_CHECK_MAX = 60
+
+
+def _without_shelved_keys(system_metadata):
+    return {k: v for k, v in (system_metadata or {}).items()
+            if k not in SHELVED_KEYS}
+
+
+def _shelved_since(instance):
+    """When the instance was shelved (None if unknown)."""
+    text = (instance.system_metadata or {}).get('shelved_at')
+    if not text:
+        return None
+    try:
+        return timeutils.normalize_time(timeutils.parse_isotime(text))
+    except ValueError:
+        return None
 
 
 class ShelveMixin:
-    """Part of :class:`nova_lite.compute.manager.ComputeManager`."""
+    """The shelve part of :class:`nova_lite.compute.manager.ComputeManager`.
+
+    Uses ``self.driver``, ``self.records``, ``self.rt``, ``self.host``,
+    ``self.conductor_api`` and ``_drop_allocation`` /
+    ``_claimed_allocations`` / ``_action_failed`` of the other parts.
+    """
+
+    # -- shelve ----------------------------------------------------------
+
+    def shelve_instance(self, context, instance, clean_shutdown=True):
+        """Cast: power off, record the shelve, offload if configured."""
+        uuid = instance.uuid
+        offload_now = CONF.shelved_offload_time == 0
+        self.records.event_start(context, uuid, SHELVE_EVENT)
+        try:
+            self.driver.power_off(instance)
+            system_metadata = dict(instance.system_metadata or {})
+            system_metadata.update(
+                shelved_at=timeutils.utcnow().isoformat(),
+                shelved_host=self.host,
+                shelved_image_id=instance.image_ref or '')
+            instance = self.records.update(
+                context, uuid,
+                {'vm_state': vm_states.SHELVED,
+                 'task_state': (task_states.SHELVING_OFFLOADING
+                                if offload_now else None),
+                 'power_state': self.driver.get_info(instance).state,
+                 'system_metadata': system_metadata},
+                expected_task_state=[task_states.SHELVING])
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            self._action_failed(context, uuid, SHELVE_EVENT, error)
+            return
+        self.records.event_finish(context, uuid, SHELVE_EVENT)
+        LOG.info('Instance %s shelved on %s', uuid, self.host)
+        if offload_now:
+            self._offload(context, instance)
+
+    def shelve_offload_instance(self, context, instance,
+                                clean_shutdown=True):
+        """Cast: offload a shelved instance (task shelving_offloading)."""
+        self._offload(context, instance)
+
+    def _offload(self, context, instance):
+        """Destroy the guest, clear host/node, then free the allocation
+        (in that order: an instance that still names this host never
+        lacks its allocation)."""
+        uuid = instance.uuid
+        node = instance.node
+        self.records.event_start(context, uuid, OFFLOAD_EVENT)
+        try:
+            self.driver.destroy(context, instance)
+            self.records.update(
+                context, uuid,
+                {'vm_state': vm_states.SHELVED_OFFLOADED,
+                 'task_state': None, 'power_state': power_state.SHUTDOWN,
+                 'host': None, 'node': None, 'compute_id': None},
+                expected_task_state=[task_states.SHELVING_OFFLOADING])
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            self._action_failed(context, uuid, OFFLOAD_EVENT, error)
+            return
+        self._drop_allocation(uuid)
+        self.records.event_finish(context, uuid, OFFLOAD_EVENT)
+        if node:
+            self.rt.refresh_usage(context, node)
+        LOG.info('Instance %s offloaded from %s: no guest, no allocation',
+                 uuid, node)
+
+    # -- automatic offload -------------------------------------------------
+
+    def _poll_shelved_instances(self, context):
+        """Offload what was shelved more than ``shelved_offload_time``
+        seconds ago (<= 0: never here). Run by the manager's periodic."""
+        interval = CONF.shelved_offload_time
+        if interval <= 0:
+            return
+        if self._due('offload_shelved', min(interval, OFFLOAD_CHECK_MAX)):
+            self.offload_expired_shelved_instances(context)
+
+    def offload_expired_shelved_instances(self, context):
+        """Offload the instances of this host shelved longer than
+        ``shelved_offload_time`` seconds; returns how many were."""
+        timeout = CONF.shelved_offload_time
+        if timeout <= 0:
+            return 0
+        deadline = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
+        shelved = self.conductor_api.instance_get_all_by_filters(
+            context, {'host': self.host, 'vm_state': vm_states.SHELVED,
+                      'task_state': None})
+        offloaded = 0
+        for instance in shelved:
+            since = _shelved_since(instance)
+            if since is None or since > deadline:
+                continue
+            try:
+                instance = self.records.update(
+                    context, instance.uuid,
+                    {'task_state': task_states.SHELVING_OFFLOADING},
+                    expected_task_state=[None],
+                    expected_vm_state=[vm_states.SHELVED])
+            except (exception.InstanceNotFound,
+                    exception.UnexpectedTaskStateError,
+                    exception.UnexpectedVMStateError) as changed:
+                LOG.info('Shelved instance %s not offloaded: %s',
+                         instance.uuid, changed)
+                continue
+            LOG.info('Instance %s shelved for more than %d s: offloading',
+                     instance.uuid, timeout)
+            self._offload(context, instance)
+            offloaded += 1
+        return offloaded
+
+    # -- unshelve --------------------------------------------------------
+
+    def unshelve_instance(self, context, instance, node=None,
+                          request_spec=None, image=None):
+        """Cast: power on the guest kept here, or spawn the offloaded
+        instance on ``node`` (claimed by the scheduler)."""
+        if instance.vm_state == vm_states.SHELVED and \
+                instance.host == self.host:
+            self._unshelve_in_place(context, instance)
+        else:
+            self._unshelve_by_spawn(context, instance, node, image)
+
+    def _unshelve_in_place(self, context, instance):
+        uuid = instance.uuid
+        self.records.event_start(context, uuid, UNSHELVE_EVENT)
+        try:
+            self.driver.power_on(context, instance)
+            self.records.update(
+                context, uuid,
+                {'vm_state': vm_states.ACTIVE, 'task_state': None,
+                 'power_state': self.driver.get_info(instance).state,
+                 'system_metadata': _without_shelved_keys(
+                     instance.system_metadata)},
+                expected_task_state=[task_states.UNSHELVING])
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            self._action_failed(context, uuid, UNSHELVE_EVENT, error)
+            return
+        self.records.event_finish(context, uuid, UNSHELVE_EVENT)
+        LOG.info('Instance %s unshelved on %s (guest kept)', uuid,
+                 self.host)
+
+    def _unshelve_by_spawn(self, context, instance, node, image):
+        uuid = instance.uuid
+        values = {'task_state': task_states.SPAWNING, 'host': self.host,
+                  'node': node}
+        compute_node = self.rt.get_node(node)
+        if compute_node is not None:
+            values['compute_id'] = compute_node.id
+        try:
+            instance = self.records.update(
+                context, uuid, values,
+                expected_task_state=[task_states.UNSHELVING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed before its unshelve (%s); '
+                     'dropping its new allocation', uuid, changed)
+            self._drop_allocation(uuid)
+            return
+        self.records.event_start(context, uuid, UNSHELVE_EVENT)
+        try:
+            allocations = self._claimed_allocations(uuid, node)
+            self.driver.spawn(context, instance, image or {}, allocations)
+            self.records.update(
+                context, uuid,
+                {'vm_state': vm_states.ACTIVE, 'task_state': None,
+                 'power_state': self.driver.get_info(instance).state,
+                 'system_metadata': _without_shelved_keys(
+                     instance.system_metadata)},
+                expected_task_state=[task_states.SPAWNING])
+        except Exception as error:  # noqa: BLE001 - back to offloaded
+            self._unshelve_failed(context, instance, node, error)
+            return
+        self.records.event_finish(context, uuid, UNSHELVE_EVENT)
+        self.rt.refresh_usage(context, node)
+        LOG.info('Instance %s unshelved on %s', uuid, node)
+
+    def _unshelve_failed(self, context, instance, node, error):
+        """No guest, no allocation, ``shelved_offloaded`` with a fault."""
+        uuid = instance.uuid
+        LOG.warning('Unshelve of instance %s on %s failed: %s', uuid, node,
+                    error)
+        try:
+            self.driver.destroy(context, instance)
+        except Exception as destroy_error:  # noqa: BLE001
+            LOG.warning('Cleanup of the guest of %s failed: %s', uuid,
+                        destroy_error)
+        self._drop_allocation(uuid)
+        self.records.event_finish(context, uuid, UNSHELVE_EVENT,
+                                  error=error)
+        try:
+            self.records.update(
+                context, uuid,
+                {'vm_state': vm_states.SHELVED_OFFLOADED,
+                 'task_state': None, 'power_state': power_state.SHUTDOWN,
+                 'host': None, 'node': None, 'compute_id': None})
+        except exception.InstanceNotFound:
+            return
+        self.records.fault(context, uuid, error)
+        self.rt.refresh_usage(context, node)

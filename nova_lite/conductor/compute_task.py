@@ -72,8 +72,54 @@ class ComputeTaskManager:
 
     # ---- cold migrate / resize (nova_lite.conductor.tasks.migrate) ----
 
+    def migrate_server(self, context, instance, flavor, request_spec,
+                       host_list=None, migration=None, clean_shutdown=True,
+                       exc_reason=None):
+        """Cold migrate or resize: the super conductor schedules (no
+        ``host_list``); a cell conductor tries the alternates a failed
+        destination handed back (see :mod:`.tasks.migrate`)."""
+        from nova_lite.conductor.tasks import migrate
+        return migrate.migrate_server(
+            context, self.manager, self.placement, instance, flavor,
+            request_spec, host_list=host_list, migration=migration,
+            clean_shutdown=clean_shutdown, exc_reason=exc_reason)
+
     # ---- live migration (nova_lite.conductor.tasks.live_migrate) ----
+
+    def live_migrate_instance(self, context, instance, host=None,
+                              block_migration=None, force=False):
+        """Super conductor: pick and check a destination, then hand the
+        live migration to the source compute."""
+        from nova_lite.conductor.tasks import live_migrate
+        from nova_lite.scheduler import rpcapi as scheduler_rpcapi
+        live_migrate.LiveMigrationTask(
+            context, instance, host, block_migration, force,
+            scheduler_rpcapi.SchedulerAPI(transport=self.manager.transport),
+            self.placement).execute()
 
     # ---- rebuild / evacuate (nova_lite.conductor.tasks.rebuild) ----
 
+    def rebuild_instance(self, context, instance, image, recreate=False,
+                         host=None, force=False, migration=None,
+                         admin_password=None, preserve_ephemeral=False,
+                         image_changed=False, orig_image_ref=None,
+                         target_state=None):
+        """Super conductor: rebuild in place (re-checking a new image on
+        the current host) or evacuate (schedule a destination whose claim
+        joins the source allocation), then cast to the compute."""
+        from nova_lite.conductor.tasks import rebuild
+        from nova_lite.scheduler import rpcapi as scheduler_rpcapi
+        rebuild.RebuildTask(
+            context, instance, image, recreate, host, force, migration,
+            admin_password, preserve_ephemeral, image_changed,
+            orig_image_ref, target_state,
+            scheduler_rpcapi.SchedulerAPI(transport=self.manager.transport),
+            self.placement).execute()
+
     # ---- unshelve (nova_lite.conductor.tasks.unshelve) ----
+
+    def unshelve_instance(self, context, instance, request_spec=None):
+        """Super conductor: schedule an offloaded instance, cast to it."""
+        from nova_lite.conductor.tasks import unshelve
+        unshelve.unshelve_instance(context, instance, request_spec,
+                                   self.manager.transport, self.placement)

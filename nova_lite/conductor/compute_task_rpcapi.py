@@ -76,8 +76,67 @@ class ComputeTaskAPI:
 
     # ---- cold migrate / resize (nova_lite.conductor.tasks.migrate) ----
 
+    def migrate_server(self, context, instance, flavor, request_spec,
+                       host_list=None, migration=None, clean_shutdown=True,
+                       exc_reason=None, do_cast=True):
+        """Cold migrate or resize ``instance`` to ``flavor``.
+
+        From the API (``host_list`` None, cast): the super conductor
+        creates the migration, schedules with alternates in the instance's
+        cell and starts the move. From a compute whose ``prep_resize``
+        failed (a call, ``do_cast=False``): its cell conductor claims the
+        next of ``host_list`` for the existing ``migration``, with no
+        scheduler call; it answers once the retry is handed on or the
+        move is failed. ``exc_reason`` is why the last destination failed
+        (kept in the fault when no alternate is left).
+        """
+        cctxt = self.client.prepare(version='1.1')
+        kwargs = dict(instance=instance, flavor=flavor,
+                      request_spec=request_spec, host_list=host_list,
+                      migration=migration, clean_shutdown=clean_shutdown,
+                      exc_reason=exc_reason)
+        if do_cast:
+            cctxt.cast(context, 'migrate_server', **kwargs)
+        else:
+            cctxt.call(context, 'migrate_server', **kwargs)
+
     # ---- live migration (nova_lite.conductor.tasks.live_migrate) ----
+
+    def live_migrate_instance(self, context, instance, host=None,
+                              block_migration=None, force=False):
+        """Cast the super conductor: live-migrate ``instance`` to ``host``
+        (None: the scheduler picks; ``force``: no scheduler check)."""
+        cctxt = self.client.prepare(version='1.1')
+        cctxt.cast(context, 'live_migrate_instance', instance=instance,
+                   host=host, block_migration=block_migration, force=force)
 
     # ---- rebuild / evacuate (nova_lite.conductor.tasks.rebuild) ----
 
+    def rebuild_instance(self, context, instance, image, recreate=False,
+                         host=None, force=False, migration=None,
+                         admin_password=None, preserve_ephemeral=False,
+                         image_changed=False, orig_image_ref=None,
+                         target_state=None):
+        """Cast the super conductor: rebuild ``instance`` from ``image``
+        in place, or evacuate it (``recreate``) to ``host`` (None: the
+        scheduler picks) under the evacuation ``migration``."""
+        cctxt = self.client.prepare(version='1.1')
+        cctxt.cast(context, 'rebuild_instance', instance=instance,
+                   image=image, recreate=recreate, host=host, force=force,
+                   migration=migration, admin_password=admin_password,
+                   preserve_ephemeral=preserve_ephemeral,
+                   image_changed=image_changed,
+                   orig_image_ref=orig_image_ref, target_state=target_state)
+
     # ---- unshelve (nova_lite.conductor.tasks.unshelve) ----
+
+    def unshelve_instance(self, context, instance, request_spec=None):
+        """Cast (super conductor): schedule a shelved-offloaded instance
+        in its cell and cast its unshelve to the chosen compute.
+
+        ``request_spec`` carries what this request asks beyond the stored
+        spec (availability zone, 2.91 host); None: the stored spec.
+        """
+        cctxt = self.client.prepare(version='1.1')
+        cctxt.cast(context, 'unshelve_instance', instance=instance,
+                   request_spec=request_spec)

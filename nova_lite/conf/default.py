@@ -88,6 +88,54 @@ Virt driver a compute uses, as ``module.Class`` under ``nova_lite.virt``.
 
 Possible values: ``fake.FakeDriver``.
 """),
+    cfg.BoolOpt('allow_resize_to_same_host',
+                default=False,
+                help="""
+Let the scheduler keep a resized server on the host it runs on.
+
+A resize normally moves the server: its host is in the request's
+``ignore_hosts``. With this on the current host may be chosen too; the
+migration then holds the old flavor and the server the new flavor on the
+same resource provider until the resize is confirmed or reverted, so the
+host needs room for both. A cold migration (same flavor) never stays on
+its host because of this option: only a host whose provider has the trait
+``COMPUTE_SAME_HOST_COLD_MIGRATE`` may keep it.
+"""),
+    cfg.IntOpt('resize_confirm_window',
+               default=0,
+               min=0,
+               help="""
+Seconds after which a compute confirms, by itself, a resize or cold
+migration left in ``VERIFY_RESIZE``.
+
+Possible values: ``0`` never confirms automatically (the default); a
+positive number confirms migrations that finished more than that many
+seconds ago, from a periodic task of the destination compute.
+"""),
+    cfg.IntOpt('shelved_offload_time',
+               default=0,
+               min=-1,
+               help="""
+Seconds a shelved server keeps its guest and its resources on its host
+before the compute offloads it (destroys the guest, frees its allocation
+in placement: status ``SHELVED_OFFLOADED``).
+
+Possible values: ``0`` offloads right when the shelve finishes (the
+default); a positive number offloads after that many seconds, from a
+periodic task of the compute; ``-1`` never offloads by itself (an admin
+can still ``shelveOffload``).
+"""),
+    cfg.IntOpt('migrate_max_retries',
+               default=-1,
+               min=-1,
+               help="""
+How many more destinations a live migration may try after the first one
+the scheduler picked was rejected by the destination's checks (each
+rejected host is left out of the next scheduling round).
+
+Possible values: ``-1`` retries until no host is left (the default);
+``0`` never retries; a positive number of retries.
+"""),
 ]
 
 

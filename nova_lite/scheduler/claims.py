@@ -98,6 +98,59 @@ def claim_resources(client, instance_uuid, allocation_request, project_id,
     return NO_ROOM
 
 
+def claim_on_top_of_existing(client, instance_uuid, allocation_request,
+                             project_id, user_id, stats=None, retries=None):
+    """Claim ``allocation_request`` *in addition to* what the instance holds.
+
+    An evacuation keeps the instance's allocation on its (dead) source
+    while it claims the destination, so the instance consumer holds both
+    until the source compute comes back and cleans up (NOVA_FACTS 5.3).
+    The consumer exists already: its current allocations and generation
+    are read and the merged allocations written with that generation; a
+    concurrent write to the same consumer is re-read and retried.
+
+    :returns: :data:`CLAIMED` or :data:`NO_ROOM`.
+    """
+    stats = stats or ClaimStats()
+    if retries is None:
+        retries = CONF.scheduler.claim_retries
+    for attempt in range(retries + 1):
+        current = client.get_allocations(instance_uuid) or {}
+        merged = {rp: {'resources': dict(entry.get('resources') or {})}
+                  for rp, entry in (current.get('allocations') or
+                                    {}).items()}
+        for rp, entry in allocation_request['allocations'].items():
+            resources = merged.setdefault(rp, {'resources': {}})['resources']
+            for rc, amount in entry['resources'].items():
+                resources[rc] = resources.get(rc, 0) + amount
+        try:
+            client.put_allocations(
+                instance_uuid, merged, current.get('project_id') or
+                project_id, current.get('user_id') or user_id,
+                consumer_generation=current.get('consumer_generation'))
+        except placement_client.PlacementConflict as err:
+            stats.conflicts += 1
+            if err.is_generation_conflict and attempt < retries:
+                stats.retries += 1
+                LOG.debug('Evacuation claim for %s raced another write, '
+                          'retry %d: %s', instance_uuid, attempt + 1,
+                          err.detail)
+                continue
+            LOG.info('Evacuation claim for %s refused by placement: %s',
+                     instance_uuid, err.detail)
+            return NO_ROOM
+        except placement_client.PlacementError as err:
+            stats.conflicts += 1
+            LOG.info('Evacuation claim for %s refused by placement: %s',
+                     instance_uuid, err)
+            return NO_ROOM
+        stats.claims += 1
+        LOG.info('Claimed the evacuation destination of %s on top of its '
+                 'source allocation', instance_uuid)
+        return CLAIMED
+    return NO_ROOM
+
+
 def release(client, instance_uuids):
     """Delete the claims of ``instance_uuids`` (best effort, logged)."""
     for instance_uuid in instance_uuids:

@@ -20,7 +20,16 @@ One request, as Nova's scheduler does it (NOVA_FACTS 1.3, 1.4, 2.1, 2.7):
    request, each with its own (unclaimed) candidate.
 
 If instance k cannot be placed, the claims of instances placed before it in
-the same request are deleted before NoValidHost is raised. The NoValidHost
+the same request are deleted before NoValidHost is raised.
+
+Two moves change this (the hint ``_nova_check_type``, as Nova's):
+
+* ``['rebuild']``: a rebuild with a new image re-checks the instance's
+  current host (the request spec's requested destination): no placement
+  query, no claim, only the filters with ``RUN_ON_REBUILD``;
+* ``['evacuate']``: the instance consumer keeps its allocation on the
+  dead source, so the claim on the destination is merged into it (with
+  the consumer generation) and is never released here. The NoValidHost
 text says what placement was asked and returned and which filter removed
 how many hosts; it is logged at INFO too.
 """
@@ -230,6 +239,8 @@ class SchedulerManager(manager.Manager):
 
     def _select(self, context, request, return_alternates):
         spec = request.spec
+        if check_type(spec) == 'rebuild':
+            return self._select_for_rebuild(context, request)
         self._check_group_policy(spec)
         with request.timings.phase('db'):
             cells = self.host_manager.refresh(context,
@@ -256,6 +267,38 @@ class SchedulerManager(manager.Manager):
             last_sorted, _result = self._sorted_hosts(
                 request, request.num_instances)
         return self._selections(request, last_sorted, num_alts)
+
+    def _select_for_rebuild(self, context, request):
+        """Check the rebuilt instance's current host (no query, no claim):
+        the new image must suit it (filters with RUN_ON_REBUILD)."""
+        spec = request.spec
+        dest = spec.requested_destination
+        if dest is None or not dest.host:
+            raise explain.no_valid_host(
+                'A rebuild check needs the instance\'s host as the '
+                'requested destination.')
+        with request.timings.phase('db'):
+            cells = self.host_manager.refresh(context, _cells_wanted(spec))
+            uuids = self.host_manager.nodes_of(cells, dest.host, dest.node)
+            request.hosts = self.host_manager.get_host_states_by_uuids(
+                cells, uuids)
+        if not request.hosts:
+            raise explain.no_valid_host('No such host - host: %s node: %s.'
+                                        % (dest.host, dest.node))
+        filter_handler, _weights, _chance = self._get_handlers()
+        if filter_handler is None:
+            filter_handler = filters.FilterHandler()
+        with request.timings.phase('filters'):
+            result = filter_handler.get_filtered_hosts(request.hosts, spec,
+                                                       rebuild=True)
+        if not result.hosts:
+            raise explain.no_valid_host(
+                'The instance\'s host %s cannot run the new image: %s.' % (
+                    dest.host, explain.describe_steps(result.steps)))
+        state = result.hosts[0]
+        LOG.info('Rebuild check of instance %s passed on %s',
+                 spec.instance_uuid, state.host)
+        return [[_selection(state, None, request.version)]]
 
     def _place_one(self, request, index, instance_uuid):
         """Pick, claim and consume a host for one instance; sorted hosts."""
@@ -301,12 +344,18 @@ class SchedulerManager(manager.Manager):
             alloc_req = state.allocation_candidates[0]
             if not request.claim:
                 return state, alloc_req
+            evacuation = check_type(spec) == 'evacuate'
+            claim = (claims.claim_on_top_of_existing if evacuation
+                     else claims.claim_resources)
             with request.timings.phase('claims'):
-                outcome = claims.claim_resources(
+                outcome = claim(
                     self.placement, instance_uuid, alloc_req,
                     spec.project_id, spec.user_id, stats=self.claim_stats)
             if outcome == claims.CLAIMED:
-                request.claimed.append(instance_uuid)
+                if not evacuation:
+                    # NOTE(nova_lite): releasing an evacuation's claim
+                    # would delete its source allocation too.
+                    request.claimed.append(instance_uuid)
                 return state, alloc_req
             if outcome == claims.CONSUMER_EXISTS:
                 raise explain.no_valid_host(
@@ -442,6 +491,12 @@ def requests_by_root(alloc_reqs, summaries):
         for root in roots:
             by_root.setdefault(root, []).append(alloc_req)
     return by_root
+
+
+def check_type(spec):
+    """The move a request is for (``rebuild``, ``evacuate``), or None:
+    the ``_nova_check_type`` scheduler hint."""
+    return spec.get_hint('_nova_check_type')
 
 
 def _cells_wanted(spec):

@@ -7,10 +7,14 @@ to its compute; the answer is 202 with no body. A server in a state the
 action does not apply to, or locked (for non-admins), is a 409.
 """
 
+import secrets
+
+from oslo_utils import strutils
 import webob.exc
 
 from nova_lite.api import microversion
 from nova_lite.api.handlers import servers
+from nova_lite.api.schemas import server_live
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
 from nova_lite.api import validation
@@ -55,9 +59,123 @@ def _unlock(req, api, context, server, body):
 
 # ---- resize / cold migrate (compute.api_resize) ----
 
+def _resize(req, api, context, server, body):
+    flavor = servers._flavor(context, body['resize']['flavorRef'])
+    api.resize(context, server, flavor)
+
+
+def _migrate(req, api, context, server, body):
+    """Before 2.56 the body is null; from 2.56 an admin may name the
+    destination host (os-migrate-server:migrate:host)."""
+    from nova_lite.api import policy
+    if not microversion.at_least(req, '2.56'):
+        validation.validate(body, schema.MIGRATE)
+    host = (body.get('migrate') or {}).get('host')
+    if host:
+        policy.authorize(context, 'os-migrate-server:migrate:host',
+                         servers._owner_target(server))
+    api.migrate(context, server, host=host)
+
+
+def _confirm_resize(req, api, context, server, body):
+    api.confirm_resize(context, server)
+    return util.no_content(204)
+
+
+def _revert_resize(req, api, context, server, body):
+    api.revert_resize(context, server)
+
+
 # ---- live migration, evacuate, rebuild (compute.api_live) ----
 
+def _generate_password():
+    """An admin password for a re-created guest (Nova makes one when the
+    caller gives none)."""
+    return secrets.token_urlsafe(9)
+
+
+def _migrate_live(req, api, context, server, body):
+    """Admins; 202. ``block_migration`` may be ``"auto"`` (2.25); a host
+    is checked by the scheduler unless ``force`` (2.30-2.67)."""
+    args = body['os-migrateLive']
+    block = args.get('block_migration')
+    if block != 'auto':
+        block = strutils.bool_from_string(block, strict=True)
+    force = strutils.bool_from_string(args.get('force', False), strict=True)
+    api.live_migrate(context, server, args.get('host'),
+                     block_migration=block, force=force)
+
+
+def _evacuate(req, api, context, server, body):
+    """Admins; 200, with ``adminPass`` before 2.14 only."""
+    args = body['evacuate']
+    host = args.get('host')
+    force = strutils.bool_from_string(args.get('force', False), strict=True)
+    if force and not host:
+        raise webob.exc.HTTPBadRequest(
+            'Forced evacuation needs a target host.')
+    password = args.get('adminPass') or _generate_password()
+    api.evacuate(context, server, host, admin_password=password,
+                 force=force)
+    if microversion.at_least(req, '2.14'):
+        return util.no_content(200)
+    return util.json_response({'adminPass': password})
+
+
+def _rebuild(req, api, context, server, body):
+    """The owner; 202 with the rebuilt server's view and ``adminPass``."""
+    args = body['rebuild']
+    password = args.get('adminPass') or _generate_password()
+    values = {column: args[key] for key, column in (
+        ('name', 'display_name'), ('description', 'display_description'),
+        ('metadata', 'metadata'), ('hostname', 'hostname'),
+        ('user_data', 'user_data'), ('key_name', 'key_name'))
+        if key in args}
+    rebuilt = api.rebuild(
+        context, server, args['imageRef'], admin_password=password,
+        values=values,
+        preserve_ephemeral=strutils.bool_from_string(
+            args.get('preserve_ephemeral', False), strict=True))
+    view = servers._detail_with_extras(req, rebuilt)
+    view['adminPass'] = password
+    return util.json_response({'server': view}, status=202)
+
+
 # ---- shelve / unshelve (compute.api_shelve) ----
+
+def _shelve(req, api, context, server, body):
+    api.shelve(context, server)
+
+
+def _shelve_offload(req, api, context, server, body):
+    api.shelve_offload(context, server)
+
+
+def _unshelve_schema(req):
+    if microversion.at_least(req, '2.91'):
+        return schema.UNSHELVE_V2_91
+    if microversion.at_least(req, '2.77'):
+        return schema.UNSHELVE_V2_77
+    return schema.UNSHELVE_V2_1
+
+
+def _unshelve(req, api, context, server, body):
+    """2.77: an availability zone; 2.91: a host (admins), or the zone
+    None to unpin the server."""
+    from nova_lite.api import policy
+    from nova_lite.compute import api_shelve
+    validation.validate(body, _unshelve_schema(req))
+    wanted = body['unshelve'] if microversion.at_least(req, '2.77') \
+        else None
+    wanted = wanted or {}
+    host = wanted.get('host')
+    if host:
+        policy.authorize(context, 'os-shelve:unshelve_to_host',
+                         servers._owner_target(server))
+    api.unshelve(context, server,
+                 availability_zone=wanted.get('availability_zone',
+                                              api_shelve.NOT_GIVEN),
+                 host=host)
 
 
 # action -> (policy rule, function)
@@ -72,8 +190,18 @@ ACTIONS = {
     'lock': ('os-lock-server:lock', _lock),
     'unlock': ('os-lock-server:unlock', _unlock),
     # ---- resize / cold migrate ----
+    'resize': ('servers:resize', _resize),
+    'migrate': ('os-migrate-server:migrate', _migrate),
+    'confirmResize': ('servers:confirm_resize', _confirm_resize),
+    'revertResize': ('servers:revert_resize', _revert_resize),
     # ---- live migration, evacuate, rebuild ----
+    'os-migrateLive': ('os-migrate-server:migrate_live', _migrate_live),
+    'evacuate': ('os-evacuate', _evacuate),
+    'rebuild': ('servers:rebuild', _rebuild),
     # ---- shelve / unshelve ----
+    'shelve': ('os-shelve:shelve', _shelve),
+    'shelveOffload': ('os-shelve:shelve_offload', _shelve_offload),
+    'unshelve': ('os-shelve:unshelve', _unshelve),
 }
 
 
@@ -90,6 +218,8 @@ def _action_name(body):
 
 
 def _schema_for(req, name):
+    if name in server_live.NAMES:
+        return server_live.schema_for(req, name)
     if name == 'lock' and microversion.at_least(req, '2.73'):
         return schema.LOCK_V2_73
     return schema.ACTIONS[name]
@@ -104,5 +234,8 @@ def server_action(req):
     if server.down:
         raise webob.exc.HTTPServiceUnavailable(
             'The cell of server %s does not answer.' % server.uuid)
-    function(req, servers.compute(req), util.context(req), server, body)
-    return util.no_content(202)
+    # NOTE(nova_lite): an action answering other than 202 with no body
+    # (confirmResize: 204) returns its response.
+    response = function(req, servers.compute(req), util.context(req),
+                        server, body)
+    return response if response is not None else util.no_content(202)

@@ -165,3 +165,41 @@ LOCK_V2_73 = common.wrapped('lock', {'oneOf': [
     {'type': 'null'},
     common.obj({'locked_reason': {'type': 'string', 'minLength': 1,
                                   'maxLength': 255}})]})
+
+# -- resize / cold migrate (compute.api_resize) ------------------------------
+_FLAVOR_REF = {'type': ['string', 'integer'], 'minLength': 1}
+RESIZE = common.wrapped('resize', common.obj(
+    {'flavorRef': _FLAVOR_REF,
+     'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']}},
+    required=['flavorRef']))
+MIGRATE = common.wrapped('migrate', {'type': 'null'})
+# 2.56: an admin may name the destination host.
+MIGRATE_V2_56 = common.wrapped('migrate', {'oneOf': [
+    {'type': 'null'},
+    common.obj({'host': {'oneOf': [{'type': 'null'}, common.NAME]}})]})
+ACTIONS.update({
+    'resize': RESIZE,
+    'migrate': MIGRATE_V2_56,
+    'confirmResize': common.wrapped('confirmResize', _NULL_OR_EMPTY),
+    'revertResize': common.wrapped('revertResize', _NULL_OR_EMPTY),
+})
+
+# -- shelve / unshelve (compute.api_shelve) ----------------------------------
+# Before 2.77 the unshelve body is not looked at ({"unshelve": null});
+# ACTIONS holds that widest schema, the handler checks its microversion's.
+UNSHELVE_V2_1 = common.wrapped('unshelve', {})
+UNSHELVE_V2_77 = common.wrapped('unshelve', {'oneOf': [
+    {'type': 'null'},
+    common.obj({'availability_zone': common.NAME},
+               required=['availability_zone'])]})
+# 2.91: a host (admins), or None as the zone (unpin), or both.
+UNSHELVE_V2_91 = common.wrapped('unshelve', {'oneOf': [
+    {'type': 'null'},
+    dict(common.obj({'availability_zone': {'oneOf': [{'type': 'null'},
+                                                     common.NAME]},
+                     'host': common.NAME}), minProperties=1)]})
+ACTIONS.update({
+    'shelve': common.wrapped('shelve', _NULL_OR_EMPTY),
+    'shelveOffload': common.wrapped('shelveOffload', _NULL_OR_EMPTY),
+    'unshelve': UNSHELVE_V2_1,
+})

@@ -48,6 +48,13 @@ _ACTIVE_TASK_STATUS = {
     'updating_password': 'PASSWORD',
 }
 
+# A stopped server being resized or rebuilt shows what is happening too.
+_STOPPED_TASK_STATUS = {
+    task: _ACTIVE_TASK_STATUS[task] for task in (
+        'resize_prep', 'resize_migrating', 'resize_migrated',
+        'resize_finish', 'rebuilding', 'rebuild_block_device_mapping',
+        'rebuild_spawning')}
+
 # status filter of the list -> vm_states it may mean.
 STATUS_VM_STATES = {}
 for _vm, _status in _VM_STATUS.items():
@@ -62,6 +69,8 @@ def status_of(instance):
     task_state = instance.task_state
     if vm_state == vm_states.ACTIVE and task_state in _ACTIVE_TASK_STATUS:
         return _ACTIVE_TASK_STATUS[task_state]
+    if vm_state == vm_states.STOPPED and task_state in _STOPPED_TASK_STATUS:
+        return _STOPPED_TASK_STATUS[task_state]
     if vm_state == vm_states.RESIZED and task_state == 'resize_reverting':
         return 'REVERT_RESIZE'
     return _VM_STATUS.get(vm_state, 'UNKNOWN')

@@ -59,3 +59,87 @@ class RescheduleBuildAvailabilityZoneUpCall(test_servers.ServersTestBase):
         self.useFixture(fixtures.MonkeyPatch(
             'nova_lite.db.session.get_api_context_manager',
             get_api_context_manager))
+
+
+class RescheduleMigrateAvailabilityZoneUpCall(test_servers.ServersTestBase):
+    """9: the same for a cold migrate whose first destination fails: the
+    cell conductor claims the alternate without the API database, and
+    the server keeps the zone its Selection carries."""
+
+    COMPUTES = ('host1', 'host2', 'host3')
+
+    def test_migrate_reschedule_blocked_az_up_call(self):
+        response = self.admin_api.post('/os-aggregates', {'aggregate': {
+            'name': 'central', 'availability_zone': 'us-central'}})
+        self.assertEqual(200, response.status, response)
+        aggregate_id = response.body['aggregate']['id']
+        for host in self.COMPUTES:
+            response = self.admin_api.post(
+                '/os-aggregates/%s/action' % aggregate_id,
+                {'add_host': {'host': host}})
+            self.assertEqual(200, response.status, response)
+        server = self.boot('ACTIVE')
+        source = server['OS-EXT-SRV-ATTR:host']
+        failed = self._fail_first_prep_resize()
+        reschedules = self._poison_api_db_in_migrate_reschedules()
+        response = self.admin_api.post('/servers/%s/action' % server['id'],
+                                       {'migrate': None})
+        self.assertEqual(202, response.status, response)
+        server = self.cloud.wait_for_server(server['id'], 'VERIFY_RESIZE')
+        self.assertEqual(1, len(failed))
+        self.assertEqual(1, len(reschedules))
+        self.assertNotIn(server['OS-EXT-SRV-ATTR:host'],
+                         (source, failed[0]))
+        self.assertEqual('us-central',
+                         server['OS-EXT-AZ:availability_zone'])
+
+    def _fail_first_prep_resize(self):
+        from nova_lite.compute import resize
+        real = resize.ResizeMixin._prep_resize
+        failed = []
+
+        def prep(manager, context, instance, flavor, migration, node):
+            if not failed:
+                failed.append(manager.host)
+                raise resize.ResizeFailed(uuid=instance.uuid,
+                                          host=manager.host,
+                                          reason='simulated failure')
+            return real(manager, context, instance, flavor, migration,
+                        node)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.resize.ResizeMixin._prep_resize', prep))
+        return failed
+
+    def _poison_api_db_in_migrate_reschedules(self):
+        """Any API database access inside a cell conductor's reschedule
+        of a migration fails the test; returns the reschedules seen."""
+        from nova_lite.conductor.tasks import migrate
+        from nova_lite.db import session
+        inside = threading.local()
+        seen = []
+        real_execute = migrate.MigrationTask.execute
+        real_get = session.get_api_context_manager
+
+        def execute(task):
+            if not task.rescheduling:
+                return real_execute(task)
+            seen.append(task.instance.uuid)
+            inside.active = True
+            try:
+                return real_execute(task)
+            finally:
+                inside.active = False
+
+        def get_api_context_manager(*args, **kwargs):
+            if getattr(inside, 'active', False):
+                raise AssertionError('the cell conductor read the API DB')
+            return real_get(*args, **kwargs)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.tasks.migrate.MigrationTask.execute',
+            execute))
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.db.session.get_api_context_manager',
+            get_api_context_manager))
+        return seen

@@ -1,0 +1,113 @@
+"""Deleting a server: the compute API facade part.
+
+A server is deleted where it is: a build request not yet scheduled goes
+with its mapping and request spec; an instance in cell0, without a host
+or on a compute that does not heartbeat is deleted in its cell database
+right here (its claim dropped); any other is cast to its compute, which
+removes the guest, the allocation and the row. A server in the middle of
+a resize (VERIFY_RESIZE) has its resize confirmed first, so the source
+guest and the migration's allocation go too.
+"""
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.clients import placement as placement_client
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite import context as nl_context
+from nova_lite.db.api import build_api
+from nova_lite.db.api import group_api
+from nova_lite.db.cell import instance_api
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import cell_mapping as cell_mapping_obj
+from nova_lite import servicegroup
+
+LOG = logging.getLogger(__name__)
+
+
+class DeleteAPIMixin:
+    """Part of :class:`nova_lite.compute.api.API` (uses its
+    ``_check_not_locked``, ``get``, ``placement``, ``compute_rpcapi`` and
+    ``confirm_resize_before_delete``)."""
+
+    def delete(self, context, server):
+        """Delete a server wherever it is (see the module docstring)."""
+        uuid = server.uuid
+        if server.build_request and self._delete_build_request(context,
+                                                               uuid):
+            return
+        if server.build_request:
+            server = self.get(context, uuid)
+        self._check_not_locked(context, server.instance)
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
+        cell = mapping.cell_mapping
+        with nl_context.target_cell(context, cell) as cctxt:
+            instance = objects.Instance.get_by_uuid(cctxt, uuid)
+            if cell.uuid == cell_mapping_obj.CELL0_UUID or \
+                    not instance.host or \
+                    not self._compute_is_up(cctxt, instance.host):
+                self._local_delete(context, cctxt, instance)
+            else:
+                self.confirm_resize_before_delete(cctxt, instance)
+                self._remote_delete(cctxt, instance)
+        mapping.queued_for_delete = True
+        mapping.save()
+        group_api.instance_group_member_delete(context, uuid)
+
+    def _delete_build_request(self, context, uuid):
+        """True when the build request was deleted (the server with it)."""
+        try:
+            objects.BuildRequest(context, instance_uuid=uuid).destroy()
+        except exception.BuildRequestNotFound:
+            return False
+        LOG.info('Deleted server %s while it was being scheduled', uuid)
+        for remove in (objects.InstanceMapping.get_by_instance_uuid,):
+            try:
+                remove(context, uuid).destroy()
+            except exception.InstanceMappingNotFound:
+                pass
+        try:
+            build_api.request_spec_destroy(context, uuid)
+        except exception.RequestSpecNotFound:
+            pass
+        group_api.instance_group_member_delete(context, uuid)
+        return True
+
+    @staticmethod
+    def _compute_is_up(cctxt, host):
+        """Whether the compute of ``host`` heartbeats (a delete cast to a
+        dead compute would never be handled: delete locally instead)."""
+        try:
+            service = objects.Service.get_by_host_and_binary(
+                cctxt, host, 'nova-lite-compute')
+        except exception.NotFound:
+            return False
+        return servicegroup.is_up(service)
+
+    def _local_delete(self, context, cctxt, instance):
+        """An instance no compute holds or whose compute is down (cell0,
+        failed build, dead host): deleted here, its claim dropped."""
+        instance_api.instance_update(cctxt, instance.uuid, {
+            'vm_state': vm_states.DELETED, 'task_state': None,
+            'terminated_at': timeutils.utcnow()})
+        instance_api.instance_destroy(cctxt, instance.uuid)
+        try:
+            self.placement.delete_allocations(instance.uuid)
+        except placement_client.PlacementNotFound:
+            pass
+        except placement_client.PlacementClientError as exc:
+            LOG.warning('Allocations of deleted instance %s not removed: '
+                        '%s', instance.uuid, exc)
+        LOG.info('Deleted instance %s locally (no compute holds it)',
+                 instance.uuid)
+
+    def _remote_delete(self, cctxt, instance):
+        if instance.task_state == task_states.DELETING:
+            return
+        instance.task_state = task_states.DELETING
+        instance.save()
+        objects.InstanceAction.action_start(cctxt, instance.uuid, 'delete')
+        LOG.info('Deleting instance %s on %s', instance.uuid, instance.host)
+        self.compute_rpcapi.terminate_instance(cctxt, instance)

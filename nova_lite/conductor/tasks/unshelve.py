@@ -1,0 +1,212 @@
+"""The super conductor's unshelve of a shelved-offloaded instance.
+
+An offloaded instance holds no allocation and has no host, so unshelving
+it is a small build (NOVA_FACTS §5.5):
+
+1. the request spec (the stored one, or the API's copy with this
+   request's availability zone or 2.91 host) is restricted to the
+   instance's cell and asked of the scheduler without alternates; the
+   scheduler claims the chosen node for the instance in placement;
+2. the instance takes the availability zone of its new host, and
+   ``unshelve_instance`` is cast to that compute over the cell's bus: it
+   spawns the guest and sets host and node (a failed spawn drops the
+   claim there).
+
+When no host fits, or the cast fails, the instance stays
+``shelved_offloaded`` with no task, a fault says why and the action's
+``conductor_unshelve_instance`` event is an error; no claim is left
+behind.
+"""
+
+import traceback
+
+from oslo_log import log as logging
+
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite.conductor.tasks import common
+from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite import image_catalog
+from nova_lite import objects
+from nova_lite.objects import instance_fault as fault_obj
+from nova_lite.objects import request_spec as request_spec_obj
+from nova_lite.scheduler import rpcapi as scheduler_rpcapi
+
+LOG = logging.getLogger(__name__)
+
+EVENT = 'conductor_unshelve_instance'
+
+
+class UnshelveTask:
+    """Schedule one offloaded instance and hand it to its new compute."""
+
+    def __init__(self, context, instance, request_spec, scheduler_api,
+                 compute_api, placement):
+        self.context = context
+        self.instance = instance
+        self.request_spec = request_spec
+        self.scheduler_api = scheduler_api
+        self.compute_api = compute_api
+        self.placement = placement
+
+    def execute(self):
+        uuid = self.instance.uuid
+        try:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                self.context, uuid)
+        except exception.InstanceMappingNotFound:
+            LOG.info('Instance %s was deleted before its unshelve', uuid)
+            return
+        cell = mapping.cell_mapping
+        with nl_context.target_cell(self.context, cell) as cctxt:
+            instance = self._current(cctxt, uuid)
+            if instance is None:
+                return
+            _event_start(cctxt, uuid)
+            spec = self._scheduling_spec(instance, cell)
+            try:
+                selection = self._schedule(spec, uuid)
+            except Exception as error:  # noqa: BLE001 - NoValidHost & co
+                LOG.warning('Unshelve of instance %s: no host: %s', uuid,
+                            error)
+                self._fail(cctxt, uuid, error)
+                return
+            try:
+                self._hand_over(cctxt, instance, selection, spec)
+            except Exception as error:  # noqa: BLE001 - no claim may leak
+                LOG.exception('Unshelve of instance %s on %s failed in the '
+                              'conductor', uuid, selection.service_host)
+                common.delete_allocations(self.placement, uuid)
+                self._fail(cctxt, uuid, error)
+                return
+            _event_finish(cctxt, uuid)
+
+    @staticmethod
+    def _current(cctxt, uuid):
+        """The instance if it still waits for this unshelve, else None."""
+        try:
+            instance = objects.Instance.get_by_uuid(cctxt, uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Instance %s was deleted before its unshelve', uuid)
+            return None
+        if instance.vm_state != vm_states.SHELVED_OFFLOADED or \
+                instance.task_state != task_states.UNSHELVING:
+            LOG.info('Instance %s is %s/%s: not unshelving it', uuid,
+                     instance.vm_state, instance.task_state)
+            return None
+        return instance
+
+    def _scheduling_spec(self, instance, cell):
+        """The spec to schedule with: this request's wishes, the current
+        flavor, restricted to the instance's cell, nothing forced or
+        ignored from earlier moves."""
+        spec = self.request_spec
+        if spec is None:
+            try:
+                spec = objects.RequestSpec.get_by_instance_uuid(
+                    self.context, instance.uuid)
+            except exception.RequestSpecNotFound:
+                spec = objects.RequestSpec.from_components(
+                    self.context, instance.flavor,
+                    project_id=instance.project_id,
+                    user_id=instance.user_id, instance_uuid=instance.uuid,
+                    availability_zone=instance.availability_zone)
+        spec = spec.obj_clone()
+        spec.flavor = request_spec_obj._flavor(self.context,
+                                               instance.flavor)
+        spec.instance_uuid = instance.uuid
+        spec.num_instances = 1
+        spec.num_attempts = 1
+        spec.force_hosts = []
+        spec.force_nodes = []
+        spec.ignore_hosts = []
+        wanted = spec.get('requested_destination')
+        spec.requested_destination = objects.RequestSpecDestination(
+            host=wanted.host if wanted else None,
+            node=wanted.node if wanted else None,
+            cell_uuid=cell.uuid, aggregates=[], forbidden_aggregates=[],
+            allow_cross_cell_move=False)
+        return spec
+
+    def _schedule(self, spec, uuid):
+        host_lists = self.scheduler_api.select_destinations(
+            self.context, spec, [uuid], return_alternates=False)
+        if not host_lists or not host_lists[0]:
+            raise exception.NoValidHost(
+                reason='the scheduler answered no destination')
+        return host_lists[0][0]
+
+    def _hand_over(self, cctxt, instance, selection, spec):
+        zone = (getattr(selection, 'availability_zone', None) or
+                common.default_availability_zone())
+        if instance.availability_zone != zone:
+            instance.availability_zone = zone
+            instance.save(expected_task_state=[task_states.UNSHELVING])
+        LOG.info('Unshelving instance %s on %s/%s', instance.uuid,
+                 selection.service_host, selection.nodename)
+        self.compute_api.unshelve_instance(
+            cctxt, instance, selection.service_host,
+            node=selection.nodename, request_spec=spec,
+            image=_image_of(instance))
+
+    @staticmethod
+    def _fail(cctxt, uuid, error):
+        """Back to shelved_offloaded, no task, with a fault."""
+        try:
+            instance = objects.Instance.get_by_uuid(cctxt, uuid)
+            instance.vm_state = vm_states.SHELVED_OFFLOADED
+            instance.task_state = None
+            instance.host = None
+            instance.node = None
+            instance.save(expected_task_state=[task_states.UNSHELVING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its unshelve: %s', uuid,
+                     changed)
+            return
+        objects.InstanceFault(cctxt, **fault_obj.fault_values(
+            uuid, error)).create()
+        _event_finish(cctxt, uuid, error)
+
+
+def _image_of(instance):
+    """The catalog entry of the instance's image (None if gone)."""
+    if not instance.image_ref:
+        return None
+    try:
+        return image_catalog.find(instance.image_ref)
+    except Exception as error:  # noqa: BLE001 - spawn without it
+        LOG.warning('Image %s of instance %s not readable: %s',
+                    instance.image_ref, instance.uuid, error)
+        return None
+
+
+def _event_start(cctxt, uuid):
+    try:
+        objects.InstanceActionEvent.event_start(cctxt, uuid, EVENT)
+    except exception.NovaLiteException as error:
+        LOG.debug('Event %s of %s not recorded: %s', EVENT, uuid, error)
+
+
+def _event_finish(cctxt, uuid, error=None):
+    trace = None
+    if error is not None:
+        trace = ''.join(traceback.format_exception(
+            type(error), error, error.__traceback__))
+    try:
+        objects.InstanceActionEvent.event_finish(
+            cctxt, uuid, EVENT, result='Error' if error else 'Success',
+            traceback=trace, details=str(error) if error else None)
+    except exception.NovaLiteException as record_error:
+        LOG.debug('Event %s of %s not finished: %s', EVENT, uuid,
+                  record_error)
+
+
+def unshelve_instance(context, instance, request_spec, transport,
+                      placement):
+    """Run an :class:`UnshelveTask` with the usual clients."""
+    UnshelveTask(context, instance, request_spec,
+                 scheduler_rpcapi.SchedulerAPI(transport=transport),
+                 compute_rpcapi.ComputeAPI(), placement).execute()
