@@ -168,6 +168,29 @@ def add_allocation(client, consumer_uuid, allocations, project_id,
              ', '.join(sorted(allocations)))
 
 
+def give_back_source(client, migration_uuid, instance_uuid,
+                     instance_gone=False):
+    """End a failed or reverted move: the migration's source allocation
+    returns to the instance (replacing any destination claim); True when
+    placement now matches. When the instance was deleted meanwhile
+    (``instance_gone``) the migration's allocation is deleted instead, so
+    a rollback never re-creates an allocation for a deleted instance.
+    Failures are logged, not raised: the caller is already on an error
+    path."""
+    try:
+        if instance_gone:
+            delete_allocation(client, migration_uuid)
+            delete_allocation(client, instance_uuid)
+        else:
+            move_allocations(client, migration_uuid, instance_uuid,
+                             target_type=INSTANCE)
+    except placement_client.PlacementClientError as error:
+        LOG.error('Allocation of migration %s not given back to instance '
+                  '%s: %s', migration_uuid, instance_uuid, error)
+        return False
+    return True
+
+
 def delete_allocation(client, consumer_uuid):
     """Remove every allocation of the consumer; False when it had none."""
     try:

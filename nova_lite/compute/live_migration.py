@@ -179,13 +179,16 @@ class LiveMigrationMixin:
         peers = self._peer_compute_api()
         status = 'error'
         try:
-            self._set_migration_status(context, migration, 'queued')
+            self.records.set_migration_status(
+                context, migration, 'queued', missing_ok=True)
             self._check_not_aborted(migration)
-            self._set_migration_status(context, migration, 'preparing')
+            self.records.set_migration_status(
+                context, migration, 'preparing', missing_ok=True)
             migrate_data = peers.pre_live_migration(
                 context, instance, dest_host, migration, migrate_data)
             self._check_not_aborted(migration)
-            self._set_migration_status(context, migration, 'running')
+            self.records.set_migration_status(
+                context, migration, 'running', missing_ok=True)
             status = 'failed'
             self._driver_hook('live_migration', context, instance,
                               dest_host, migrate_data)
@@ -214,7 +217,8 @@ class LiveMigrationMixin:
         self.driver.destroy(context, instance)
         allocation_moves.delete_allocation(self.placement_client,
                                            migration.uuid)
-        self._set_migration_status(context, migration, 'completed')
+        self.records.set_migration_status(
+            context, migration, 'completed', missing_ok=True)
         self.records.event_finish(context, uuid, SOURCE_EVENT)
         self.rt.refresh_usage(context, migration.source_node)
         LOG.info('Live migration %s of %s to %s completed', migration.uuid,
@@ -227,20 +231,17 @@ class LiveMigrationMixin:
         uuid = instance.uuid
         LOG.warning('Live migration %s of %s to %s failed: %s',
                     migration.uuid, uuid, dest_host, error)
-        try:
-            allocation_moves.move_allocations(
-                self.placement_client, migration.uuid, uuid,
-                target_type=allocation_moves.INSTANCE)
-        except placement_client.PlacementClientError as move_error:
-            LOG.error('Source allocation of %s not given back from '
-                      'migration %s: %s', uuid, migration.uuid, move_error)
+        allocation_moves.give_back_source(
+            self.placement_client, migration.uuid, uuid,
+            instance_gone=self.records.instance_gone(context, uuid))
         try:
             self._peer_compute_api().rollback_live_migration_at_destination(
                 context, instance, dest_host, migration)
         except messaging.MessagingException as rpc_error:
             LOG.warning('Destination %s not told to roll back %s: %s',
                         dest_host, uuid, rpc_error)
-        self._set_migration_status(context, migration, status)
+        self.records.set_migration_status(
+            context, migration, status, missing_ok=True)
         self.records.event_finish(context, uuid, SOURCE_EVENT, error=error)
         self.records.fault(context, uuid, error)
         values = {'task_state': None}
@@ -251,13 +252,6 @@ class LiveMigrationMixin:
         except exception.InstanceNotFound:
             pass
 
-    def _set_migration_status(self, context, migration, status):
-        migration.status = status
-        try:
-            self.conductor_api.migration_update(context, migration.uuid,
-                                                {'status': status})
-        except exception.MigrationNotFound:
-            LOG.warning('Migration %s vanished', migration.uuid)
 
     def _check_not_aborted(self, migration):
         with self._aborted_lock:

@@ -100,7 +100,8 @@ class RebuildMixin:
         stopped = (target_state == vm_states.STOPPED or
                    instance.vm_state == vm_states.STOPPED)
         self.records.event_start(context, uuid, REBUILD_EVENT)
-        self._set_migration_status(context, migration, 'pre-migrating')
+        self.records.set_migration_status(
+            context, migration, 'pre-migrating', missing_ok=True)
         if node not in self.driver.get_available_nodes():
             error = exception.Invalid(
                 reason='Node %s is not served by host %s.' % (node,
@@ -124,7 +125,8 @@ class RebuildMixin:
             self._evacuation_failed(context, instance, migration, node,
                                     error, put_in_error=True)
             return
-        self._set_migration_status(context, migration, 'done')
+        self.records.set_migration_status(
+            context, migration, 'done', missing_ok=True)
         self.records.event_finish(context, uuid, REBUILD_EVENT)
         self.rt.refresh_usage(context, node)
         LOG.info('Instance %s evacuated from %s to %s/%s', uuid,
@@ -141,7 +143,8 @@ class RebuildMixin:
             LOG.warning('Guest of %s not cleaned up: %s', uuid,
                         destroy_error)
         self._remove_node_from_allocation(uuid, node)
-        self._set_migration_status(context, migration, 'failed')
+        self.records.set_migration_status(
+            context, migration, 'failed', missing_ok=True)
         self.records.event_finish(context, uuid, REBUILD_EVENT, error=error)
         values = {'host': migration.source_compute,
                   'node': migration.source_node, 'task_state': None}
@@ -207,7 +210,8 @@ class RebuildMixin:
             self.driver.destroy(context, guest)
         if instance is not None:
             self._remove_node_from_allocation(uuid, migration.source_node)
-        self._set_migration_status(context, migration, 'completed')
+        self.records.set_migration_status(
+            context, migration, 'completed', missing_ok=True)
         LOG.info('Cleaned up instance %s, evacuated from here by migration '
                  '%s', uuid, migration.uuid)
         return True

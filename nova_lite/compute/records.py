@@ -91,3 +91,29 @@ class InstanceRecords:
         self.fault(context, instance_uuid, error)
         LOG.info('Instance %s in ERROR: %s', instance_uuid, error)
         return True
+
+    def set_migration_status(self, context, migration, status,
+                             missing_ok=False):
+        """Write the migration's status; the updated Migration (or None
+        when it vanished and ``missing_ok``)."""
+        migration.status = status
+        try:
+            return self.conductor.migration_update(
+                context, migration.uuid, {'status': status})
+        except exception.MigrationNotFound:
+            if not missing_ok:
+                raise
+            LOG.warning('Migration %s vanished before it became %s',
+                        migration.uuid, status)
+            return None
+
+    def instance_gone(self, context, instance_uuid):
+        """True when the instance was deleted or is being deleted (a move
+        rolling back must then free its resources, not give them back)."""
+        from nova_lite.compute import task_states
+        try:
+            instance = self.conductor.instance_get_by_uuid(context,
+                                                           instance_uuid)
+        except exception.InstanceNotFound:
+            return True
+        return instance.task_state == task_states.DELETING

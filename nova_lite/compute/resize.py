@@ -115,7 +115,7 @@ class ResizeMixin:
             LOG.info('prep_resize of instance %s on %s failed: %s', uuid,
                      node, error)
             self.records.event_finish(context, uuid, event, error=error)
-            self._give_back_source_allocation(migration, uuid)
+            self._give_back_source_allocation(context, migration, uuid)
             self._reschedule_resize(context, instance, flavor, migration,
                                     request_spec, host_list, clean_shutdown,
                                     error)
@@ -188,15 +188,15 @@ class ResizeMixin:
         event = 'compute_resize_instance'
         self.records.event_start(context, uuid, event)
         try:
-            migration = self._set_migration_status(context, migration,
-                                                   'migrating')
+            migration = self.records.set_migration_status(
+                context, migration, 'migrating')
             instance = self.records.update(
                 context, uuid, {'task_state': task_states.RESIZE_MIGRATING},
                 expected_task_state=[task_states.RESIZE_PREP])
             disk_info = self.driver.migrate_disk_and_power_off(
                 context, instance, migration.dest_compute, flavor)
-            migration = self._set_migration_status(context, migration,
-                                                   'post-migrating')
+            migration = self.records.set_migration_status(
+                context, migration, 'post-migrating')
             instance = self.records.update(
                 context, uuid, {'task_state': task_states.RESIZE_MIGRATED,
                                 'power_state': power_state.SHUTDOWN},
@@ -266,7 +266,7 @@ class ResizeMixin:
             LOG.info('Instance %s changed while its resize finished: %s',
                      uuid, changed)
             return
-        self._set_migration_status(context, migration, 'finished')
+        self.records.set_migration_status(context, migration, 'finished')
         self.rt.refresh_usage(context, migration.dest_node)
         LOG.info('Instance %s resized to %s/%s: waiting for confirm or '
                  'revert', uuid, self.host, migration.dest_node)
@@ -282,7 +282,7 @@ class ResizeMixin:
             self.driver.confirm_migration(context, migration, instance)
             allocation_moves.delete_allocation(self.placement_client,
                                                migration.uuid)
-            self._set_migration_status(context, migration, 'confirmed')
+            self.records.set_migration_status(context, migration, 'confirmed')
             fresh = self.conductor_api.instance_get_by_uuid(context, uuid)
             settled = (vm_states.STOPPED
                        if fresh.power_state == power_state.SHUTDOWN
@@ -348,7 +348,7 @@ class ResizeMixin:
             self.records.update(context, uuid, values,
                                 expected_task_state=[
                                     task_states.RESIZE_REVERTING])
-            self._set_migration_status(context, migration, 'reverted')
+            self.records.set_migration_status(context, migration, 'reverted')
         except Exception as error:  # noqa: BLE001 - recorded
             self.records.event_finish(context, uuid, event, error=error)
             self._fail_confirm_or_revert(context, uuid, migration, error)
@@ -403,8 +403,8 @@ class ResizeMixin:
                      'automatically', uuid, instance.vm_state,
                      instance.task_state)
             return False
-        migration = self._set_migration_status(context, migration,
-                                               'confirming')
+        migration = self.records.set_migration_status(
+            context, migration, 'confirming')
         try:
             self.conductor_api.action_start(context, uuid, 'confirmResize')
         except exception.NovaLiteException as error:
@@ -417,28 +417,23 @@ class ResizeMixin:
 
     # -- failures -------------------------------------------------------------
 
-    def _set_migration_status(self, context, migration, status):
-        return self.conductor_api.migration_update(context, migration.uuid,
-                                                   {'status': status})
-
-    def _give_back_source_allocation(self, migration, instance_uuid):
+    def _give_back_source_allocation(self, context, migration,
+                                     instance_uuid):
         """The instance's source allocation returns from the migration
-        consumer, replacing whatever the instance claimed elsewhere."""
-        try:
-            allocation_moves.move_allocations(
-                self.placement_client, migration.uuid, instance_uuid,
-                target_type=allocation_moves.INSTANCE)
-        except Exception as error:  # noqa: BLE001 - logged
-            LOG.error('Allocation of migration %s not given back to '
-                      'instance %s: %s', migration.uuid, instance_uuid,
-                      error)
+        consumer, replacing whatever the instance claimed elsewhere (or
+        goes away with the instance if it was deleted meanwhile)."""
+        allocation_moves.give_back_source(
+            self.placement_client, migration.uuid, instance_uuid,
+            instance_gone=self.records.instance_gone(context,
+                                                     instance_uuid))
 
     def _fail_move(self, context, instance_uuid, migration, error):
         """A move step failed: allocation back on the source, migration
         ``error``, instance in ERROR on its source host with a fault."""
         LOG.warning('Resize of instance %s failed: %s', instance_uuid,
                     error)
-        self._give_back_source_allocation(migration, instance_uuid)
+        self._give_back_source_allocation(context, migration,
+                                          instance_uuid)
         self._migration_error(context, migration)
         self.records.set_error(context, instance_uuid, error)
 
@@ -451,7 +446,7 @@ class ResizeMixin:
 
     def _migration_error(self, context, migration):
         try:
-            self._set_migration_status(context, migration, 'error')
+            self.records.set_migration_status(context, migration, 'error')
         except Exception as error:  # noqa: BLE001 - logged
             LOG.error('Migration %s not set to error: %s', migration.uuid,
                       error)
