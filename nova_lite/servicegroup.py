@@ -5,6 +5,11 @@ Every service heartbeats into its cell's ``services`` table every
 ``last_seen_up``. A service is up when it is not forced down and its last
 heartbeat (or, before the first one, its creation) is at most
 ``[DEFAULT] service_down_time`` seconds old.
+
+:func:`compute_is_up` answers the question the API and the conductors ask
+before they hand an instance's work to its compute: a cast to a compute
+that does not heartbeat would never be handled, a call would block until
+its RPC timeout.
 """
 
 import datetime
@@ -12,8 +17,12 @@ import datetime
 from oslo_utils import timeutils
 
 from nova_lite import conf as nl_conf
+from nova_lite import exception
+from nova_lite import objects
 
 CONF = nl_conf.CONF
+
+COMPUTE_BINARY = 'nova-lite-compute'
 
 
 def _aware(moment):
@@ -52,3 +61,19 @@ def is_up(service, now=None, down_time=None):
     if down_time is None:
         down_time = CONF.service_down_time
     return abs((now - seen).total_seconds()) <= down_time
+
+
+def compute_is_up(context, host):
+    """True when the compute service of ``host`` is known and up.
+
+    :param context: a context targeted at the cell database of ``host``
+        (the ``services`` row of a compute lives in its cell).
+    """
+    if not host:
+        return False
+    try:
+        service = objects.Service.get_by_host_and_binary(
+            context, host, COMPUTE_BINARY)
+    except exception.NotFound:
+        return False
+    return is_up(service)

@@ -5,13 +5,16 @@ with its mapping and request spec; an instance in cell0, without a host
 or on a compute that does not heartbeat is deleted in its cell database
 right here (its claim dropped); any other is cast to its compute, which
 removes the guest, the allocation and the row. A server in the middle of
-a resize (VERIFY_RESIZE) has its resize confirmed first, so the source
-guest and the migration's allocation go too.
+a resize (VERIFY_RESIZE) has its resize confirmed first when its source
+compute is up, so the source guest and the migration's allocation go
+too. Either way, a delete frees what the instance's unfinished
+migrations still hold (the source of a move) and ends them ``error``.
 """
 
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite.clients import allocation_moves
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
@@ -45,12 +48,14 @@ class DeleteAPIMixin:
         cell = mapping.cell_mapping
         with nl_context.target_cell(context, cell) as cctxt:
             instance = objects.Instance.get_by_uuid(cctxt, uuid)
-            if cell.uuid == cell_mapping_obj.CELL0_UUID or \
-                    not instance.host or \
-                    not self._compute_is_up(cctxt, instance.host):
+            local = (cell.uuid == cell_mapping_obj.CELL0_UUID or
+                     not instance.host or
+                     not servicegroup.compute_is_up(cctxt, instance.host))
+            if cell.uuid != cell_mapping_obj.CELL0_UUID:
+                self.confirm_resize_before_delete(cctxt, instance)
+            if local:
                 self._local_delete(context, cctxt, instance)
             else:
-                self.confirm_resize_before_delete(cctxt, instance)
                 self._remote_delete(cctxt, instance)
         mapping.queued_for_delete = True
         mapping.save()
@@ -75,17 +80,6 @@ class DeleteAPIMixin:
         group_api.instance_group_member_delete(context, uuid)
         return True
 
-    @staticmethod
-    def _compute_is_up(cctxt, host):
-        """Whether the compute of ``host`` heartbeats (a delete cast to a
-        dead compute would never be handled: delete locally instead)."""
-        try:
-            service = objects.Service.get_by_host_and_binary(
-                cctxt, host, 'nova-lite-compute')
-        except exception.NotFound:
-            return False
-        return servicegroup.is_up(service)
-
     def _local_delete(self, context, cctxt, instance):
         """An instance no compute holds or whose compute is down (cell0,
         failed build, dead host): deleted here, its claim dropped."""
@@ -93,15 +87,33 @@ class DeleteAPIMixin:
             'vm_state': vm_states.DELETED, 'task_state': None,
             'terminated_at': timeutils.utcnow()})
         instance_api.instance_destroy(cctxt, instance.uuid)
-        try:
-            self.placement.delete_allocations(instance.uuid)
-        except placement_client.PlacementNotFound:
-            pass
-        except placement_client.PlacementClientError as exc:
-            LOG.warning('Allocations of deleted instance %s not removed: '
-                        '%s', instance.uuid, exc)
+        for consumer in [instance.uuid] + self._end_unfinished_migrations(
+                cctxt, instance.uuid):
+            try:
+                allocation_moves.delete_allocation(self.placement, consumer)
+            except placement_client.PlacementClientError as exc:
+                LOG.warning('Allocations of consumer %s of deleted '
+                            'instance %s not removed: %s', consumer,
+                            instance.uuid, exc)
         LOG.info('Deleted instance %s locally (no compute holds it)',
                  instance.uuid)
+
+    @staticmethod
+    def _end_unfinished_migrations(cctxt, instance_uuid):
+        """The uuids of the instance's migrations still in flight, now
+        ``error`` (their allocations are the caller's to delete)."""
+        ended = []
+        for migration in objects.MigrationList.get_by_filters(
+                cctxt, {'instance_uuid': instance_uuid}):
+            if migration.is_done:
+                continue
+            migration.status = 'error'
+            migration.save()
+            ended.append(migration.uuid)
+            LOG.info('Migration %s (%s) of instance %s ended by its delete',
+                     migration.uuid, migration.migration_type,
+                     instance_uuid)
+        return ended
 
     def _remote_delete(self, cctxt, instance):
         if instance.task_state == task_states.DELETING:

@@ -17,12 +17,15 @@ conductor, which schedules (:mod:`nova_lite.conductor.tasks.live_migrate`,
   OpenStack client's ``server evacuate --wait`` (which negotiates 2.100
   and waits for ACTIVE) completes;
 * ``rebuild``: ACTIVE, STOPPED or ERROR; the new image and the other
-  values are written at once (the conductor gives the old image back if
-  the host cannot run the new one); task ``rebuilding``; action
+  values (a ``key_name`` with its key pair's public key) are written at
+  once, and the conductor gives the old ones back if the rebuild fails
+  there (the host cannot run the new image); task ``rebuilding``; action
   ``rebuild``.
 
 The server migrations sub-resource (in-progress live migrations, abort,
-force complete) is read and driven from here too.
+force complete) is read and driven from here too. An abort stops a
+``queued`` or ``preparing`` migration (2.65); a ``running`` one cannot be
+stopped (400, as Nova's drivers that cannot abort a transfer).
 """
 
 from oslo_log import log as logging
@@ -42,7 +45,12 @@ LIVE_MIGRATION_STATES = (vm_states.ACTIVE, vm_states.PAUSED)
 REBUILD_STATES = (vm_states.ACTIVE, vm_states.STOPPED, vm_states.ERROR)
 # What GET /servers/{id}/migrations lists (Nova's in-progress set).
 LIVE_IN_PROGRESS = ['queued', 'preparing', 'running', 'post-migrating']
-ABORTABLE = ('queued', 'preparing', 'running')
+# What an abort can stop (2.65): the source checks for an abort before
+# preparing the destination and before the transfer; a transfer under way
+# ('running') cannot be interrupted by nova_lite's drivers.
+ABORTABLE = ('queued', 'preparing')
+# Migration ids are BIGINTs: larger ones cannot name a migration.
+MAX_MIGRATION_ID = 2 ** 63 - 1
 # method -> (instance action, compute RPC method)
 _SERVER_MIGRATION_ACTIONS = {
     'abort': ('live_migration_cancel', 'live_migration_abort'),
@@ -158,7 +166,7 @@ class LiveAPIMixin:
                 raise exception.Invalid(
                     reason="The target host can't be the same one.")
         with nl_context.target_cell(context, server.cell) as cctxt:
-            if self._source_is_up(cctxt, instance.host):
+            if servicegroup.compute_is_up(cctxt, instance.host):
                 raise ComputeServiceInUse(host=instance.host)
             self._live_family_start(cctxt, instance, 'evacuate',
                                     task_states.REBUILDING)
@@ -178,15 +186,6 @@ class LiveAPIMixin:
             recreate=True, host=host, force=force, migration=migration,
             admin_password=admin_password)
 
-    @staticmethod
-    def _source_is_up(cctxt, host):
-        try:
-            service = objects.Service.get_by_host_and_binary(
-                cctxt, host, 'nova-lite-compute')
-        except exception.NotFound:
-            return False
-        return servicegroup.is_up(service)
-
     # -- rebuild -------------------------------------------------------------
 
     def rebuild(self, context, server, image_ref, admin_password=None,
@@ -200,12 +199,18 @@ class LiveAPIMixin:
         image_changed = image['id'] != orig_image_ref
         values = dict(values or {})
         values['image_ref'] = image['id']
+        if 'key_name' in values:
+            # 400 for a key pair the caller does not have; None unsets.
+            values['key_data'] = self._key_data(context, values['key_name'])
+        # The conductor restores these values if the rebuild fails there.
+        before = instance.obj_clone()
         with nl_context.target_cell(context, server.cell) as cctxt:
             self._live_family_start(cctxt, instance, 'rebuild',
                                     task_states.REBUILDING, values)
         rebuilt = self.get(context, instance.uuid)
+        before.task_state = instance.task_state
         self.compute_task_api.rebuild_instance(
-            context, instance, image, recreate=False,
+            context, before, image, recreate=False,
             admin_password=admin_password,
             preserve_ephemeral=preserve_ephemeral,
             image_changed=image_changed, orig_image_ref=orig_image_ref)
@@ -224,10 +229,12 @@ class LiveAPIMixin:
 
     @staticmethod
     def _server_migration(cctxt, server, migration_id):
-        try:
-            migration = objects.Migration.get_by_id(cctxt, migration_id)
-        except exception.MigrationNotFound:
-            migration = None
+        migration = None
+        if 1 <= migration_id <= MAX_MIGRATION_ID:
+            try:
+                migration = objects.Migration.get_by_id(cctxt, migration_id)
+            except exception.MigrationNotFound:
+                pass
         if migration is None or migration.instance_uuid != server.uuid:
             raise MigrationNotFoundForInstance(migration_id=migration_id,
                                                instance_id=server.uuid)
@@ -256,10 +263,14 @@ class LiveAPIMixin:
         LOG.info('%s of live migration %s of %s requested', method,
                  migration_id, server.uuid)
 
-    def live_migration_abort(self, context, server, migration_id):
-        """Stop a queued, preparing or running live migration."""
+    def live_migration_abort(self, context, server, migration_id,
+                             support_abort_in_queue=False):
+        """Stop a queued or preparing live migration (2.65,
+        ``support_abort_in_queue``); anything else is past aborting
+        (InvalidMigrationState, a 400)."""
+        allowed = ABORTABLE if support_abort_in_queue else ()
         self._live_migration_action(context, server, migration_id, 'abort',
-                                    ABORTABLE)
+                                    allowed)
 
     def live_migration_force_complete(self, context, server, migration_id):
         """Finish a running live migration now."""

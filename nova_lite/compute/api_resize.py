@@ -11,7 +11,10 @@ when the resize is confirmed.
 ``confirmResize`` and ``revertResize`` act on the finished migration: the
 API writes its status (and the task state for a revert) in the cell and
 casts to the compute that must act first (the source to confirm, the
-destination to revert), as Nova does.
+destination to revert), as Nova does. The status changes only from
+``finished`` (a compare-and-swap in the cell database): of a confirm, a
+revert and the destination's automatic confirm racing on one migration,
+one wins and the others get a conflict.
 """
 
 from oslo_log import log as logging
@@ -24,6 +27,7 @@ from nova_lite import context as nl_context
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite import servicegroup
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -137,29 +141,10 @@ class ResizeAPIMixin:
                            host):
         """The stored spec (or one rebuilt from the instance) made for
         this move; not saved."""
-        try:
-            spec = objects.RequestSpec.get_by_instance_uuid(context,
-                                                            instance.uuid)
-        except exception.RequestSpecNotFound:
-            spec = objects.RequestSpec.from_components(
-                context, flavor_of(context, instance),
-                project_id=instance.project_id, user_id=instance.user_id,
-                instance_uuid=instance.uuid,
-                availability_zone=instance.availability_zone)
-        spec.flavor = flavor
-        spec.instance_uuid = instance.uuid
-        spec.num_instances = 1
-        spec.num_attempts = 1
-        spec.force_hosts = []
-        spec.force_nodes = []
         stay = self._may_stay_on_source(context, server, instance, action)
-        spec.ignore_hosts = [] if stay else [instance.host]
-        spec.requested_destination = objects.RequestSpecDestination(
-            host=host, node=None, cell_uuid=server.cell.uuid,
-            aggregates=[], forbidden_aggregates=[],
-            allow_cross_cell_move=False)
-        spec.source_cell_uuid = server.cell.uuid
-        return spec
+        return objects.RequestSpec.for_move(
+            context, instance, server.cell.uuid, flavor=flavor, host=host,
+            ignore_hosts=[] if stay else [instance.host])
 
     def _may_stay_on_source(self, context, server, instance, action):
         """Resize: ``allow_resize_to_same_host``. Cold migrate: only a
@@ -186,9 +171,8 @@ class ResizeAPIMixin:
         instance, migration = self._finished_migration(context, server,
                                                        'confirmResize')
         with nl_context.target_cell(context, server.cell) as cctxt:
-            migration._context = cctxt
-            migration.status = 'confirming'
-            migration.save()
+            self._take_finished_migration(cctxt, instance, migration,
+                                          'confirming', 'confirmResize')
             objects.InstanceAction.action_start(cctxt, instance.uuid,
                                                 'confirmResize')
             self._keep_new_flavor_in_spec(context, instance)
@@ -202,22 +186,59 @@ class ResizeAPIMixin:
         instance, migration = self._finished_migration(context, server,
                                                        'revertResize')
         with nl_context.target_cell(context, server.cell) as cctxt:
-            instance._context = cctxt
-            instance.task_state = task_states.RESIZE_REVERTING
+            self._take_finished_migration(cctxt, instance, migration,
+                                          'reverting', 'revertResize')
             try:
-                instance.save(expected_task_state=[None])
-            except exception.UnexpectedTaskStateError as exc:
-                raise _errors().InstanceInvalidState(
-                    action='revertResize', uuid=instance.uuid,
-                    attr='task_state', state=exc.kwargs.get('actual'))
-            migration._context = cctxt
-            migration.status = 'reverting'
-            migration.save()
+                self._set_reverting(cctxt, instance)
+            except _errors().InstanceInvalidState:
+                self._release_migration(migration, 'reverting')
+                raise
             objects.InstanceAction.action_start(cctxt, instance.uuid,
                                                 'revertResize')
             LOG.info('Reverting the resize of instance %s (migration %s)',
                      instance.uuid, migration.uuid)
             self.compute_rpcapi.revert_resize(cctxt, instance, migration)
+
+    @staticmethod
+    def _take_finished_migration(cctxt, instance, migration, status,
+                                 action):
+        """The finished migration becomes ``status`` unless another
+        confirm or revert took it first (409 then)."""
+        migration._context = cctxt
+        migration.status = status
+        try:
+            migration.save(expected_status='finished')
+        except (exception.Conflict, exception.MigrationNotFound) as exc:
+            raise _errors().InstanceInvalidState(
+                action=action, uuid=instance.uuid, attr='migration status',
+                state=exc.kwargs.get('actual', 'deleted'))
+
+    @staticmethod
+    def _release_migration(migration, taken_as):
+        """Back to ``finished`` after a revert that could not start."""
+        migration.status = 'finished'
+        try:
+            migration.save(expected_status=taken_as)
+        except (exception.Conflict, exception.MigrationNotFound) as exc:
+            LOG.warning('Migration %s not put back to finished: %s',
+                        migration.uuid, exc)
+
+    @staticmethod
+    def _set_reverting(cctxt, instance):
+        """Task state ``resize_reverting``, only from VERIFY_RESIZE with
+        no task (409 otherwise)."""
+        instance._context = cctxt
+        instance.task_state = task_states.RESIZE_REVERTING
+        try:
+            instance.save(expected_task_state=[None],
+                          expected_vm_state=[vm_states.RESIZED])
+        except (exception.UnexpectedTaskStateError,
+                exception.UnexpectedVMStateError) as exc:
+            attr = ('task_state' if isinstance(
+                exc, exception.UnexpectedTaskStateError) else 'vm_state')
+            raise _errors().InstanceInvalidState(
+                action='revertResize', uuid=instance.uuid, attr=attr,
+                state=exc.kwargs.get('actual'))
 
     def _finished_migration(self, context, server, action):
         """(instance, its ``finished`` migration); 409 unless the server
@@ -252,7 +273,13 @@ class ResizeAPIMixin:
         (VERIFY_RESIZE), waiting for the source compute: it drops the
         old guest and the migration's allocation, which the delete on the
         destination would otherwise leave behind. ``cctxt`` targets the
-        instance's cell; call before the delete sets its task state."""
+        instance's cell; call before the delete sets its task state.
+
+        Not when the source compute is down (the call would wait for its
+        RPC timeout) or when a confirm or revert already took the
+        migration: False then, and the delete itself frees what the
+        unfinished migration holds.
+        """
         if instance.vm_state != vm_states.RESIZED:
             return False
         try:
@@ -260,8 +287,18 @@ class ResizeAPIMixin:
                 cctxt, instance.uuid, 'finished')
         except exception.MigrationNotFound:
             return False
+        if not servicegroup.compute_is_up(cctxt, migration.source_compute):
+            LOG.warning('Resize of %s not confirmed before its delete: its '
+                        'source compute %s is down', instance.uuid,
+                        migration.source_compute)
+            return False
         migration.status = 'confirming'
-        migration.save()
+        try:
+            migration.save(expected_status='finished')
+        except (exception.Conflict, exception.MigrationNotFound) as taken:
+            LOG.info('Resize of %s not confirmed before its delete: %s',
+                     instance.uuid, taken)
+            return False
         objects.InstanceAction.action_start(cctxt, instance.uuid,
                                             'confirmResize')
         LOG.info('Confirming the resize of instance %s before its delete',

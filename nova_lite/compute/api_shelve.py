@@ -79,8 +79,8 @@ class ShelveAPIMixin:
                       task_states.UNSHELVING, 'unshelve_instance',
                       host=instance.host)
             return
-        spec = self._unshelve_spec(context, instance, availability_zone,
-                                   host)
+        stored, spec = self._unshelve_spec(context, instance,
+                                           availability_zone, host)
         with nl_context.target_cell(context, server.cell) as cctxt:
             instance._context = cctxt
             if availability_zone is not NOT_GIVEN:
@@ -94,6 +94,11 @@ class ShelveAPIMixin:
                     attr='task_state', state=exc.kwargs.get('actual'))
             objects.InstanceAction.action_start(cctxt, instance.uuid,
                                                 'unshelve')
+        if availability_zone is not NOT_GIVEN:
+            # Pinned (or unpinned) only now that the unshelve is ours: a
+            # refused one (409) changes nothing.
+            stored.availability_zone = availability_zone
+            stored.save()
         LOG.info('unshelve of offloaded instance %s requested (zone %s, '
                  'host %s)', instance.uuid,
                  spec.get('availability_zone'), host)
@@ -101,10 +106,11 @@ class ShelveAPIMixin:
                                                 request_spec=spec)
 
     def _unshelve_spec(self, context, instance, availability_zone, host):
-        """The stored spec with this request's zone (saved: it pins the
-        server, ``None`` unpins it) and host (not saved: this scheduling
-        only); 400 for an unknown zone or host, or a host outside the
-        zone the server is (or is being) pinned to."""
+        """(stored spec, spec for this unshelve): the latter has this
+        request's zone (which the caller saves in the stored spec once the
+        unshelve is accepted: it pins the server, ``None`` unpins it) and
+        host (this scheduling only); 400 for an unknown zone or host, or
+        a host outside the zone the server is (or is being) pinned to."""
         from nova_lite.compute import api as compute_api
         if availability_zone not in (NOT_GIVEN, None):
             self._check_zone(context, availability_zone)
@@ -128,15 +134,15 @@ class ShelveAPIMixin:
                 raise compute_api.InvalidRequest(
                     reason='Host %s is not in availability zone %s.'
                     % (host, zone))
+        stored = spec
+        spec = spec.obj_clone()
         if availability_zone is not NOT_GIVEN:
             spec.availability_zone = availability_zone
-            spec.save()
-        spec = spec.obj_clone()
         if host:
             spec.requested_destination = objects.RequestSpecDestination(
                 host=host, node=None, cell_uuid=None, aggregates=[],
                 forbidden_aggregates=[], allow_cross_cell_move=False)
-        return spec
+        return stored, spec
 
 
 def _zone_of_host(context, host):

@@ -5,11 +5,19 @@ casts here. Each action records an action event, calls the driver and
 saves the new vm/power state expecting the task state the API set (or no
 task, for callers that set none); a failure records a fault, clears the
 task state and keeps the vm state, as Nova's ``reverts_task_state`` does.
+
+A server deleted in the middle of a move (resize, cold or live migration)
+may have a migration still holding its source allocation: the delete
+frees it too and ends that migration in ``error``, so nothing stays
+claimed for a server that is gone.
 """
 
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_utils import timeutils
 
+from nova_lite.clients import allocation_moves
+from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
@@ -17,17 +25,22 @@ from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 
+# What a record written through the conductor may raise.
+_RECORD_ERRORS = (messaging.MessagingException, exception.NovaLiteException)
+
 
 class LifecycleMixin:
     """The instance-action part of the compute manager."""
 
     def terminate_instance(self, context, instance):
-        """Cast: destroy the guest, drop the allocation, delete the row."""
+        """Cast: destroy the guest, drop the allocations (the instance's
+        and those of its unfinished migrations), delete the row."""
         uuid = instance.uuid
         self.records.event_start(context, uuid, 'compute_terminate_instance')
         try:
             self.driver.destroy(context, instance)
             self._drop_allocation(uuid)
+            self._end_unfinished_migrations(context, uuid)
             self.records.update(context, uuid, {
                 'vm_state': vm_states.DELETED, 'task_state': None,
                 'power_state': power_state.NOSTATE,
@@ -105,6 +118,36 @@ class LifecycleMixin:
         return 'enabled' if enabled else 'disabled'
 
     # -- helpers ---------------------------------------------------------
+
+    def _end_unfinished_migrations(self, context, uuid):
+        """The deleted instance's migrations still in flight lose what
+        they hold in placement (the source of a resize or a live
+        migration) and end ``error``. Best effort: logged, never raised,
+        the delete goes on."""
+        try:
+            migrations = self.conductor_api.migration_get_all_by_filters(
+                context, {'instance_uuid': uuid})
+        except _RECORD_ERRORS as error:
+            LOG.error('Migrations of deleted instance %s not read: %s',
+                      uuid, error)
+            return
+        for migration in migrations:
+            if migration.is_done:
+                continue
+            try:
+                allocation_moves.delete_allocation(self.placement_client,
+                                                   migration.uuid)
+            except placement_client.PlacementClientError as error:
+                LOG.error('Allocation of migration %s of deleted instance '
+                          '%s not deleted: %s', migration.uuid, uuid, error)
+            try:
+                self.records.set_migration_status(context, migration,
+                                                  'error', missing_ok=True)
+            except _RECORD_ERRORS as error:
+                LOG.error('Migration %s not set to error: %s',
+                          migration.uuid, error)
+            LOG.info('Migration %s (%s) of instance %s ended by its delete',
+                     migration.uuid, migration.migration_type, uuid)
 
     def _power_action(self, context, instance, event, call, task_state,
                       vm_state):

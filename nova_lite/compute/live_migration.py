@@ -54,6 +54,9 @@ class LiveMigrationCancelled(exception.NovaLiteException):
 class LiveMigrationMixin:
     """Part of :class:`nova_lite.compute.manager.ComputeManager`."""
 
+    # Uuids of the live migrations this source drives, and of those an
+    # admin asked to abort (a subset), guarded by the lock.
+    _live_migrations_here = None
     _aborted_live_migrations = None
     _aborted_lock = threading.Lock()
 
@@ -174,6 +177,15 @@ class LiveMigrationMixin:
     def live_migration(self, context, instance, dest_host, migration,
                        migrate_data=None):
         """Cast: move the guest of ``instance`` to ``dest_host`` live."""
+        self._track_live_migration(migration.uuid)
+        try:
+            self._run_live_migration(context, instance, dest_host, migration,
+                                     migrate_data)
+        finally:
+            self._untrack_live_migration(migration.uuid)
+
+    def _run_live_migration(self, context, instance, dest_host, migration,
+                            migrate_data):
         uuid = instance.uuid
         self.records.event_start(context, uuid, SOURCE_EVENT)
         peers = self._peer_compute_api()
@@ -214,9 +226,19 @@ class LiveMigrationMixin:
                                           migration, error, 'error',
                                           vm_state=vm_states.ERROR)
             return
-        self.driver.destroy(context, instance)
-        allocation_moves.delete_allocation(self.placement_client,
-                                           migration.uuid)
+        # The instance runs on the destination now: whatever fails below,
+        # the source allocation goes and the migration is completed.
+        try:
+            self.driver.destroy(context, instance)
+        except Exception as error:  # noqa: BLE001 - a leftover guest only
+            LOG.error('Guest of %s left on %s after its live migration: %s',
+                      uuid, self.host, error)
+        try:
+            allocation_moves.delete_allocation(self.placement_client,
+                                               migration.uuid)
+        except placement_client.PlacementClientError as error:
+            LOG.error('Source allocation of live migration %s not deleted:'
+                      ' %s', migration.uuid, error)
         self.records.set_migration_status(
             context, migration, 'completed', missing_ok=True)
         self.records.event_finish(context, uuid, SOURCE_EVENT)
@@ -243,15 +265,32 @@ class LiveMigrationMixin:
         self.records.set_migration_status(
             context, migration, status, missing_ok=True)
         self.records.event_finish(context, uuid, SOURCE_EVENT, error=error)
-        self.records.fault(context, uuid, error)
         values = {'task_state': None}
         if vm_state is not None:
             values['vm_state'] = vm_state
         try:
-            self.records.update(context, uuid, values)
-        except exception.InstanceNotFound:
-            pass
+            self.records.update(context, uuid, values,
+                                expected_task_state=[task_states.MIGRATING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its failed live migration:'
+                     ' %s', uuid, changed)
+            return
+        self.records.fault(context, uuid, error)
 
+    def _track_live_migration(self, migration_uuid):
+        """This source drives ``migration_uuid`` now (abortable)."""
+        with self._aborted_lock:
+            if self._live_migrations_here is None:
+                self._live_migrations_here = set()
+            self._live_migrations_here.add(migration_uuid)
+
+    def _untrack_live_migration(self, migration_uuid):
+        """The migration ended: a late abort has nothing to stop."""
+        with self._aborted_lock:
+            self._live_migrations_here.discard(migration_uuid)
+            if self._aborted_live_migrations:
+                self._aborted_live_migrations.discard(migration_uuid)
 
     def _check_not_aborted(self, migration):
         with self._aborted_lock:
@@ -261,8 +300,15 @@ class LiveMigrationMixin:
                 raise LiveMigrationCancelled(migration=migration.uuid)
 
     def live_migration_abort(self, context, instance, migration):
-        """Cast: stop the live migration before its guest moves."""
+        """Cast: stop the live migration before its guest moves (it
+        stops at its next step: before preparing or before the
+        transfer); ignored when it is not in progress here."""
         with self._aborted_lock:
+            if migration.uuid not in (self._live_migrations_here or ()):
+                LOG.info('Abort of live migration %s of %s ignored: not in '
+                         'progress on %s', migration.uuid, instance.uuid,
+                         self.host)
+                return
             if self._aborted_live_migrations is None:
                 self._aborted_live_migrations = set()
             self._aborted_live_migrations.add(migration.uuid)

@@ -72,10 +72,25 @@ class RebuildMixin:
             LOG.warning('Rebuild of instance %s failed: %s', uuid, error)
             self.records.event_finish(context, uuid, REBUILD_EVENT,
                                       error=error)
-            self.records.set_error(context, uuid, error)
+            self._rebuild_failed(context, uuid, error)
             return
         self.records.event_finish(context, uuid, REBUILD_EVENT)
         LOG.info('Instance %s rebuilt on %s', uuid, instance.node)
+
+    def _rebuild_failed(self, context, uuid, error):
+        """ERROR with a fault, unless a delete took the instance over."""
+        try:
+            self.records.update(
+                context, uuid, {'vm_state': vm_states.ERROR,
+                                'task_state': None},
+                expected_task_state=[task_states.REBUILDING,
+                                     task_states.REBUILD_SPAWNING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its failed rebuild: %s',
+                     uuid, changed)
+            return
+        self.records.fault(context, uuid, error)
 
     def _finish_rebuild(self, context, instance, stopped, extra=None):
         """The guest runs (or is stopped again): final states."""
@@ -151,8 +166,14 @@ class RebuildMixin:
         if put_in_error:
             values['vm_state'] = vm_states.ERROR
         try:
-            self.records.update(context, uuid, values)
-        except exception.InstanceNotFound:
+            self.records.update(
+                context, uuid, values,
+                expected_task_state=[task_states.REBUILDING,
+                                     task_states.REBUILD_SPAWNING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its failed evacuation: %s',
+                     uuid, changed)
             return
         self.records.fault(context, uuid, error)
 

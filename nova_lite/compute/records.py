@@ -93,14 +93,19 @@ class InstanceRecords:
         return True
 
     def set_migration_status(self, context, migration, status,
-                             missing_ok=False):
+                             missing_ok=False, expected_status=None):
         """Write the migration's status; the updated Migration (or None
-        when it vanished and ``missing_ok``)."""
-        migration.status = status
+        when it vanished and ``missing_ok``). With ``expected_status``
+        only from that status (Conflict otherwise, ``migration`` left
+        as it was)."""
         try:
-            return self.conductor.migration_update(
-                context, migration.uuid, {'status': status})
+            updated = self.conductor.migration_update(
+                context, migration.uuid, {'status': status},
+                expected_status=expected_status)
+            migration.status = status
+            return updated
         except exception.MigrationNotFound:
+            migration.status = status
             if not missing_ok:
                 raise
             LOG.warning('Migration %s vanished before it became %s',

@@ -283,6 +283,23 @@ class ResizeMixin:
             allocation_moves.delete_allocation(self.placement_client,
                                                migration.uuid)
             self.records.set_migration_status(context, migration, 'confirmed')
+            self._settle_confirmed(context, uuid)
+        except Exception as error:  # noqa: BLE001 - recorded
+            self.records.event_finish(context, uuid, event, error=error)
+            self._fail_confirm_or_revert(context, instance, migration,
+                                         error)
+            return
+        self.records.event_finish(context, uuid, event)
+        if migration.source_node:
+            self.rt.refresh_usage(context, migration.source_node)
+        LOG.info('Resize of instance %s confirmed; source %s/%s freed',
+                 uuid, self.host, migration.source_node)
+
+    def _settle_confirmed(self, context, uuid):
+        """The confirmed instance leaves VERIFY_RESIZE, unless it is
+        being deleted (the delete that asked for this confirm, or one
+        that came meanwhile): that delete owns it now."""
+        try:
             fresh = self.conductor_api.instance_get_by_uuid(context, uuid)
             settled = (vm_states.STOPPED
                        if fresh.power_state == power_state.SHUTDOWN
@@ -290,16 +307,12 @@ class ResizeMixin:
             self.records.update(
                 context, uuid, {'vm_state': settled, 'task_state': None,
                                 'extra': _without_move_keys(fresh.extra)},
-                expected_vm_state=[vm_states.RESIZED])
-        except Exception as error:  # noqa: BLE001 - recorded
-            self.records.event_finish(context, uuid, event, error=error)
-            self._fail_confirm_or_revert(context, uuid, migration, error)
-            return
-        self.records.event_finish(context, uuid, event)
-        if migration.source_node:
-            self.rt.refresh_usage(context, migration.source_node)
-        LOG.info('Resize of instance %s confirmed; source %s/%s freed',
-                 uuid, self.host, migration.source_node)
+                expected_vm_state=[vm_states.RESIZED],
+                expected_task_state=[None])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed while its resize was confirmed '
+                     '(%s): left to the delete', uuid, changed)
 
     # -- revert (destination, then source) ---------------------------------
 
@@ -312,7 +325,8 @@ class ResizeMixin:
             self.driver.destroy(context, instance)
         except Exception as error:  # noqa: BLE001 - recorded
             self.records.event_finish(context, uuid, event, error=error)
-            self._fail_confirm_or_revert(context, uuid, migration, error)
+            self._fail_confirm_or_revert(context, instance, migration,
+                                         error)
             return
         self.records.event_finish(context, uuid, event)
         if migration.dest_node:
@@ -351,7 +365,8 @@ class ResizeMixin:
             self.records.set_migration_status(context, migration, 'reverted')
         except Exception as error:  # noqa: BLE001 - recorded
             self.records.event_finish(context, uuid, event, error=error)
-            self._fail_confirm_or_revert(context, uuid, migration, error)
+            self._fail_confirm_or_revert(context, instance, migration,
+                                         error)
             return
         self.records.event_finish(context, uuid, event)
         if migration.source_node:
@@ -403,8 +418,14 @@ class ResizeMixin:
                      'automatically', uuid, instance.vm_state,
                      instance.task_state)
             return False
-        migration = self.records.set_migration_status(
-            context, migration, 'confirming')
+        try:
+            migration = self.records.set_migration_status(
+                context, migration, 'confirming',
+                expected_status='finished')
+        except (exception.Conflict, exception.MigrationNotFound) as taken:
+            LOG.info('Resize of instance %s not confirmed automatically: '
+                     '%s', uuid, taken)
+            return False
         try:
             self.conductor_api.action_start(context, uuid, 'confirmResize')
         except exception.NovaLiteException as error:
@@ -437,12 +458,34 @@ class ResizeMixin:
         self._migration_error(context, migration)
         self.records.set_error(context, instance_uuid, error)
 
-    def _fail_confirm_or_revert(self, context, instance_uuid, migration,
+    def _fail_confirm_or_revert(self, context, instance, migration,
                                 error):
+        """Migration ``error``, instance in ERROR. When the instance was
+        deleted meanwhile (a revert restarting the old guest and moving
+        the source allocation back after the delete ran) nothing stays
+        for it: no allocation, no guest on this host."""
+        instance_uuid = instance.uuid
         LOG.warning('Confirm/revert of the resize of %s failed: %s',
                     instance_uuid, error)
+        gone = self.records.instance_gone(context, instance_uuid)
+        if gone:
+            self._forget_deleted_instance(context, instance, migration)
         self._migration_error(context, migration)
-        self.records.set_error(context, instance_uuid, error)
+        if not gone:
+            self.records.set_error(context, instance_uuid, error)
+
+    def _forget_deleted_instance(self, context, instance, migration):
+        allocation_moves.give_back_source(
+            self.placement_client, migration.uuid, instance.uuid,
+            instance_gone=True)
+        try:
+            if self.driver.instance_exists(instance):
+                self.driver.destroy(context, instance)
+                LOG.info('Guest of deleted instance %s removed from %s',
+                         instance.uuid, self.host)
+        except Exception as error:  # noqa: BLE001 - a leftover guest
+            LOG.error('Guest of deleted instance %s left on %s: %s',
+                      instance.uuid, self.host, error)
 
     def _migration_error(self, context, migration):
         try:
@@ -452,15 +495,12 @@ class ResizeMixin:
                       error)
 
     def _abandon_move(self, context, instance_uuid, migration, reason):
-        """The instance went away (deleted) during the move: nothing may
-        stay claimed for it or its migration."""
+        """The instance changed under the move (deleted, or its task state
+        reset by an admin): the move stops. A deleted instance keeps
+        nothing claimed; one that still exists gets its source allocation
+        back (as a failed move does) and keeps the state it was given."""
         LOG.info('Instance %s changed during its resize (%s); dropping '
                  'the move', instance_uuid, reason)
-        for consumer in (migration.uuid, instance_uuid):
-            try:
-                allocation_moves.delete_allocation(self.placement_client,
-                                                   consumer)
-            except Exception as error:  # noqa: BLE001 - logged
-                LOG.error('Allocation of %s not deleted: %s', consumer,
-                          error)
+        self._give_back_source_allocation(context, migration,
+                                          instance_uuid)
         self._migration_error(context, migration)

@@ -192,7 +192,7 @@ class ComputeAPI:
                                            block_migration=None):
         """Call the destination: can it take ``instance`` live on
         ``dest_node``? Returns the migrate data (a dict); raises
-        MigrationPreCheckError when it cannot."""
+        conductor.tasks.common.MigrationPreCheckError when it cannot."""
         return self._call_1_2(
             context, dest_host, 'check_can_live_migrate_destination',
             timeout=CONF.long_rpc_timeout, instance=instance,

@@ -252,8 +252,12 @@ class ShelveMixin:
                 context, uuid,
                 {'vm_state': vm_states.SHELVED_OFFLOADED,
                  'task_state': None, 'power_state': power_state.SHUTDOWN,
-                 'host': None, 'node': None, 'compute_id': None})
-        except exception.InstanceNotFound:
+                 'host': None, 'node': None, 'compute_id': None},
+                expected_task_state=[task_states.SPAWNING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its failed unshelve: %s',
+                     uuid, changed)
             return
         self.records.fault(context, uuid, error)
         self.rt.refresh_usage(context, node)

@@ -13,10 +13,12 @@ import copy
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
+from nova_lite import conf as nl_conf
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 # What a compute may change in its own service record.
@@ -34,6 +36,18 @@ class ConductorManager(manager.Manager):
         from nova_lite.conductor import compute_task
         self.additional_endpoints.append(
             compute_task.ComputeTaskManager(self))
+
+    @property
+    def is_cell_conductor(self):
+        """True for the conductor of one cell (``--cell NAME``, or a
+        service built with its cell's database, as functional tests
+        do); False for the super conductor, which has the API database
+        and reaches every cell."""
+        if self.service is not None and self.service.db_connection:
+            return True
+        # NOTE(nova_lite): ``cell`` is a command-line option of
+        # nova-lite-conductor only: unregistered anywhere else.
+        return bool(getattr(CONF, 'cell', None))
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def service_get_or_create(self, context, host, binary, topic):
@@ -213,12 +227,13 @@ class ConductorManager(manager.Manager):
         return migration
 
     @messaging.expected_exceptions(exception.NovaLiteException)
-    def migration_update(self, context, migration_uuid, values):
+    def migration_update(self, context, migration_uuid, values,
+                         expected_status=None):
         migration = objects.Migration.get_by_uuid(
             self.cell_context(context), migration_uuid)
         for name, value in values.items():
             setattr(migration, name, value)
-        migration.save()
+        migration.save(expected_status=expected_status)
         return migration
 
     @messaging.expected_exceptions(exception.NovaLiteException)

@@ -27,7 +27,9 @@ class ConductorAPI:
       build_result), instances (get, get_all_by_filters, update with
       expected states, destroy), faults, actions and action events.
     * 1.2 - Migrations a compute records during moves: migration_create,
-      migration_update, migration_get_by_uuid, migration_get_all_by_filters.
+      migration_update (``expected_status``: confirm, revert and the
+      automatic confirm race), migration_get_by_uuid,
+      migration_get_all_by_filters.
     """
 
     VERSION = '1.2'
@@ -149,10 +151,13 @@ class ConductorAPI:
         """Call: create a Migration (``uuid`` generated unless given)."""
         return self._call_1_2(context, 'migration_create', values=values)
 
-    def migration_update(self, context, migration_uuid, values):
-        """Call: update a Migration (``status``...) and return it."""
+    def migration_update(self, context, migration_uuid, values,
+                         expected_status=None):
+        """Call: update a Migration (``status``...) and return it; with
+        ``expected_status`` only from that status (Conflict otherwise)."""
         return self._call_1_2(context, 'migration_update',
-                              migration_uuid=migration_uuid, values=values)
+                              migration_uuid=migration_uuid, values=values,
+                              expected_status=expected_status)
 
     def migration_get_by_uuid(self, context, migration_uuid):
         """Call: the Migration (MigrationNotFound)."""

@@ -91,12 +91,15 @@ class Migration(base.NovaLiteTimestampObject, base.NovaLiteObject):
         base.obj_from_db(self, _db().migration_create(self._context,
                                                       values))
 
-    def save(self):
+    def save(self, expected_status=None):
+        """Write the changed fields; with ``expected_status`` (a value or
+        a list) only from that status, else Conflict."""
         values = self.obj_get_changes()
         values.pop('id', None)
         if values:
             base.obj_from_db(self, _db().migration_update(
-                self._context, self.id, values))
+                self._context, self.id, values,
+                expected_status=expected_status))
 
     @property
     def is_resize(self):

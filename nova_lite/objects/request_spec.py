@@ -22,6 +22,7 @@ from the cell databases.
 from oslo_serialization import jsonutils
 from oslo_versionedobjects import fields
 
+from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite.objects import flavor as flavor_obj
 
@@ -177,6 +178,48 @@ class RequestSpec(base.NovaLiteObject):
         spec.num_attempts = 1
         spec.is_bfv = bool(is_bfv)
         spec.source_cell_uuid = source_cell_uuid
+        return spec
+
+    @classmethod
+    def for_move(cls, context, instance, cell_uuid, flavor=None, host=None,
+                 node=None, ignore_hosts=(), hints=None, base=None):
+        """The spec to schedule one move of ``instance`` with; not saved.
+
+        Starts from ``base`` (a spec the API prepared) or the stored spec
+        (one rebuilt from the instance when none is stored), so the
+        server's group, zone, hints and image still count; then asks for
+        one instance of ``flavor`` (default: its current flavor), nothing
+        forced from the build, ``ignore_hosts`` left out, ``host``/
+        ``node`` if asked, within cell ``cell_uuid``, with ``hints``
+        added. Reads the API database: API and super conductor only.
+        """
+        if base is not None:
+            spec = base.obj_clone()
+        else:
+            try:
+                spec = cls.get_by_instance_uuid(context, instance.uuid)
+            except exception.RequestSpecNotFound:
+                spec = cls.from_components(
+                    context, instance.flavor or {},
+                    project_id=instance.project_id,
+                    user_id=instance.user_id, instance_uuid=instance.uuid,
+                    availability_zone=instance.availability_zone)
+        spec.flavor = _flavor(context, flavor if flavor is not None
+                              else instance.flavor or {})
+        spec.instance_uuid = instance.uuid
+        spec.num_instances = 1
+        spec.num_attempts = 1
+        spec.force_hosts = []
+        spec.force_nodes = []
+        spec.ignore_hosts = sorted(set(ignore_hosts))
+        if hints:
+            merged = dict(spec.get('scheduler_hints', {}))
+            merged.update(_hints(hints))
+            spec.scheduler_hints = merged
+        spec.requested_destination = RequestSpecDestination(
+            host=host, node=node, cell_uuid=cell_uuid, aggregates=[],
+            forbidden_aggregates=[], allow_cross_cell_move=False)
+        spec.source_cell_uuid = cell_uuid
         return spec
 
     def get(self, name, default=None):

@@ -6,8 +6,10 @@ Admins only, as Nova's defaults:
   ``preparing``, ``running`` or ``post-migrating``; ``GET .../{mid}``
   shows one (404 when it is not one of those);
 * ``DELETE .../{mid}`` (2.24) aborts one: 409 when the server is not
-  migrating, 400 when the migration is past aborting (``queued`` and
-  ``preparing`` are abortable from 2.65, ``running`` always);
+  migrating, 400 when the migration is past aborting: ``queued`` and
+  ``preparing`` ones are abortable from 2.65 (before, Nova aborts only
+  ``running`` ones, which nova_lite's drivers cannot stop: 400 at every
+  version);
 * ``POST .../{mid}/action {"force_complete": null}`` (2.22) finishes a
   ``running`` one now (400 otherwise, 409 when the server is not
   migrating).
@@ -62,12 +64,18 @@ def _require(req, version):
 
 
 def _migration_id(req):
+    """The id in the path; 404 unless an integer a migration can have
+    (the database cannot even compare larger ones)."""
     value = req.urlvars['migration_id']
     try:
-        return int(value)
+        migration_id = int(value)
     except ValueError:
+        migration_id = None
+    if migration_id is None or \
+            not 1 <= migration_id <= api_live.MAX_MIGRATION_ID:
         raise webob.exc.HTTPNotFound(
             'Migration %s could not be found.' % value)
+    return migration_id
 
 
 def _server(req, rule):
@@ -120,7 +128,8 @@ def delete_server_migration(req):
     _require(req, '2.24')
     server = _server(req, 'servers:migrations:delete')
     servers.compute(req).live_migration_abort(
-        util.context(req), server, _migration_id(req))
+        util.context(req), server, _migration_id(req),
+        support_abort_in_queue=microversion.at_least(req, '2.65'))
     return util.no_content(202)
 
 

@@ -1,15 +1,19 @@
-"""Helpers shared by the build tasks of the conductors.
+"""Helpers shared by the build and move tasks of the conductors.
 
 Nothing here calls the scheduler or the API database: the cell conductor
 uses these too (see ARCHITECTURE.md, "Rules that keep the cells honest").
 """
 
+import traceback
+
 from oslo_log import log as logging
 
+from nova_lite.clients import allocation_moves
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
+from nova_lite.db.cell import api as cell_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance_fault as fault_obj
@@ -21,6 +25,10 @@ LOG = logging.getLogger(__name__)
 CREATE_ACTION = 'create'
 SCHEDULE_EVENT = 'conductor_schedule_and_build_instances'
 RESCHEDULE_EVENT = 'conductor_build_instances'
+
+
+class MigrationPreCheckError(exception.Invalid):
+    msg_fmt = 'Migration pre-check error: %(reason)s'
 
 
 def default_availability_zone():
@@ -61,6 +69,111 @@ def claim_alternate(placement, instance_uuid, selection, project_id,
     LOG.info('Claimed instance %s on alternate %s/%s', instance_uuid,
              selection.service_host, selection.nodename)
     return True
+
+
+def event_start(cctxt, instance_uuid, event):
+    """Start ``event`` of the instance's current action (best effort: a
+    move started without an action still runs)."""
+    try:
+        objects.InstanceActionEvent.event_start(cctxt, instance_uuid, event,
+                                                host=CONF.host)
+    except exception.NovaLiteException as error:
+        LOG.debug('Event %s of %s not recorded: %s', event, instance_uuid,
+                  error)
+
+
+def event_finish(cctxt, instance_uuid, event, error=None):
+    """Finish ``event``: ``Error`` with the traceback and message of
+    ``error`` when given (best effort, as :func:`event_start`)."""
+    values = {}
+    if error is not None:
+        values = {'result': 'Error', 'details': str(error),
+                  'traceback': ''.join(traceback.format_exception(
+                      type(error), error, error.__traceback__))}
+    try:
+        objects.InstanceActionEvent.event_finish(cctxt, instance_uuid,
+                                                 event, **values)
+    except exception.NovaLiteException as record_error:
+        LOG.debug('Event %s of %s not finished: %s', event, instance_uuid,
+                  record_error)
+
+
+def record_fault(cctxt, instance_uuid, error):
+    """A fault for ``error`` without changing the instance's states."""
+    try:
+        objects.InstanceFault(cctxt, **fault_obj.fault_values(
+            instance_uuid, error, host=CONF.host)).create()
+    except exception.NovaLiteException as record_error:
+        LOG.warning('Fault of instance %s not recorded: %s', instance_uuid,
+                    record_error)
+
+
+def instance_gone(cctxt, instance_uuid):
+    """True when the instance was deleted or is being deleted: a failed
+    move must then free what it claimed, never give anything back."""
+    try:
+        instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
+    except exception.InstanceNotFound:
+        return True
+    return instance.task_state == task_states.DELETING
+
+
+def first_selection(host_lists):
+    """The chosen Selection of a one-instance ``select_destinations``
+    answer; NoValidHost when the scheduler answered nothing."""
+    if not host_lists or not host_lists[0]:
+        raise exception.NoValidHost(
+            reason='the scheduler answered no destination')
+    return host_lists[0][0]
+
+
+def node_of_host(cctxt, host, node=None):
+    """The compute node row of ``host`` (``node`` if named); a host with
+    several nodes needs the node named."""
+    nodes = [n for n in cell_db.compute_node_get_all(cctxt)
+             if n.host == host and (node is None or
+                                    n.hypervisor_hostname == node)]
+    if not nodes:
+        raise MigrationPreCheckError(
+            reason='Compute host %s could not be found.' % host)
+    if len(nodes) > 1:
+        raise MigrationPreCheckError(
+            reason='Host %s has %d nodes; name one to force a move there.'
+            % (host, len(nodes)))
+    return nodes[0]
+
+
+def claim_forced_host(cctxt, placement, instance, host, source_consumer):
+    """Claim for ``instance`` on the only node of ``host`` what
+    ``source_consumer`` holds at the source, without the scheduler (a
+    forced host, API < 2.68); the node's name.
+
+    The claim joins what the instance consumer already holds: nothing
+    for a live migration (the migration consumer holds the source), the
+    source allocation for an evacuation (the instance holds both until
+    the source comes back). A source spread over several providers
+    cannot be copied; a node without room refuses the claim
+    (MigrationPreCheckError either way, nothing written).
+    """
+    node = node_of_host(cctxt, host)
+    held = allocation_moves.read(placement, source_consumer)
+    if len(held.allocations) != 1:
+        raise MigrationPreCheckError(
+            reason='Forcing a host is not possible when the source '
+                   'allocation spans %d providers.' % len(held.allocations))
+    resources = next(iter(held.allocations.values()))['resources']
+    try:
+        allocation_moves.add_allocation(
+            placement, instance.uuid,
+            {node.uuid: {'resources': dict(resources)}},
+            instance.project_id, instance.user_id)
+    except placement_client.PlacementClientError as error:
+        raise MigrationPreCheckError(
+            reason='Unable to claim the resources of %s on %s: %s' % (
+                instance.uuid, node.hypervisor_hostname, error))
+    LOG.info('Claimed instance %s on forced host %s/%s', instance.uuid,
+             host, node.hypervisor_hostname)
+    return node.hypervisor_hostname
 
 
 def delete_allocations(placement, instance_uuid):

@@ -22,35 +22,30 @@ One ``live_migrate_instance`` request (NOVA_FACTS 5.4):
 
 4. cast ``live_migration`` to the source compute, which drives the rest.
 
-Any failure here gives the source allocation back to the instance
-(dropping a destination claim), sets the migration to ``error`` and the
-instance back to its state with no task, with a fault saying why.
+Any failure here, the cast to the source included, gives the source
+allocation back to the instance (dropping a destination claim; both are
+freed when the instance was deleted meanwhile), sets the migration to
+``error`` and the instance back to its state with no task, with a fault
+saying why.
 """
 
 from oslo_log import log as logging
 
 from nova_lite.clients import allocation_moves
-from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import task_states
 from nova_lite.conductor.tasks import common
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.cell import api as cell_db
 from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import instance_fault as fault_obj
 from nova_lite import servicegroup
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 EVENT = 'conductor_live_migrate_instance'
-COMPUTE_BINARY = 'nova-lite-compute'
-
-
-class MigrationPreCheckError(exception.Invalid):
-    msg_fmt = 'Migration pre-check error: %(reason)s'
 
 
 class MaxRetriesExceeded(exception.NoValidHost):
@@ -63,40 +58,12 @@ def cell_of(context, instance_uuid):
         context, instance_uuid).cell_mapping
 
 
-def compute_is_up(cctxt, host):
-    """Whether the compute service of ``host`` is up (and known)."""
-    try:
-        service = objects.Service.get_by_host_and_binary(
-            cctxt, host, COMPUTE_BINARY)
-    except exception.NotFound:
-        return False
-    return servicegroup.is_up(service)
-
-
-def node_of_host(cctxt, host, node=None):
-    """The compute node row of ``host`` (``node`` if named); a host with
-    several nodes needs the node named."""
-    nodes = [n for n in cell_db.compute_node_get_all(cctxt)
-             if n.host == host and (node is None or
-                                    n.hypervisor_hostname == node)]
-    if not nodes:
-        raise MigrationPreCheckError(
-            reason='Compute host %s could not be found.' % host)
-    if len(nodes) > 1:
-        raise MigrationPreCheckError(
-            reason='Host %s has %d nodes; name one to force a move there.'
-            % (host, len(nodes)))
-    return nodes[0]
-
-
-def record_fault(cctxt, instance_uuid, error):
-    """A fault for ``error`` without changing the instance's states."""
-    try:
-        objects.InstanceFault(cctxt, **fault_obj.fault_values(
-            instance_uuid, error, host=CONF.host)).create()
-    except exception.NovaLiteException as record_error:
-        LOG.warning('Fault of instance %s not recorded: %s', instance_uuid,
-                    record_error)
+def require_compute_up(cctxt, host):
+    """common.MigrationPreCheckError unless the compute of ``host`` is up."""
+    if not servicegroup.compute_is_up(cctxt, host):
+        raise common.MigrationPreCheckError(
+            reason='Compute service of %s is unavailable at this time.'
+            % host)
 
 
 class LiveMigrationTask:
@@ -113,28 +80,34 @@ class LiveMigrationTask:
         self.placement = placement
         self.compute_api = compute_api or compute_rpcapi.ComputeAPI()
         self.migration = None
-        self.moved_source = False
+        # None: the source allocation was not (successfully) moved yet;
+        # False: the instance had none to move; True: the migration holds it.
+        self.moved_source = None
         self.cell = None
 
     def execute(self):
         uuid = self.instance.uuid
-        self.cell = cell_of(self.context, uuid)
+        try:
+            self.cell = cell_of(self.context, uuid)
+        except exception.InstanceMappingNotFound:
+            LOG.info('Instance %s was deleted before its live migration',
+                     uuid)
+            return
         with nl_context.target_cell(self.context, self.cell) as cctxt:
-            objects.InstanceActionEvent.event_start(cctxt, uuid, EVENT,
-                                                    host=CONF.host)
+            common.event_start(cctxt, uuid, EVENT)
             try:
                 self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
                 self.migration = self._create_migration(cctxt)
                 dest_host, dest_node = self._prepare(cctxt)
+                LOG.info('Live migration %s of instance %s: %s -> %s/%s',
+                         self.migration.uuid, uuid, self.instance.host,
+                         dest_host, dest_node)
+                self.compute_api.live_migration(
+                    cctxt, self.instance, dest_host, self.migration)
             except Exception as error:  # noqa: BLE001 - rolled back
                 self._rollback(cctxt, error)
                 return
-            objects.InstanceActionEvent.event_finish(cctxt, uuid, EVENT)
-            LOG.info('Live migration %s of instance %s: %s -> %s/%s',
-                     self.migration.uuid, uuid, self.instance.host,
-                     dest_host, dest_node)
-            self.compute_api.live_migration(cctxt, self.instance, dest_host,
-                                            self.migration)
+            common.event_finish(cctxt, uuid, EVENT)
 
     def _create_migration(self, cctxt):
         instance = self.instance
@@ -154,12 +127,9 @@ class LiveMigrationTask:
     def _prepare(self, cctxt):
         """Checks, allocation moves and the destination: (host, node)."""
         instance = self.instance
-        if not compute_is_up(cctxt, instance.host):
-            raise MigrationPreCheckError(
-                reason='Compute service of %s is unavailable at this time.'
-                % instance.host)
+        require_compute_up(cctxt, instance.host)
         if self.requested_host == instance.host:
-            raise MigrationPreCheckError(
+            raise common.MigrationPreCheckError(
                 reason='The target host %s is the host the instance runs '
                        'on.' % instance.host)
         self.moved_source = allocation_moves.move_allocations(
@@ -178,63 +148,27 @@ class LiveMigrationTask:
     def _claim_forced_host(self, cctxt):
         """Copy the source allocation to the forced host's node."""
         host = self.requested_host
-        if not compute_is_up(cctxt, host):
-            raise MigrationPreCheckError(
-                reason='Compute service of %s is unavailable at this time.'
-                % host)
-        node = node_of_host(cctxt, host)
-        held = allocation_moves.read(self.placement, self.migration.uuid)
-        if len(held.allocations) > 1:
-            raise MigrationPreCheckError(
-                reason='Forcing a host is not possible when the source '
-                       'allocation spans several providers.')
-        resources = next(iter(held.allocations.values()), {}).get(
-            'resources', {})
-        try:
-            self.placement.put_allocations(
-                self.instance.uuid, {node.uuid: {'resources': resources}},
-                self.instance.project_id, self.instance.user_id,
-                consumer_generation=None)
-        except placement_client.PlacementClientError as error:
-            raise MigrationPreCheckError(
-                reason='Unable to claim the resources of %s on %s: %s' % (
-                    self.instance.uuid, node.hypervisor_hostname, error))
-        self._check_destination(cctxt, host, node.hypervisor_hostname)
-        return host, node.hypervisor_hostname
-
-    def _request_spec(self, attempted):
-        instance = self.instance
-        try:
-            spec = objects.RequestSpec.get_by_instance_uuid(self.context,
-                                                            instance.uuid)
-        except exception.RequestSpecNotFound:
-            spec = objects.RequestSpec.from_components(
-                self.context, instance.flavor or {},
-                project_id=instance.project_id, user_id=instance.user_id,
-                instance_uuid=instance.uuid)
-        if instance.flavor:
-            spec.flavor = objects.RequestSpec.from_components(
-                self.context, instance.flavor).flavor
-        spec.num_instances = 1
-        spec.force_hosts = []
-        spec.force_nodes = []
-        spec.ignore_hosts = sorted(attempted)
-        spec.requested_destination = objects.RequestSpecDestination(
-            host=self.requested_host, node=None, cell_uuid=self.cell.uuid,
-            allow_cross_cell_move=False)
-        spec.source_cell_uuid = self.cell.uuid
-        return spec
+        require_compute_up(cctxt, host)
+        source = (self.migration.uuid if self.moved_source
+                  else self.instance.uuid)
+        node = common.claim_forced_host(cctxt, self.placement,
+                                        self.instance, host, source)
+        self._check_destination(cctxt, host, node)
+        return host, node
 
     def _find_destination(self, cctxt):
         attempted = {self.instance.host}
         retries = CONF.migrate_max_retries
         rejections = []
         while True:
-            spec = self._request_spec(attempted)
+            spec = objects.RequestSpec.for_move(
+                self.context, self.instance, self.cell.uuid,
+                host=self.requested_host, ignore_hosts=attempted)
             try:
-                selection = self.scheduler_api.select_destinations(
-                    self.context, spec, [self.instance.uuid],
-                    return_alternates=False)[0][0]
+                selection = common.first_selection(
+                    self.scheduler_api.select_destinations(
+                        self.context, spec, [self.instance.uuid],
+                        return_alternates=False))
             except exception.NoValidHost as error:
                 if rejections:
                     raise MaxRetriesExceeded(reason='%s Rejected: %s' % (
@@ -244,12 +178,11 @@ class LiveMigrationTask:
             try:
                 self._check_destination(cctxt, host, node)
                 return host, node
-            except MigrationPreCheckError as error:
+            except common.MigrationPreCheckError as error:
                 LOG.info('Destination %s rejected the live migration of %s:'
                          ' %s', host, self.instance.uuid, error)
                 rejections.append('%s: %s' % (host, error))
-                common.delete_allocations(self.placement,
-                                          self.instance.uuid)
+                self._drop_destination_claim()
                 attempted.add(host)
             if retries >= 0 and len(rejections) > retries:
                 raise MaxRetriesExceeded(
@@ -258,43 +191,64 @@ class LiveMigrationTask:
                                self.instance.uuid, len(rejections),
                                '; '.join(rejections)))
 
+    def _drop_destination_claim(self):
+        """The instance consumer holds only the refused destination's
+        claim (the migration holds the source): delete it."""
+        common.delete_allocations(self.placement, self.instance.uuid)
+
     def _check_destination(self, cctxt, host, node):
-        if not compute_is_up(cctxt, host):
-            raise MigrationPreCheckError(
-                reason='Compute service of %s is unavailable at this time.'
-                % host)
+        require_compute_up(cctxt, host)
         try:
             self.compute_api.check_can_live_migrate_destination(
                 cctxt, self.instance, host, node, self.migration,
                 block_migration=self.block_migration)
         except exception.NovaLiteException as error:
-            raise MigrationPreCheckError(
+            raise common.MigrationPreCheckError(
                 reason=error.kwargs.get('reason') or str(error))
         except Exception as error:  # noqa: BLE001 - RPC timeout and such
-            raise MigrationPreCheckError(
+            raise common.MigrationPreCheckError(
                 reason='%s did not answer the check: %s' % (
                     host, type(error).__name__))
+
+    # -- failure --------------------------------------------------------------
 
     def _rollback(self, cctxt, error):
         uuid = self.instance.uuid
         LOG.warning('Live migration of instance %s failed in the conductor: '
                     '%s', uuid, error)
-        if self.moved_source:
-            try:
-                allocation_moves.move_allocations(
-                    self.placement, self.migration.uuid, uuid,
-                    target_type=allocation_moves.INSTANCE)
-            except placement_client.PlacementClientError as move_error:
-                LOG.error('Source allocation of %s not given back from '
-                          'migration %s: %s', uuid, self.migration.uuid,
-                          move_error)
+        self._undo_allocations(cctxt)
         if self.migration is not None:
-            self.migration.status = 'error'
-            self.migration.save()
+            try:
+                self.migration.status = 'error'
+                self.migration.save()
+            except exception.MigrationNotFound:
+                LOG.info('Migration %s vanished before it became error',
+                         self.migration.uuid)
         try:
-            instance_api.instance_update(cctxt, uuid, {'task_state': None})
-        except exception.InstanceNotFound:
+            instance_api.instance_update(
+                cctxt, uuid, {'task_state': None},
+                expected_task_state=[task_states.MIGRATING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its failed live migration:'
+                     ' %s', uuid, changed)
             return
-        record_fault(cctxt, uuid, error)
-        objects.InstanceActionEvent.event_finish(
-            cctxt, uuid, EVENT, result='Error', details=str(error))
+        common.record_fault(cctxt, uuid, error)
+        common.event_finish(cctxt, uuid, EVENT, error=error)
+
+    def _undo_allocations(self, cctxt):
+        """Placement as before the task: the source allocation back on
+        the instance (a destination claim is overwritten), or nothing at
+        all when the instance is gone or is being deleted."""
+        uuid = self.instance.uuid
+        if self.moved_source is None:
+            # Failed before (or while) moving the source: nothing claimed.
+            return
+        gone = common.instance_gone(cctxt, uuid)
+        if self.moved_source:
+            allocation_moves.give_back_source(
+                self.placement, self.migration.uuid, uuid,
+                instance_gone=gone)
+        else:
+            # The instance held nothing before: any claim is this task's.
+            common.delete_allocations(self.placement, uuid)

@@ -21,7 +21,15 @@ or API database involved. Whatever fails along the way leaves the
 instance's source allocation on the instance and no claim on any target:
 the migration goes to ``error``; the instance keeps its state with a fault
 when nothing was found at all (NoValidHost from the scheduler), or goes
-to ERROR when the retries ran out.
+to ERROR when the retries ran out. An instance deleted meanwhile (gone
+from its cell, or being deleted) gets nothing back: the allocations of
+both consumers are deleted and the move stops.
+
+Which path runs depends on the conductor's role, not on the arguments
+alone: a cell conductor (``--cell``, or a service given its cell's
+database) only reschedules; the super conductor schedules, and runs a
+reschedule that reached it (one conductor serving a single-cell
+deployment) in the instance's cell.
 """
 
 import traceback
@@ -116,6 +124,7 @@ class MigrationTask:
         """
         _record_event(self.cctxt, self.instance.uuid)
         try:
+            self._check_instance_not_deleted()
             if self.migration is None:
                 self.migration = self._create_migration()
             self._preallocate_migration()
@@ -137,6 +146,22 @@ class MigrationTask:
         return True
 
     # -- steps ---------------------------------------------------------------
+
+    def _instance_gone(self):
+        """True when the instance was deleted, or is being deleted, in
+        its cell (read fresh: the copy handed down is older)."""
+        try:
+            instance = objects.Instance.get_by_uuid(self.cctxt,
+                                                    self.instance.uuid)
+        except exception.InstanceNotFound:
+            return True
+        return instance.task_state == task_states.DELETING
+
+    def _check_instance_not_deleted(self):
+        """A server deleted before its move started is not moved (nor
+        claimed for on any host)."""
+        if self._instance_gone():
+            raise exception.InstanceNotFound(instance_id=self.instance.uuid)
 
     def _create_migration(self):
         instance = self.instance
@@ -224,17 +249,17 @@ class MigrationTask:
         uuid = self.instance.uuid
         LOG.warning('Cold migrate/resize of instance %s failed: %s', uuid,
                     error)
+        gone = self._instance_gone()
         if self.migration is not None:
-            try:
-                allocation_moves.move_allocations(
-                    self.placement, self.migration.uuid, uuid,
-                    target_type=allocation_moves.INSTANCE)
-            except Exception as move_error:  # noqa: BLE001 - logged
-                LOG.error('Allocation of migration %s not given back to '
-                          'instance %s: %s', self.migration.uuid, uuid,
-                          move_error)
+            allocation_moves.give_back_source(
+                self.placement, self.migration.uuid, uuid,
+                instance_gone=gone)
             self.migration.status = 'error'
             self.migration.save()
+        if gone:
+            LOG.info('Instance %s was deleted during its move: nothing '
+                     'kept for it', uuid)
+            return
         if self.rescheduling:
             common.set_error_with_fault(self.cctxt, uuid, error)
             return
@@ -264,24 +289,38 @@ def migrate_server(context, manager, placement, instance, flavor,
                    clean_shutdown=True, exc_reason=None):
     """Run a :class:`MigrationTask` where this conductor lives.
 
-    Without ``host_list`` this is the super conductor: the instance's cell
-    comes from its mapping in the API database and the scheduler is asked.
-    With it this is the instance's cell conductor, which only claims the
-    alternates it was handed.
+    The super conductor schedules (no ``host_list``): the instance's cell
+    comes from its mapping in the API database and the scheduler is
+    asked. A cell conductor only claims the alternates it was handed
+    (``host_list``) and refuses to schedule: it has neither the API
+    database nor the right to call the scheduler.
     """
-    if host_list is None:
-        mapping = objects.InstanceMapping.get_by_instance_uuid(
-            context, instance.uuid)
-        with nl_context.target_cell(context,
-                                    mapping.cell_mapping) as cctxt:
+    if manager.is_cell_conductor:
+        if host_list is None:
+            LOG.error('Move of instance %s reached a cell conductor without '
+                      'alternates: only the super conductor schedules',
+                      instance.uuid)
+            raise exception.Invalid(
+                reason='the conductor of a cell cannot schedule the move '
+                       'of instance %s' % instance.uuid)
+        return MigrationTask(
+            manager.cell_context(context), instance, flavor, request_spec,
+            compute_rpcapi.ComputeAPI(transport=manager.transport),
+            placement, host_list=host_list, migration=migration,
+            clean_shutdown=clean_shutdown, exc_reason=exc_reason).execute()
+    mapping = objects.InstanceMapping.get_by_instance_uuid(context,
+                                                           instance.uuid)
+    with nl_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        if host_list is not None:
             return MigrationTask(
                 cctxt, instance, flavor, request_spec,
                 compute_rpcapi.ComputeAPI(), placement,
-                scheduler_api=scheduler_rpcapi.SchedulerAPI(
-                    transport=manager.transport),
-                clean_shutdown=clean_shutdown).execute()
-    return MigrationTask(
-        manager.cell_context(context), instance, flavor, request_spec,
-        compute_rpcapi.ComputeAPI(transport=manager.transport), placement,
-        host_list=host_list, migration=migration,
-        clean_shutdown=clean_shutdown, exc_reason=exc_reason).execute()
+                host_list=host_list, migration=migration,
+                clean_shutdown=clean_shutdown,
+                exc_reason=exc_reason).execute()
+        return MigrationTask(
+            cctxt, instance, flavor, request_spec,
+            compute_rpcapi.ComputeAPI(), placement,
+            scheduler_api=scheduler_rpcapi.SchedulerAPI(
+                transport=manager.transport),
+            clean_shutdown=clean_shutdown).execute()

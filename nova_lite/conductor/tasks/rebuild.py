@@ -18,9 +18,12 @@ compute is down and recorded the ``evacuation`` migration. Here:
 
 Then ``rebuild_instance(recreate=True)`` is cast to the destination.
 
-When no host fits (NoValidHost), as in Nova: the migration ends
-``error``, a new image is given back (the instance keeps its old one),
-and the instance goes to ERROR with a fault saying why.
+When no host fits (NoValidHost), or anything else fails before the cast
+went out (the cast included): the migration ends ``error``, a destination
+claimed for an evacuation is dropped again (the source allocation stays),
+what the API wrote for a rebuild is given back (the instance keeps its
+old image, name, key...), and the instance goes to ERROR with a fault
+saying why.
 """
 
 from oslo_log import log as logging
@@ -28,6 +31,8 @@ from oslo_log import log as logging
 from nova_lite.clients import allocation_moves
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
 from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import live_migrate
 from nova_lite import conf as nl_conf
@@ -41,6 +46,10 @@ LOG = logging.getLogger(__name__)
 
 EVENT = 'conductor_rebuild_instance'
 CHECK_TYPE_HINT = '_nova_check_type'
+# What the API may write for a rebuild; a failed rebuild gives it back.
+REBUILD_FIELDS = ('image_ref', 'display_name', 'display_description',
+                  'metadata', 'hostname', 'user_data', 'key_name',
+                  'key_data')
 
 
 def image_meta(image):
@@ -52,7 +61,11 @@ def image_meta(image):
 
 
 class RebuildTask:
-    """One rebuild or evacuation, up to the cast to the compute."""
+    """One rebuild or evacuation, up to the cast to the compute.
+
+    ``instance`` is the instance as the API read it, before it wrote the
+    rebuild's values: a rebuild failing here restores them.
+    """
 
     def __init__(self, context, instance, image, recreate, host, force,
                  migration, admin_password, preserve_ephemeral,
@@ -60,6 +73,7 @@ class RebuildTask:
                  scheduler_api, placement, compute_api=None):
         self.context = context
         self.instance = instance
+        self.original = instance
         self.image = image
         self.recreate = recreate
         self.requested_host = host
@@ -74,83 +88,63 @@ class RebuildTask:
         self.placement = placement
         self.compute_api = compute_api or compute_rpcapi.ComputeAPI()
         self.cell = None
+        # The providers of an evacuated instance's source allocation,
+        # known once a destination claim may have joined it.
+        self.source_providers = None
 
     def execute(self):
         uuid = self.instance.uuid
-        self.cell = live_migrate.cell_of(self.context, uuid)
+        try:
+            self.cell = live_migrate.cell_of(self.context, uuid)
+        except exception.InstanceMappingNotFound:
+            LOG.info('Instance %s was deleted before its rebuild', uuid)
+            return
         with nl_context.target_cell(self.context, self.cell) as cctxt:
-            objects.InstanceActionEvent.event_start(cctxt, uuid, EVENT,
-                                                    host=CONF.host)
+            common.event_start(cctxt, uuid, EVENT)
             try:
                 self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
                 if self.recreate:
                     host, node = self._evacuation_destination(cctxt)
                 else:
                     host, node = self._check_rebuild_host()
+                LOG.info('%s of instance %s on %s/%s',
+                         'Evacuation' if self.recreate else 'Rebuild', uuid,
+                         host, node)
+                self.compute_api.rebuild_instance(
+                    cctxt, self.instance, host, self.image,
+                    recreate=self.recreate, migration=self.migration,
+                    node=node, admin_password=self.admin_password,
+                    preserve_ephemeral=self.preserve_ephemeral,
+                    target_state=self.target_state)
             except Exception as error:  # noqa: BLE001 - recorded
                 self._failed(cctxt, error)
                 return
-            objects.InstanceActionEvent.event_finish(cctxt, uuid, EVENT)
-            LOG.info('%s of instance %s on %s/%s',
-                     'Evacuation' if self.recreate else 'Rebuild', uuid,
-                     host, node)
-            self.compute_api.rebuild_instance(
-                cctxt, self.instance, host, self.image,
-                recreate=self.recreate, migration=self.migration, node=node,
-                admin_password=self.admin_password,
-                preserve_ephemeral=self.preserve_ephemeral,
-                target_state=self.target_state)
+            common.event_finish(cctxt, uuid, EVENT)
 
     # -- rebuild -------------------------------------------------------------
-
-    def _stored_spec(self):
-        instance = self.instance
-        try:
-            return objects.RequestSpec.get_by_instance_uuid(self.context,
-                                                            instance.uuid)
-        except exception.RequestSpecNotFound:
-            return objects.RequestSpec.from_components(
-                self.context, instance.flavor or {},
-                project_id=instance.project_id, user_id=instance.user_id,
-                instance_uuid=instance.uuid)
 
     def _check_rebuild_host(self):
         """The instance's own host, checked for a new image."""
         instance = self.instance
         if not self.image_changed:
             return instance.host, instance.node
-        spec = self._stored_spec()
-        meta = image_meta(self.image)
-        spec.image_id = meta['id']
-        spec.image_disk_format = meta['disk_format']
-        spec.image_properties = {k: None if v is None else str(v)
-                                 for k, v in meta['properties'].items()}
-        spec.force_hosts = []
-        spec.force_nodes = []
-        spec.ignore_hosts = []
-        spec.num_instances = 1
-        hints = dict(spec.scheduler_hints)
-        hints[CHECK_TYPE_HINT] = ['rebuild']
-        spec.scheduler_hints = hints
-        spec.requested_destination = objects.RequestSpecDestination(
-            host=instance.host, node=instance.node,
-            cell_uuid=self.cell.uuid)
+        spec = objects.RequestSpec.for_move(
+            self.context, instance, self.cell.uuid, host=instance.host,
+            node=instance.node, hints={CHECK_TYPE_HINT: ['rebuild']})
+        _set_image(spec, image_meta(self.image))
         self.scheduler_api.select_destinations(
             self.context, spec, [instance.uuid], return_alternates=False)
-        self._remember_image(meta)
+        self._remember_image()
         return instance.host, instance.node
 
-    def _remember_image(self, meta):
+    def _remember_image(self):
         """The stored request spec boots the new image from now on."""
         try:
             spec = objects.RequestSpec.get_by_instance_uuid(
                 self.context, self.instance.uuid)
         except exception.RequestSpecNotFound:
             return
-        spec.image_id = meta['id']
-        spec.image_disk_format = meta['disk_format']
-        spec.image_properties = {k: None if v is None else str(v)
-                                 for k, v in meta['properties'].items()}
+        _set_image(spec, image_meta(self.image))
         spec.save()
 
     # -- evacuate ------------------------------------------------------------
@@ -159,59 +153,45 @@ class RebuildTask:
         if self.requested_host and self.force:
             host, node = self._claim_forced_host(cctxt)
         else:
-            host, node = self._schedule_evacuation()
+            host, node = self._schedule_evacuation(cctxt)
         values = {'dest_compute': host, 'dest_node': node, 'dest_host': host}
         for name, value in values.items():
             setattr(self.migration, name, value)
         instance_api.migration_update(cctxt, self.migration.id, values)
         return host, node
 
-    def _schedule_evacuation(self):
+    def _schedule_evacuation(self, cctxt):
+        """Ask the scheduler; it claims the destination on top of the
+        source allocation (a scheduler that claims and then times out
+        leaves a claim the failure path drops too)."""
         instance = self.instance
-        spec = self._stored_spec()
-        if instance.flavor:
-            spec.flavor = objects.RequestSpec.from_components(
-                self.context, instance.flavor).flavor
-        spec.num_instances = 1
-        spec.force_hosts = []
-        spec.force_nodes = []
-        spec.ignore_hosts = [instance.host]
-        hints = dict(spec.scheduler_hints)
-        hints[CHECK_TYPE_HINT] = ['evacuate']
-        spec.scheduler_hints = hints
-        spec.requested_destination = objects.RequestSpecDestination(
-            host=self.requested_host, cell_uuid=self.cell.uuid)
-        spec.source_cell_uuid = self.cell.uuid
-        selection = self.scheduler_api.select_destinations(
-            self.context, spec, [instance.uuid],
-            return_alternates=False)[0][0]
+        spec = objects.RequestSpec.for_move(
+            self.context, instance, self.cell.uuid, host=self.requested_host,
+            ignore_hosts=[instance.host],
+            hints={CHECK_TYPE_HINT: ['evacuate']})
+        self._remember_source_providers()
+        selection = common.first_selection(
+            self.scheduler_api.select_destinations(
+                self.context, spec, [instance.uuid],
+                return_alternates=False))
         return selection.service_host, selection.nodename
+
+    def _remember_source_providers(self):
+        """Note the providers of the source allocation before claiming a
+        destination on top of it: a failure drops whatever was added."""
+        self.source_providers = set(allocation_moves.read(
+            self.placement, self.instance.uuid).allocations)
 
     def _claim_forced_host(self, cctxt):
         """Add the forced host's node to the instance's allocation (the
         source allocation must sit on one provider to be copied)."""
         host = self.requested_host
-        if not live_migrate.compute_is_up(cctxt, host):
-            raise live_migrate.MigrationPreCheckError(
-                reason='Compute service of %s is unavailable at this time.'
-                % host)
-        node = live_migrate.node_of_host(cctxt, host)
-        held = allocation_moves.read(self.placement, self.instance.uuid)
-        if len(held.allocations) != 1:
-            raise live_migrate.MigrationPreCheckError(
-                reason='Forcing a host is not possible when the source '
-                       'allocation spans several providers.')
-        resources = next(iter(held.allocations.values()))['resources']
-        try:
-            allocation_moves.add_allocation(
-                self.placement, self.instance.uuid,
-                {node.uuid: {'resources': dict(resources)}},
-                self.instance.project_id, self.instance.user_id)
-        except placement_client.PlacementClientError as error:
-            raise exception.NoValidHost(
-                reason='Unable to claim the resources of %s on %s: %s' % (
-                    self.instance.uuid, node.hypervisor_hostname, error))
-        return host, node.hypervisor_hostname
+        live_migrate.require_compute_up(cctxt, host)
+        self._remember_source_providers()
+        node = common.claim_forced_host(cctxt, self.placement,
+                                        self.instance, host,
+                                        self.instance.uuid)
+        return host, node
 
     # -- failure -------------------------------------------------------------
 
@@ -220,20 +200,63 @@ class RebuildTask:
         LOG.warning('%s of instance %s failed in the conductor: %s',
                     'Evacuation' if self.recreate else 'Rebuild', uuid,
                     error)
+        self._drop_destination_claim(cctxt)
         if self.migration is not None:
             try:
                 instance_api.migration_update(cctxt, self.migration.id,
                                               {'status': 'error'})
             except exception.MigrationNotFound:
                 pass
+        values = {'vm_state': vm_states.ERROR, 'task_state': None}
+        if not self.recreate:
+            values.update(self._values_to_restore())
+        try:
+            instance_api.instance_update(
+                cctxt, uuid, values,
+                expected_task_state=[task_states.REBUILDING])
+        except (exception.InstanceNotFound,
+                exception.UnexpectedTaskStateError) as changed:
+            LOG.info('Instance %s changed during its failed %s: %s', uuid,
+                     'evacuation' if self.recreate else 'rebuild', changed)
+            return
+        common.record_fault(cctxt, uuid, error)
+        common.event_finish(cctxt, uuid, EVENT, error=error)
+
+    def _values_to_restore(self):
+        """What the API wrote for this rebuild, as it was before."""
         values = {}
+        for name in REBUILD_FIELDS:
+            if not self.original.obj_attr_is_set(name):
+                continue
+            before = getattr(self.original, name)
+            if getattr(self.instance, name, None) != before:
+                values[name] = before
         if self.image_changed and self.orig_image_ref is not None:
             values['image_ref'] = self.orig_image_ref
-        try:
-            if values:
-                instance_api.instance_update(cctxt, uuid, values)
-        except exception.InstanceNotFound:
+        return values
+
+    def _drop_destination_claim(self, cctxt):
+        """An evacuation's destination claim goes (the source allocation
+        stays); all of it when the instance is gone."""
+        if self.source_providers is None:
             return
-        common.set_error_with_fault(cctxt, uuid, error)
-        objects.InstanceActionEvent.event_finish(
-            cctxt, uuid, EVENT, result='Error', details=str(error))
+        uuid = self.instance.uuid
+        if common.instance_gone(cctxt, uuid):
+            common.delete_allocations(self.placement, uuid)
+            return
+        try:
+            held = allocation_moves.read(self.placement, uuid)
+            added = set(held.allocations) - self.source_providers
+            if added:
+                allocation_moves.remove_providers_from_allocation(
+                    self.placement, uuid, added)
+        except placement_client.PlacementClientError as error:
+            LOG.error('Destination claim of instance %s not dropped: %s',
+                      uuid, error)
+
+
+def _set_image(spec, meta):
+    spec.image_id = meta['id']
+    spec.image_disk_format = meta['disk_format']
+    spec.image_properties = {k: None if v is None else str(v)
+                             for k, v in meta['properties'].items()}

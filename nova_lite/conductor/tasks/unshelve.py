@@ -12,13 +12,13 @@ it is a small build (NOVA_FACTS §5.5):
    spawns the guest and sets host and node (a failed spawn drops the
    claim there).
 
-When no host fits, or the cast fails, the instance stays
-``shelved_offloaded`` with no task, a fault says why and the action's
-``conductor_unshelve_instance`` event is an error; no claim is left
-behind.
+When no host fits, the scheduler fails or times out, or the cast fails,
+the instance stays ``shelved_offloaded`` with no task, a fault says why
+and the action's ``conductor_unshelve_instance`` event is an error; no
+claim is left behind (an offloaded instance holds nothing, so whatever
+it holds then is this task's claim).
 """
 
-import traceback
 
 from oslo_log import log as logging
 
@@ -30,8 +30,6 @@ from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
-from nova_lite.objects import instance_fault as fault_obj
-from nova_lite.objects import request_spec as request_spec_obj
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 
 LOG = logging.getLogger(__name__)
@@ -64,24 +62,21 @@ class UnshelveTask:
             instance = self._current(cctxt, uuid)
             if instance is None:
                 return
-            _event_start(cctxt, uuid)
-            spec = self._scheduling_spec(instance, cell)
+            common.event_start(cctxt, uuid, EVENT)
+            selection = None
             try:
+                spec = self._scheduling_spec(instance, cell)
                 selection = self._schedule(spec, uuid)
-            except Exception as error:  # noqa: BLE001 - NoValidHost & co
-                LOG.warning('Unshelve of instance %s: no host: %s', uuid,
-                            error)
-                self._fail(cctxt, uuid, error)
-                return
-            try:
                 self._hand_over(cctxt, instance, selection, spec)
             except Exception as error:  # noqa: BLE001 - no claim may leak
-                LOG.exception('Unshelve of instance %s on %s failed in the '
-                              'conductor', uuid, selection.service_host)
+                LOG.warning('Unshelve of instance %s failed in the '
+                            'conductor (%s): %s', uuid,
+                            'host %s' % selection.service_host
+                            if selection else 'no host', error)
                 common.delete_allocations(self.placement, uuid)
                 self._fail(cctxt, uuid, error)
                 return
-            _event_finish(cctxt, uuid)
+            common.event_finish(cctxt, uuid, EVENT)
 
     @staticmethod
     def _current(cctxt, uuid):
@@ -99,44 +94,19 @@ class UnshelveTask:
         return instance
 
     def _scheduling_spec(self, instance, cell):
-        """The spec to schedule with: this request's wishes, the current
-        flavor, restricted to the instance's cell, nothing forced or
-        ignored from earlier moves."""
-        spec = self.request_spec
-        if spec is None:
-            try:
-                spec = objects.RequestSpec.get_by_instance_uuid(
-                    self.context, instance.uuid)
-            except exception.RequestSpecNotFound:
-                spec = objects.RequestSpec.from_components(
-                    self.context, instance.flavor,
-                    project_id=instance.project_id,
-                    user_id=instance.user_id, instance_uuid=instance.uuid,
-                    availability_zone=instance.availability_zone)
-        spec = spec.obj_clone()
-        spec.flavor = request_spec_obj._flavor(self.context,
-                                               instance.flavor)
-        spec.instance_uuid = instance.uuid
-        spec.num_instances = 1
-        spec.num_attempts = 1
-        spec.force_hosts = []
-        spec.force_nodes = []
-        spec.ignore_hosts = []
-        wanted = spec.get('requested_destination')
-        spec.requested_destination = objects.RequestSpecDestination(
+        """The spec to schedule with: this request's wishes (zone, 2.91
+        host), the current flavor, restricted to the instance's cell,
+        nothing forced or ignored from earlier moves."""
+        wanted = (self.request_spec.get('requested_destination')
+                  if self.request_spec is not None else None)
+        return objects.RequestSpec.for_move(
+            self.context, instance, cell.uuid,
             host=wanted.host if wanted else None,
-            node=wanted.node if wanted else None,
-            cell_uuid=cell.uuid, aggregates=[], forbidden_aggregates=[],
-            allow_cross_cell_move=False)
-        return spec
+            node=wanted.node if wanted else None, base=self.request_spec)
 
     def _schedule(self, spec, uuid):
-        host_lists = self.scheduler_api.select_destinations(
-            self.context, spec, [uuid], return_alternates=False)
-        if not host_lists or not host_lists[0]:
-            raise exception.NoValidHost(
-                reason='the scheduler answered no destination')
-        return host_lists[0][0]
+        return common.first_selection(self.scheduler_api.select_destinations(
+            self.context, spec, [uuid], return_alternates=False))
 
     def _hand_over(self, cctxt, instance, selection, spec):
         zone = (getattr(selection, 'availability_zone', None) or
@@ -166,9 +136,8 @@ class UnshelveTask:
             LOG.info('Instance %s changed during its unshelve: %s', uuid,
                      changed)
             return
-        objects.InstanceFault(cctxt, **fault_obj.fault_values(
-            uuid, error)).create()
-        _event_finish(cctxt, uuid, error)
+        common.record_fault(cctxt, uuid, error)
+        common.event_finish(cctxt, uuid, EVENT, error=error)
 
 
 def _image_of(instance):
@@ -181,27 +150,6 @@ def _image_of(instance):
         LOG.warning('Image %s of instance %s not readable: %s',
                     instance.image_ref, instance.uuid, error)
         return None
-
-
-def _event_start(cctxt, uuid):
-    try:
-        objects.InstanceActionEvent.event_start(cctxt, uuid, EVENT)
-    except exception.NovaLiteException as error:
-        LOG.debug('Event %s of %s not recorded: %s', EVENT, uuid, error)
-
-
-def _event_finish(cctxt, uuid, error=None):
-    trace = None
-    if error is not None:
-        trace = ''.join(traceback.format_exception(
-            type(error), error, error.__traceback__))
-    try:
-        objects.InstanceActionEvent.event_finish(
-            cctxt, uuid, EVENT, result='Error' if error else 'Success',
-            traceback=trace, details=str(error) if error else None)
-    except exception.NovaLiteException as record_error:
-        LOG.debug('Event %s of %s not finished: %s', EVENT, uuid,
-                  record_error)
 
 
 def unshelve_instance(context, instance, request_spec, transport,

@@ -345,9 +345,28 @@ def migration_get_by_uuid(context, migration_uuid):
 
 
 @session.retry_on_transient
-def migration_update(context, migration_id, values):
+def migration_update(context, migration_id, values, expected_status=None):
+    """Update a migration, only from ``expected_status`` when given (a
+    value or a list): two actors racing on one migration (a user's
+    confirm, a revert, the automatic confirm) cannot both win.
+
+    :raises: MigrationNotFound, Conflict (the status was another).
+    """
     with _writer(context) as s:
-        migration = _migration_get(s, models.Migration.id, migration_id)
+        migration = s.scalars(sa.select(models.Migration).where(
+            models.Migration.id == migration_id,
+            models.Migration.deleted == 0).with_for_update()).first()
+        if migration is None:
+            raise exception.MigrationNotFound(migration_id=migration_id)
+        if expected_status is not None:
+            allowed = expected_status if isinstance(
+                expected_status, (list, tuple, set)) else [expected_status]
+            if migration.status not in allowed:
+                raise exception.Conflict(
+                    reason='migration %s is %s, not %s' % (
+                        migration.uuid, migration.status,
+                        ' or '.join(allowed)),
+                    actual=migration.status)
         migration.update(values)
         s.flush()
     return migration

@@ -2,6 +2,10 @@
 its source and destination allocations together until the source compute
 comes back and cleans up its side."""
 
+import fixtures
+import oslo_messaging as messaging
+
+from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 from nova_lite.testing import integrated
 from tests.functional.moves import base
 
@@ -180,3 +184,59 @@ class EvacuateToHostTestCase(EvacuateTestBase):
                           self.node_of('host3'): base.FLAVOR_1},
                          self.allocation_by_node(server['id']))
         self.assert_usage(self.node_of('host2'), base.ZERO)
+
+    def disable(self, host):
+        response = self.admin_api.put(
+            '/os-services/%s' % self.service_id(host),
+            {'status': 'disabled'})
+        self.assertEqual(200, response.status, response)
+
+    def test_forced_host_skips_the_scheduler(self):
+        """Before 2.68 ``force`` puts the server on the named host even
+        when the scheduler would not (disabled): its node's share joins
+        the source allocation; at 2.68 ``force`` is gone (400)."""
+        server = self.boot_on('host1')
+        source, forced = self.node_of('host1'), self.node_of('host3')
+        self.stop_compute('host1')
+        self.disable('host3')
+        path = '/servers/%s/action' % server['id']
+        body = {'evacuate': {'host': 'host3', 'force': True}}
+        response = self.admin_api.post(path, body, version='2.68')
+        self.assertEqual(400, response.status, response)
+        self.assertEqual([], self.migrations(server['id']))
+        response = self.admin_api.post(path, body, version='2.29')
+        self.assertEqual(200, response.status, response)
+        self.cloud.wait_for_builds()
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('host3', server['OS-EXT-SRV-ATTR:host'])
+        self.assertEqual({source: base.FLAVOR_1, forced: base.FLAVOR_1},
+                         self.allocation_by_node(server['id']))
+        self.assert_usage(self.node_of('host2'), base.ZERO)
+        migration = self.migrations(server['id'])[0]
+        self.assertEqual(('done', 'host3'),
+                         (migration.status, migration.dest_compute))
+
+    def test_scheduler_claims_then_times_out(self):
+        """The scheduler claims a destination but its answer never comes:
+        the claim is dropped again, the server ERROR on its source, which
+        alone holds its allocation."""
+        server = self.boot_on('host1')
+        source = self.node_of('host1')
+        self.stop_compute('host1')
+        select = scheduler_rpcapi.SchedulerAPI.select_destinations
+
+        def claim_then_time_out(api, *args, **kwargs):
+            select(api, *args, **kwargs)
+            raise messaging.MessagingTimeout('no answer from the scheduler')
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.scheduler.rpcapi.SchedulerAPI.select_destinations',
+            claim_then_time_out))
+        self.evacuate(server['id'])
+        server = self.cloud.wait_for_server(server['id'], 'ERROR')
+        self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])
+        self.assertEqual({source: base.FLAVOR_1},
+                         self.allocation_by_node(server['id']))
+        for host in ('host2', 'host3'):
+            self.assert_usage(self.node_of(host), base.ZERO)
+        self.assertEqual('error', self.migrations(server['id'])[0].status)

@@ -9,6 +9,7 @@ after the conductor moved the allocations and before the guest moves.
 """
 
 import fixtures
+import oslo_messaging as messaging
 
 from nova_lite import exception
 from tests.functional.moves import base
@@ -232,3 +233,126 @@ class LiveMigrationNoRetryTestCase(LiveMigrationTestBase):
         self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])
         self.assert_only_on(server['id'], self.node_of('host1'))
         self.assertEqual('error', self.migrations(server['id'])[0].status)
+
+
+class LiveMigrationForcedTestCase(LiveMigrationTestBase):
+    """Before 2.68 an admin may force the host: no scheduler, so a
+    disabled host (which the scheduler leaves out) still takes it."""
+
+    COMPUTES = ('host1', 'host2', 'host3')
+
+    def disable(self, host):
+        services = self.admin_api.get(
+            '/os-services?binary=nova-lite-compute&host=%s' % host)
+        (service,) = services.body['services']
+        response = self.admin_api.put('/os-services/%s' % service['id'],
+                                      {'status': 'disabled'})
+        self.assertEqual(200, response.status, response)
+
+    def test_forced_host_skips_the_scheduler(self):
+        server = self.boot_on('host1')
+        self.disable('host3')
+        # Not forced: the scheduler finds no room on the disabled host;
+        # the server stays on its source with its allocation.
+        self.live_migrate(server['id'], 'host3')
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])
+        self.assert_only_on(server['id'], self.node_of('host1'))
+        self.assertEqual('error', self.migrations(server['id'])[0].status)
+
+        body = live_body('host3')
+        body['os-migrateLive']['force'] = True
+        response = self.admin_api.post('/servers/%s/action' % server['id'],
+                                       body, version='2.68')
+        self.assertEqual(400, response.status, response)
+        response = self.admin_api.post('/servers/%s/action' % server['id'],
+                                       body, version='2.67')
+        self.assertEqual(202, response.status, response)
+        self.cloud.wait_for_builds()
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('host3', server['OS-EXT-SRV-ATTR:host'])
+        self.assert_only_on(server['id'], self.node_of('host3'))
+        migration = self.migrations(server['id'])[0]
+        self.assertEqual(('completed', 'host3'),
+                         (migration.status, migration.dest_compute))
+
+    def test_failed_cast_to_the_source_rolls_back(self):
+        """The conductor cannot reach the source: the destination claim
+        goes, the source allocation is the instance's again, the server
+        ACTIVE on its host with no task, the migration in error."""
+        server = self.boot_on('host1')
+
+        def unreachable(api, context, instance, dest_host, migration,
+                        migrate_data=None):
+            raise messaging.MessageDeliveryFailure('source unreachable')
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.rpcapi.ComputeAPI.live_migration',
+            unreachable))
+        self.live_migrate(server['id'])
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])
+        self.assertIsNone(server['OS-EXT-STS:task_state'])
+        self.assert_only_on(server['id'], self.node_of('host1'))
+        self.assertEqual('error', self.migrations(server['id'])[0].status)
+
+
+class LiveMigrationAbortTestCase(LiveMigrationTestBase):
+    """DELETE /servers/{id}/migrations/{mid} while the destination
+    prepares (the abort is sent from its ``pre_live_migration``)."""
+
+    def abort_while_preparing(self, server_id, version):
+        answers = []
+
+        def pre_live_migration(driver, context, instance, migrate_data):
+            migration = self.migrations(server_id)[0]
+            answers.append(self.admin_api.delete(
+                '/servers/%s/migrations/%d' % (server_id, migration.id),
+                version=version))
+
+        self.patch_driver('pre_live_migration', pre_live_migration)
+        self.live_migrate(server_id)
+        self.assertEqual(1, len(answers))
+        return answers[0]
+
+    def test_abort_in_flight_from_2_65(self):
+        """202; the source stops before the transfer: the migration is
+        cancelled, the server stays ACTIVE on its source, which alone
+        holds its allocation."""
+        server = self.boot_on('host1')
+        answer = self.abort_while_preparing(server['id'], '2.65')
+        self.assertEqual(202, answer.status, answer)
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])
+        self.assertIsNone(server['OS-EXT-STS:task_state'])
+        self.assert_only_on(server['id'], self.node_of('host1'))
+        self.assertEqual('cancelled', self.migrations(server['id'])[0].status)
+        self.assertNotIn(server['id'], self.cloud.computes[
+            'host2'].manager.driver.list_instance_uuids())
+        actions = self.admin_api.get(
+            '/servers/%s/os-instance-actions' % server['id']).body
+        self.assertIn('live_migration_cancel',
+                      [a['action'] for a in actions['instanceActions']])
+
+    def test_abort_before_2_65_is_refused(self):
+        """Before 2.65 only a running migration could be aborted (which
+        nova_lite cannot): 400, and the migration goes on."""
+        server = self.boot_on('host1')
+        answer = self.abort_while_preparing(server['id'], '2.64')
+        self.assertEqual(400, answer.status, answer)
+        self.assertIn('preparing', answer.text)
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('host2', server['OS-EXT-SRV-ATTR:host'])
+        self.assert_only_on(server['id'], self.node_of('host2'))
+        self.assertEqual('completed', self.migrations(server['id'])[0].status)
+
+    def test_migration_ids_beyond_the_database(self):
+        """Ids no migration can have are 404s, not server errors."""
+        server = self.boot_on('host1')
+        for mid in ('0', str(2 ** 63), str(10 ** 30), 'x'):
+            path = '/servers/%s/migrations/%s' % (server['id'], mid)
+            self.assertEqual(404, self.admin_api.get(path).status, mid)
+            self.assertEqual(404, self.admin_api.delete(path).status, mid)
+            response = self.admin_api.post(path + '/action',
+                                           {'force_complete': None})
+            self.assertEqual(404, response.status, mid)

@@ -8,6 +8,8 @@ import os
 
 import fixtures
 
+from nova_lite import context as nl_context
+from nova_lite import objects
 from tests.functional.moves import base
 
 X86_IMAGE = '4a1c56a2-7a3e-4d3f-9d6b-2f0f6d3c1a01'
@@ -86,11 +88,14 @@ class RebuildTestCase(base.MovesTestBase):
         old_image = server['image']['id']
         node = self.cloud.get_server(server['id'])[
             'OS-EXT-SRV-ATTR:hypervisor_hostname']
-        self.rebuild(server['id'], ARM_IMAGE)
+        self.rebuild(server['id'], ARM_IMAGE, name='renamed',
+                     metadata={'role': 'arm'})
         server = self.cloud.wait_for_server(server['id'], 'ERROR')
         self.assertIn('No valid host', server['fault']['message'])
         self.assertIn('ImagePropertiesFilter', server['fault']['message'])
         self.assertEqual(old_image, server['image']['id'])
+        # What the rebuild wrote goes too: the server is as it was.
+        self.assertEqual(('server', {}), (server['name'], server['metadata']))
         self.assertEqual({node: base.FLAVOR_1},
                          self.allocation_by_node(server['id']))
 
@@ -103,9 +108,45 @@ class RebuildTestCase(base.MovesTestBase):
         self.assertEqual(202, self.rebuild(server['id'], X86_IMAGE,
                                            api=other).status)
         self.post_action(server['id'], {'lock': None}, api=self.admin_api)
-        self.rebuild(server['id'], X86_IMAGE, status=409)
+        response = self.rebuild(server['id'], X86_IMAGE, status=409)
+        self.assertIn('Instance %s is locked' % server['id'],
+                      response.body['conflictingRequest']['message'])
         stranger = self.api.post(
             '/servers/%s/action' % server['id'],
             {'rebuild': {'imageRef': X86_IMAGE}},
             token='other:other-project')
         self.assertEqual(404, stranger.status, stranger)
+
+    def instance_row(self, server_id):
+        context = nl_context.get_admin_context()
+        with nl_context.target_cell(context,
+                                    self.cloud.dbs.cells['cell1']) as cctxt:
+            return objects.Instance.get_by_uuid(cctxt, server_id)
+
+    def test_rebuild_with_key_name(self):
+        """2.54: an unknown key pair is a 400 that changes nothing; a known
+        one replaces the server's key (name and public key); null
+        removes it."""
+        created = self.api.post('/os-keypairs', {'keypair': {'name': 'k1'}},
+                                version='2.1')
+        self.assertEqual(200, created.status, created)
+        public_key = created.body['keypair']['public_key']
+        server = self.boot('ACTIVE')
+        response = self.rebuild(server['id'], X86_IMAGE, status=400,
+                                key_name='nokey')
+        self.assertIn('Invalid key_name provided', response.text)
+        server = self.cloud.get_server(server['id'])
+        self.assertEqual((None, None, server['image']['id']),
+                         (server['key_name'],
+                          server['OS-EXT-STS:task_state'],
+                          self.instance_row(server['id']).image_ref))
+
+        self.rebuild(server['id'], X86_IMAGE, key_name='k1')
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('k1', server['key_name'])
+        self.assertEqual(public_key, self.instance_row(server['id']).key_data)
+
+        self.rebuild(server['id'], X86_IMAGE, key_name=None)
+        server = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertIsNone(server['key_name'])
+        self.assertIsNone(self.instance_row(server['id']).key_data)

@@ -213,21 +213,19 @@ class ResizeConfirmRevertTest(ResizeTestBase):
         self.assert_usage(self.source, ZERO)
 
     def test_delete_in_verify_resize_leaves_nothing(self):
-        """The API's delete confirms a pending resize first (a call to the
-        source), so neither consumer keeps an allocation."""
-        from nova_lite.compute import api as compute_api
+        """DELETE in VERIFY_RESIZE: the API confirms the resize first (a
+        call to the source), so neither consumer keeps an allocation and
+        no guest stays on either host."""
         dest = self._resize_to_host2()
         migration = self.migration()
-        context = nl_context.get_admin_context()
-        with nl_context.target_cell(context,
-                                    self.cloud.dbs.cells['cell1']) as cctxt:
-            instance = objects.Instance.get_by_uuid(cctxt, self.server['id'])
-            self.assertTrue(compute_api.API().confirm_resize_before_delete(
-                cctxt, instance))
-        self.assert_usage(self.source, ZERO)
         self.delete_and_check_no_allocations(self.server['id'])
         self.assertEqual({}, self.allocation_by_node(migration.uuid))
+        self.assertEqual('confirmed', self.migration().status)
+        self.assert_usage(self.source, ZERO)
         self.assert_usage(dest, ZERO)
+        for host in ('host1', 'host2'):
+            self.assertNotIn(self.server['id'], self.cloud.computes[
+                host].manager.driver.list_instance_uuids())
 
     def test_resize_stopped_server_stays_stopped(self):
         self.post_action(self.server['id'], {'os-stop': None})
@@ -258,6 +256,90 @@ class ResizeConfirmRevertTest(ResizeTestBase):
         self.wait('ACTIVE')
         self.assertEqual('confirmed', self.migration().status)
         self.assert_only_on(dest, SMALL, [self.source, dest])
+
+
+class ConfirmRevertRaceTest(ResizeTestBase):
+    """A user's confirm or revert and the destination's automatic
+    confirm racing on one finished migration: one wins, the other is
+    refused (409) or skipped, and the server ends in one consistent
+    state."""
+
+    def _verify_resize(self):
+        self.resize('2')
+        self.wait('VERIFY_RESIZE')
+        return self.node_of('host2')
+
+    def _confirm_automatically(self, migration):
+        """What the destination's periodic does with a migration it
+        listed as finished."""
+        manager = self.cloud.computes['host2'].manager
+        return manager._confirm_automatically(
+            nl_context.get_admin_context(), migration)
+
+    def test_automatic_confirm_while_the_user_confirms(self):
+        """The periodic comes while the source confirms for the user: it
+        leaves the migration alone; the resize is confirmed once."""
+        dest = self._verify_resize()
+        listed = self.migration()
+        from nova_lite.virt import fake
+        real = fake.FakeDriver.confirm_migration
+        results = []
+
+        def confirm_migration(driver, context, migration, instance,
+                              *args, **kwargs):
+            if not results:
+                results.append(self._confirm_automatically(listed))
+            return real(driver, context, migration, instance, *args,
+                        **kwargs)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.virt.fake.FakeDriver.confirm_migration',
+            confirm_migration))
+        self.post_action(self.server['id'], {'confirmResize': None},
+                         status=204)
+        server = self.wait('ACTIVE')
+        self.assertEqual([False], results)
+        self.assertEqual('host2', server['OS-EXT-SRV-ATTR:host'])
+        self.assertEqual('confirmed', self.migration().status)
+        self.assertEqual({'compute_confirm_resize': 'Success'},
+                         self.action_events('confirmResize'))
+        self.assert_only_on(dest, SMALL, [self.source, dest])
+
+    def _user_action_loses(self, action):
+        """The API reads the finished migration for ``action``; the
+        periodic confirms it before the API writes: 409, and the server
+        stays confirmed on host2."""
+        dest = self._verify_resize()
+        real = objects.Migration.get_by_instance_and_status
+        confirmed = []
+
+        def get(cls, context, instance_uuid, status):
+            migration = real(context, instance_uuid, status)
+            if not confirmed:
+                confirmed.append(self._confirm_automatically(migration))
+            return migration
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.objects.migration.Migration.'
+            'get_by_instance_and_status', classmethod(get)))
+        response = self.api.post('/servers/%s/action' % self.server['id'],
+                                 {action: None})
+        self.assertEqual(409, response.status, response)
+        self.assertIn('migration status confirmed',
+                      response.body['conflictingRequest']['message'])
+        self.assertEqual([True], confirmed)
+        server = self.wait('ACTIVE')
+        self.assertEqual('host2', server['OS-EXT-SRV-ATTR:host'])
+        self.assertIsNone(server['OS-EXT-STS:task_state'])
+        self.assertEqual('m1.small', server['flavor']['original_name'])
+        self.assertEqual('confirmed', self.migration().status)
+        self.assert_only_on(dest, SMALL, [self.source, dest])
+
+    def test_revert_after_an_automatic_confirm_is_a_conflict(self):
+        self._user_action_loses('revertResize')
+
+    def test_confirm_after_an_automatic_confirm_is_a_conflict(self):
+        self._user_action_loses('confirmResize')
 
 
 class ColdMigrateTest(ResizeTestBase):
@@ -369,6 +451,36 @@ class ResizeDriverFailureTest(ResizeTestBase):
         self._fail_driver('finish_migration')
         self.resize('2')
         self._assert_failed_back_on_source('compute_finish_resize')
+
+
+class ResizeInterruptedTest(ResizeTestBase):
+    """The instance's task state changes under a resize that is still
+    preparing (as an admin resetting its state would): the move stops
+    and the instance, which still exists, keeps its source allocation."""
+
+    def test_task_state_reset_while_the_destination_prepares(self):
+        from nova_lite.compute import resize as resize_module
+        real = resize_module.ResizeMixin._prep_resize
+
+        def prep(manager, context, instance, flavor, migration, node):
+            real(manager, context, instance, flavor, migration, node)
+            admin = nl_context.get_admin_context()
+            with nl_context.target_cell(
+                    admin, self.cloud.dbs.cells['cell1']) as cctxt:
+                fresh = objects.Instance.get_by_uuid(cctxt,
+                                                     self.server['id'])
+                fresh.task_state = None
+                fresh.save()
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.resize.ResizeMixin._prep_resize', prep))
+        self.resize('2')
+        server = self.wait('ACTIVE')
+        self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])
+        self.assertEqual('m1.tiny', server['flavor']['original_name'])
+        self.assertEqual('error', self.migration().status)
+        self.assert_only_on(self.source, TINY,
+                            [self.source, self.node_of('host2')])
 
 
 class ResizeAPIErrorsTest(ResizeTestBase):

@@ -7,6 +7,9 @@ instance's cell. Hosts are weighed by name so the scheduler's choice and
 the order of the alternates are known in advance.
 """
 
+from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite import objects
 from nova_lite.scheduler import weights
 from tests.functional.moves import test_resize
 
@@ -183,3 +186,27 @@ class MultiCellMigrateTest(ResizeTestBase):
         self.assertEqual('host3', server['OS-EXT-SRV-ATTR:host'])
         self.assert_moving(self.source, self.node_of('host3'), new=TINY)
         self.assert_usage(self.node_of('host2'), ZERO)
+
+
+class CellConductorRoleTest(ResizeTestBase):
+    """A cell conductor only tries the alternates it is handed: asked to
+    schedule a move (no host list) it refuses, with no scheduler call and
+    no migration (it has no API database to take the request from)."""
+
+    def test_cell_conductor_refuses_to_schedule(self):
+        conductor = self.cloud.cell_conductors['cell1'].manager
+        self.assertTrue(conductor.is_cell_conductor)
+        self.assertFalse(self.cloud.super_conductor.manager.is_cell_conductor)
+        endpoint = [e for e in conductor.additional_endpoints
+                    if hasattr(e, 'migrate_server')][0]
+        context = nl_context.get_admin_context()
+        with nl_context.target_cell(context,
+                                    self.cloud.dbs.cells['cell1']) as cctxt:
+            instance = objects.Instance.get_by_uuid(cctxt,
+                                                    self.server['id'])
+        calls = self.count_scheduler_calls()
+        self.assertRaises(exception.Invalid, endpoint.migrate_server,
+                          context, instance, dict(instance.flavor), None)
+        self.assertEqual([], calls)
+        self.assertEqual([], self.migrations(self.server['id']))
+        self.assertEqual('ACTIVE', self.wait('ACTIVE')['status'])

@@ -8,9 +8,13 @@ one holds its flavor on the node it came back on, and nothing else.
 
 import datetime
 
+import fixtures
+import oslo_messaging as messaging
 from oslo_utils import timeutils
 
 from nova_lite import context as nl_context
+from nova_lite import objects
+from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 from nova_lite.virt import exception as virt_exc
 from tests.functional.moves import base
 
@@ -164,7 +168,6 @@ class ShelveOffloadTestCase(ShelveTestBase):
 
     def _stored_zone(self, server_id):
         """The zone the server is pinned to (its stored request spec)."""
-        from nova_lite import objects
         return objects.RequestSpec.get_by_instance_uuid(
             nl_context.get_admin_context(), server_id).availability_zone
 
@@ -191,6 +194,62 @@ class ShelveOffloadTestCase(ShelveTestBase):
         active = self.cloud.wait_for_server(server['id'], 'ACTIVE')
         self.assert_usage_only_on(HOSTS[0])
         self.assertEqual(HOSTS[0], active['OS-EXT-SRV-ATTR:host'])
+
+    def test_scheduler_claims_then_times_out(self):
+        """The scheduler claims a host but its answer never comes: the
+        claim is dropped, the server SHELVED_OFFLOADED with no task."""
+        server = self.boot('ACTIVE')
+        self.shelve(server['id'], 'SHELVED_OFFLOADED')
+        select = scheduler_rpcapi.SchedulerAPI.select_destinations
+        answers_lost = [True]
+
+        def claim_then_time_out(api, *args, **kwargs):
+            answer = select(api, *args, **kwargs)
+            if answers_lost:
+                raise messaging.MessagingTimeout('no answer from the '
+                                                 'scheduler')
+            return answer
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.scheduler.rpcapi.SchedulerAPI.select_destinations',
+            claim_then_time_out))
+        self.unshelve(server['id'])
+        after = self.cloud.get_server(server['id'])
+        self.assertEqual(('SHELVED_OFFLOADED', None),
+                         (after['status'], after['OS-EXT-STS:task_state']))
+        self.assertEqual({}, self.cloud.allocations(server['id']))
+        self.assert_usage_only_on(None)
+        answers_lost.clear()
+        self.unshelve(server['id'])
+        active = self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assert_usage_only_on(active['OS-EXT-SRV-ATTR:host'])
+
+    def test_refused_unshelve_does_not_pin(self):
+        """An unshelve that loses the race for the server (409) leaves
+        its availability zone pin as it was."""
+        from nova_lite.compute import api_shelve
+        server = self.boot('ACTIVE')
+        self.shelve(server['id'], 'SHELVED_OFFLOADED')
+        prepare = api_shelve.ShelveAPIMixin._unshelve_spec
+
+        def someone_else_first(api, context, instance, *args):
+            specs = prepare(api, context, instance, *args)
+            with nl_context.target_cell(
+                    nl_context.get_admin_context(),
+                    self.cloud.dbs.cells['cell1']) as cctxt:
+                row = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+                row.task_state = 'unshelving'
+                row.save()
+            return specs
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.api_shelve.ShelveAPIMixin._unshelve_spec',
+            someone_else_first))
+        response = self.api.post('/servers/%s/action' % server['id'],
+                                 {'unshelve': {'availability_zone': 'nova'}},
+                                 version='2.77')
+        self.assertEqual(409, response.status, response)
+        self.assertIsNone(self._stored_zone(server['id']))
 
     def test_failed_spawn_goes_back_to_offloaded(self):
         """The compute's spawn fails: the new claim is dropped and the
