@@ -32,7 +32,6 @@ reschedule that reached it (one conductor serving a single-cell
 deployment) in the instance's cell.
 """
 
-import traceback
 
 from oslo_log import log as logging
 from oslo_utils import uuidutils
@@ -60,27 +59,6 @@ def is_resize(instance, flavor):
     """True when ``flavor`` differs from the instance's current one."""
     current = (instance.flavor or {}).get('flavorid')
     return str(current) != str(flavor.get('flavorid'))
-
-
-def _record_event(cctxt, instance_uuid, error=None, finish=False):
-    """Start or finish the conductor's event of the move's action (best
-    effort: a move started without an action still runs)."""
-    try:
-        if not finish:
-            objects.InstanceActionEvent.event_start(cctxt, instance_uuid,
-                                                    MIGRATE_EVENT)
-        elif error is None:
-            objects.InstanceActionEvent.event_finish(cctxt, instance_uuid,
-                                                     MIGRATE_EVENT)
-        else:
-            objects.InstanceActionEvent.event_finish(
-                cctxt, instance_uuid, MIGRATE_EVENT, result='Error',
-                traceback=''.join(traceback.format_exception(
-                    type(error), error, error.__traceback__)),
-                details=str(error))
-    except exception.NovaLiteException as record_error:
-        LOG.debug('Event %s of %s not recorded: %s', MIGRATE_EVENT,
-                  instance_uuid, record_error)
 
 
 class MigrationTask:
@@ -122,7 +100,7 @@ class MigrationTask:
         The conductor's event ends before the cast to the destination:
         from there on the computes record the move.
         """
-        _record_event(self.cctxt, self.instance.uuid)
+        common.event_start(self.cctxt, self.instance.uuid, MIGRATE_EVENT)
         try:
             self._check_instance_not_deleted()
             if self.migration is None:
@@ -134,10 +112,10 @@ class MigrationTask:
             self._aim_at(selection)
         except Exception as error:  # noqa: BLE001 - rolled back, recorded
             self._rollback(error)
-            _record_event(self.cctxt, self.instance.uuid, error=error,
-                          finish=True)
+            common.event_finish(self.cctxt, self.instance.uuid,
+                                MIGRATE_EVENT, error=error)
             return False
-        _record_event(self.cctxt, self.instance.uuid, finish=True)
+        common.event_finish(self.cctxt, self.instance.uuid, MIGRATE_EVENT)
         try:
             self._cast_prep_resize(selection, alternates)
         except Exception as error:  # noqa: BLE001 - rolled back, recorded
