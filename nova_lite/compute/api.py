@@ -406,9 +406,11 @@ class API(api_delete.DeleteAPIMixin, api_resize.ResizeAPIMixin,
         if instance.locked and not context.is_admin:
             raise InstanceIsLocked(uuid=instance.uuid)
 
-    def _act(self, context, server, action, allowed_vm_states, task_state,
-             rpc_method, check_lock=True, **rpc_kwargs):
-        """Write the task state in the cell, record, cast to the compute."""
+    def _instance_for(self, context, server, action, allowed_vm_states,
+                      check_lock=True):
+        """The server's instance if ``action`` may start on it: in a cell,
+        not locked (but for admins), in one of ``allowed_vm_states`` and
+        with no task in progress; 409 otherwise."""
         if server.build_request or server.cell is None:
             raise InstanceInvalidState(action=action, uuid=server.uuid,
                                        attr='vm_state', state='building')
@@ -423,6 +425,13 @@ class API(api_delete.DeleteAPIMixin, api_resize.ResizeAPIMixin,
             raise InstanceInvalidState(action=action, uuid=instance.uuid,
                                        attr='task_state',
                                        state=instance.task_state)
+        return instance
+
+    def _act(self, context, server, action, allowed_vm_states, task_state,
+             rpc_method, check_lock=True, **rpc_kwargs):
+        """Write the task state in the cell, record, cast to the compute."""
+        instance = self._instance_for(context, server, action,
+                                      allowed_vm_states, check_lock)
         with nl_context.target_cell(context, server.cell) as cctxt:
             instance._context = cctxt
             instance.task_state = task_state

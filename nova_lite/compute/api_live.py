@@ -83,22 +83,7 @@ class LiveAPIMixin:
 
     def _live_family_check(self, context, server, action, allowed):
         """The instance if ``action`` may start (409 otherwise)."""
-        from nova_lite.compute import api as compute_api
-        if server.build_request or server.cell is None:
-            raise compute_api.InstanceInvalidState(
-                action=action, uuid=server.uuid, attr='vm_state',
-                state='building')
-        instance = server.instance
-        self._check_not_locked(context, instance)
-        if instance.vm_state not in allowed:
-            raise compute_api.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='vm_state',
-                state=instance.vm_state)
-        if instance.task_state is not None:
-            raise compute_api.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='task_state',
-                state=instance.task_state)
-        return instance
+        return self._instance_for(context, server, action, allowed)
 
     @staticmethod
     def _live_family_start(cctxt, instance, action, task_state,

@@ -86,22 +86,8 @@ class ResizeAPIMixin:
                               host=host)
 
     def _movable_instance(self, context, server, action):
-        errors = _errors()
-        if server.build_request or server.cell is None:
-            raise errors.InstanceInvalidState(
-                action=action, uuid=server.uuid, attr='vm_state',
-                state='building')
-        instance = server.instance
-        self._check_not_locked(context, instance)
-        if instance.vm_state not in _MOVABLE_VM_STATES:
-            raise errors.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='vm_state',
-                state=instance.vm_state)
-        if instance.task_state is not None:
-            raise errors.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='task_state',
-                state=instance.task_state)
-        return instance
+        return self._instance_for(context, server, action,
+                                  _MOVABLE_VM_STATES)
 
     @staticmethod
     def _check_target_host(context, instance, host):
@@ -244,20 +230,8 @@ class ResizeAPIMixin:
         """(instance, its ``finished`` migration); 409 unless the server
         is in VERIFY_RESIZE, 400 without such a migration."""
         errors = _errors()
-        if server.build_request or server.cell is None:
-            raise errors.InstanceInvalidState(
-                action=action, uuid=server.uuid, attr='vm_state',
-                state='building')
-        instance = server.instance
-        self._check_not_locked(context, instance)
-        if instance.vm_state != vm_states.RESIZED:
-            raise errors.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='vm_state',
-                state=instance.vm_state)
-        if instance.task_state is not None:
-            raise errors.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='task_state',
-                state=instance.task_state)
+        instance = self._instance_for(context, server, action,
+                                      (vm_states.RESIZED,))
         with nl_context.target_cell(context, server.cell) as cctxt:
             try:
                 migration = objects.Migration.get_by_instance_and_status(
