@@ -244,6 +244,10 @@ class _ServicesScenario:
         try:
             wait_for(lambda: 'nova-lite-compute' in self._services(),
                      what='compute recorded through the conductor')
+            # NOTE(nova_lite): the record comes before the compute's queue
+            # exists; a message sent in between is dropped by the broker.
+            wait_for(lambda: 'consuming topic' in compute.log(),
+                     what='compute consuming its queue')
         except AssertionError:
             self.fail(self._details(conductor, compute))
         ctxt = nl_context.RequestContext(
