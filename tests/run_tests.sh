@@ -1,0 +1,86 @@
+#!/bin/bash
+# The test command of the README: sets up what the suite needs, then runs tox.
+#
+#   tests/run_tests.sh                       # what CI runs: every default env
+#   tests/run_tests.sh -e py3                # one env
+#   tests/run_tests.sh -e integration -- test_lab   # tox arguments pass through
+#
+# Like devstack/stack.sh for the lab, it installs what is missing and says so:
+# - tox: the one on the PATH when there is one; otherwise a private
+#   virtualenv with tox ($NOVA_LITE_TOX_VENV, default .venv-tox in this clone),
+#   created once and reused;
+# - RabbitMQ and MariaDB, when the envs to run include integration: found on
+#   127.0.0.1, started when installed but stopped, installed with apt-get when
+#   missing and running as root (devstack/lib/services.sh, the same code as
+#   stack.sh). Without them the integration tests skip, or fail when
+#   NOVA_LITE_REQUIRE_SERVICES=1 (CI).
+# It ends with one plain "N passed, M failed, K skipped" line over every
+# slice that ran, and exits with tox's code.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+. devstack/lib/services.sh
+
+nl_envs_from_args() {
+    # The -e/--env value of tox's arguments, or the default envlist.
+    local prev=""
+    for arg in "$@"; do
+        [ "$arg" = "--" ] && break
+        case "$prev" in -e|--env) echo "$arg"; return ;; esac
+        case "$arg" in -e?*) echo "${arg#-e}"; return ;;
+                       --env=*) echo "${arg#--env=}"; return ;; esac
+        prev=$arg
+    done
+    echo default
+}
+
+nl_ensure_test_services() {
+    case "$(nl_envs_from_args "$@")" in
+        default|*integration*) ;;
+        *) return 0 ;;
+    esac
+    if nl_ensure_rabbitmq && nl_ensure_mariadb; then
+        return 0
+    fi
+    if [ -n "${NOVA_LITE_REQUIRE_SERVICES:-}" ]; then
+        nl_say "ERROR: the integration tests need RabbitMQ and MariaDB"
+        return 1
+    fi
+    nl_say "WARNING: without RabbitMQ and MariaDB the integration tests skip"
+}
+
+nl_find_tox() {
+    local venv=${NOVA_LITE_TOX_VENV:-$ROOT/.venv-tox}
+    if [ -z "${NOVA_LITE_TOX_VENV:-}" ] && command -v tox >/dev/null 2>&1; then
+        nl_say "using $(command -v tox) ($(tox --version 2>/dev/null | head -1))" >&2
+        command -v tox
+        return 0
+    fi
+    if [ ! -x "$venv/bin/tox" ]; then
+        nl_say "tox is not on the PATH: creating $venv with tox (pip)" >&2
+        python3 -m venv "$venv" >&2 &&
+            "$venv/bin/pip" install -q tox >&2 || return 1
+    fi
+    nl_say "using $venv/bin/tox" >&2
+    echo "$venv/bin/tox"
+}
+
+nl_summary() {
+    # One plain line over the subunit streams the slices left.
+    ls .ci-results/*.subunit >/dev/null 2>&1 || return 0
+    local py
+    for py in .tox/*/bin/python; do
+        if "$py" -c 'import subunit, testtools' 2>/dev/null; then
+            "$py" -m tests.summary .ci-results
+            return
+        fi
+    done
+}
+
+nl_ensure_test_services "$@" || exit 1
+TOX=$(nl_find_tox) || { nl_say "ERROR: could not install tox"; exit 1; }
+rm -rf .ci-results
+"$TOX" "$@"
+rc=$?
+nl_summary || { echo "0 passed, 1 failed"; [ $rc -ne 0 ] || rc=1; }
+exit $rc
