@@ -14,7 +14,7 @@ import sys
 RESULTS_DIR = '.ci-results'
 
 
-def main():
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument('name', help='name of the slice (the tox env)')
     parser.add_argument('--filter', required=True,
@@ -22,7 +22,12 @@ def main():
     parser.add_argument('--concurrency', type=int, default=0)
     parser.add_argument('extra', nargs='*',
                         help='further filters (tox posargs)')
-    args = parser.parse_args()
+    # tox appends its posargs after --filter: positionals may come last.
+    return parser.parse_intermixed_args(argv)
+
+
+def main():
+    args = parse_args()
 
     cmd = [sys.executable, '-m', 'stestr', 'run']
     if args.concurrency:
