@@ -1,0 +1,149 @@
+"""Run osc-placement's functional tests, unchanged, against a live Placement.
+
+    python -m tests.compat.osc_placement URL [-k PATTERN] [--verbose]
+
+osc-placement's ``BaseTestCase.setUp`` takes
+``placement.tests.functional.fixtures.placement.PlacementFixture()`` (from
+the installed ``openstack-placement``, as osc-placement's own functional
+env does) and drives the ``openstack`` shell with ``--os-endpoint
+fixture.endpoint --os-token fixture.token``. That module attribute is the
+one hook: :func:`run` points it at :class:`LivePlacementFixture`, which
+hands out ``URL`` and the noauth2 ``admin`` token and wipes the service
+before each test (upstream's fixture gives each test a fresh database).
+The service must use ``auth_strategy = noauth2`` and the legacy policy
+rules.
+
+Prints ``N passed, M failed, K skipped`` and one line per failure; exits 1
+when a test failed.
+"""
+
+import argparse
+import importlib.metadata
+import os
+import re
+import sys
+import unittest
+
+import fixtures
+
+from tests.compat import client as client_mod
+from tests.compat import placement_gabbits
+from tests.compat import upstream
+
+
+class LivePlacementFixture(fixtures.Fixture):
+    """Upstream's PlacementFixture interface (``endpoint``, ``token``) for
+    a running service; ``endpoint`` is set by :func:`bind`."""
+
+    endpoint = None
+
+    def __init__(self, token='admin', **_ignored):
+        super().__init__()
+        self.token = token
+
+    def _setUp(self):
+        client_mod.PlacementClient(self.endpoint, self.token).wipe()
+
+
+def bind(url):
+    return type('LivePlacementFixture', (LivePlacementFixture,),
+                {'endpoint': url.rstrip('/')})
+
+
+_EXC_LINE = re.compile(r'^[\w.]*(Error|Exception|Failure|Mismatch)\b')
+
+
+def _reason(text):
+    """The exception line of a traceback, with the line after it when
+    that says more (osc-placement's CommandException puts the command on
+    the first line and the client's output on the second)."""
+    lines = [line.strip() for line in text.strip().splitlines()
+             if line.strip()]
+    for i in range(len(lines) - 1, -1, -1):
+        if _EXC_LINE.match(lines[i]):
+            reason = lines[i]
+            if i + 1 < len(lines):
+                reason += ' | ' + lines[i + 1]
+            return reason[:400]
+    return lines[-1][:400] if lines else ''
+
+
+def load_tests(pattern=None):
+    import osc_placement.tests.functional as functional
+    start = os.path.dirname(functional.__file__)
+    top = os.path.dirname(os.path.dirname(os.path.dirname(start)))
+    suite = unittest.defaultTestLoader.discover(start, 'test_*.py', top)
+    tests = list(_flatten(suite))
+    if pattern:
+        tests = [t for t in tests if re.search(pattern, t.id())]
+    return tests
+
+
+def _flatten(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
+class _Result(unittest.TestResult):
+    def __init__(self, verbose):
+        super().__init__()
+        self.verbose = verbose
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        if self.verbose:
+            print('.', end='', flush=True)
+
+
+def run(url, pattern=None, verbose=False):
+    """Run the tests against ``url``; a placement_gabbits.Outcome."""
+    from placement.tests.functional.fixtures import placement as fixture_mod
+    version = importlib.metadata.version('osc-placement')
+    if version != upstream.OSC_PLACEMENT_VERSION:
+        print('warning: osc-placement %s installed, the results in '
+              'doc/placement-compat.md are for %s'
+              % (version, upstream.OSC_PLACEMENT_VERSION), file=sys.stderr)
+    original = fixture_mod.PlacementFixture
+    fixture_mod.PlacementFixture = bind(url)
+    try:
+        tests = load_tests(pattern)
+        result = _Result(verbose)
+        unittest.TestSuite(tests).run(result)
+    finally:
+        fixture_mod.PlacementFixture = original
+    if verbose:
+        print()
+    outcome = placement_gabbits.Outcome()
+    failed = dict(result.errors + result.failures)
+    skipped = dict(result.skipped)
+    for test in tests:
+        name = test.id().replace('osc_placement.tests.functional.', '')
+        module, _sep, short = name.partition('.')
+        if test in failed:
+            outcome.failures.append((module, short, _reason(failed[test])))
+        elif test in skipped:
+            outcome.skipped += 1
+        else:
+            outcome.passed += 1
+    return outcome
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('url', help='the Placement endpoint')
+    parser.add_argument('-k', dest='pattern',
+                        help='only tests whose id matches this regex')
+    parser.add_argument('--verbose', '-v', action='store_true')
+    args = parser.parse_args(argv)
+    outcome = run(args.url, args.pattern, args.verbose)
+    total = placement_gabbits.print_report({'osc': outcome},
+                                           'osc-placement functional')
+    print(total.summary())
+    return 1 if total.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
