@@ -21,6 +21,7 @@ import argparse
 import importlib.metadata
 import os
 import re
+import shutil
 import sys
 import unittest
 
@@ -106,6 +107,15 @@ def run(url, pattern=None, verbose=False):
         print('warning: osc-placement %s installed, the results in '
               'doc/placement-compat.md are for %s'
               % (version, upstream.OSC_PLACEMENT_VERSION), file=sys.stderr)
+    # The openstack shell logs every request; keep it in the tests' log
+    # capture (oslotest's), not on the terminal.
+    os.environ.setdefault('OS_LOG_CAPTURE', '1')
+    # test_plugin runs `openstack --help` from the PATH: the one next to
+    # this interpreter when the virtualenv is not activated.
+    bin_dir = os.path.dirname(sys.executable)
+    if not shutil.which('openstack') and os.path.exists(
+            os.path.join(bin_dir, 'openstack')):
+        os.environ['PATH'] = bin_dir + os.pathsep + os.environ['PATH']
     original = fixture_mod.PlacementFixture
     fixture_mod.PlacementFixture = bind(url)
     try:

@@ -45,6 +45,13 @@ CANDIDATE_FILES = frozenset((
     'allocation-candidates-member-of', 'allocation-candidates-root-required',
     'granular', 'granular-same-subtree', 'reshaper', 'same-subtree-deep',
     'shared-resources'))
+# Tests that cannot be sent to a server over a socket: the HTTP client
+# refuses the malformed request before it leaves (upstream runs the files
+# in-process through wsgi-intercept). They are counted as skipped.
+UNSENDABLE = {
+    ('basic-http', 'bad content length not int'):
+        'httpx will not send a non-integer Content-Length',
+}
 GROUPS = ('core', 'candidates', 'rbac-legacy', 'rbac-secure', 'open-policy',
           'cors')
 
@@ -119,6 +126,10 @@ def run_file(path, fixture_module, url, verbose=False):
     file_name = os.path.basename(path)[:-len('.yaml')]
     suite_dict = utils.load_yaml(yaml_file=path, safe=True)
     host, port, prefix, force_ssl = utils.host_info_from_target(url)
+    for test in suite_dict.get('tests', []):
+        reason = UNSENDABLE.get((file_name, test.get('name')))
+        if reason:
+            test['skip'] = reason
     defaults = suite_dict.setdefault('defaults', {})
     if force_ssl:
         defaults['ssl'] = True
