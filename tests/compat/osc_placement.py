@@ -11,7 +11,7 @@ one hook: :func:`run` points it at :class:`LivePlacementFixture`, which
 hands out ``URL`` and the noauth2 ``admin`` token and wipes the service
 before each test (upstream's fixture gives each test a fresh database).
 The service must use ``auth_strategy = noauth2`` and the legacy policy
-rules.
+rules, and hold no data (``--allow-wipe`` to delete what it holds).
 
 Prints ``N passed, M failed, K skipped`` and one line per failure; exits 1
 when a test failed.
@@ -147,7 +147,11 @@ def main(argv=None):
     parser.add_argument('-k', dest='pattern',
                         help='only tests whose id matches this regex')
     parser.add_argument('--verbose', '-v', action='store_true')
+    parser.add_argument('--allow-wipe', action='store_true',
+                        help='run even if the service holds data (it is '
+                        'all deleted)')
     args = parser.parse_args(argv)
+    placement_gabbits.refuse_unless_empty(args.url, args.allow_wipe)
     outcome = run(args.url, args.pattern, args.verbose)
     total = placement_gabbits.print_report({'osc': outcome},
                                            'osc-placement functional')

@@ -18,6 +18,10 @@ use ``auth_strategy = noauth2`` (the files authenticate with tokens such as
 - ``cors``: ``[cors] allowed_origin = http://valid.example.com`` and
   ``allow_headers = openstack-api-version``.
 
+Every file starts by deleting all allocations, providers, custom resource
+classes and custom traits of the service: the runner refuses a service
+that holds providers unless given ``--allow-wipe``.
+
 Prints ``N passed, M failed, K skipped`` and one line per failure; exits 1
 when a test failed.
 """
@@ -196,6 +200,17 @@ def print_report(outcomes, title='placement gabbits', out=sys.stdout):
     return total
 
 
+def refuse_unless_empty(url, allow_wipe):
+    """Exit when ``url`` holds providers and wiping was not allowed:
+    every file starts by deleting everything on the service."""
+    providers = client_mod.PlacementClient(url).providers()
+    if providers and not allow_wipe:
+        raise SystemExit(
+            '%s holds %d resource providers; the runner deletes every '
+            'allocation, provider, custom resource class and custom trait. '
+            'Use an empty service, or --allow-wipe.' % (url, len(providers)))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('url', help='the Placement endpoint, e.g. '
@@ -208,7 +223,11 @@ def main(argv=None):
                         'instead of groups; repeatable')
     parser.add_argument('--verbose', '-v', action='store_true',
                         help='print counts per file as they run')
+    parser.add_argument('--allow-wipe', action='store_true',
+                        help='run even if the service holds data (it is '
+                        'all deleted)')
     args = parser.parse_args(argv)
+    refuse_unless_empty(args.url, args.allow_wipe)
     gabbits_dir = upstream.placement_gabbits_dir()
     files = select_files(gabbits_dir, args.group or ('core', 'candidates'),
                          args.file)
