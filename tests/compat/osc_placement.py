@@ -52,6 +52,10 @@ def bind(url):
 
 
 _EXC_LINE = re.compile(r'^[\w.]*(Error|Exception|Failure|Mismatch)\b')
+# The command line osc-placement's CommandException carries: long, and the
+# same for every test but its arguments.
+_COMMAND = re.compile(r'Command: "--os-endpoint [^"]*?--os-auth-type '
+                      r'admin_token ([^"]*)"(\\n|\s)*')
 
 
 def _reason(text):
@@ -65,7 +69,7 @@ def _reason(text):
             reason = lines[i]
             if i + 1 < len(lines):
                 reason += ' | ' + lines[i + 1]
-            return reason[:400]
+            return _COMMAND.sub(r'`\1` ', reason)[:400]
     return lines[-1][:400] if lines else ''
 
 

@@ -28,6 +28,7 @@ when a test failed.
 
 import argparse
 import os
+import re
 import sys
 import unittest
 
@@ -109,6 +110,15 @@ class Outcome:
             self.passed, self.failed, self.skipped)
 
 
+# gabbi's own wording of the two commonest failures, and ours.
+_READABLE = (
+    (re.compile(r"AssertionError: '(\d+)' not found in \[([^]]*)\], "
+                r"response:.*"), r"status \1, expected \2"),
+    (re.compile(r"AssertionError: (.*) not found in [{\[].*"),
+     r"response lacks \1"),
+)
+
+
 def _reason(text):
     """The line of a unittest traceback that says what went wrong."""
     lines = [line.strip() for line in text.strip().splitlines()
@@ -116,8 +126,12 @@ def _reason(text):
     for line in reversed(lines):
         if line.startswith(('AssertionError', 'gabbi.', 'Exception',
                             'testtools.', 'requests.', 'httpx.')):
-            return line[:300]
-    return lines[-1][:300] if lines else ''
+            break
+    else:
+        line = lines[-1] if lines else ''
+    for pattern, replacement in _READABLE:
+        line = pattern.sub(replacement, line)
+    return line[:300]
 
 
 def _test_name(test):
