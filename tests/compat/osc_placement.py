@@ -128,6 +128,7 @@ def run(url, pattern=None, verbose=False):
         unittest.TestSuite(tests).run(result)
     finally:
         fixture_mod.PlacementFixture = original
+        placement_gabbits.wipe_after(client_mod.PlacementClient(url))
     if verbose:
         print()
     outcome = placement_gabbits.Outcome()

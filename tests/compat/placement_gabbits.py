@@ -199,9 +199,20 @@ def run(url, files, gabbits_dir, verbose=False):
     """Run ``files`` against ``url``; an :class:`Outcome` per file."""
     client = client_mod.PlacementClient(url)
     fixture_module = gabbi_fixtures.bind(client)
-    return {name: run_file(os.path.join(gabbits_dir, name + '.yaml'),
-                           fixture_module, url, verbose)
-            for name in files}
+    outcomes = {name: run_file(os.path.join(gabbits_dir, name + '.yaml'),
+                               fixture_module, url, verbose)
+                for name in files}
+    wipe_after(client)
+    return outcomes
+
+
+def wipe_after(client):
+    """Leave the service empty, as the runners want to find it."""
+    try:
+        client.wipe()
+    except client_mod.PlacementError as exc:
+        print('warning: could not empty the service: %s' % exc,
+              file=sys.stderr)
 
 
 def print_report(outcomes, title='placement gabbits', out=sys.stdout):
