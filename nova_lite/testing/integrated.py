@@ -49,7 +49,7 @@ from nova_lite import context as nl_context
 from nova_lite.db import migration
 from nova_lite.db import session as db_session
 from nova_lite.placement.db import migration as placement_migration
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite.testing import fixtures as nl_fixtures
 
 CONF = nl_conf.CONF

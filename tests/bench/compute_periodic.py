@@ -31,7 +31,7 @@ from nova_lite.compute import resource_tracker
 from nova_lite.compute import tree_cache
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite import context as nl_context
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite import testing
 from nova_lite.virt import fake
 

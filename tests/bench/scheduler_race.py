@@ -20,7 +20,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite.scheduler import manager as sched_manager
 from nova_lite import testing
 from tests.functional.scheduler import helpers

@@ -38,7 +38,7 @@ from nova_lite.db.cell import models as cell_models
 from nova_lite.db import types as db_types
 from nova_lite import objects
 from nova_lite.placement.db import models as pl_models
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite.scheduler import manager as sched_manager
 from nova_lite import testing
 from tests.bench import stats

@@ -16,7 +16,7 @@ from nova_lite.api import policy
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite.db.cell import api as cell_db
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite import testing
 
 CONF = nl_conf.CONF

@@ -9,7 +9,7 @@ import requests
 import testtools
 
 from nova_lite import context as nl_context
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite import testing
 
 

@@ -13,7 +13,7 @@ import fixtures
 
 from tests import db_fixtures
 
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 
 
 class _Current:

@@ -13,7 +13,7 @@ import re
 
 import testtools
 
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite.placement import handler
 
 RP = '10000000-0000-4000-8000-000000000001'

@@ -20,7 +20,7 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite.scheduler import manager as sched_manager
 from nova_lite.scheduler import rpcapi
 from nova_lite import testing

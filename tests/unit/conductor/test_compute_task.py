@@ -18,7 +18,7 @@ from nova_lite.db.api import build_api
 from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite import testing
 
 RESOURCES = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}

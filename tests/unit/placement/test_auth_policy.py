@@ -6,7 +6,7 @@ import webob
 
 from nova_lite import conf as nl_conf
 from nova_lite.placement import auth
-from nova_lite.placement import fixture as placement_fixture
+from nova_lite.testing import placement_fixture
 from nova_lite.placement import policies
 from nova_lite.placement import policy
 
