@@ -2,8 +2,10 @@
 
 Each exception formats ``msg_fmt`` with its keyword arguments and carries an
 HTTP-like ``code`` so the REST layers can map it without a lookup table.
-Service-specific exceptions (placement's, the API's) live next to their
-service and derive from :class:`NovaLiteException` too.
+Placement's own exceptions live next to it and derive from
+:class:`NovaLiteException` too; those of the compute API layer
+(:mod:`nova_lite.api.compute`) are here, at the end, so its handlers catch
+them without importing the layer's modules.
 """
 
 
@@ -175,3 +177,53 @@ class KeypairNotFound(NotFound):
 
 class KeyPairExists(Conflict):
     msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+# -- the compute API layer (nova_lite.api.compute), caught by its handlers --
+
+class InstanceInvalidState(Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(uuid)s while it is in "
+               "%(attr)s %(state)s")
+
+
+class InstanceIsLocked(Conflict):
+    msg_fmt = 'Instance %(uuid)s is locked'
+
+
+class QuotaExceeded(NovaLiteException):
+    msg_fmt = ('Quota exceeded for %(resources)s: Requested %(req)s, but '
+               'already used %(used)s of %(allowed)s %(resources)s')
+    code = 403
+
+
+class ImageNotFound(Invalid):
+    msg_fmt = 'Image %(image_id)s could not be found.'
+
+
+class Forbidden(NovaLiteException):
+    msg_fmt = '%(reason)s'
+    code = 403
+
+
+class InvalidRequest(Invalid):
+    msg_fmt = '%(reason)s'
+
+
+class InvalidSort(Invalid):
+    """A sort key or direction the server list cannot sort by."""
+    msg_fmt = '%(reason)s'
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'
+
+
+class InvalidMigrationState(Invalid):
+    msg_fmt = ('Migration %(migration_id)s state of instance '
+               '%(instance_uuid)s is %(state)s. Cannot %(method)s while '
+               'the migration is in this state.')
+
+
+class MigrationNotFoundForInstance(NotFound):
+    msg_fmt = ('Migration %(migration_id)s not found for instance '
+               '%(instance_id)s')

@@ -6,6 +6,9 @@ Laid out like placement, so the place of a behaviour is obvious:
 * ``router.py``        the route table (one dict of path -> method ->
                        ``'module:function'``) and dispatch, 404/405
 * ``handlers/``        one module of small request handlers per URL family
+* ``compute/``         the compute API layer the handlers call: one object
+                       per concern (create, actions, delete, resize,
+                       live migration, shelve) behind a thin ``API``
 * ``schemas/``         JSON schemas of bodies and query strings, as data
 * ``policies/``        oslo.policy defaults, as data; ``policy.py`` enforces
 * ``microversion.py``  2.1 to 2.100: parsing, guards, what changes where

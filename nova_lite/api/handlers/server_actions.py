@@ -12,6 +12,7 @@ import secrets
 from oslo_utils import strutils
 import webob.exc
 
+from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_live
@@ -57,7 +58,7 @@ def _unlock(req, api, context, server, body):
     api.unlock(context, server)
 
 
-# ---- resize / cold migrate (compute.api_resize) ----
+# ---- resize / cold migrate (api.compute.resize) ----
 
 def _resize(req, api, context, server, body):
     flavor = servers._flavor(context, body['resize']['flavorRef'])
@@ -86,7 +87,7 @@ def _revert_resize(req, api, context, server, body):
     api.revert_resize(context, server)
 
 
-# ---- live migration, evacuate, rebuild (compute.api_live) ----
+# ---- live migration, evacuate, rebuild (api.compute.live) ----
 
 def _generate_password():
     """An admin password for a re-created guest (Nova makes one when the
@@ -141,7 +142,7 @@ def _rebuild(req, api, context, server, body):
     return util.json_response({'server': view}, status=202)
 
 
-# ---- shelve / unshelve (compute.api_shelve) ----
+# ---- shelve / unshelve (api.compute.shelve) ----
 
 def _shelve(req, api, context, server, body):
     api.shelve(context, server)
@@ -163,7 +164,6 @@ def _unshelve(req, api, context, server, body):
     """2.77: an availability zone; 2.91: a host (admins), or the zone
     None to unpin the server."""
     from nova_lite.api import policy
-    from nova_lite.compute import api_shelve
     validation.validate(body, _unshelve_schema(req))
     wanted = body['unshelve'] if microversion.at_least(req, '2.77') \
         else None
@@ -174,7 +174,7 @@ def _unshelve(req, api, context, server, body):
                          servers._owner_target(server))
     api.unshelve(context, server,
                  availability_zone=wanted.get('availability_zone',
-                                              api_shelve.NOT_GIVEN),
+                                              compute_shelve.NOT_GIVEN),
                  host=host)
 
 

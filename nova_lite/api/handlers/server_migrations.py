@@ -19,11 +19,11 @@ Admins only, as Nova's defaults:
 
 import webob.exc
 
+from nova_lite.api.compute import live as compute_live
 from nova_lite.api import microversion
 from nova_lite.api.handlers import servers
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.compute import api_live
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
@@ -72,7 +72,7 @@ def _migration_id(req):
     except ValueError:
         migration_id = None
     if migration_id is None or \
-            not 1 <= migration_id <= api_live.MAX_MIGRATION_ID:
+            not 1 <= migration_id <= compute_live.MAX_MIGRATION_ID:
         raise webob.exc.HTTPNotFound(
             'Migration %s could not be found.' % value)
     return migration_id
@@ -117,7 +117,7 @@ def show_server_migration(req):
         raise webob.exc.HTTPNotFound(
             'Migration %s for server %s is not live-migration.' % (
                 migration_id, server.uuid))
-    if migration.status not in api_live.LIVE_IN_PROGRESS:
+    if migration.status not in compute_live.LIVE_IN_PROGRESS:
         raise webob.exc.HTTPNotFound(
             'Live migration %s for server %s is not in progress.' % (
                 migration_id, server.uuid))

@@ -1,7 +1,7 @@
 """Servers: create, list, detail, show, update, delete.
 
 The handlers validate and authorize, then call the compute API facade
-(:mod:`nova_lite.compute.api`), which knows whether a server is still a
+(:mod:`nova_lite.api.compute.api`), which knows whether a server is still a
 build request or lives in a cell. Lists merge every cell (and the build
 requests) newest first; at microversion 2.69 and later servers of a cell
 that does not answer are listed as minimal ``UNKNOWN`` records.
@@ -11,14 +11,14 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import webob.exc
 
+from nova_lite.api.compute import api as compute_api
+from nova_lite.api.compute import server_sort
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.api.views import servers as views
-from nova_lite.compute import api as compute_api
-from nova_lite.compute import server_sort
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
@@ -152,7 +152,7 @@ def create_server(req):
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,
             requested_node=node)
-    except compute_api.ImageNotFound as exc:
+    except exception.ImageNotFound as exc:
         raise webob.exc.HTTPBadRequest(exc.message)
     return _create_response(req, server, instances, reservation_id)
 
@@ -268,7 +268,7 @@ def _list(req, rule, render):
         sort = server_sort.parse(
             req.GET.getall('sort_key'), req.GET.getall('sort_dir'),
             policy.check(context, rule + ':get_all_tenants'))
-    except server_sort.InvalidSort as exc:
+    except exception.InvalidSort as exc:
         raise webob.exc.HTTPBadRequest(str(exc))
     try:
         servers = compute(req).get_all(

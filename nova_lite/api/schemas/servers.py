@@ -166,7 +166,7 @@ LOCK_V2_73 = common.wrapped('lock', {'oneOf': [
     common.obj({'locked_reason': {'type': 'string', 'minLength': 1,
                                   'maxLength': 255}})]})
 
-# -- resize / cold migrate (compute.api_resize) ------------------------------
+# -- resize / cold migrate (api.compute.resize) ------------------------------
 _FLAVOR_REF = {'type': ['string', 'integer'], 'minLength': 1}
 RESIZE = common.wrapped('resize', common.obj(
     {'flavorRef': _FLAVOR_REF,
@@ -184,7 +184,7 @@ ACTIONS.update({
     'revertResize': common.wrapped('revertResize', _NULL_OR_EMPTY),
 })
 
-# -- shelve / unshelve (compute.api_shelve) ----------------------------------
+# -- shelve / unshelve (api.compute.shelve) ----------------------------------
 # Before 2.77 the unshelve body is not looked at ({"unshelve": null});
 # ACTIONS holds that widest schema, the handler checks its microversion's.
 UNSHELVE_V2_1 = common.wrapped('unshelve', {})

@@ -12,6 +12,7 @@ import fixtures
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
+from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
@@ -227,10 +228,9 @@ class ShelveOffloadTestCase(ShelveTestBase):
     def test_refused_unshelve_does_not_pin(self):
         """An unshelve that loses the race for the server (409) leaves
         its availability zone pin as it was."""
-        from nova_lite.compute import api_shelve
         server = self.boot('ACTIVE')
         self.shelve(server['id'], 'SHELVED_OFFLOADED')
-        prepare = api_shelve.ShelveAPIMixin._unshelve_spec
+        prepare = compute_shelve.ShelveAPI._unshelve_spec
 
         def someone_else_first(api, context, instance, *args):
             specs = prepare(api, context, instance, *args)
@@ -243,7 +243,7 @@ class ShelveOffloadTestCase(ShelveTestBase):
             return specs
 
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.compute.api_shelve.ShelveAPIMixin._unshelve_spec',
+            'nova_lite.api.compute.shelve.ShelveAPI._unshelve_spec',
             someone_else_first))
         response = self.api.post('/servers/%s/action' % server['id'],
                                  {'unshelve': {'availability_zone': 'nova'}},

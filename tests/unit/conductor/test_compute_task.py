@@ -8,7 +8,7 @@ asked; the API DB, the cell DBs (cell1 + cell0) and placement are real
 import fixtures
 import testtools
 
-from nova_lite.compute import api as compute_api
+from nova_lite.api.compute import api as compute_api
 from nova_lite.compute import vm_states
 from nova_lite.conductor.tasks import build
 from nova_lite.conductor.tasks import reschedule
@@ -98,9 +98,8 @@ class BuildTaskTestBase(testtools.TestCase):
             request, '1.36', availability_zone='nova')
 
     def accept(self, count=1):
-        api = compute_api.API()
         recorder = FakeComputeTaskAPI()
-        api.compute_task_api = recorder
+        api = compute_api.API(compute_task_api=recorder)
         instances, _ = api.create(self.context, self.flavor, None, 'vm',
                                   min_count=count)
         build_requests, specs, _ = recorder.calls[0]

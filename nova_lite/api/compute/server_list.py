@@ -1,6 +1,6 @@
 """Reading servers: one server, or many merged across cells.
 
-The read side of the compute API facade (:mod:`nova_lite.compute.api`):
+The read side of the compute API layer (:mod:`nova_lite.api.compute.api`):
 build requests are servers too (not yet in a cell), every cell is read
 at once with a per-cell timeout (:func:`nova_lite.cells.scatter_gather`),
 and the lists are merged newest first. A cell that does not answer gives
@@ -12,18 +12,25 @@ its servers are left out with a warning, or the request fails when
 import heapq
 import re
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
+from sqlalchemy import exc as sa_exc
 
+from nova_lite.api.compute import server_sort
 from nova_lite import cells
-from nova_lite.compute import server_sort
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite.db.api import build_api
 from nova_lite import exception
 from nova_lite import objects
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
+
+# What a cell database that does not answer raises.
+_CELL_DOWN_ERRORS = (db_exc.DBError, sa_exc.SQLAlchemyError, ConnectionError,
+                     TimeoutError, OSError)
 
 
 class Server:
@@ -72,7 +79,6 @@ def instance_from_build_request(context, build_request):
     return instance
 
 
-
 def down_server(context, mapping):
     """A minimal record of a server in a cell that did not answer."""
     instance = objects.Instance(context, uuid=mapping.instance_uuid,
@@ -89,12 +95,51 @@ def down_server(context, mapping):
                   request_spec=spec)
 
 
+def get(context, uuid, with_fault=True):
+    """The server ``uuid`` (InstanceNotFound)."""
+    try:
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
+    except exception.InstanceMappingNotFound:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    if mapping.cell_mapping is None:
+        try:
+            build_request = objects.BuildRequest.get_by_instance_uuid(
+                context, uuid)
+            instance = instance_from_build_request(context, build_request)
+            return Server(instance, build_request=True)
+        except exception.BuildRequestNotFound:
+            # NOTE(nova_lite): the conductor mapped it meanwhile.
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                context, uuid)
+            if mapping.cell_mapping is None:
+                raise exception.InstanceNotFound(instance_id=uuid)
+    return _get_in_cell(context, mapping, with_fault)
+
+
+def _get_in_cell(context, mapping, with_fault):
+    cell = mapping.cell_mapping
+    with nl_context.target_cell(context, cell) as cctxt:
+        try:
+            instance = objects.Instance.get_by_uuid(
+                cctxt, mapping.instance_uuid)
+        except _CELL_DOWN_ERRORS as exc:
+            LOG.warning('Cell %s did not answer for instance %s: %s',
+                        cell.identity, mapping.instance_uuid, exc)
+            return down_server(context, mapping)
+        fault = None
+        if with_fault and instance.vm_state in (vm_states.ERROR,
+                                                vm_states.DELETED):
+            fault = objects.InstanceFault.get_latest_for_instance(
+                cctxt, instance.uuid)
+    return Server(instance, cell=cell, fault=fault)
+
+
 def get_all(context, filters=None, limit=None, marker=None,
             want_down_cells=False, cell_timeout=None, sort=None):
     """Servers matching ``filters``, newest first, across cells.
 
     ``sort``: [(key, 'asc'|'desc')] to order them otherwise
-    (:mod:`nova_lite.compute.server_sort`).
+    (:mod:`nova_lite.api.compute.server_sort`).
 
     ``filters``: exact column filters (``project_id``, ``host``,
     ``image_ref``, ``instance_type_id``, ``vm_state``, ...) plus
@@ -121,6 +166,7 @@ def get_all(context, filters=None, limit=None, marker=None,
         servers = servers[uuids.index(marker) + 1:]
     return servers if limit is None else servers[:limit]
 
+
 def _all_servers(context, filters, with_down,
                  cell_timeout=None, per_source=None):
     filters = dict(filters)
@@ -146,6 +192,7 @@ def _all_servers(context, filters, with_down,
     return [s for s in merged if s.down or pattern is None or
             pattern.search(s.instance.display_name or '')]
 
+
 def _build_request_servers(context, filters):
     if filters.get('deleted'):
         return []
@@ -157,6 +204,7 @@ def _build_request_servers(context, filters):
         if _matches(instance, filters):
             result.append(Server(instance, build_request=True))
     return result
+
 
 def _scatter(context, filters, with_down, cell_timeout, per_cell=None):
     """Per cell, its matching servers (sorted); a scatter-gather."""
@@ -193,6 +241,7 @@ def _down_cell(context, cell, filters, with_down, error):
         cell_id=cell.id).objects
     return [down_server(context, m) for m in mappings
             if not m.queued_for_delete]
+
 
 def _cell_servers_here(cctxt, filters, limit, cells_by_uuid):
     """The matching servers of the cell ``cctxt`` is targeted at."""

@@ -1,4 +1,4 @@
-"""Live migration, evacuate and rebuild: the compute API facade part.
+"""Live migration, evacuate and rebuild.
 
 Each checks the server's state (409 otherwise; locked servers are
 refused to non-admins), writes the task state in the server's cell
@@ -30,10 +30,12 @@ stopped (400, as Nova's drivers that cannot abort a transfer).
 
 from oslo_log import log as logging
 
+from nova_lite.api.compute import actions
+from nova_lite.api.compute import checks
+from nova_lite.api.compute import server_list
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
-from nova_lite.db.api import api as api_db
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
@@ -59,76 +61,43 @@ _SERVER_MIGRATION_ACTIONS = {
 }
 
 
-class ComputeServiceInUse(exception.Invalid):
-    msg_fmt = 'Compute service of %(host)s is still in use.'
+def _start(cctxt, instance, action, task_state, values=None):
+    """Write the task state (and ``values``) expecting no task, and
+    record the action."""
+    actions.start_task(cctxt, instance, action, task_state, values)
+    LOG.info('%s of instance %s on %s requested', action, instance.uuid,
+             instance.host)
 
 
-class InvalidMigrationState(exception.Invalid):
-    msg_fmt = ('Migration %(migration_id)s state of instance '
-               '%(instance_uuid)s is %(state)s. Cannot %(method)s while '
-               'the migration is in this state.')
+def _check_host_exists(context, host):
+    """ComputeHostNotFound unless ``host`` is a mapped compute host."""
+    if not checks.host_is_mapped(context, host):
+        raise exception.ComputeHostNotFound(host=host)
 
 
-class MigrationNotFoundForInstance(exception.NotFound):
-    msg_fmt = ('Migration %(migration_id)s not found for instance '
-               '%(instance_id)s')
+class LiveAPI:
+    """Starts live migrations, evacuations and rebuilds through the
+    super conductor (``compute_task_api``); aborts and completes live
+    migrations on the source compute (``compute_rpcapi``)."""
 
-
-class LiveAPIMixin:
-    """Part of :class:`nova_lite.compute.api.API` (uses its helpers:
-    ``_check_not_locked``, ``compute_rpcapi``, ``compute_task_api``,
-    ``placement``)."""
-
-    # -- shared steps ---------------------------------------------------------
-
-    def _live_family_check(self, context, server, action, allowed):
-        """The instance if ``action`` may start (409 otherwise)."""
-        return self._instance_for(context, server, action, allowed)
-
-    @staticmethod
-    def _live_family_start(cctxt, instance, action, task_state,
-                           values=None):
-        """Write the task state (and ``values``) expecting no task, and
-        record the action."""
-        from nova_lite.compute import api as compute_api
-        instance._context = cctxt
-        for name, value in (values or {}).items():
-            setattr(instance, name, value)
-        instance.task_state = task_state
-        try:
-            instance.save(expected_task_state=[None])
-        except exception.UnexpectedTaskStateError as exc:
-            raise compute_api.InstanceInvalidState(
-                action=action, uuid=instance.uuid, attr='task_state',
-                state=exc.kwargs.get('actual'))
-        objects.InstanceAction.action_start(cctxt, instance.uuid, action)
-        LOG.info('%s of instance %s on %s requested', action,
-                 instance.uuid, instance.host)
-
-    @staticmethod
-    def _check_host_exists(context, host):
-        """ComputeHostNotFound unless ``host`` is a mapped compute host."""
-        try:
-            api_db.host_mapping_get_by_host(context, host)
-        except exception.HostMappingNotFound:
-            raise exception.ComputeHostNotFound(host=host)
+    def __init__(self, compute_rpcapi, compute_task_api):
+        self.compute_rpcapi = compute_rpcapi
+        self.compute_task_api = compute_task_api
 
     # -- live migration --------------------------------------------------
 
     def live_migrate(self, context, server, host=None, block_migration=None,
                      force=False):
         """Live-migrate (the scheduler picks when ``host`` is None)."""
-        instance = self._live_family_check(context, server,
-                                           'os-migrateLive',
-                                           LIVE_MIGRATION_STATES)
+        instance = actions.instance_for(context, server, 'os-migrateLive',
+                                        LIVE_MIGRATION_STATES)
         if host:
             try:
-                self._check_host_exists(context, host)
+                _check_host_exists(context, host)
             except exception.ComputeHostNotFound as error:
                 raise exception.Invalid(reason=str(error))
         with nl_context.target_cell(context, server.cell) as cctxt:
-            self._live_family_start(cctxt, instance, 'live-migration',
-                                    task_states.MIGRATING)
+            _start(cctxt, instance, 'live-migration', task_states.MIGRATING)
         self.compute_task_api.live_migrate_instance(
             context, instance, host=host, block_migration=block_migration,
             force=force)
@@ -138,23 +107,21 @@ class LiveAPIMixin:
     def evacuate(self, context, server, host=None, admin_password=None,
                  force=False):
         """Re-create the server elsewhere; its host must be down."""
-        instance = self._live_family_check(context, server, 'evacuate',
-                                           REBUILD_STATES)
+        instance = actions.instance_for(context, server, 'evacuate',
+                                        REBUILD_STATES)
         if not instance.host:
-            from nova_lite.compute import api as compute_api
-            raise compute_api.InstanceInvalidState(
+            raise exception.InstanceInvalidState(
                 action='evacuate', uuid=instance.uuid, attr='host',
                 state=None)
         if host:
-            self._check_host_exists(context, host)
+            _check_host_exists(context, host)
             if host == instance.host:
                 raise exception.Invalid(
                     reason="The target host can't be the same one.")
         with nl_context.target_cell(context, server.cell) as cctxt:
             if servicegroup.compute_is_up(cctxt, instance.host):
-                raise ComputeServiceInUse(host=instance.host)
-            self._live_family_start(cctxt, instance, 'evacuate',
-                                    task_states.REBUILDING)
+                raise exception.ComputeServiceInUse(host=instance.host)
+            _start(cctxt, instance, 'evacuate', task_states.REBUILDING)
             migration = objects.Migration(
                 cctxt, instance_uuid=instance.uuid,
                 migration_type='evacuation', status='accepted',
@@ -176,23 +143,23 @@ class LiveAPIMixin:
     def rebuild(self, context, server, image_ref, admin_password=None,
                 values=None, preserve_ephemeral=False):
         """Rebuild in place from ``image_ref``; the server as of now."""
-        from nova_lite.compute import api as compute_api
-        image = compute_api.get_image(image_ref)
-        instance = self._live_family_check(context, server, 'rebuild',
-                                           REBUILD_STATES)
+        image = checks.get_image(image_ref)
+        instance = actions.instance_for(context, server, 'rebuild',
+                                        REBUILD_STATES)
         orig_image_ref = instance.image_ref
         image_changed = image['id'] != orig_image_ref
         values = dict(values or {})
         values['image_ref'] = image['id']
         if 'key_name' in values:
             # 400 for a key pair the caller does not have; None unsets.
-            values['key_data'] = self._key_data(context, values['key_name'])
+            values['key_data'] = checks.key_data(context,
+                                                 values['key_name'])
         # The conductor restores these values if the rebuild fails there.
         before = instance.obj_clone()
         with nl_context.target_cell(context, server.cell) as cctxt:
-            self._live_family_start(cctxt, instance, 'rebuild',
-                                    task_states.REBUILDING, values)
-        rebuilt = self.get(context, instance.uuid)
+            _start(cctxt, instance, 'rebuild', task_states.REBUILDING,
+                   values)
+        rebuilt = server_list.get(context, instance.uuid)
         before.task_state = instance.task_state
         self.compute_task_api.rebuild_instance(
             context, before, image, recreate=False,
@@ -221,24 +188,23 @@ class LiveAPIMixin:
             except exception.MigrationNotFound:
                 pass
         if migration is None or migration.instance_uuid != server.uuid:
-            raise MigrationNotFoundForInstance(migration_id=migration_id,
-                                               instance_id=server.uuid)
+            raise exception.MigrationNotFoundForInstance(
+                migration_id=migration_id, instance_id=server.uuid)
         return migration
 
     def _live_migration_action(self, context, server, migration_id, method,
                                allowed):
-        from nova_lite.compute import api as compute_api
         instance = server.instance
         if server.cell is None or \
                 instance.task_state != task_states.MIGRATING:
-            raise compute_api.InstanceInvalidState(
+            raise exception.InstanceInvalidState(
                 action=method, uuid=server.uuid, attr='task_state',
                 state=instance.task_state)
         with nl_context.target_cell(context, server.cell) as cctxt:
             migration = self._server_migration(cctxt, server, migration_id)
             if migration.migration_type != 'live-migration' or \
                     migration.status not in allowed:
-                raise InvalidMigrationState(
+                raise exception.InvalidMigrationState(
                     migration_id=migration_id, instance_uuid=server.uuid,
                     state=migration.status, method=method)
             action, rpc_method = _SERVER_MIGRATION_ACTIONS[method]

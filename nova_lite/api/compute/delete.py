@@ -1,4 +1,4 @@
-"""Deleting a server: the compute API facade part.
+"""Deleting a server.
 
 A server is deleted where it is: a build request not yet scheduled goes
 with its mapping and request spec; an instance in cell0, without a host
@@ -14,6 +14,8 @@ migrations still hold (the source of a move) and ends them ``error``.
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite.api.compute import actions
+from nova_lite.api.compute import server_list
 from nova_lite.clients import allocation_moves
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
@@ -30,10 +32,16 @@ from nova_lite import servicegroup
 LOG = logging.getLogger(__name__)
 
 
-class DeleteAPIMixin:
-    """Part of :class:`nova_lite.compute.api.API` (uses its
-    ``_check_not_locked``, ``get``, ``placement``, ``compute_rpcapi`` and
-    ``confirm_resize_before_delete``)."""
+class DeleteAPI:
+    """Deletes servers: casts to their compute (``compute_rpcapi``), or
+    deletes them here and drops their claims (``placement``); a resize
+    in VERIFY_RESIZE is confirmed first (``resize``, a
+    :class:`nova_lite.api.compute.resize.ResizeAPI`)."""
+
+    def __init__(self, compute_rpcapi, placement, resize):
+        self.compute_rpcapi = compute_rpcapi
+        self.placement = placement
+        self.resize = resize
 
     def delete(self, context, server):
         """Delete a server wherever it is (see the module docstring)."""
@@ -42,8 +50,8 @@ class DeleteAPIMixin:
                                                                uuid):
             return
         if server.build_request:
-            server = self.get(context, uuid)
-        self._check_not_locked(context, server.instance)
+            server = server_list.get(context, uuid)
+        actions.check_not_locked(context, server.instance)
         mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
         cell = mapping.cell_mapping
         with nl_context.target_cell(context, cell) as cctxt:
@@ -52,7 +60,7 @@ class DeleteAPIMixin:
                      not instance.host or
                      not servicegroup.compute_is_up(cctxt, instance.host))
             if cell.uuid != cell_mapping_obj.CELL0_UUID:
-                self.confirm_resize_before_delete(cctxt, instance)
+                self.resize.confirm_resize_before_delete(cctxt, instance)
             if local:
                 self._local_delete(context, cctxt, instance)
             else:
@@ -61,7 +69,8 @@ class DeleteAPIMixin:
         mapping.save()
         group_api.instance_group_member_delete(context, uuid)
 
-    def _delete_build_request(self, context, uuid):
+    @staticmethod
+    def _delete_build_request(context, uuid):
         """True when the build request was deleted (the server with it)."""
         try:
             objects.BuildRequest(context, instance_uuid=uuid).destroy()

@@ -1,4 +1,4 @@
-"""Shelve, shelve offload, unshelve: the compute API facade part.
+"""Shelve, shelve offload, unshelve.
 
 * ``shelve`` (active, stopped, paused or suspended servers): task
   ``shelving`` in the cell, cast ``shelve_instance`` to the server's
@@ -16,11 +16,11 @@
 
 from oslo_log import log as logging
 
+from nova_lite.api.compute import actions
+from nova_lite.api.compute import checks
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
-from nova_lite.db.api import api as api_db
-from nova_lite.db.api import aggregate_api
 from nova_lite import exception
 from nova_lite import objects
 
@@ -33,67 +33,65 @@ UNSHELVE_STATES = (vm_states.SHELVED, vm_states.SHELVED_OFFLOADED)
 NOT_GIVEN = object()
 
 
-class ShelveAPIMixin:
-    """Part of :class:`nova_lite.compute.api.API` (uses its helpers:
-    ``_check_not_locked``, ``compute_rpcapi``, ``compute_task_api``,
-    ``placement``)."""
+class ShelveAPI:
+    """Shelves on the server's compute (through ``server_actions``, an
+    :class:`nova_lite.api.compute.actions.ActionsAPI`); unshelves an
+    offloaded server through the super conductor
+    (``compute_task_api``), which schedules it again."""
+
+    def __init__(self, server_actions, compute_task_api):
+        self.server_actions = server_actions
+        self.compute_task_api = compute_task_api
 
     def shelve(self, context, server, clean_shutdown=True):
         """Shelve a server (202; 409 in another state or locked)."""
-        self._act(context, server, 'shelve', SHELVE_STATES,
-                  task_states.SHELVING, 'shelve_instance',
-                  clean_shutdown=clean_shutdown)
+        self.server_actions.act(context, server, 'shelve', SHELVE_STATES,
+                                task_states.SHELVING, 'shelve_instance',
+                                clean_shutdown=clean_shutdown)
 
     def shelve_offload(self, context, server, clean_shutdown=True):
         """Offload a shelved server now (admins by default)."""
-        self._act(context, server, 'shelveOffload', (vm_states.SHELVED,),
-                  task_states.SHELVING_OFFLOADING,
-                  'shelve_offload_instance', clean_shutdown=clean_shutdown)
+        self.server_actions.act(
+            context, server, 'shelveOffload', (vm_states.SHELVED,),
+            task_states.SHELVING_OFFLOADING, 'shelve_offload_instance',
+            clean_shutdown=clean_shutdown)
 
     def unshelve(self, context, server, availability_zone=NOT_GIVEN,
                  host=None):
         """Bring a shelved server back (see the module docstring)."""
-        from nova_lite.compute import api as compute_api
         if server.build_request or server.cell is None:
-            raise compute_api.InstanceInvalidState(
+            raise exception.InstanceInvalidState(
                 action='unshelve', uuid=server.uuid, attr='vm_state',
                 state='building')
         instance = server.instance
-        self._check_not_locked(context, instance)
+        actions.check_not_locked(context, instance)
         if instance.vm_state not in UNSHELVE_STATES or \
                 instance.task_state is not None:
             attr, state = (('task_state', instance.task_state)
                            if instance.vm_state in UNSHELVE_STATES
                            else ('vm_state', instance.vm_state))
-            raise compute_api.InstanceInvalidState(
+            raise exception.InstanceInvalidState(
                 action='unshelve', uuid=instance.uuid, attr=attr,
                 state=state)
         offloaded = instance.vm_state == vm_states.SHELVED_OFFLOADED
         if not offloaded:
             if availability_zone is not NOT_GIVEN or host:
-                raise compute_api.InstanceInvalidState(
+                raise exception.InstanceInvalidState(
                     action='unshelve with a host or availability zone',
                     uuid=instance.uuid, attr='vm_state',
                     state=instance.vm_state)
-            self._act(context, server, 'unshelve', (vm_states.SHELVED,),
-                      task_states.UNSHELVING, 'unshelve_instance',
-                      host=instance.host)
+            self.server_actions.act(
+                context, server, 'unshelve', (vm_states.SHELVED,),
+                task_states.UNSHELVING, 'unshelve_instance',
+                host=instance.host)
             return
         stored, spec = self._unshelve_spec(context, instance,
                                            availability_zone, host)
+        values = ({} if availability_zone is NOT_GIVEN
+                  else {'availability_zone': availability_zone})
         with nl_context.target_cell(context, server.cell) as cctxt:
-            instance._context = cctxt
-            if availability_zone is not NOT_GIVEN:
-                instance.availability_zone = availability_zone
-            instance.task_state = task_states.UNSHELVING
-            try:
-                instance.save(expected_task_state=[None])
-            except exception.UnexpectedTaskStateError as exc:
-                raise compute_api.InstanceInvalidState(
-                    action='unshelve', uuid=instance.uuid,
-                    attr='task_state', state=exc.kwargs.get('actual'))
-            objects.InstanceAction.action_start(cctxt, instance.uuid,
-                                                'unshelve')
+            actions.start_task(cctxt, instance, 'unshelve',
+                               task_states.UNSHELVING, values)
         if availability_zone is not NOT_GIVEN:
             # Pinned (or unpinned) only now that the unshelve is ours: a
             # refused one (409) changes nothing.
@@ -111,9 +109,8 @@ class ShelveAPIMixin:
         unshelve is accepted: it pins the server, ``None`` unpins it) and
         host (this scheduling only); 400 for an unknown zone or host, or
         a host outside the zone the server is (or is being) pinned to."""
-        from nova_lite.compute import api as compute_api
         if availability_zone not in (NOT_GIVEN, None):
-            self._check_zone(context, availability_zone)
+            checks.check_zone(context, availability_zone)
         try:
             spec = objects.RequestSpec.get_by_instance_uuid(context,
                                                             instance.uuid)
@@ -125,13 +122,9 @@ class ShelveAPIMixin:
         zone = (spec.get('availability_zone')
                 if availability_zone is NOT_GIVEN else availability_zone)
         if host:
-            try:
-                api_db.host_mapping_get_by_host(context, host)
-            except exception.HostMappingNotFound:
-                raise compute_api.InvalidRequest(
-                    reason='Compute host %s could not be found.' % host)
-            if zone and _zone_of_host(context, host) != zone:
-                raise compute_api.InvalidRequest(
+            checks.check_host(context, host)
+            if zone and checks.zone_of_host(context, host) != zone:
+                raise exception.InvalidRequest(
                     reason='Host %s is not in availability zone %s.'
                     % (host, zone))
         stored = spec
@@ -143,9 +136,3 @@ class ShelveAPIMixin:
                 host=host, node=None, cell_uuid=None, aggregates=[],
                 forbidden_aggregates=[], allow_cross_cell_move=False)
         return stored, spec
-
-
-def _zone_of_host(context, host):
-    from nova_lite.conductor.tasks import common
-    zones = aggregate_api.availability_zones_by_host(context)
-    return zones.get(host) or common.default_availability_zone()

@@ -1,4 +1,4 @@
-"""Resize, cold migrate, confirm, revert: the compute API facade part.
+"""Resize, cold migrate, confirm, revert.
 
 ``resize`` and ``migrate`` need a new host: they set the task state
 ``resize_prep`` in the instance's cell, start the action and cast
@@ -20,11 +20,12 @@ one wins and the others get a conflict.
 from oslo_log import log as logging
 import os_traits
 
+from nova_lite.api.compute import actions
+from nova_lite.api.compute import checks
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.api import api as api_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite import servicegroup
@@ -33,12 +34,6 @@ CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 _MOVABLE_VM_STATES = (vm_states.ACTIVE, vm_states.STOPPED)
-
-
-def _errors():
-    # NOTE(nova_lite): compute.api imports this module.
-    from nova_lite.compute import api
-    return api
 
 
 def flavor_of(context, instance):
@@ -51,10 +46,16 @@ def flavor_of(context, instance):
     return flavor.fill_defaults()
 
 
-class ResizeAPIMixin:
-    """Part of :class:`nova_lite.compute.api.API` (uses its helpers:
-    ``_check_not_locked``, ``compute_rpcapi``, ``compute_task_api``,
-    ``placement``)."""
+class ResizeAPI:
+    """Starts cold moves through the super conductor
+    (``compute_task_api``), which asks ``placement`` for the source's
+    traits; confirms and reverts them on the computes
+    (``compute_rpcapi``)."""
+
+    def __init__(self, compute_rpcapi, compute_task_api, placement):
+        self.compute_rpcapi = compute_rpcapi
+        self.compute_task_api = compute_task_api
+        self.placement = placement
 
     # -- resize and cold migrate ---------------------------------------------
 
@@ -63,13 +64,13 @@ class ResizeAPIMixin:
         instance = self._movable_instance(context, server, 'resize')
         current = (instance.flavor or {}).get('flavorid')
         if str(current) == str(flavor.flavorid):
-            raise _errors().InvalidRequest(
+            raise exception.InvalidRequest(
                 reason='When resizing, instances must change flavor!')
         if flavor.disabled:
-            raise _errors().InvalidRequest(
+            raise exception.InvalidRequest(
                 reason='Flavor %s is disabled.' % flavor.flavorid)
         if (flavor.root_gb or 0) < instance.flavor_value('root_gb'):
-            raise _errors().InvalidRequest(
+            raise exception.InvalidRequest(
                 reason="Resize of the root disk down is not allowed: "
                        "flavor %s has %s GB, the server %s GB." % (
                            flavor.flavorid, flavor.root_gb or 0,
@@ -85,19 +86,16 @@ class ResizeAPIMixin:
                               flavor_of(context, instance), 'migrate',
                               host=host)
 
-    def _movable_instance(self, context, server, action):
-        return self._instance_for(context, server, action,
-                                  _MOVABLE_VM_STATES)
+    @staticmethod
+    def _movable_instance(context, server, action):
+        return actions.instance_for(context, server, action,
+                                    _MOVABLE_VM_STATES)
 
     @staticmethod
     def _check_target_host(context, instance, host):
-        try:
-            api_db.host_mapping_get_by_host(context, host)
-        except exception.HostMappingNotFound:
-            raise _errors().InvalidRequest(
-                reason='Compute host %s could not be found.' % host)
+        checks.check_host(context, host)
         if host == instance.host:
-            raise _errors().InvalidRequest(
+            raise exception.InvalidRequest(
                 reason="The target host can't be the same one.")
 
     def _start_cold_move(self, context, server, instance, flavor, action,
@@ -105,16 +103,8 @@ class ResizeAPIMixin:
         spec = self._move_request_spec(context, server, instance, flavor,
                                        action, host)
         with nl_context.target_cell(context, server.cell) as cctxt:
-            instance._context = cctxt
-            instance.task_state = task_states.RESIZE_PREP
-            try:
-                instance.save(expected_task_state=[None])
-            except exception.UnexpectedTaskStateError as exc:
-                raise _errors().InstanceInvalidState(
-                    action=action, uuid=instance.uuid, attr='task_state',
-                    state=exc.kwargs.get('actual'))
-            objects.InstanceAction.action_start(cctxt, instance.uuid,
-                                                action)
+            actions.start_task(cctxt, instance, action,
+                               task_states.RESIZE_PREP)
         LOG.info('%s of instance %s from %s to flavor %s%s requested',
                  action, instance.uuid, instance.host, flavor.flavorid,
                  ' on host %s' % host if host else '')
@@ -176,7 +166,7 @@ class ResizeAPIMixin:
                                           'reverting', 'revertResize')
             try:
                 self._set_reverting(cctxt, instance)
-            except _errors().InstanceInvalidState:
+            except exception.InstanceInvalidState:
                 self._release_migration(migration, 'reverting')
                 raise
             objects.InstanceAction.action_start(cctxt, instance.uuid,
@@ -195,7 +185,7 @@ class ResizeAPIMixin:
         try:
             migration.save(expected_status='finished')
         except (exception.Conflict, exception.MigrationNotFound) as exc:
-            raise _errors().InstanceInvalidState(
+            raise exception.InstanceInvalidState(
                 action=action, uuid=instance.uuid, attr='migration status',
                 state=exc.kwargs.get('actual', 'deleted'))
 
@@ -222,22 +212,22 @@ class ResizeAPIMixin:
                 exception.UnexpectedVMStateError) as exc:
             attr = ('task_state' if isinstance(
                 exc, exception.UnexpectedTaskStateError) else 'vm_state')
-            raise _errors().InstanceInvalidState(
+            raise exception.InstanceInvalidState(
                 action='revertResize', uuid=instance.uuid, attr=attr,
                 state=exc.kwargs.get('actual'))
 
-    def _finished_migration(self, context, server, action):
+    @staticmethod
+    def _finished_migration(context, server, action):
         """(instance, its ``finished`` migration); 409 unless the server
         is in VERIFY_RESIZE, 400 without such a migration."""
-        errors = _errors()
-        instance = self._instance_for(context, server, action,
-                                      (vm_states.RESIZED,))
+        instance = actions.instance_for(context, server, action,
+                                        (vm_states.RESIZED,))
         with nl_context.target_cell(context, server.cell) as cctxt:
             try:
                 migration = objects.Migration.get_by_instance_and_status(
                     cctxt, instance.uuid, 'finished')
             except exception.MigrationNotFound:
-                raise errors.InvalidRequest(
+                raise exception.InvalidRequest(
                     reason='Instance %s has no finished migration to '
                            '%s.' % (instance.uuid, action))
         return instance, migration

@@ -7,6 +7,8 @@ server lives in. Unknown values (a down cell's minimal record, an unset
 column) sort as the smallest, as NULLs do in MySQL.
 """
 
+from nova_lite import exception
+
 # Keys a user may sort by (Nova's list, less what nova_lite does not store
 # or what Nova accepts and ignores).
 SORT_KEYS = frozenset([
@@ -31,27 +33,25 @@ IGNORED_KEYS = frozenset([
 ADMIN_ONLY_KEYS = frozenset(['host', 'node'])
 
 
-class InvalidSort(ValueError):
-    """A sort key or direction nova_lite cannot sort by."""
-
-
 def parse(keys, dirs, is_admin):
     """[(key, 'asc'|'desc')] from the repeated query parameters.
 
     Directions pair with keys in order; missing ones are ``desc``.
     """
     if len(dirs) > len(keys):
-        raise InvalidSort('There are more sort directions than sort keys.')
+        raise exception.InvalidSort(
+            'There are more sort directions than sort keys.')
     result = []
     for index, key in enumerate(keys):
         direction = dirs[index] if index < len(dirs) else 'desc'
         if direction not in ('asc', 'desc'):
-            raise InvalidSort('Invalid sort direction: %s' % direction)
+            raise exception.InvalidSort(
+                'Invalid sort direction: %s' % direction)
         if key in IGNORED_KEYS or (key in ADMIN_ONLY_KEYS and
                                    not is_admin):
             continue
         if key not in SORT_KEYS:
-            raise InvalidSort('Invalid sort key: %s' % key)
+            raise exception.InvalidSort('Invalid sort key: %s' % key)
         result.append((key, direction))
     return result
 

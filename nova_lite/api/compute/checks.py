@@ -1,0 +1,113 @@
+"""Checks of a request's values that several operations share.
+
+Stateless and read-only: each answers whether an image, a zone, a key
+pair, a host or a node named in a request exists, raising the error the
+REST layer turns into a 400 when it does not. The create, unshelve,
+rebuild and move operations call them; none of them changes anything.
+"""
+
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
+from nova_lite.db.api import aggregate_api
+from nova_lite.db.api import api as api_db
+from nova_lite.db.api import group_api
+from nova_lite.db.cell import api as cell_db
+from nova_lite import exception
+from nova_lite import image_catalog
+from nova_lite import objects
+
+CONF = nl_conf.CONF
+
+NETWORKS_WITHOUT_SERVICE = ('auto', 'none')
+
+
+def get_image(image_ref):
+    """The catalog image ``image_ref`` (an id or a name)."""
+    image = image_catalog.find(image_ref)
+    if image is None:
+        raise exception.ImageNotFound(image_id=image_ref)
+    return image
+
+
+def parse_availability_zone(value):
+    """(zone, host, node) from ``az``, ``az:host``, ``az:host:node``,
+    ``az::node``; empty parts are None."""
+    if not value:
+        return None, None, None
+    parts = value.split(':')
+    if len(parts) > 3:
+        raise exception.InvalidRequest(
+            reason='Invalid availability_zone %s: at most zone:host:node'
+            % value)
+    parts += [None] * (3 - len(parts))
+    return tuple(p or None for p in parts)
+
+
+def check_networks(networks):
+    """nova_lite has no network service: only "no network" requests."""
+    if networks is None or networks == [] or \
+            networks in NETWORKS_WITHOUT_SERVICE:
+        return
+    raise exception.InvalidRequest(
+        reason='Invalid networks: nova_lite has no network service; '
+               'use "auto", "none" or [].')
+
+
+def check_zone(context, zone):
+    """400 unless ``zone`` is the default zone or an aggregate's."""
+    if zone is None:
+        return
+    known = set(aggregate_api.availability_zones_by_host(context).values())
+    known.add(CONF.default_availability_zone)
+    if zone not in known:
+        raise exception.InvalidRequest(
+            reason='The requested availability zone %s is not available'
+            % zone)
+
+
+def zone_of_host(context, host):
+    """The availability zone ``host`` is in (its aggregate's, else the
+    default one)."""
+    zones = aggregate_api.availability_zones_by_host(context)
+    return zones.get(host) or CONF.default_availability_zone
+
+
+def key_data(context, key_name):
+    """The public key of the caller's key pair ``key_name`` (None for
+    None); 400 when the caller has no such key pair."""
+    if key_name is None:
+        return None
+    try:
+        return group_api.key_pair_get(context, context.user_id,
+                                      key_name).public_key
+    except exception.KeypairNotFound:
+        raise exception.InvalidRequest(reason='Invalid key_name provided.')
+
+
+def host_is_mapped(context, host):
+    """Whether ``host`` is a compute host mapped to a cell."""
+    try:
+        api_db.host_mapping_get_by_host(context, host)
+    except exception.HostMappingNotFound:
+        return False
+    return True
+
+
+def check_host(context, host):
+    """400 unless ``host`` is a mapped compute host."""
+    if not host_is_mapped(context, host):
+        raise exception.InvalidRequest(
+            reason='Compute host %s could not be found.' % host)
+
+
+def node_exists(context, host, node):
+    """Whether a compute node named ``node`` (of ``host``) exists."""
+    for cell in objects.CellMappingList.get_all(context).objects:
+        if cell.is_cell0:
+            continue
+        with nl_context.target_cell(context, cell) as cctxt:
+            for compute_node in cell_db.compute_node_get_all(cctxt):
+                if compute_node.hypervisor_hostname == node and (
+                        not host or compute_node.host == host):
+                    return True
+    return False

@@ -1,0 +1,223 @@
+"""Creating servers: accepted here, scheduled and built by the conductor.
+
+``create`` validates the request, checks quota, writes per instance a
+build request, a request spec and an instance mapping with no cell (the
+server is then visible, from its build request), adds the instances to
+their server group, and casts ``schedule_and_build_instances`` to the
+super conductor.
+"""
+
+import json
+import re
+
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+
+from nova_lite.api.compute import checks
+from nova_lite.api.compute import server_list
+from nova_lite.api import quota
+from nova_lite.compute import task_states
+from nova_lite.compute import vm_states
+from nova_lite.db.api import group_api
+from nova_lite import exception
+from nova_lite import objects
+
+LOG = logging.getLogger(__name__)
+
+
+class CreateAPI:
+    """Accepts new servers and hands them to the super conductor
+    (``compute_task_api``)."""
+
+    def __init__(self, compute_task_api):
+        self.compute_task_api = compute_task_api
+
+    def create(self, context, flavor, image_ref, name, min_count=1,
+               max_count=None, availability_zone=None, scheduler_hints=None,
+               key_name=None, metadata=None, description=None,
+               networks=None, user_data=None, forced_allowed=False,
+               hostname=None, requested_host=None, requested_node=None):
+        """Accept servers; returns (list of Instance, reservation id).
+
+        ``availability_zone`` may force a host (``zone:host[:node]``,
+        admins: no filters, no reschedule); ``requested_host`` /
+        ``requested_node`` (2.74) ask the scheduler for that host or node,
+        through its filters.
+        """
+        max_count = max_count or min_count
+        if min_count > max_count:
+            raise exception.InvalidRequest(
+                reason='min_count must be <= max_count')
+        image = checks.get_image(image_ref) if image_ref else None
+        checks.check_networks(networks)
+        zone, host, node = checks.parse_availability_zone(availability_zone)
+        if (host or node) and not forced_allowed:
+            raise exception.Forbidden(
+                reason="Policy doesn't allow os_compute_api:servers:create:"
+                       "forced_host to be performed.")
+        checks.check_zone(context, zone)
+        destination = _requested_destination(context, requested_host,
+                                             requested_node)
+        key_data = checks.key_data(context, key_name)
+        hints = _normalise_hints(scheduler_hints or {})
+        group = _group_for(context, hints)
+        count = _check_quota(context, flavor, min_count, max_count)
+        reservation_id = 'r-' + uuidutils.generate_uuid()[:8]
+        build_requests, specs, instances = [], [], []
+        for index in range(count):
+            uuid = uuidutils.generate_uuid()
+            values = _instance_values(
+                context, uuid, flavor, image, name, index, count,
+                reservation_id, zone, key_name, key_data, metadata,
+                description, user_data, hostname)
+            spec = build_request_spec(
+                context, uuid, flavor, image, count, zone, hints, group,
+                force_hosts=[host] if host else [],
+                force_nodes=[node] if node else [],
+                requested_destination=destination)
+            build_request = _store(context, uuid, values, spec)
+            build_requests.append(build_request)
+            specs.append(spec)
+            instances.append(server_list.instance_from_build_request(
+                context, build_request))
+        if group is not None:
+            group_api.instance_group_members_add(
+                context, group.uuid, [i.uuid for i in instances])
+        LOG.info('Accepted %d server(s) %s (reservation %s)', count,
+                 ', '.join(i.uuid for i in instances), reservation_id)
+        self.compute_task_api.schedule_and_build_instances(
+            context, build_requests, specs, image=image,
+            requested_networks=networks)
+        return instances, reservation_id
+
+
+def _normalise_hints(hints):
+    """Hints as lists of strings (``query`` stays one string)."""
+    result = {}
+    for key, value in hints.items():
+        if value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        result[key] = [v if isinstance(v, str) else json.dumps(v)
+                       for v in values]
+    return result
+
+
+def _group_for(context, hints):
+    group_uuid = (hints.get('group') or [None])[0]
+    if group_uuid is None:
+        return None
+    try:
+        group = group_api.instance_group_get(context, group_uuid)
+    except exception.InstanceGroupNotFound:
+        raise exception.InvalidRequest(
+            reason='Invalid server group %s: not found' % group_uuid)
+    if not context.is_admin and group.project_id != context.project_id:
+        raise exception.InvalidRequest(
+            reason='Invalid server group %s: not found' % group_uuid)
+    return group
+
+
+def _check_quota(context, flavor, min_count, max_count):
+    """How many of [min_count, max_count] fit the project's quota
+    (the limits and usage os-quota-sets shows)."""
+    limits = quota.limits_for(context, context.project_id, context.user_id)
+    used = quota.server_usage(context, context.project_id)
+    per_instance = {'instances': 1, 'cores': flavor.vcpus,
+                    'ram': flavor.memory_mb}
+    count = max_count
+    for resource, each in per_instance.items():
+        limit = limits.get(resource, -1)
+        if limit is None or limit < 0 or not each:
+            continue
+        fits = (limit - used[resource]) // each
+        if fits < min_count:
+            raise exception.QuotaExceeded(
+                resources=resource, req=each * min_count,
+                used=used[resource], allowed=limit)
+        count = min(count, fits)
+    return count
+
+
+def _instance_values(context, uuid, flavor, image, name, index, count,
+                     reservation_id, zone, key_name, key_data, metadata,
+                     description, user_data, hostname):
+    display_name = name
+    if count > 1 and '%' not in name:
+        display_name = '%s-%d' % (name, index + 1)
+    flavor_dict = {k: flavor.get(k) for k in (
+        'id', 'flavorid', 'name', 'vcpus', 'memory_mb', 'root_gb',
+        'ephemeral_gb', 'swap', 'rxtx_factor', 'vcpu_weight',
+        'is_public', 'description')}
+    flavor_dict['extra_specs'] = dict(flavor.get('extra_specs') or {})
+    # NOTE(nova_lite): Instance's dict fields refuse None values.
+    flavor_dict = {k: v for k, v in flavor_dict.items() if v is not None}
+    return {
+        'uuid': uuid, 'user_id': context.user_id,
+        'project_id': context.project_id,
+        'image_ref': image['id'] if image else '',
+        'hostname': hostname or re.sub(r'[^a-z0-9-]+', '-',
+                                       display_name.lower()).strip('-')
+        or 'server',
+        'display_name': display_name,
+        'display_description': description,
+        'vm_state': vm_states.BUILDING,
+        'task_state': task_states.SCHEDULING, 'power_state': 0,
+        'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
+        'root_gb': flavor.root_gb, 'ephemeral_gb': flavor.ephemeral_gb,
+        'instance_type_id': flavor.get('id'), 'flavor': flavor_dict,
+        'reservation_id': reservation_id, 'launch_index': index,
+        'availability_zone': zone, 'key_name': key_name,
+        'key_data': key_data, 'user_data': user_data,
+        'metadata': dict(metadata or {}), 'system_metadata': {},
+        'locked': False,
+    }
+
+
+def _requested_destination(context, host, node):
+    """{'host', 'node'} after checking they exist; None if neither."""
+    if not host and not node:
+        return None
+    if host:
+        checks.check_host(context, host)
+    if node and not checks.node_exists(context, host, node):
+        raise exception.InvalidRequest(
+            reason='Compute node %s could not be found.' % node)
+    return {'host': host, 'node': node}
+
+
+def _store(context, uuid, values, spec):
+    """Request spec, build request, mapping (the server now exists)."""
+    spec.create()
+    build_request = objects.BuildRequest(
+        context, instance_uuid=uuid, project_id=context.project_id,
+        instance=values, block_device_mappings=[], tags=[])
+    build_request.create()
+    objects.InstanceMapping(
+        context, instance_uuid=uuid, project_id=context.project_id,
+        user_id=context.user_id, cell_mapping=None).create()
+    return build_request
+
+
+def build_request_spec(context, uuid, flavor, image, count, zone, hints,
+                       group, force_hosts=(), force_nodes=(),
+                       requested_destination=None):
+    """The RequestSpec object of a new instance."""
+    group_values = None
+    if group is not None:
+        policy, rules = group_api.instance_group_policy(group)
+        group_values = {'uuid': group.uuid, 'policy': policy,
+                        'rules': rules or {},
+                        'members': list(group.members) + [uuid]}
+    image_meta = None
+    if image is not None:
+        image_meta = {'id': image['id'],
+                      'disk_format': image.get('disk_format'),
+                      'properties': image.get('properties') or {}}
+    return objects.RequestSpec.from_components(
+        context, flavor, image=image_meta, num_instances=count,
+        project_id=context.project_id, user_id=context.user_id,
+        instance_uuid=uuid, availability_zone=zone, scheduler_hints=hints,
+        instance_group=group_values, force_hosts=list(force_hosts),
+        force_nodes=list(force_nodes),
+        requested_destination=requested_destination)
