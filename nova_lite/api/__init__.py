@@ -2,7 +2,8 @@
 
 Laid out like placement, so the place of a behaviour is obvious:
 
-* ``deploy.py``        the middleware pipeline, assembled in one function
+* ``deploy.py``        the shared pipeline (``nova_lite.wsgi``) with the
+                       compute API's router, auth settings, versions
 * ``router.py``        the route table (one dict of path -> method ->
                        ``'module:function'``) and dispatch, 404/405
 * ``handlers/``        one module of small request handlers per URL family
@@ -11,9 +12,10 @@ Laid out like placement, so the place of a behaviour is obvious:
                        live migration, shelve) behind a thin ``API``
 * ``schemas/``         JSON schemas of bodies and query strings, as data
 * ``policies/``        oslo.policy defaults, as data; ``policy.py`` enforces
-* ``microversion.py``  2.1 to 2.100: parsing, guards, what changes where
-* ``auth.py``          noauth2, http_basic, keystone
-* ``faults.py``        Nova's fault format and the last-resort 500
+* ``microversion.py``  2.1 to 2.100: the version table, guards, what
+                       changes where
+* ``auth.py``          who a noauth2 token is; the public version documents
+* ``faults.py``        Nova's fault format and the wording of shared errors
 * ``validation.py``    schema checks whose errors name the field
 * ``util.py``          the handler contract (context, responses, paging)
 * ``cells.py``         scatter-gather over cells with a per-cell timeout

@@ -1,45 +1,19 @@
-"""Assemble the compute API WSGI application (the middleware pipeline).
+"""Assemble the compute API WSGI application.
 
-From the outside in:
-
-1. request id (oslo.middleware): every response and log line carries one,
-   and a 500's message quotes it;
-2. fault wrapper: whatever escapes below becomes a fault in Nova's format,
-   an unexpected exception a ``computeFault`` 500 without traceback;
-3. health check (oslo.middleware) at ``/healthcheck``, before auth, so a
-   load balancer needs no credentials;
-4. environment: the configuration and the placement client handlers use;
-5. microversion: parse the version headers, answer 400/406 for bad ones,
-   echo both headers and ``Vary`` on every response - before auth so even
-   a 401 says which version it speaks;
-6. auth (``[api] auth_strategy``), skipped for the version documents;
-7. the router (``router.APIRouter``).
+The pipeline is the one both REST services share
+(:mod:`nova_lite.wsgi.pipeline`: request id, fault wrapper, health check,
+microversion, auth, router); the compute API passes its router, its error
+format and version table, its auth settings (``[api] auth_strategy``,
+the version documents public) and the environ values handlers use: the
+configuration and the placement client.
 """
 
-from oslo_log import log as logging
-from oslo_middleware import request_id
-
 from nova_lite.api import auth
-from nova_lite.api import faults
 from nova_lite.api import microversion
 from nova_lite.api import router
 from nova_lite.api import util
 from nova_lite import conf as nl_conf
-from nova_lite import wsgi_middleware
-
-LOG = logging.getLogger(__name__)
-
-class Environ:
-    """Put what handlers need (configuration, placement) in the environ."""
-
-    def __init__(self, app, conf, placement_client):
-        self.app = app
-        self.values = {util.CONF_KEY: conf,
-                       util.PLACEMENT_KEY: placement_client}
-
-    def __call__(self, environ, start_response):
-        environ.update(self.values)
-        return self.app(environ, start_response)
+from nova_lite.wsgi import pipeline
 
 
 def deploy(conf=None, placement_client=None):
@@ -52,15 +26,9 @@ def deploy(conf=None, placement_client=None):
     conf = conf or nl_conf.CONF
     if placement_client is None:
         placement_client = _lazy_placement_client(conf)
-    app = router.APIRouter()
-    app = auth.wrap(app, conf)
-    app = wsgi_middleware.MicroversionMiddleware(
-        app, microversion, lambda req, exc: faults.from_webob(exc))
-    app = Environ(app, conf, placement_client)
-    app = wsgi_middleware.HealthcheckRoute(app)
-    app = faults.FaultWrapper(app)
-    app = request_id.RequestId(app)
-    return app
+    return pipeline.assemble(
+        router.APIRouter(), conf, auth.SETTINGS, microversion.TABLE,
+        environ={util.CONF_KEY: conf, util.PLACEMENT_KEY: placement_client})
 
 
 def _lazy_placement_client(conf):

@@ -5,20 +5,16 @@ where the name follows the status (``badRequest``, ``itemNotFound``,
 ``forbidden``, ``conflictingRequest``, ...). Handlers raise either
 ``webob.exc.HTTP*`` or a :class:`nova_lite.exception.NovaLiteException`
 (whose ``code`` picks the status); :func:`fault_response` renders both.
-:class:`FaultWrapper` is the last resort: an unexpected exception is
-logged with its traceback and answered with a ``computeFault`` 500 that
-shows no traceback.
+:data:`ERRORS` is what the shared web layers (``nova_lite.wsgi``) render
+with; their last resort answers an unexpected exception with a
+``computeFault`` 500 that shows no traceback.
 """
 
-from oslo_log import log as logging
 from oslo_serialization import jsonutils
 import webob
-import webob.dec
-import webob.exc
 
 from nova_lite import exception
-
-LOG = logging.getLogger(__name__)
+from nova_lite.wsgi import faults as wsgi_faults
 
 FAULT_NAMES = {
     400: 'badRequest',
@@ -66,50 +62,29 @@ def from_webob(exc):
     return fault_response(exc.code, _webob_message(exc), headers)
 
 
-def from_exception(exc):
-    """Render a domain exception; None for what we cannot map."""
-    if isinstance(exc, exception.NovaLiteException) and exc.code != 500:
-        return fault_response(exc.code, exc.message)
-    return None
+class ComputeErrors(wsgi_faults.ErrorFormat):
+    """The compute API's wording of the errors the shared layers answer."""
 
-
-class FaultWrapper:
-    """Turn anything the application raised into a fault response."""
-
-    def __init__(self, app):
-        self.app = app
-
-    @webob.dec.wsgify
-    def __call__(self, req):
-        try:
-            response = req.get_response(self.app)
-        except webob.exc.HTTPException as exc:
-            return self._error_or_pass(exc)
-        except UnicodeDecodeError:
-            return fault_response(
-                400, 'The request path, query string or body is not valid '
+    bad_utf8 = ('The request path, query string or body is not valid '
                 'UTF-8.')
-        except exception.NovaLiteException as exc:
-            mapped = from_exception(exc)
-            if mapped is not None:
-                return mapped
-            return self._internal(req, exc)
-        except Exception as exc:  # noqa: BLE001 - the last line of defence
-            return self._internal(req, exc)
-        return response
+    db_unavailable = 'A database is unavailable, retry later.'
 
-    @staticmethod
-    def _error_or_pass(exc):
-        if exc.code >= 400:
-            return from_webob(exc)
-        return exc
+    def render(self, req, exc):
+        return from_webob(exc)
 
-    @staticmethod
-    def _internal(req, exc):
-        request_id = req.environ.get('openstack.request_id')
-        LOG.exception('Unexpected error serving %s %r (request %s)',
-                      req.environ.get('REQUEST_METHOD'),
-                      req.environ.get('PATH_INFO'), request_id)
-        return fault_response(
-            500, 'Unexpected API Error. The error is logged under request '
-            'id %s; please report it. %s' % (request_id, type(exc).__name__))
+    def method_not_allowed(self, method):
+        return 'The method %s is not allowed for this resource.' % method
+
+    def internal_message(self, request_id, exc):
+        return ('Unexpected API Error. The error is logged under request '
+                'id %s; please report it. %s' % (request_id,
+                                                 type(exc).__name__))
+
+    def render_exception(self, req, exc):
+        """A domain exception whose ``code`` says it is the caller's."""
+        if isinstance(exc, exception.NovaLiteException) and exc.code != 500:
+            return fault_response(exc.code, exc.message)
+        return None
+
+
+ERRORS = ComputeErrors()

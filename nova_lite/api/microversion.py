@@ -1,4 +1,4 @@
-"""Compute API microversions: the supported range, parsing and guards.
+"""Compute API microversions: the supported range, its table and guards.
 
 Clients ask with ``OpenStack-API-Version: compute 2.N`` or the legacy
 ``X-OpenStack-Nova-API-Version: 2.N`` (``latest`` means the maximum);
@@ -13,33 +13,16 @@ their features answer as Nova does when the service is absent (see
 ``doc/api-microversions.md``).
 """
 
-import collections
-
-import microversion_parse
 import webob.exc
 
+from nova_lite.wsgi import microversion as wsgi_microversion
+
 SERVICE_TYPE = 'compute'
-HEADER = 'OpenStack-API-Version'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 ENVIRON_KEY = 'nova.api_version'
 
-Version = collections.namedtuple('Version', 'major minor')
-
-
-def parse(text):
-    """A :class:`Version` from ``'2.53'``; ValueError when malformed."""
-    major, _, minor = str(text).strip().partition('.')
-    if not (major.isdigit() and minor.isdigit()):
-        raise ValueError(text)
-    return Version(int(major), int(minor))
-
-
-def format_version(version):
-    return '%d.%d' % tuple(version)
-
-
-MIN_VERSION = parse('2.1')
-MAX_VERSION = parse('2.100')
+MIN_VERSION = wsgi_microversion.parse('2.1')
+MAX_VERSION = wsgi_microversion.parse('2.100')
 
 # The microversions whose behaviour the non-server resources of nova_lite
 # change (servers: see handlers/servers.py). The others between 2.1 and
@@ -102,58 +85,31 @@ ABSENT_SERVICES = [
 ]
 
 
-def _requested_text(environ):
-    headers = microversion_parse.headers_from_wsgi_environ(environ)
-    text = microversion_parse.get_version(
-        headers, service_type=SERVICE_TYPE,
-        legacy_headers=[LEGACY_HEADER])
-    return text
-
-
-def extract(environ):
-    """The version a request asks for; HTTP 400/406 when unusable."""
-    try:
-        text = _requested_text(environ)
-    except ValueError as exc:
-        raise webob.exc.HTTPBadRequest('Invalid API version: %s' % exc)
-    if text is None:
-        return MIN_VERSION
-    text = text.strip()
-    if text == 'latest':
-        return MAX_VERSION
-    try:
-        version = parse(text)
-    except ValueError:
-        raise webob.exc.HTTPBadRequest(
-            'API Version String %s is of invalid format. Must be of format '
-            'MajorNum.MinorNum.' % text)
-    if not MIN_VERSION <= version <= MAX_VERSION:
-        raise webob.exc.HTTPNotAcceptable(
-            'Version %s is not supported by the API. Minimum is %s and '
-            'maximum is %s.' % (text, format_version(MIN_VERSION),
-                                format_version(MAX_VERSION)))
-    return version
-
-
-def response_headers(version):
-    """The headers every response carries for ``version``."""
-    text = format_version(version)
-    return {HEADER: '%s %s' % (SERVICE_TYPE, text), LEGACY_HEADER: text,
-            'Vary': '%s, %s' % (HEADER, LEGACY_HEADER)}
+TABLE = wsgi_microversion.VersionTable(
+    SERVICE_TYPE, MIN_VERSION, MAX_VERSION, ENVIRON_KEY,
+    wsgi_microversion.Messages(
+        bad_header='Invalid API version: {text}',
+        bad_format='API Version String {text} is of invalid format. Must '
+                   'be of format MajorNum.MinorNum.',
+        unsupported='Version {text} is not supported by the API. Minimum '
+                    'is {min} and maximum is {max}.'),
+    legacy_header=LEGACY_HEADER,
+    vary='%s, %s' % (wsgi_microversion.HEADER, LEGACY_HEADER))
 
 
 def of(req):
     """The microversion served for ``req`` (set by the middleware)."""
-    return req.environ.get(ENVIRON_KEY, MIN_VERSION)
+    return TABLE.of(req)
 
 
 def at_least(req, text):
     """True when ``req`` asked for version ``text`` or later."""
-    return of(req) >= parse(text)
+    return of(req) >= wsgi_microversion.parse(text)
 
 
 def require(min_version=None, max_version=None):
     """Handler decorator: outside [min, max] the URL does not exist (404)."""
+    parse = wsgi_microversion.parse
     low = parse(min_version) if min_version else MIN_VERSION
     high = parse(max_version) if max_version else MAX_VERSION
 

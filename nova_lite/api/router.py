@@ -17,14 +17,11 @@ more specific literal paths such as ``/servers/detail`` before
 
 import importlib
 
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
-import routes
-import webob
-import webob.dec
 import webob.exc
 
 from nova_lite.api import faults
+from nova_lite.wsgi import router as wsgi_router
 
 LOG = logging.getLogger(__name__)
 
@@ -172,59 +169,12 @@ def resolve_all(declarations):
             for path, methods in declarations.items()}
 
 
-def make_map(declarations):
-    mapper = routes.Mapper()
-    for path in declarations:
-        mapper.connect(path, route_path=path)
-    return mapper
-
-
-class APIRouter:
-    """Route a request to its handler; 404 and 405 as faults."""
+class APIRouter(wsgi_router.Router):
+    """The compute API's routes on the shared dispatcher, with Nova's
+    leniency (a trailing slash ignored, HEAD served by GET); 404 and 405
+    as faults."""
 
     def __init__(self, declarations=None):
         declarations = declarations or ROUTE_DECLARATIONS
-        self.routes = resolve_all(declarations)
-        self.mapper = make_map(declarations)
-
-    def _match(self, req):
-        path = req.path_info or '/'
-        if len(path) > 1:
-            path = path.rstrip('/') or '/'
-        try:
-            return self.mapper.match(path)
-        except UnicodeDecodeError:
-            raise webob.exc.HTTPBadRequest('The path is not valid UTF-8.')
-
-    def _dispatch(self, req):
-        match = self._match(req)
-        if match is None:
-            raise webob.exc.HTTPNotFound('The resource could not be found.')
-        methods = self.routes[match.pop('route_path')]
-        method = 'GET' if req.method == 'HEAD' else req.method
-        handler = methods.get(method)
-        if handler is None:
-            exc = webob.exc.HTTPMethodNotAllowed(
-                'The method %s is not allowed for this resource.'
-                % req.method)
-            exc.headers['Allow'] = ', '.join(sorted(methods))
-            raise exc
-        req.environ['wsgiorg.routing_args'] = ((), match)
-        return handler(req)
-
-    @webob.dec.wsgify
-    def __call__(self, req):
-        try:
-            return self._dispatch(req)
-        except (db_exc.DBConnectionError, db_exc.CantStartEngineError) as exc:
-            LOG.error('Database unavailable: %s', exc)
-            return faults.fault_response(
-                503, 'A database is unavailable, retry later.')
-        except webob.exc.HTTPException as exc:
-            if exc.code < 400:
-                return exc
-            return faults.from_webob(exc)
-        except UnicodeDecodeError:
-            return faults.fault_response(
-                400, 'The request path, query string or body is not valid '
-                'UTF-8.')
+        super().__init__(resolve_all(declarations), faults.ERRORS,
+                         lenient=True)

@@ -6,9 +6,10 @@ current one. The range comes from :mod:`nova_lite.api.microversion`.
 """
 
 from nova_lite.api import microversion
+from nova_lite.wsgi import microversion as wsgi_microversion
 
-MIN_MICROVERSION = microversion.format_version(microversion.MIN_VERSION)
-MAX_MICROVERSION = microversion.format_version(microversion.MAX_VERSION)
+MIN_MICROVERSION = wsgi_microversion.format_version(microversion.MIN_VERSION)
+MAX_MICROVERSION = wsgi_microversion.format_version(microversion.MAX_VERSION)
 
 MEDIA_TYPE = 'application/vnd.openstack.compute+json;version=2.1'
 

@@ -10,7 +10,7 @@ import sys
 
 from nova_lite.api import wsgi
 from nova_lite import cmd
-from nova_lite.cmd import gunicorn_server
+from nova_lite.wsgi import server as gunicorn_server
 
 BINARY = 'nova-lite-api'
 

@@ -1,7 +1,7 @@
 """nova-lite-placement: serve the placement WSGI app with gunicorn.
 
 ``[placement_api] workers`` worker processes behind one master (why
-gunicorn: :mod:`nova_lite.cmd.gunicorn_server`). SIGTERM makes the master
+gunicorn: :mod:`nova_lite.wsgi.server`). SIGTERM makes the master
 stop its workers gracefully and exit 0.
 
 Each worker builds its own application (and so its own database engine)
@@ -15,11 +15,11 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 import nova_lite  # noqa: F401 - selects the concurrency backend first
-from nova_lite.cmd import gunicorn_server
 from nova_lite import conf as nl_conf
 from nova_lite.placement.db import api as db_api
 from nova_lite.placement import deploy
 from nova_lite.placement import wsgi
+from nova_lite.wsgi import server as gunicorn_server
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Placement microversions: the list, parsing and the version guard.
+"""Placement microversions: the list, its table and the version guard.
 
 Clients ask for a version with ``OpenStack-API-Version: placement X.Y``
 (``latest`` means the maximum); without the header they get 1.0. Every
@@ -9,15 +9,12 @@ append it here, gate the new behaviour with ``want >= (1, N)`` or
 :func:`require`, add gabbi tests at both sides of the boundary.
 """
 
-import collections
-
-import microversion_parse
 import webob.exc
 
 from nova_lite.placement import errors
+from nova_lite.wsgi import microversion as wsgi_microversion
 
 SERVICE_TYPE = 'placement'
-HEADER = 'OpenStack-API-Version'
 ENVIRON_KEY = 'placement.microversion'
 
 VERSIONS = [
@@ -63,69 +60,27 @@ VERSIONS = [
     '1.39',  # in: in required traits
 ]
 
-Version = collections.namedtuple('Version', 'major minor')
+MIN_VERSION = wsgi_microversion.parse(VERSIONS[0])
+MAX_VERSION = wsgi_microversion.parse(VERSIONS[-1])
 
-
-def parse(text):
-    """A :class:`Version` from ``'1.2'``; ValueError when malformed."""
-    major, _, minor = text.partition('.')
-    if not (major.isdigit() and minor.isdigit()):
-        raise ValueError(text)
-    return Version(int(major), int(minor))
-
-
-MIN_VERSION = parse(VERSIONS[0])
-MAX_VERSION = parse(VERSIONS[-1])
-
-
-def format_version(version):
-    return '%d.%d' % version
-
-
-def _requested_text(environ):
-    headers = microversion_parse.headers_from_wsgi_environ(environ)
-    return microversion_parse.get_version(headers,
-                                          service_type=SERVICE_TYPE)
-
-
-def response_headers(version):
-    """The headers every response carries for ``version``."""
-    return {HEADER: '%s %s' % (SERVICE_TYPE, format_version(version)),
-            'Vary': HEADER.lower()}
-
-
-def extract(environ):
-    """The version a request asks for, or an HTTP error to answer with."""
-    try:
-        text = _requested_text(environ)
-    except ValueError as exc:
-        raise webob.exc.HTTPBadRequest(
-            'invalid version string: %s' % exc, comment=errors.DEFAULT)
-    if text is None:
-        return MIN_VERSION
-    text = text.strip()
-    if text == 'latest':
-        return MAX_VERSION
-    try:
-        version = parse(text)
-    except ValueError:
-        raise webob.exc.HTTPBadRequest(
-            'invalid version string: %s' % text, comment=errors.DEFAULT)
-    if not MIN_VERSION <= version <= MAX_VERSION:
-        raise webob.exc.HTTPNotAcceptable(
-            'Unacceptable version header: %s' % text, comment=errors.DEFAULT)
-    return version
+TABLE = wsgi_microversion.VersionTable(
+    SERVICE_TYPE, MIN_VERSION, MAX_VERSION, ENVIRON_KEY,
+    wsgi_microversion.Messages(
+        bad_header='invalid version string: {text}',
+        bad_format='invalid version string: {text}',
+        unsupported='Unacceptable version header: {text}'),
+    vary=wsgi_microversion.HEADER.lower())
 
 
 def of(req):
     """The microversion served for ``req`` (set by the middleware)."""
-    return req.environ.get(ENVIRON_KEY, MIN_VERSION)
+    return TABLE.of(req)
 
 
 def require(min_version, status_code=404):
     """Handler decorator: below ``min_version`` answer 404 (a URL that does
     not exist yet) or 405 (a method the URL did not take yet)."""
-    wanted = parse(min_version)
+    wanted = wsgi_microversion.parse(min_version)
 
     def decorate(handler):
         def guarded(req):

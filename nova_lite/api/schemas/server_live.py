@@ -16,6 +16,7 @@ import copy
 
 from nova_lite.api import microversion
 from nova_lite.api.schemas import common
+from nova_lite.wsgi import microversion as wsgi_microversion
 
 HOST = {'type': 'string', 'minLength': 1, 'maxLength': 255,
         'pattern': r'^[a-zA-Z0-9-._]*$'}
@@ -108,7 +109,7 @@ class _Version:
 
     def __le__(self, text):
         return not microversion.at_least(self.req, text) or \
-            microversion.of(self.req) == microversion.parse(text)
+            microversion.of(self.req) == wsgi_microversion.parse(text)
 
     def __gt__(self, text):
         return not self.__le__(text)

@@ -8,6 +8,8 @@ import webob
 
 from nova_lite.api import faults
 from nova_lite.api import microversion
+from nova_lite.wsgi import faults as wsgi_faults
+from nova_lite.wsgi import microversion as wsgi_microversion
 from tests.functional.api import fixtures as api_fixtures
 
 V = '/v2.1'
@@ -83,10 +85,10 @@ class TestMicroversions(testtools.TestCase):
         self.assertIn('badRequest', resp.body)
 
     def test_version_helpers(self):
-        self.assertEqual((2, 53), microversion.parse('2.53'))
-        self.assertRaises(ValueError, microversion.parse, '2.x')
+        self.assertEqual((2, 53), wsgi_microversion.parse('2.53'))
+        self.assertRaises(ValueError, wsgi_microversion.parse, '2.x')
         self.assertEqual('2.100',
-                         microversion.format_version(
+                         wsgi_microversion.format_version(
                              microversion.MAX_VERSION))
 
 
@@ -118,7 +120,7 @@ class TestRoutingAndFaults(testtools.TestCase):
     def test_fault_wrapper_hides_tracebacks(self):
         def broken(environ, start_response):
             raise RuntimeError('secret detail')
-        app = faults.FaultWrapper(broken)
+        app = wsgi_faults.FaultWrapper(broken, faults.ERRORS)
         resp = webob.Request.blank('/x').get_response(app)
         self.assertEqual(500, resp.status_int)
         body = resp.json_body

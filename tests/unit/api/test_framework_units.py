@@ -14,6 +14,7 @@ from nova_lite.api import microversion
 from nova_lite.api import policies
 from nova_lite.api import router
 from nova_lite.api import validation
+from nova_lite.wsgi import microversion as wsgi_microversion
 
 
 def _environ(**headers):
@@ -25,20 +26,22 @@ def _environ(**headers):
 
 class TestMicroversion(testtools.TestCase):
     def test_extract(self):
-        self.assertEqual((2, 1), microversion.extract(_environ()))
-        self.assertEqual((2, 60), microversion.extract(_environ(
+        self.assertEqual((2, 1), microversion.TABLE.extract(_environ()))
+        self.assertEqual((2, 60), microversion.TABLE.extract(_environ(
             OpenStack_API_Version='compute 2.60')))
-        self.assertEqual((2, 60), microversion.extract(_environ(
+        self.assertEqual((2, 60), microversion.TABLE.extract(_environ(
             X_OpenStack_Nova_API_Version='2.60')))
-        self.assertEqual(microversion.MAX_VERSION, microversion.extract(
+        self.assertEqual(microversion.MAX_VERSION, microversion.TABLE.extract(
             _environ(OpenStack_API_Version='compute latest')))
-        self.assertRaises(webob.exc.HTTPNotAcceptable, microversion.extract,
+        self.assertRaises(webob.exc.HTTPNotAcceptable,
+                          microversion.TABLE.extract,
                           _environ(OpenStack_API_Version='compute 2.101'))
-        self.assertRaises(webob.exc.HTTPBadRequest, microversion.extract,
+        self.assertRaises(webob.exc.HTTPBadRequest,
+                          microversion.TABLE.extract,
                           _environ(OpenStack_API_Version='compute 2.a'))
 
     def test_other_service_header_is_ignored(self):
-        self.assertEqual((2, 1), microversion.extract(_environ(
+        self.assertEqual((2, 1), microversion.TABLE.extract(_environ(
             OpenStack_API_Version='placement 1.30')))
 
     def test_require(self):
@@ -188,7 +191,7 @@ class TestMicroversionDoc(testtools.TestCase):
                           for row in rows])
         for version, _what in microversion.IMPLEMENTED:
             self.assertTrue(microversion.MIN_VERSION <=
-                            microversion.parse(version) <=
+                            wsgi_microversion.parse(version) <=
                             microversion.MAX_VERSION)
 
 

@@ -9,6 +9,7 @@ from nova_lite.placement import auth
 from nova_lite.testing import placement_fixture
 from nova_lite.placement import policies
 from nova_lite.placement import policy
+from nova_lite.wsgi import auth as wsgi_auth
 
 
 def _echo_context(environ, start_response):
@@ -30,7 +31,7 @@ class TestNoAuth(testtools.TestCase):
         self.assertEqual('notused', auth.noauth_context('notused').user_id)
 
     def test_middleware(self):
-        app = auth.NoAuth(_echo_context)
+        app = wsgi_auth.NoAuth(_echo_context, auth.SETTINGS)
         req = webob.Request.blank('/x', headers={'X-Auth-Token': 'admin'})
         self.assertEqual(b'admin True', req.get_response(app).body)
         response = webob.Request.blank('/x').get_response(app)
@@ -44,7 +45,7 @@ class TestKeystoneStrategy(testtools.TestCase):
         flags.config(group='placement_api', auth_strategy='keystone')
         flags.config(group='keystone_authtoken',
                      www_authenticate_uri='http://keystone.invalid/')
-        app = auth.wrap(_echo_context, nl_conf.CONF)
+        app = wsgi_auth.wrap(_echo_context, nl_conf.CONF, auth.SETTINGS)
         response = webob.Request.blank('/resource_providers').get_response(
             app)
         self.assertEqual(401, response.status_int)
@@ -52,7 +53,7 @@ class TestKeystoneStrategy(testtools.TestCase):
     def test_root_needs_no_auth(self):
         flags = self.useFixture(config_fixture.Config(nl_conf.CONF))
         flags.config(group='placement_api', auth_strategy='keystone')
-        app = auth.wrap(_echo_context, nl_conf.CONF)
+        app = wsgi_auth.wrap(_echo_context, nl_conf.CONF, auth.SETTINGS)
         self.assertEqual(200, webob.Request.blank('/').get_response(
             app).status_int)
 

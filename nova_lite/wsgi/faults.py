@@ -1,0 +1,78 @@
+"""The error-format contract and the last-resort fault wrapper.
+
+The shared layers decide *when* a request fails and with which status; an
+:class:`ErrorFormat` decides what the body looks like and what the shared
+messages say, since the compute API answers in Nova's fault format and
+placement in the API-SIG ``errors`` list, and clients of each parse them.
+"""
+
+from oslo_log import log as logging
+import webob.dec
+import webob.exc
+
+LOG = logging.getLogger(__name__)
+
+
+class ErrorFormat:
+    """How one service shapes and words its errors (subclass per service).
+
+    A subclass sets ``bad_utf8`` and ``db_unavailable``, the messages of a
+    400 for an undecodable request and of a 503 for a database that cannot
+    be reached.
+    """
+
+    bad_utf8 = None
+    db_unavailable = None
+
+    def render(self, req, exc):
+        """The response for ``exc``, a ``webob.exc.HTTPException`` (>= 400)."""
+        raise NotImplementedError()
+
+    def method_not_allowed(self, method):
+        """The message of a 405 for ``method``."""
+        raise NotImplementedError()
+
+    def internal_message(self, request_id, exc):
+        """The message of a 500; it must not show ``exc``'s text."""
+        raise NotImplementedError()
+
+    def render_exception(self, req, exc):
+        """The response for a domain exception, or None for a 500."""
+        return None
+
+
+class FaultWrapper:
+    """Turn anything the application raised into an error response.
+
+    An unexpected exception is logged with its traceback and answered with a
+    500 that shows no traceback and quotes the request id.
+    """
+
+    def __init__(self, app, errors):
+        self.app = app
+        self.errors = errors
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        try:
+            return req.get_response(self.app)
+        except webob.exc.HTTPException as exc:
+            if exc.code < 400:
+                return exc
+            return self.errors.render(req, exc)
+        except UnicodeDecodeError:
+            return self.errors.render(
+                req, webob.exc.HTTPBadRequest(self.errors.bad_utf8))
+        except Exception as exc:  # noqa: BLE001 - the last line of defence
+            response = self.errors.render_exception(req, exc)
+            if response is not None:
+                return response
+            return self._internal(req, exc)
+
+    def _internal(self, req, exc):
+        request_id = req.environ.get('openstack.request_id')
+        LOG.exception('Unexpected error serving %s %r (request %s)',
+                      req.environ.get('REQUEST_METHOD'),
+                      req.environ.get('PATH_INFO'), request_id)
+        return self.errors.render(req, webob.exc.HTTPInternalServerError(
+            self.errors.internal_message(request_id, exc)))

@@ -1,0 +1,71 @@
+"""The middleware order both REST services assemble.
+
+From the outside in:
+
+1. request id (oslo.middleware): every response and log line carries one,
+   and a 500's message quotes it;
+2. fault wrapper: whatever escapes below becomes an error in the
+   service's format, an unexpected exception a 500 without traceback;
+3. health check (oslo.middleware) at ``/healthcheck``, before auth, so a
+   load balancer needs no credentials;
+4. the service's own environ values, if any;
+5. microversion: parse the version header(s), answer 400/406 for bad
+   ones, echo the version and ``Vary`` on every response - before auth so
+   even a 401 says which version it speaks;
+6. auth (the service's ``auth_strategy``), skipped for public paths;
+7. the service's router.
+"""
+
+from oslo_middleware import healthcheck
+from oslo_middleware import request_id
+
+from nova_lite.wsgi import auth
+from nova_lite.wsgi import faults
+from nova_lite.wsgi import microversion
+
+HEALTHCHECK_PATH = '/healthcheck'
+
+
+class HealthcheckRoute:
+    """Send ``/healthcheck`` to oslo.middleware's Healthcheck app (which
+    answers every request it gets), everything else on."""
+
+    def __init__(self, app):
+        self.app = app
+        self.healthcheck = healthcheck.Healthcheck(None, {'backends': []})
+
+    def __call__(self, environ, start_response):
+        if environ.get('PATH_INFO', '').rstrip('/') == HEALTHCHECK_PATH:
+            return self.healthcheck(environ, start_response)
+        return self.app(environ, start_response)
+
+
+class Environ:
+    """Put fixed values (configuration, clients) in every request's
+    environ, for the handlers to find."""
+
+    def __init__(self, app, values):
+        self.app = app
+        self.values = dict(values)
+
+    def __call__(self, environ, start_response):
+        environ.update(self.values)
+        return self.app(environ, start_response)
+
+
+def assemble(router, conf, auth_settings, versions, environ=None):
+    """``router`` behind the shared layers, in the order above.
+
+    :param auth_settings: the service's :class:`auth.AuthSettings`; its
+        ``errors`` shape every error the layers answer.
+    :param versions: the service's :class:`microversion.VersionTable`.
+    :param environ: values every request's environ gets, or None.
+    """
+    errors = auth_settings.errors
+    app = auth.wrap(router, conf, auth_settings)
+    app = microversion.MicroversionMiddleware(app, versions, errors)
+    if environ:
+        app = Environ(app, environ)
+    app = HealthcheckRoute(app)
+    app = faults.FaultWrapper(app, errors)
+    return request_id.RequestId(app)

@@ -1,0 +1,97 @@
+"""Dispatch on a route table, the way both services declare their API.
+
+A table is ``{path: {method: handler}}``, a handler a function taking a
+``webob.Request``. Paths carry no regexes, so a malformed id reaches its
+handler, which answers 400 or 404 itself; an unknown path is a 404, a
+known path with an unknown method a 405 with ``Allow``; an unreachable
+database a 503. Errors come out in the service's format.
+"""
+
+from oslo_db import exception as db_exc
+from oslo_log import log as logging
+import routes
+import webob.dec
+import webob.exc
+
+LOG = logging.getLogger(__name__)
+
+
+def make_map(paths):
+    mapper = routes.Mapper()
+    for path in paths:
+        mapper.connect(path, route_path=path)
+    return mapper
+
+
+class Router:
+    """Route a request to its handler; errors rendered by ``errors``.
+
+    :param lenient: Nova's leniency: a trailing slash is ignored and HEAD
+        is served by the GET handler.
+    :param before: ``(req) -> None`` run once a handler is found.
+    :param domain_errors: ``(exc) -> webob error or None``: a handler's
+        domain exception mapped here, inside the microversion layer, so
+        its response carries the version headers; unmapped ones go on to
+        the fault wrapper.
+    """
+
+    def __init__(self, table, errors, lenient=False, before=None,
+                 domain_errors=None):
+        self.routes = table
+        self.errors = errors
+        self.lenient = lenient
+        self.before = before
+        self.domain_errors = domain_errors
+        self.mapper = make_map(table)
+
+    def _path(self, req):
+        path = req.path_info or '/'
+        if self.lenient and len(path) > 1:
+            path = path.rstrip('/') or '/'
+        return path
+
+    def _handler(self, req, methods):
+        method = req.method
+        if self.lenient and method == 'HEAD':
+            method = 'GET'
+        handler = methods.get(method)
+        if handler is None:
+            exc = webob.exc.HTTPMethodNotAllowed(
+                self.errors.method_not_allowed(req.method))
+            exc.headers['Allow'] = ', '.join(sorted(methods))
+            raise exc
+        return handler
+
+    def _dispatch(self, req):
+        match = self.mapper.match(self._path(req))
+        if match is None:
+            raise webob.exc.HTTPNotFound('The resource could not be found.')
+        handler = self._handler(req, self.routes[match.pop('route_path')])
+        req.environ['wsgiorg.routing_args'] = ((), match)
+        if self.before is not None:
+            self.before(req)
+        try:
+            return handler(req)
+        except Exception as exc:
+            mapped = None
+            if self.domain_errors is not None:
+                mapped = self.domain_errors(exc)
+            if mapped is None:
+                raise
+            raise mapped
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        try:
+            return self._dispatch(req)
+        except (db_exc.DBConnectionError, db_exc.CantStartEngineError) as exc:
+            LOG.error('Database unavailable: %s', exc)
+            return self.errors.render(req, webob.exc.HTTPServiceUnavailable(
+                self.errors.db_unavailable))
+        except UnicodeDecodeError:
+            return self.errors.render(
+                req, webob.exc.HTTPBadRequest(self.errors.bad_utf8))
+        except webob.exc.HTTPException as exc:
+            if exc.code < 400:
+                return exc
+            return self.errors.render(req, exc)
