@@ -4,7 +4,7 @@ Laid out like placement, so the place of a behaviour is obvious:
 
 * ``deploy.py``        the middleware pipeline, assembled in one function
 * ``router.py``        the route table (one dict of path -> method ->
-                       ``'module:function'``) and dispatch, 404/405
+                       handler function) and dispatch, 404/405
 * ``handlers/``        one module of small request handlers per URL family
 * ``schemas/``         JSON schemas of bodies and query strings, as data
 * ``policies/``        oslo.policy defaults, as data; ``policy.py`` enforces
