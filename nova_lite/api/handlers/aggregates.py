@@ -18,6 +18,7 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import aggregates as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite.clients import placement as placement_client
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import aggregate as aggregate_obj
@@ -153,7 +154,6 @@ def _host_providers(context, entry):
 
 
 def _mirror_one(placement, provider_uuid, aggregate_uuid, add):
-    from nova_lite.clients import placement as placement_client
     for _attempt in range(_MIRROR_ATTEMPTS):
         current = placement.get_aggregates(provider_uuid)
         wanted = set(current['aggregates'])

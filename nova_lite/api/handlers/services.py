@@ -24,6 +24,8 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import services as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite.clients import placement as placement_client
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import aggregate as aggregate_obj
@@ -125,7 +127,6 @@ def _notify_compute(context, cell, service, enabled):
     """
     if service.binary != host_info.COMPUTE_BINARY:
         return
-    from nova_lite.compute import rpcapi as compute_rpcapi
     compute = compute_rpcapi.ComputeAPI()
     if not hasattr(compute, 'set_host_enabled'):
         return
@@ -252,7 +253,6 @@ def _remove_compute(req, context, cctxt, service):
 def _delete_provider(placement, provider_uuid):
     if placement is None:
         return
-    from nova_lite.clients import placement as placement_client
     try:
         placement.delete_provider(provider_uuid)
     except placement_client.PlacementNotFound:
