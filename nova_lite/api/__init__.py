@@ -5,7 +5,7 @@ Laid out like placement, so the place of a behaviour is obvious:
 * ``deploy.py``        the shared pipeline (``nova_lite.wsgi``) with the
                        compute API's router, auth settings, versions
 * ``router.py``        the route table (one dict of path -> method ->
-                       ``'module:function'``) and dispatch, 404/405
+                       handler function) and dispatch, 404/405
 * ``handlers/``        one module of small request handlers per URL family
 * ``compute/``         the compute API layer the handlers call: one object
                        per concern (create, actions, delete, resize,

@@ -7,8 +7,8 @@ at once. Creating them twice is harmless: a taken name or id is skipped.
 
 from oslo_log import log as logging
 
-from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.objects import flavor_manage
 
 LOG = logging.getLogger(__name__)
 
@@ -27,12 +27,12 @@ def ensure_default_flavors(context, force=False):
 
     Returns the names created.
     """
-    if not force and api_db.flavor_get_all(context):
+    if not force and flavor_manage.get_all(context):
         return []
     created = []
     for flavorid, name, memory_mb, vcpus, root_gb in DEFAULT_FLAVORS:
         try:
-            api_db.flavor_create(context, {
+            flavor_manage.create(context, {
                 'flavorid': flavorid, 'name': name, 'memory_mb': memory_mb,
                 'vcpus': vcpus, 'root_gb': root_gb, 'ephemeral_gb': 0,
                 'swap': 0, 'rxtx_factor': 1.0, 'is_public': True})

@@ -14,8 +14,9 @@ from oslo_log import log as logging
 
 from nova_lite import cells
 from nova_lite import conf as nl_conf
-from nova_lite.db.api import aggregate_api
-from nova_lite.db.cell import api as cell_db
+from nova_lite.objects import aggregate as aggregate_obj
+from nova_lite.objects import compute_node as compute_node_obj
+from nova_lite.objects import service as service_obj
 from nova_lite import servicegroup
 
 CONF = nl_conf.CONF
@@ -36,7 +37,7 @@ def default_zone():
 
 
 def zones_by_host(context):
-    return aggregate_api.availability_zones_by_host(context)
+    return aggregate_obj.availability_zones_by_host(context)
 
 
 def zone_of_service(service, zones):
@@ -64,14 +65,14 @@ def _gather(context, fn, include_cell0=False, **kwargs):
 
 def all_services(context, binary=None, host=None):
     """([CellItem(service)], [uuids of cells that did not answer])."""
-    return _gather(context, cell_db.service_get_all,
+    return _gather(context, service_obj.ServiceList.get_all,
                    binary=normalize_binary(binary) if binary else None,
                    host=host)
 
 
 def all_compute_nodes(context):
     """([CellItem(compute node)], [down cell uuids])."""
-    return _gather(context, cell_db.compute_node_get_all)
+    return _gather(context, compute_node_obj.ComputeNodeList.get_all)
 
 
 def is_up(service):

@@ -11,10 +11,12 @@ from oslo_log import log as logging
 
 from nova_lite import cells
 from nova_lite import conf as nl_conf
-from nova_lite.db.api import build_api
-from nova_lite.db.api import group_api
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
+from nova_lite.objects import build_request as build_request_obj
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_group as group_obj
+from nova_lite.objects import keypair as keypair_obj
+from nova_lite.objects import quotas
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -47,26 +49,17 @@ def default_limits():
 def limits_for(context, project_id, user_id=None):
     """{resource: limit} of the project (and user) after overrides."""
     limits = default_limits()
-    limits.update(group_api.quota_get_all_by_project(context, project_id))
+    limits.update(quotas.get_all_by_project(context, project_id))
     if user_id:
-        limits.update(group_api.quota_get_all_by_project_and_user(
+        limits.update(quotas.get_all_by_project_and_user(
             context, project_id, user_id))
     return limits
 
 
-def _cell_usage(cctxt, project_id, user_id):
-    filters = {'project_id': project_id}
-    if user_id:
-        filters['user_id'] = user_id
-    instances = instance_api.instance_get_all_by_filters(cctxt, filters)
-    return {'instances': len(instances),
-            'cores': sum(i.vcpus or 0 for i in instances),
-            'ram': sum(i.memory_mb or 0 for i in instances)}
-
-
 def _build_request_usage(context, project_id, user_id):
     usage = {'instances': 0, 'cores': 0, 'ram': 0}
-    for build in build_api.build_request_get_all(context, project_id):
+    builds = build_request_obj.BuildRequestList.get_all(context, project_id)
+    for build in builds:
         instance = build.instance or {}
         if user_id and instance.get('user_id') not in (None, user_id):
             continue
@@ -79,8 +72,8 @@ def _build_request_usage(context, project_id, user_id):
 def server_usage(context, project_id, user_id=None):
     """{'instances', 'cores', 'ram'} the project's servers use."""
     usage = _build_request_usage(context, project_id, user_id)
-    results = cells.scatter_gather_all(context, _cell_usage, project_id,
-                                       user_id)
+    results = cells.scatter_gather_all(
+        context, instance_obj.InstanceList.get_counts, project_id, user_id)
     for cell_uuid, result in results.items():
         if cells.is_failure(result):
             LOG.warning('Cell %s not counted in the usage of project %s',
@@ -95,10 +88,10 @@ def usage_for(context, project_id, user_id=None):
     """{resource: in use} for every resource of :data:`RESOURCES`."""
     usage = dict.fromkeys(RESOURCES, 0)
     usage.update(server_usage(context, project_id, user_id))
-    groups = group_api.instance_group_get_all(context, project_id)
+    groups = group_obj.InstanceGroup.get_all(context, project_id)
     usage['server_groups'] = len(groups)
     if user_id:
-        usage['key_pairs'] = len(group_api.key_pair_get_all_by_user(
+        usage['key_pairs'] = len(keypair_obj.KeyPair.get_all_by_user(
             context, user_id))
     return usage
 

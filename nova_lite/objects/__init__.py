@@ -1,7 +1,10 @@
 """Versioned objects of nova_lite (see :mod:`nova_lite.objects.base`).
 
 :func:`register_all` imports every object module so the registry knows
-them all; entry points and tests call it once before any RPC.
+them all; entry points and tests call it once before any RPC. What only
+the API reads and writes (aggregates, key pairs, server groups, host
+mappings, quota limits, flavor management) is in plain record modules
+(:mod:`nova_lite.objects.record`), not versioned and not registered.
 """
 
 

@@ -158,3 +158,20 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
         rows = _db().instance_get_all_by_host(context, host, node=node)
         return cls(context, objects=[Instance._from_db(context, r)
                                      for r in rows])
+
+    @classmethod
+    def get_count_by_host(cls, context, host):
+        """How many live instances ``host`` has."""
+        return _db().instance_count_by_host(context, host)
+
+    @classmethod
+    def get_counts(cls, context, project_id, user_id=None):
+        """{'instances', 'cores', 'ram'} the project's (user's) instances
+        of this cell use."""
+        filters = {'project_id': project_id}
+        if user_id:
+            filters['user_id'] = user_id
+        rows = _db().instance_get_all_by_filters(context, filters)
+        return {'instances': len(rows),
+                'cores': sum(row.vcpus or 0 for row in rows),
+                'ram': sum(row.memory_mb or 0 for row in rows)}

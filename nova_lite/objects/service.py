@@ -55,6 +55,12 @@ class Service(base.NovaLiteTimestampObject, base.NovaLiteObject):
         return cls._from_db(context, _db().service_get(context, service_id))
 
     @classmethod
+    def get_by_uuid(cls, context, service_uuid):
+        """The record with this uuid (ServiceNotFound)."""
+        return cls._from_db(context, _db().service_get_by_uuid(
+            context, service_uuid))
+
+    @classmethod
     def get_by_host_and_binary(cls, context, host, binary):
         """The record of (host, binary); raises HostBinaryNotFound."""
         return cls._from_db(context, _db().service_get_by_host_and_binary(
@@ -114,8 +120,10 @@ class ServiceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
     }
 
     @classmethod
-    def get_all(cls, context, binary=None, include_disabled=True):
+    def get_all(cls, context, binary=None, include_disabled=True,
+                host=None):
         rows = _db().service_get_all(context, binary=binary,
-                                     include_disabled=include_disabled)
+                                     include_disabled=include_disabled,
+                                     host=host)
         services = [Service._from_db(context, row) for row in rows]
         return cls(context, objects=services)

@@ -18,18 +18,19 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import aggregates as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite.clients import placement as placement_client
 from nova_lite import context as nl_context
-from nova_lite.db.api import aggregate_api
-from nova_lite.db.cell import api as cell_db
 from nova_lite import exception
+from nova_lite.objects import aggregate as aggregate_obj
+from nova_lite.objects import compute_node as compute_node_obj
 
 LOG = logging.getLogger(__name__)
-AZ_KEY = aggregate_api.AZ_KEY
+AZ_KEY = aggregate_obj.AZ_KEY
 _MIRROR_ATTEMPTS = 4
 
 
 def view(req, aggregate):
-    metadata = aggregate.metadetails
+    metadata = aggregate.metadata
     item = {'id': aggregate.id, 'name': aggregate.name,
             'availability_zone': metadata.get(AZ_KEY),
             'hosts': aggregate.hosts, 'metadata': metadata,
@@ -50,7 +51,7 @@ def _get(context, aggregate_id):
         raise webob.exc.HTTPBadRequest(
             'Invalid aggregate id %s: an integer is required.'
             % aggregate_id)
-    return aggregate_api.aggregate_get(context, int(aggregate_id))
+    return aggregate_obj.Aggregate.get(context, int(aggregate_id))
 
 
 def list_aggregates(req):
@@ -58,7 +59,7 @@ def list_aggregates(req):
     context = util.context(req)
     policy.authorize(context, 'os-aggregates:index')
     return util.json_response({'aggregates': [
-        view(req, a) for a in aggregate_api.aggregate_get_all(context)]})
+        view(req, a) for a in aggregate_obj.Aggregate.get_all(context)]})
 
 
 def _check_zone_name(zone):
@@ -77,10 +78,10 @@ def create_aggregate(req):
     if zone:
         _check_zone_name(zone)
         metadata[AZ_KEY] = zone
-    aggregate = aggregate_api.aggregate_create(context, data['name'],
+    aggregate = aggregate_obj.Aggregate.create(context, data['name'],
                                                metadata)
     LOG.info('Aggregate %s (%s) created', aggregate.name, aggregate.uuid)
-    return _respond(req, aggregate_api.aggregate_get(context, aggregate.id))
+    return _respond(req, aggregate)
 
 
 def show_aggregate(req):
@@ -96,14 +97,14 @@ def _check_zone_change(context, aggregate, zone):
         return
     _check_zone_name(zone)
     for host in aggregate.hosts:
-        for other in aggregate_api.aggregate_get_by_host(context, host,
+        for other in aggregate_obj.Aggregate.get_by_host(context, host,
                                                          key=AZ_KEY):
             if other.id != aggregate.id and \
-                    other.metadetails[AZ_KEY] != zone:
+                    other.metadata[AZ_KEY] != zone:
                 raise webob.exc.HTTPConflict(
                     'Cannot set availability zone %s: host %s is in zone %s'
                     ' (aggregate %s).' % (zone, host,
-                                          other.metadetails[AZ_KEY],
+                                          other.metadata[AZ_KEY],
                                           other.name))
 
 
@@ -115,11 +116,10 @@ def update_aggregate(req):
     aggregate = _get(context, req.urlvars['aggregate_id'])
     if 'availability_zone' in data:
         _check_zone_change(context, aggregate, data['availability_zone'])
-        aggregate_api.aggregate_metadata_update(
-            context, aggregate.id, {AZ_KEY: data['availability_zone']})
+        aggregate.update_metadata({AZ_KEY: data['availability_zone']})
     if 'name' in data:
-        aggregate_api.aggregate_update(context, aggregate.id, data['name'])
-    return _respond(req, aggregate_api.aggregate_get(context, aggregate.id))
+        aggregate.update_name(data['name'])
+    return _respond(req, aggregate_obj.Aggregate.get(context, aggregate.id))
 
 
 def delete_aggregate(req):
@@ -131,7 +131,7 @@ def delete_aggregate(req):
         raise webob.exc.HTTPBadRequest(
             'Cannot delete aggregate %s: it still has hosts %s.'
             % (aggregate.id, ', '.join(aggregate.hosts)))
-    aggregate_api.aggregate_delete(context, aggregate.id)
+    aggregate.destroy()
     return util.no_content(200)
 
 
@@ -148,16 +148,12 @@ def _host_providers(context, entry):
     cell = next(c for c in cells.get_cells(context)
                 if c.uuid == entry.cell_uuid)
     with nl_context.target_cell(context, cell) as cctxt:
-        try:
-            nodes = cell_db.compute_node_get_all_by_host(cctxt,
-                                                         entry.item.host)
-        except exception.ComputeHostNotFound:
-            return []
+        nodes = compute_node_obj.ComputeNodeList.get_all_by_host(
+            cctxt, entry.item.host)
     return [node.uuid for node in nodes]
 
 
 def _mirror_one(placement, provider_uuid, aggregate_uuid, add):
-    from nova_lite.clients import placement as placement_client
     for _attempt in range(_MIRROR_ATTEMPTS):
         current = placement.get_aggregates(provider_uuid)
         wanted = set(current['aggregates'])
@@ -193,16 +189,16 @@ def _mirror(req, context, entry, aggregate, add):
 
 def _add_host(req, context, aggregate, host):
     entry = _compute_entry(context, host)
-    zone = aggregate.metadetails.get(AZ_KEY)
+    zone = aggregate.metadata.get(AZ_KEY)
     if zone:
-        for other in aggregate_api.aggregate_get_by_host(context, host,
+        for other in aggregate_obj.Aggregate.get_by_host(context, host,
                                                          key=AZ_KEY):
-            if other.metadetails[AZ_KEY] != zone:
+            if other.metadata[AZ_KEY] != zone:
                 raise webob.exc.HTTPConflict(
                     'Cannot add host %s to aggregate %s: the host is in '
                     'availability zone %s already.' % (
-                        host, aggregate.id, other.metadetails[AZ_KEY]))
-    aggregate_api.aggregate_host_add(context, aggregate.id, host)
+                        host, aggregate.id, other.metadata[AZ_KEY]))
+    aggregate.add_host(host)
     _mirror(req, context, entry, aggregate, add=True)
     LOG.info('Host %s added to aggregate %s', host, aggregate.uuid)
 
@@ -211,7 +207,7 @@ def _remove_host(req, context, aggregate, host):
     if host not in aggregate.hosts:
         raise exception.AggregateHostNotFound(aggregate_id=aggregate.id,
                                               host=host)
-    aggregate_api.aggregate_host_delete(context, aggregate.id, host)
+    aggregate.delete_host(host)
     entry = host_info.compute_services_by_host(context).get(host)
     if entry is not None:
         _mirror(req, context, entry, aggregate, add=False)
@@ -221,7 +217,7 @@ def _remove_host(req, context, aggregate, host):
 def _set_metadata(context, aggregate, metadata):
     if AZ_KEY in metadata:
         _check_zone_change(context, aggregate, metadata[AZ_KEY])
-    aggregate_api.aggregate_metadata_update(context, aggregate.id, metadata)
+    aggregate.update_metadata(metadata)
 
 
 def aggregate_action(req):
@@ -238,4 +234,4 @@ def aggregate_action(req):
         _remove_host(req, context, aggregate, args['host'])
     else:
         _set_metadata(context, aggregate, args['metadata'])
-    return _respond(req, aggregate_api.aggregate_get(context, aggregate.id))
+    return _respond(req, aggregate_obj.Aggregate.get(context, aggregate.id))

@@ -6,26 +6,27 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.objects import flavor as flavor_obj
+from nova_lite.objects import flavor_manage
 
 
-def _access_list(flavor):
+def _access_list(flavor, projects):
     return {'flavor_access': [
         {'flavor_id': flavor.flavorid, 'tenant_id': project}
-        for project in sorted(flavor.projects)]}
+        for project in sorted(projects)]}
 
 
 def list_flavor_access(req):
     """GET /flavors/{flavor_id}/os-flavor-access."""
     context = util.context(req)
     policy.authorize(context, 'os-flavor-access')
-    flavor = api_db.flavor_get_by_flavor_id(context,
-                                            req.urlvars['flavor_id'])
+    flavor, projects = flavor_manage.get_with_projects(
+        context, req.urlvars['flavor_id'])
     if flavor.is_public:
         raise webob.exc.HTTPNotFound(
             'Access list not available for public flavors.')
-    return util.json_response(_access_list(flavor))
+    return util.json_response(_access_list(flavor, projects))
 
 
 def flavor_action(req):
@@ -35,20 +36,20 @@ def flavor_action(req):
     flavorid = req.urlvars['flavor_id']
     if 'addTenantAccess' in data:
         policy.authorize(context, 'os-flavor-access:add_tenant_access')
-        flavor = api_db.flavor_get_by_flavor_id(context, flavorid)
+        flavor = flavor_obj.Flavor.get_by_flavor_id(context, flavorid)
         if flavor.is_public:
             raise webob.exc.HTTPConflict(
                 'Can not add access to a public flavor.')
         try:
-            api_db.flavor_add_project(context, flavorid,
+            flavor_manage.add_project(context, flavorid,
                                       data['addTenantAccess']['tenant'])
         except exception.Conflict as exc:
             raise webob.exc.HTTPConflict(exc.message)
     else:
         policy.authorize(context, 'os-flavor-access:remove_tenant_access')
-        api_db.flavor_remove_project(context, flavorid,
+        flavor_manage.remove_project(context, flavorid,
                                      data['removeTenantAccess']['tenant'])
-    flavor = api_db.flavor_get_by_flavor_id(context, flavorid)
-    return util.json_response(_access_list(flavor))
+    return util.json_response(_access_list(
+        *flavor_manage.get_with_projects(context, flavorid)))
 
 

@@ -13,8 +13,9 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.objects import flavor as flavor_obj
+from nova_lite.objects import flavor_manage
 
 
 def _as_text(specs):
@@ -50,7 +51,7 @@ def create_extra_specs(req):
     specs = _as_text(validation.body(
         req, schema.EXTRA_SPECS_CREATE)['extra_specs'])
     flavors.validate_extra_specs(specs)
-    result = api_db.flavor_extra_specs_update(
+    result = flavor_manage.update_extra_specs(
         context, req.urlvars['flavor_id'], specs)
     return util.json_response({'extra_specs': result})
 
@@ -65,7 +66,7 @@ def update_extra_spec(req):
         raise webob.exc.HTTPBadRequest(
             'The body key must match the URL key %s.' % key)
     flavors.validate_extra_specs(specs)
-    api_db.flavor_extra_specs_update(context, req.urlvars['flavor_id'],
+    flavor_manage.update_extra_specs(context, req.urlvars['flavor_id'],
                                      specs)
     return util.json_response(specs)
 
@@ -75,9 +76,9 @@ def delete_extra_spec(req):
     context = util.context(req)
     policy.authorize(context, 'os-flavor-extra-specs:delete')
     flavorid = req.urlvars['flavor_id']
-    api_db.flavor_get_by_flavor_id(context, flavorid)
+    flavor_obj.Flavor.get_by_flavor_id(context, flavorid)
     try:
-        api_db.flavor_extra_spec_delete(context, flavorid,
+        flavor_manage.delete_extra_spec(context, flavorid,
                                         req.urlvars['key'])
     except exception.FlavorNotFound:
         raise

@@ -15,8 +15,8 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.objects import flavor_manage
 
 _MAX_INT = 2147483647
 
@@ -78,7 +78,7 @@ def _visible_flavors(req):
     policy.authorize(context, 'flavors:list')
     is_public = _is_public_filter(req, context)
     project = None if context.is_admin else context.project_id
-    flavors = api_db.flavor_get_all(
+    flavors = flavor_manage.get_all(
         context, is_public=is_public, project_id=project,
         include_disabled=False,
         min_memory_mb=util.query_int(req, 'minRam'),
@@ -114,9 +114,9 @@ def list_flavors_detail(req):
 
 def get_visible_flavor(context, flavorid):
     """The flavor if ``context`` may see it, else FlavorNotFound."""
-    flavor = api_db.flavor_get_by_flavor_id(context, flavorid)
+    flavor, projects = flavor_manage.get_with_projects(context, flavorid)
     if (not flavor.is_public and not context.is_admin and
-            context.project_id not in flavor.projects):
+            context.project_id not in projects):
         raise exception.FlavorNotFound(flavor_id=flavorid)
     return flavor
 
@@ -172,8 +172,7 @@ def create_flavor(req):
                    else schema.CREATE)
     data = validation.body(req, body_schema)['flavor']
     values = _flavor_values(data)
-    flavor = api_db.flavor_create(context, values)
-    flavor = api_db.flavor_get_by_flavor_id(context, flavor.flavorid)
+    flavor = flavor_manage.create(context, values)
     return util.json_response({'flavor': view(req, flavor)})
 
 
@@ -183,9 +182,8 @@ def update_flavor(req):
     context = util.context(req)
     policy.authorize(context, 'os-flavor-manage:update')
     data = validation.body(req, schema.UPDATE_V2_55)['flavor']
-    flavor = api_db.flavor_update(context, req.urlvars['flavor_id'],
+    flavor = flavor_manage.update(context, req.urlvars['flavor_id'],
                                   {'description': data['description']})
-    flavor = api_db.flavor_get_by_flavor_id(context, flavor.flavorid)
     return util.json_response({'flavor': view(req, flavor)})
 
 
@@ -193,7 +191,7 @@ def delete_flavor(req):
     """DELETE /flavors/{flavor_id} (admin): 202."""
     context = util.context(req)
     policy.authorize(context, 'os-flavor-manage:delete')
-    api_db.flavor_destroy(context, req.urlvars['flavor_id'])
+    flavor_manage.destroy(context, req.urlvars['flavor_id'])
     return util.no_content(202)
 
 

@@ -16,9 +16,9 @@ from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite import context as nl_context
-from nova_lite.db.cell import api as cell_db
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
+from nova_lite.objects import compute_node as compute_node_obj
+from nova_lite.objects import instance as instance_obj
 
 
 @microversion.require(max_version='2.42')
@@ -44,11 +44,10 @@ def _resource(host, project, cpu, memory_mb, disk_gb):
 
 
 def _host_resources(cctxt, host):
-    try:
-        nodes = cell_db.compute_node_get_all_by_host(cctxt, host)
-    except exception.ComputeHostNotFound:
+    nodes = compute_node_obj.ComputeNodeList.get_all_by_host(cctxt, host)
+    if not nodes:
         raise webob.exc.HTTPNotFound('Host %s could not be found.' % host)
-    instances = instance_api.instance_get_all_by_host(cctxt, host)
+    instances = instance_obj.InstanceList.get_by_host(cctxt, host)
     rows = [
         _resource(host, '(total)', sum(n.vcpus for n in nodes),
                   sum(n.memory_mb for n in nodes),

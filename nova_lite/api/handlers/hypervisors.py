@@ -18,7 +18,7 @@ from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite import context as nl_context
-from nova_lite.db.cell import instance_api
+from nova_lite.objects import instance as instance_obj
 
 _USAGE_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
                  'memory_mb_used', 'local_gb_used', 'free_ram_mb',
@@ -96,7 +96,7 @@ def _servers_of(context, cell_uuid, node):
     cell = next(c for c in cells.get_cells(context)
                 if c.uuid == cell_uuid)
     with nl_context.target_cell(context, cell) as cctxt:
-        instances = instance_api.instance_get_all_by_host(
+        instances = instance_obj.InstanceList.get_by_host(
             cctxt, node.host, node.hypervisor_hostname)
     return [{'name': i.display_name or '', 'uuid': i.uuid}
             for i in instances]

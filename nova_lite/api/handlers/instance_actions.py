@@ -14,17 +14,17 @@ from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite import context as nl_context
-from nova_lite.db.api import api as api_db
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
+from nova_lite.objects import instance_action as action_obj
+from nova_lite.objects import instance_mapping as mapping_obj
 
 
 def _mapping(req):
     context = util.context(req)
     server_id = req.urlvars['server_id']
     try:
-        mapping = api_db.instance_mapping_get_by_instance_uuid(context,
-                                                               server_id)
+        mapping = mapping_obj.InstanceMapping.get_by_instance_uuid(context,
+                                                                   server_id)
     except exception.InstanceMappingNotFound:
         raise webob.exc.HTTPNotFound(
             'Instance %s could not be found.' % server_id)
@@ -82,7 +82,8 @@ def list_actions(req):
                       'user_id': mapping.user_id})
     actions = []
     if mapping.cell_mapping is not None:
-        actions = _in_cell(context, mapping, instance_api.actions_get,
+        actions = _in_cell(context, mapping,
+                           action_obj.InstanceActionList.get_by_instance_uuid,
                            mapping.instance_uuid)
     return util.json_response({'instanceActions': [
         _action_view(req, a) for a in actions]})
@@ -99,12 +100,14 @@ def show_action(req):
     if mapping.cell_mapping is None:
         raise exception.InstanceActionNotFound(
             request_id=request_id, instance_uuid=mapping.instance_uuid)
-    action = _in_cell(context, mapping, instance_api.action_get_by_request_id,
+    action = _in_cell(context, mapping,
+                      action_obj.InstanceAction.get_by_request_id,
                       mapping.instance_uuid, request_id)
     item = _action_view(req, action)
     if policy.check(context, 'os-instance-actions:events',
                     {'project_id': action.project_id}):
-        events = _in_cell(context, mapping, instance_api.action_events_get,
+        events = _in_cell(context, mapping,
+                          action_obj.InstanceActionEventList.get_by_action,
                           action.id)
         item['events'] = [_event_view(req, context, action, e)
                           for e in events]

@@ -16,7 +16,7 @@ from nova_lite.api import quota
 from nova_lite.api.schemas import keypairs as schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.db.api import group_api
+from nova_lite.objects import keypair as keypair_obj
 
 
 def _target_user(req, body_user=None, listing=False):
@@ -90,10 +90,10 @@ def create_keypair(req):
     user_id = data.get('user_id') or context.user_id
     _authorize(req, 'os-keypairs:create', user_id)
     limits = quota.limits_for(context, context.project_id, user_id)
-    used = len(group_api.key_pair_get_all_by_user(context, user_id))
+    used = len(keypair_obj.KeyPair.get_all_by_user(context, user_id))
     quota.check_count('key_pairs', 1, used, limits['key_pairs'])
     key_type, public_key, private_key, fingerprint = _key_material(data)
-    keypair = group_api.key_pair_create(context, {
+    keypair = keypair_obj.KeyPair.create(context, {
         'name': data['name'], 'user_id': user_id, 'type': key_type,
         'public_key': public_key, 'fingerprint': fingerprint})
     item = _view(req, keypair)
@@ -108,7 +108,8 @@ def list_keypairs(req):
     """GET /os-keypairs: the user's pairs (``user_id`` for admins)."""
     user_id = _target_user(req, listing=True)
     _authorize(req, 'os-keypairs:index', user_id)
-    keypairs = group_api.key_pair_get_all_by_user(util.context(req), user_id)
+    keypairs = keypair_obj.KeyPair.get_all_by_user(util.context(req),
+                                                   user_id)
     body = {}
     if microversion.at_least(req, '2.35'):
         keypairs = util.paginate(keypairs, req, lambda k: k.name,
@@ -126,8 +127,8 @@ def show_keypair(req):
     """GET /os-keypairs/{name}."""
     user_id = _target_user(req)
     _authorize(req, 'os-keypairs:show', user_id)
-    keypair = group_api.key_pair_get(util.context(req), user_id,
-                                     req.urlvars['name'])
+    keypair = keypair_obj.KeyPair.get_by_name(util.context(req), user_id,
+                                              req.urlvars['name'])
     return util.json_response({'keypair': _view(req, keypair, detail=True)})
 
 
@@ -135,7 +136,7 @@ def delete_keypair(req):
     """DELETE /os-keypairs/{name}: 202 (204 at 2.2+)."""
     user_id = _target_user(req)
     _authorize(req, 'os-keypairs:delete', user_id)
-    group_api.key_pair_destroy(util.context(req), user_id,
-                               req.urlvars['name'])
+    keypair_obj.KeyPair.destroy_by_name(util.context(req), user_id,
+                                        req.urlvars['name'])
     return util.no_content(204 if microversion.at_least(req, '2.2')
                            else 202)

@@ -14,7 +14,7 @@ from nova_lite import cells
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
-from nova_lite.db.cell import instance_api
+from nova_lite.objects import migration as migration_obj
 
 _EXACT = ('status', 'instance_uuid', 'source_compute', 'migration_type')
 _EXACT_V2_80 = ('user_id', 'project_id')
@@ -69,7 +69,7 @@ def list_migrations(req):
     policy.authorize(context, 'os-migrations:index')
     filters = _filters(req)
     results = cells.scatter_gather_all(
-        context, instance_api.migration_get_all_by_filters, filters)
+        context, migration_obj.MigrationList.get_by_filters, filters)
     migrations = [m for _cell, rows in cells.successful(results)
                   for m in rows]
     host = req.GET.get('host')

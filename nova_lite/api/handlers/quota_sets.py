@@ -14,7 +14,7 @@ from nova_lite.api import quota
 from nova_lite.api.schemas import common
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.db.api import group_api
+from nova_lite.objects import quotas
 
 _LEGACY_NETWORK = {'fixed_ips': -1, 'floating_ips': -1,
                    'security_groups': -1, 'security_group_rules': -1,
@@ -104,8 +104,8 @@ def update_quota_set(req):
             raise webob.exc.HTTPBadRequest(
                 'Quota limit %d for %s must be greater than or equal to '
                 'already used and reserved %d.' % (value, name, usage[name]))
-        group_api.quota_set(context, project_id, name, value,
-                            user_id=user_id)
+        quotas.set_limit(context, project_id, name, value,
+                         user_id=user_id)
     return _quota_set(req, project_id,
                       quota.limits_for(context, project_id, user_id))
 
@@ -113,6 +113,6 @@ def update_quota_set(req):
 def delete_quota_set(req):
     """DELETE /os-quota-sets/{project_id}: back to defaults, 202."""
     project_id = _authorize(req, 'os-quota-sets:delete')
-    group_api.quota_destroy_all_by_project(util.context(req), project_id,
-                                           user_id=_user_id(req))
+    quotas.destroy_all_by_project(util.context(req), project_id,
+                                  user_id=_user_id(req))
     return util.no_content(202)

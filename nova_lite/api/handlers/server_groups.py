@@ -14,12 +14,12 @@ from nova_lite.api import quota
 from nova_lite.api.schemas import server_groups as schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.db.api import group_api
 from nova_lite import exception
+from nova_lite.objects import instance_group as group_obj
 
 
 def view(req, group):
-    group_policy, rules = group_api.instance_group_policy(group)
+    group_policy, rules = group.policy, group.rules
     item = {'id': group.uuid, 'name': group.name, 'members': group.members}
     if microversion.at_least(req, '2.64'):
         item['policy'] = group_policy
@@ -41,7 +41,7 @@ def _get(req, rule):
     context = util.context(req)
     group_uuid = req.urlvars['group_id']
     try:
-        group = group_api.instance_group_get(context, group_uuid)
+        group = group_obj.InstanceGroup.get_by_uuid(context, group_uuid)
     except exception.InstanceGroupNotFound:
         raise webob.exc.HTTPNotFound(
             'Server group %s could not be found.' % group_uuid)
@@ -59,7 +59,7 @@ def list_server_groups(req):
     if util.query_bool(req, 'all_projects', False) and policy.check(
             context, 'os-server-groups:index:all_projects'):
         project = None
-    groups = group_api.instance_group_get_all(context, project_id=project)
+    groups = group_obj.InstanceGroup.get_all(context, project_id=project)
     offset = util.query_int(req, 'offset', default=0)
     limit = util.query_int(req, 'limit',
                            default=util.conf(req).api.max_limit)
@@ -100,19 +100,18 @@ def create_server_group(req):
     data = validation.body(req, body_schema)['server_group']
     group_policy, rules = _policy_and_rules(req, data)
     limits = quota.limits_for(context, context.project_id, context.user_id)
-    used = len(group_api.instance_group_get_all(context,
-                                                context.project_id))
+    used = len(group_obj.InstanceGroup.get_all(context,
+                                               context.project_id))
     quota.check_count('server_groups', 1, used, limits['server_groups'])
-    group = group_api.instance_group_create(
+    group = group_obj.InstanceGroup.create(
         context, {'name': data['name'], 'project_id': context.project_id,
                   'user_id': context.user_id},
         policy=group_policy, rules=rules)
-    group = group_api.instance_group_get(context, group.uuid)
     return util.json_response({'server_group': view(req, group)})
 
 
 def delete_server_group(req):
     """DELETE /os-server-groups/{group_id}: 204."""
     group = _get(req, 'os-server-groups:delete')
-    group_api.instance_group_delete(util.context(req), group.uuid)
+    group.destroy()
     return util.no_content(204)

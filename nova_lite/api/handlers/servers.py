@@ -22,9 +22,9 @@ from nova_lite.api.views import servers as views
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.api import group_api
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import instance_group as group_obj
 
 CONF = nl_conf.CONF
 
@@ -311,7 +311,7 @@ def _detail_with_extras(req, server):
 
 def _groups_of(req, server):
     try:
-        return [group_api.instance_group_get_by_instance(
+        return [group_obj.InstanceGroup.get_by_instance_uuid(
             util.context(req), server.uuid).uuid]
     except exception.InstanceGroupNotFound:
         return []

@@ -24,12 +24,17 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import services as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite.clients import placement as placement_client
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite import context as nl_context
-from nova_lite.db.api import aggregate_api
-from nova_lite.db.api import api as api_db
-from nova_lite.db.cell import api as cell_db
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
+from nova_lite.objects import aggregate as aggregate_obj
+from nova_lite.objects import cell_mapping as cell_mapping_obj
+from nova_lite.objects import compute_node as compute_node_obj
+from nova_lite.objects import host_mapping as host_mapping_obj
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
 
@@ -53,8 +58,9 @@ def view(req, service, zones):
 def _down_cell_records(context, down_cells):
     records = []
     for cell_uuid in down_cells:
-        cell = api_db.cell_mapping_get_by_uuid(context, cell_uuid)
-        for mapping in api_db.host_mapping_get_all(context, cell.id):
+        cell = cell_mapping_obj.CellMapping.get_by_uuid(context, cell_uuid)
+        for mapping in host_mapping_obj.HostMapping.get_all(context,
+                                                            cell.id):
             records.append({'binary': host_info.COMPUTE_BINARY,
                             'host': mapping.host, 'status': 'UNKNOWN'})
     return records
@@ -86,7 +92,7 @@ def _find(context, fn, *args):
 
 
 def _find_by_host_binary(context, host, binary):
-    cell, service = _find(context, cell_db.service_get_by_host_and_binary,
+    cell, service = _find(context, service_obj.Service.get_by_host_and_binary,
                           host, host_info.normalize_binary(binary))
     if service is None:
         raise webob.exc.HTTPNotFound('Host %s with binary %s not found.'
@@ -99,10 +105,11 @@ def _find_by_id(req, context, service_id):
         if not uuidutils.is_uuid_like(service_id):
             raise webob.exc.HTTPBadRequest(
                 'Invalid uuid %s' % service_id)
-        cell, service = _find(context, cell_db.service_get_by_uuid,
+        cell, service = _find(context, service_obj.Service.get_by_uuid,
                               service_id)
     elif service_id.isdigit():
-        cell, service = _find(context, cell_db.service_get, int(service_id))
+        cell, service = _find(context, service_obj.Service.get_by_id,
+                              int(service_id))
     else:
         raise webob.exc.HTTPBadRequest('Invalid service id %s: an integer '
                                        'is required below 2.53' % service_id)
@@ -120,7 +127,6 @@ def _notify_compute(context, cell, service, enabled):
     """
     if service.binary != host_info.COMPUTE_BINARY:
         return
-    from nova_lite.compute import rpcapi as compute_rpcapi
     compute = compute_rpcapi.ComputeAPI()
     if not hasattr(compute, 'set_host_enabled'):
         return
@@ -140,13 +146,16 @@ def _notify_compute(context, cell, service, enabled):
 
 
 def _save(context, cell, service, values):
-    with nl_context.target_cell(context, cell) as cctxt:
-        updated = cell_db.service_update(cctxt, service.id, values)
-    if 'disabled' in values and values['disabled'] != service.disabled:
-        _notify_compute(context, cell, updated, not values['disabled'])
+    """Store ``values`` on ``service`` (read in ``cell``)."""
+    was_disabled = service.disabled
+    for name, value in values.items():
+        setattr(service, name, value)
+    service.save()
+    if 'disabled' in values and values['disabled'] != was_disabled:
+        _notify_compute(context, cell, service, not values['disabled'])
     LOG.info('Service %s on %s updated: %s', service.binary, service.host,
              values)
-    return updated
+    return service
 
 
 _LEGACY_ACTIONS = {
@@ -217,15 +226,13 @@ def update_service(req):
 
 
 def _remove_compute(req, context, cctxt, service):
-    if instance_api.instance_count_by_host(cctxt, service.host):
+    if instance_obj.InstanceList.get_count_by_host(cctxt, service.host):
         raise webob.exc.HTTPConflict(
             'Unable to delete compute service that is hosting instances.')
-    try:
-        nodes = cell_db.compute_node_get_all_by_host(cctxt, service.host)
-    except exception.ComputeHostNotFound:
-        nodes = []
+    nodes = compute_node_obj.ComputeNodeList.get_all_by_host(cctxt,
+                                                             service.host)
     for node in nodes:
-        if instance_api.migration_get_in_progress_by_host_and_node(
+        if migration_obj.MigrationList.get_in_progress_by_host_and_node(
                 cctxt, node.host, node.hypervisor_hostname):
             raise webob.exc.HTTPConflict(
                 'Unable to delete compute service that has in-progress '
@@ -233,13 +240,12 @@ def _remove_compute(req, context, cctxt, service):
     placement = util.placement(req)
     for node in nodes:
         _delete_provider(placement, node.uuid)
-        cell_db.compute_node_delete(cctxt, node.id)
-    for aggregate in aggregate_api.aggregate_get_by_host(context,
+        node.destroy()
+    for aggregate in aggregate_obj.Aggregate.get_by_host(context,
                                                          service.host):
-        aggregate_api.aggregate_host_delete(context, aggregate.id,
-                                            service.host)
+        aggregate.delete_host(service.host)
     try:
-        api_db.host_mapping_delete(context, service.host)
+        host_mapping_obj.HostMapping.destroy_by_host(context, service.host)
     except exception.HostMappingNotFound:
         pass
 
@@ -247,7 +253,6 @@ def _remove_compute(req, context, cctxt, service):
 def _delete_provider(placement, provider_uuid):
     if placement is None:
         return
-    from nova_lite.clients import placement as placement_client
     try:
         placement.delete_provider(provider_uuid)
     except placement_client.PlacementNotFound:
@@ -266,6 +271,6 @@ def delete_service(req):
     with nl_context.target_cell(context, cell) as cctxt:
         if service.binary == host_info.COMPUTE_BINARY:
             _remove_compute(req, context, cctxt, service)
-        cell_db.service_destroy(cctxt, service.id)
+        service.destroy()
     LOG.info('Service %s on %s deleted', service.binary, service.host)
     return util.no_content(204)

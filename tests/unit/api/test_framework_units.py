@@ -116,8 +116,7 @@ class TestKeypairCrypto(testtools.TestCase):
 
 class TestRouteTable(testtools.TestCase):
     def test_every_handler_resolves(self):
-        resolved = router.resolve_all(router.ROUTE_DECLARATIONS)
-        for path, methods in resolved.items():
+        for path, methods in router.ROUTE_DECLARATIONS.items():
             for method, handler in methods.items():
                 self.assertTrue(callable(handler), (path, method))
 
@@ -130,10 +129,6 @@ class TestRouteTable(testtools.TestCase):
         # count (and the docs) on purpose.
         count = sum(len(m) for m in router.ROUTE_DECLARATIONS.values())
         self.assertEqual(69, count)
-
-    def test_unknown_module_fails_at_build(self):
-        self.assertRaises(ModuleNotFoundError, router.resolve,
-                          'no_such_module:handler')
 
     def test_policy_rules_are_unique(self):
         names = [rule.name for rule in policies.list_rules()]
