@@ -7,8 +7,8 @@ client sends is recorded, so each test states exactly what was written.
 import testtools
 
 from nova_lite.clients import report
-from nova_lite.compute import provider_tree as pt
 from nova_lite.placement import fixture as placement_fixture
+from nova_lite.provider_tree import tree as pt
 from nova_lite import testing
 
 ROOT = '2b0d7b0e-6a1c-4d47-9a57-0b3f4a1c0001'
