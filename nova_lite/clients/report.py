@@ -28,8 +28,8 @@ persist.
 from oslo_log import log as logging
 
 from nova_lite.clients import placement as placement_client
-from nova_lite.compute import provider_tree as pt
-from nova_lite.compute import provider_tree_diff
+from nova_lite.provider_tree import diff as provider_tree_diff
+from nova_lite.provider_tree import tree as pt
 
 LOG = logging.getLogger(__name__)
 

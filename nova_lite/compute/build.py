@@ -29,7 +29,6 @@ import time
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
@@ -42,51 +41,59 @@ BUILD_EVENT = 'compute_build_and_run_instance'
 _BUILD_START_STATES = [task_states.SCHEDULING, None]
 
 
-def _compute_task_api(transport):
-    """The cell conductor's ComputeTaskAPI, or None when not available."""
-    try:
-        from nova_lite.conductor import compute_task_rpcapi
-    except ImportError:
-        return None
-    return compute_task_rpcapi.ComputeTaskAPI(transport=transport)
+class Builds:
+    """The builds of one compute host: queued, run, and their outcome.
 
-
-class BuildMixin:
-    """The build part of :class:`nova_lite.compute.manager.ComputeManager`.
-
-    Expects ``self.driver``, ``self.rt``, ``self.records``,
-    ``self.reportclient``, ``self.host``, ``self.transport`` and
-    ``self._build_pool`` (set up by the manager).
+    :param records: the host's :class:`~nova_lite.compute.records.
+        InstanceRecords`; ``events`` its action bracket.
+    :param allocations: reads the claim to spawn with, drops it on
+        failure (:class:`~nova_lite.compute.allocations.
+        InstanceAllocations`).
+    :param tracker: the resource tracker (nodes, usage, failed builds).
+    :param task_api: the cell conductor's ComputeTaskAPI (reschedules).
     """
 
-    def _init_builds(self, max_builds):
-        self._build_pool = concurrent.futures.ThreadPoolExecutor(
+    def __init__(self, host, driver, records, events, allocations, tracker,
+                 task_api, max_builds):
+        self.host = host
+        self.driver = driver
+        self.records = records
+        self.events = events
+        self.allocations = allocations
+        self.tracker = tracker
+        self.task_api = task_api
+        self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max_builds, thread_name_prefix='build')
-        self._builds = set()
-        self._builds_lock = threading.Lock()
+        self._pending = set()
+        self._lock = threading.Lock()
 
-    def build_and_run_instance(self, context, instance, node,
-                               request_spec=None, host_list=None,
-                               image=None, **kwargs):
-        """Cast: build ``instance`` on ``node`` of this host (queued)."""
-        future = self._build_pool.submit(
+    def build_and_run_instance(self, context, instance, node, request_spec,
+                               host_list, image):
+        """Queue the build of ``instance`` on ``node`` and return."""
+        future = self._pool.submit(
             self._run_build, context, instance, node, request_spec,
             list(host_list or []), image)
-        with self._builds_lock:
-            self._builds.add(future)
+        with self._lock:
+            self._pending.add(future)
         future.add_done_callback(self._build_done)
 
     def _build_done(self, future):
-        with self._builds_lock:
-            self._builds.discard(future)
+        with self._lock:
+            self._pending.discard(future)
 
-    def wait_for_builds(self, timeout=None):
-        """Block until no build is queued or running (tests, benchmarks);
-        False if some still are after ``timeout`` seconds."""
+    @property
+    def in_flight(self):
+        """How many builds are queued or running."""
+        with self._lock:
+            return len(self._pending)
+
+    def wait(self, timeout=None):
+        """Block until no build is queued or running; False if some
+        still are after ``timeout`` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            with self._builds_lock:
-                pending = list(self._builds)
+            with self._lock:
+                pending = list(self._pending)
             if not pending:
                 return True
             left = None if deadline is None else deadline - time.monotonic()
@@ -94,8 +101,9 @@ class BuildMixin:
                 return False
             concurrent.futures.wait(pending, timeout=left)
 
-    def _stop_builds(self):
-        self._build_pool.shutdown(wait=True)
+    def stop(self):
+        """Let the queued builds finish, then stop the pool."""
+        self._pool.shutdown(wait=True)
 
     def _run_build(self, context, instance, node, request_spec, host_list,
                    image):
@@ -112,10 +120,13 @@ class BuildMixin:
         instance = self._start_build(context, instance, node)
         if instance is None:
             return
-        self.records.event_start(context, uuid, BUILD_EVENT)
         try:
-            allocations = self._claimed_allocations(uuid, node)
-            self.driver.spawn(context, instance, image or {}, allocations)
+            with self.events.step(
+                    context, uuid, BUILD_EVENT,
+                    undo=lambda error: self._clean_up(context, instance)):
+                allocations = self.allocations.claimed(uuid, node)
+                self.driver.spawn(context, instance, image or {},
+                                  allocations)
         except virt_exc.BuildAbort as error:
             self._build_aborted(context, instance, node, error)
         except Exception as error:  # noqa: BLE001 - reschedulable
@@ -129,7 +140,7 @@ class BuildMixin:
         values = {'vm_state': vm_states.BUILDING,
                   'task_state': task_states.SPAWNING,
                   'host': self.host, 'node': node, 'launched_on': self.host}
-        compute_node = self.rt.get_node(node)
+        compute_node = self.tracker.get_node(node)
         if compute_node is not None:
             values['compute_id'] = compute_node.id
         try:
@@ -140,23 +151,8 @@ class BuildMixin:
                 exception.UnexpectedTaskStateError) as error:
             LOG.info('Instance %s changed before its build started (%s); '
                      'dropping its allocation', instance.uuid, error)
-            self._drop_allocation(instance.uuid)
+            self.allocations.drop(instance.uuid)
             return None
-
-    def _claimed_allocations(self, uuid, node):
-        try:
-            answer = self.reportclient.get_allocations(uuid)
-        except placement_client.PlacementClientError as error:
-            raise virt_exc.BuildFailed(
-                instance_uuid=uuid, node=node,
-                reason='allocations unreadable: %s' % error)
-        allocations = answer.get('allocations') or {}
-        if not allocations:
-            raise virt_exc.BuildAbort(
-                instance_uuid=uuid, node=node,
-                reason='no allocation in placement (computes never claim)')
-        return {rp: {'resources': dict(entry['resources'])}
-                for rp, entry in allocations.items()}
 
     def _build_succeeded(self, context, instance, node):
         uuid = instance.uuid
@@ -171,33 +167,23 @@ class BuildMixin:
                 exception.UnexpectedTaskStateError) as error:
             LOG.info('Instance %s changed during its build (%s); its guest '
                      'is left to the delete', uuid, error)
-        self.records.event_finish(context, uuid, BUILD_EVENT)
-        self.rt.build_result(context, node, succeeded=True)
-        self.rt.refresh_usage(context, node)
+        self.tracker.build_result(context, node, succeeded=True)
+        self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s active on %s', uuid, node)
 
-    def _clean_up_failed_build(self, context, instance, node, error):
+    def _clean_up(self, context, instance):
+        """No guest and no allocation left by a failed build."""
         try:
             self.driver.destroy(context, instance)
         except Exception as destroy_error:  # noqa: BLE001
             LOG.warning('Cleanup of the guest of %s failed: %s',
                         instance.uuid, destroy_error)
-        self._drop_allocation(instance.uuid)
-        self.records.event_finish(context, instance.uuid, BUILD_EVENT,
-                                  error=error)
-        self.rt.build_result(context, node, succeeded=False)
-
-    def _drop_allocation(self, uuid):
-        try:
-            self.reportclient.delete_allocation(uuid)
-        except placement_client.PlacementClientError as error:
-            LOG.error('Allocation of instance %s not deleted: %s', uuid,
-                      error)
+        self.allocations.drop(instance.uuid)
 
     def _build_aborted(self, context, instance, node, error):
         LOG.info('Build of instance %s aborted on %s: %s', instance.uuid,
                  node, error)
-        self._clean_up_failed_build(context, instance, node, error)
+        self.tracker.build_result(context, node, succeeded=False)
         self.records.set_error(context, instance.uuid, error,
                                clear_host=True)
 
@@ -205,9 +191,8 @@ class BuildMixin:
                       host_list, image):
         LOG.info('Build of instance %s failed on %s: %s', instance.uuid,
                  node, error)
-        self._clean_up_failed_build(context, instance, node, error)
-        task_api = _compute_task_api(self.transport) if host_list else None
-        if task_api is None:
+        self.tracker.build_result(context, node, succeeded=False)
+        if not host_list:
             reason = exception.NovaLiteException(
                 'Build of instance %s failed on %s and no alternate host is '
                 'left to retry on: %s' % (instance.uuid, node, error))
@@ -216,10 +201,10 @@ class BuildMixin:
                                    clear_host=True)
             return
         self._reschedule(context, instance, error, request_spec, host_list,
-                         image, task_api)
+                         image)
 
     def _reschedule(self, context, instance, error, request_spec, host_list,
-                    image, task_api):
+                    image):
         try:
             instance = self.records.update(
                 context, instance.uuid,
@@ -233,6 +218,6 @@ class BuildMixin:
             return
         LOG.info('Rescheduling instance %s: %d alternates left',
                  instance.uuid, len(host_list))
-        task_api.build_instances(context, [instance], request_spec,
-                                 [host_list], image=image,
-                                 exc_reason=str(error))
+        self.task_api.build_instances(context, [instance], request_spec,
+                                      [host_list], image=image,
+                                      exc_reason=str(error))

@@ -4,7 +4,8 @@ The API writes the task state (``powering-off`` ...) in the cell DB and
 casts here. Each action records an action event, calls the driver and
 saves the new vm/power state expecting the task state the API set (or no
 task, for callers that set none); a failure records a fault, clears the
-task state and keeps the vm state, as Nova's ``reverts_task_state`` does.
+task state and keeps the vm state (the bracket of
+:mod:`nova_lite.instance_events`, as Nova's ``reverts_task_state``).
 
 A server deleted in the middle of a move (resize, cold or live migration)
 may have a migration still holding its source allocation: the delete
@@ -25,56 +26,69 @@ from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 
+TERMINATE_EVENT = 'compute_terminate_instance'
 # What a record written through the conductor may raise.
 _RECORD_ERRORS = (messaging.MessagingException, exception.NovaLiteException)
+# What a failed action leaves: no task, the vm state it had.
+_NO_TASK = {'task_state': None}
 
 
-class LifecycleMixin:
-    """The instance-action part of the compute manager."""
+class Lifecycle:
+    """Delete and power actions on the instances of one compute host.
+
+    :param conductor_api: the cell conductor (instance and migration
+        reads, the instance's final delete).
+    :param placement: the placement client (migration consumers).
+    """
+
+    def __init__(self, driver, records, events, allocations, tracker,
+                 conductor_api, placement):
+        self.driver = driver
+        self.records = records
+        self.events = events
+        self.allocations = allocations
+        self.tracker = tracker
+        self.conductor_api = conductor_api
+        self.placement = placement
 
     def terminate_instance(self, context, instance):
-        """Cast: destroy the guest, drop the allocations (the instance's
-        and those of its unfinished migrations), delete the row."""
+        """Destroy the guest, drop the allocations (the instance's and
+        those of its unfinished migrations), delete the row."""
         uuid = instance.uuid
-        self.records.event_start(context, uuid, 'compute_terminate_instance')
         try:
-            self.driver.destroy(context, instance)
-            self._drop_allocation(uuid)
-            self._end_unfinished_migrations(context, uuid)
-            self.records.update(context, uuid, {
-                'vm_state': vm_states.DELETED, 'task_state': None,
-                'power_state': power_state.NOSTATE,
-                'terminated_at': timeutils.utcnow()})
+            with self.events.step(context, uuid, TERMINATE_EVENT,
+                                  fault=True, revert=_NO_TASK):
+                self.driver.destroy(context, instance)
+                self.allocations.drop(uuid)
+                self._end_unfinished_migrations(context, uuid)
+                self.records.update(context, uuid, {
+                    'vm_state': vm_states.DELETED, 'task_state': None,
+                    'power_state': power_state.NOSTATE,
+                    'terminated_at': timeutils.utcnow()})
         except Exception as error:  # noqa: BLE001 - recorded as a fault
-            self._action_failed(context, uuid, 'compute_terminate_instance',
-                                error)
+            _log_failure(TERMINATE_EVENT, uuid, error)
             return
-        self.records.event_finish(context, uuid,
-                                  'compute_terminate_instance')
         try:
             self.conductor_api.instance_destroy(context, uuid)
         except exception.InstanceNotFound:
             pass
         if instance.node:
-            self.rt.refresh_usage(context, instance.node)
+            self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
 
-    def stop_instance(self, context, instance, clean_shutdown=True):
-        """Cast: power the guest off (vm state ``stopped``)."""
+    def stop_instance(self, context, instance):
         self._power_action(
             context, instance, 'compute_stop_instance',
             lambda: self.driver.power_off(instance),
             task_states.POWERING_OFF, vm_states.STOPPED)
 
     def start_instance(self, context, instance):
-        """Cast: power a stopped guest on (vm state ``active``)."""
         self._power_action(
             context, instance, 'compute_start_instance',
             lambda: self.driver.power_on(context, instance),
             task_states.POWERING_ON, vm_states.ACTIVE)
 
-    def reboot_instance(self, context, instance, reboot_type='SOFT'):
-        """Cast: reboot the guest (``SOFT`` or ``HARD``)."""
+    def reboot_instance(self, context, instance, reboot_type):
         task = (task_states.REBOOTING_HARD if reboot_type == 'HARD'
                 else task_states.REBOOTING)
         self._power_action(
@@ -85,36 +99,32 @@ class LifecycleMixin:
             vm_states.ACTIVE)
 
     def pause_instance(self, context, instance):
-        """Cast: pause the guest in memory."""
         self._power_action(
             context, instance, 'compute_pause_instance',
             lambda: self.driver.pause(instance),
             task_states.PAUSING, vm_states.PAUSED)
 
     def unpause_instance(self, context, instance):
-        """Cast: resume a paused guest."""
         self._power_action(
             context, instance, 'compute_unpause_instance',
             lambda: self.driver.unpause(instance),
             task_states.UNPAUSING, vm_states.ACTIVE)
 
     def suspend_instance(self, context, instance):
-        """Cast: save the guest's memory to disk."""
         self._power_action(
             context, instance, 'compute_suspend_instance',
             lambda: self.driver.suspend(context, instance),
             task_states.SUSPENDING, vm_states.SUSPENDED)
 
     def resume_instance(self, context, instance):
-        """Cast: restore a suspended guest."""
         self._power_action(
             context, instance, 'compute_resume_instance',
             lambda: self.driver.resume(context, instance),
             task_states.RESUMING, vm_states.ACTIVE)
 
-    def set_host_enabled(self, context, enabled):
-        """Call: (un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""
-        self.rt.set_host_enabled(enabled)
+    def set_host_enabled(self, enabled):
+        """(Un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""
+        self.tracker.set_host_enabled(enabled)
         return 'enabled' if enabled else 'disabled'
 
     # -- helpers ---------------------------------------------------------
@@ -132,47 +142,44 @@ class LifecycleMixin:
                       uuid, error)
             return
         for migration in migrations:
-            if migration.is_done:
-                continue
-            try:
-                allocation_moves.delete_allocation(self.placement_client,
-                                                   migration.uuid)
-            except placement_client.PlacementClientError as error:
-                LOG.error('Allocation of migration %s of deleted instance '
-                          '%s not deleted: %s', migration.uuid, uuid, error)
-            try:
-                self.records.set_migration_status(context, migration,
-                                                  'error', missing_ok=True)
-            except _RECORD_ERRORS as error:
-                LOG.error('Migration %s not set to error: %s',
-                          migration.uuid, error)
-            LOG.info('Migration %s (%s) of instance %s ended by its delete',
-                     migration.uuid, migration.migration_type, uuid)
+            if not migration.is_done:
+                self._end_migration(context, uuid, migration)
+
+    def _end_migration(self, context, uuid, migration):
+        try:
+            allocation_moves.delete_allocation(self.placement,
+                                               migration.uuid)
+        except placement_client.PlacementClientError as error:
+            LOG.error('Allocation of migration %s of deleted instance '
+                      '%s not deleted: %s', migration.uuid, uuid, error)
+        try:
+            self.records.set_migration_status(context, migration,
+                                              'error', missing_ok=True)
+        except _RECORD_ERRORS as error:
+            LOG.error('Migration %s not set to error: %s',
+                      migration.uuid, error)
+        LOG.info('Migration %s (%s) of instance %s ended by its delete',
+                 migration.uuid, migration.migration_type, uuid)
 
     def _power_action(self, context, instance, event, call, task_state,
                       vm_state):
         uuid = instance.uuid
         expected = task_state if isinstance(task_state, list) else [
             task_state]
-        self.records.event_start(context, uuid, event)
         try:
-            call()
-            state = self.driver.get_info(instance).state
-            self.records.update(
-                context, uuid, {'vm_state': vm_state, 'task_state': None,
-                                'power_state': state},
-                expected_task_state=expected + [None])
+            with self.events.step(context, uuid, event, fault=True,
+                                  revert=_NO_TASK):
+                call()
+                state = self.driver.get_info(instance).state
+                self.records.update(
+                    context, uuid, {'vm_state': vm_state, 'task_state': None,
+                                    'power_state': state},
+                    expected_task_state=expected + [None])
         except Exception as error:  # noqa: BLE001 - recorded as a fault
-            self._action_failed(context, uuid, event, error)
+            _log_failure(event, uuid, error)
             return
-        self.records.event_finish(context, uuid, event)
         LOG.info('Instance %s: %s done (%s)', uuid, event, vm_state)
 
-    def _action_failed(self, context, uuid, event, error):
-        LOG.warning('%s of instance %s failed: %s', event, uuid, error)
-        self.records.event_finish(context, uuid, event, error=error)
-        self.records.fault(context, uuid, error)
-        try:
-            self.records.update(context, uuid, {'task_state': None})
-        except exception.InstanceNotFound:
-            pass
+
+def _log_failure(event, uuid, error):
+    LOG.warning('%s of instance %s failed: %s', event, uuid, error)

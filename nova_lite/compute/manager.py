@@ -2,22 +2,32 @@
 
 A compute has no database: everything persistent goes through its cell
 conductor (``self.conductor_api``, on the compute's own bus); resources go
-to placement through the report client. The manager is split by concern:
+to placement through the report client. :class:`ComputeManager` is only
+the RPC endpoint and the owner of the periodic tasks: each message is
+handed to the object of its concern, built in :meth:`init_host` with the
+collaborators it uses, and nothing else:
 
-* :mod:`nova_lite.compute.build`: ``build_and_run_instance`` and its
-  outcomes (success, abort, reschedule);
-* :mod:`nova_lite.compute.lifecycle`: delete, power, pause, suspend,
-  ``set_host_enabled``;
-* :mod:`nova_lite.compute.resize`: cold migrate and resize, confirm and
-  revert;
-* :mod:`nova_lite.compute.live_migration`: live migration, source and
-  destination sides;
-* :mod:`nova_lite.compute.rebuild`: rebuild and evacuate, and cleaning up
-  instances evacuated while this host was down;
-* :mod:`nova_lite.compute.shelve`: shelve, shelve offload, unshelve;
-* :mod:`nova_lite.compute.resource_tracker`: ``compute_nodes`` rows and
-  provider trees, run at start and periodically from here;
-* :mod:`nova_lite.compute.stale_builds`: builds left over or hung.
+* :class:`~nova_lite.compute.build.Builds`: ``build_and_run_instance``
+  and its outcomes (success, abort, reschedule);
+* :class:`~nova_lite.compute.lifecycle.Lifecycle`: delete, power, pause,
+  suspend, ``set_host_enabled``;
+* :class:`~nova_lite.compute.resize.Resizes`: cold migrate and resize,
+  confirm and revert;
+* :class:`~nova_lite.compute.live_migration.LiveMigrations`: live
+  migration, source and destination sides;
+* :class:`~nova_lite.compute.rebuild.Rebuilds`: rebuild and evacuate,
+  and cleaning up instances evacuated while this host was down;
+* :class:`~nova_lite.compute.shelve.Shelving`: shelve, shelve offload,
+  unshelve.
+
+They share, as objects each is given: the driver, the host's
+:class:`~nova_lite.compute.records.InstanceRecords`, the action bracket
+(:class:`nova_lite.instance_events.ActionEvents`), the instances'
+allocations (:class:`~nova_lite.compute.allocations.
+InstanceAllocations`), the resource tracker (``compute_nodes`` rows and
+provider trees, run at start and periodically from here) and the RPC
+clients of the conductor and the other computes.
+:mod:`nova_lite.compute.stale_builds` fails builds left over or hung.
 """
 
 import time
@@ -28,6 +38,7 @@ from oslo_service import periodic_task
 
 from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
+from nova_lite.compute import allocations
 from nova_lite.compute import build
 from nova_lite.compute import lifecycle
 from nova_lite.compute import live_migration
@@ -35,11 +46,15 @@ from nova_lite.compute import rebuild
 from nova_lite.compute import records
 from nova_lite.compute import resize
 from nova_lite.compute import resource_tracker
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
 from nova_lite.compute import stale_builds
+from nova_lite.conductor import compute_task_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite import instance_events
 from nova_lite import manager
 from nova_lite.virt import driver as virt_driver
 
@@ -50,10 +65,7 @@ LOG = logging.getLogger(__name__)
 BUILD_TIMEOUT_CHECK_MAX = 60
 
 
-class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
-                     resize.ResizeMixin, live_migration.LiveMigrationMixin,
-                     rebuild.RebuildMixin, shelve.ShelveMixin,
-                     manager.Manager):
+class ComputeManager(manager.Manager):
     """Compute endpoint (API version 1.2)."""
 
     target = messaging.Target(version='1.2')
@@ -68,7 +80,13 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
         self.reportclient = None
         self.rt = None
         self.records = None
-        self._init_builds(CONF.compute.max_concurrent_builds)
+        # One object per concern, built by init_host.
+        self.builds = None
+        self.lifecycle = None
+        self.resizes = None
+        self.live_migrations = None
+        self.rebuilds = None
+        self.shelving = None
 
     @property
     def conductor_api(self):
@@ -81,7 +99,8 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
     # -- service hooks -------------------------------------------------------
 
     def init_host(self):
-        """Load and start the driver (a bad configuration stops here)."""
+        """Load and start the driver (a bad configuration stops here),
+        then build the objects the messages go to."""
         if self.driver is None:
             self.driver = virt_driver.load_driver()
         self.driver.init_host(self.host)
@@ -93,6 +112,38 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
                                                self.host)
         self.rt = resource_tracker.ResourceTracker(
             self.host, self.driver, self.reportclient, self.conductor_api)
+        self._build_concerns()
+
+    def _build_concerns(self):
+        shared = dict(
+            driver=self.driver, records=self.records,
+            events=instance_events.ActionEvents(self.conductor_api,
+                                                self.host),
+            tracker=self.rt)
+        held = allocations.InstanceAllocations(self.reportclient)
+        peers = compute_rpcapi.ComputeAPI(transport=self.transport)
+        task_api = compute_task_rpcapi.ComputeTaskAPI(
+            transport=self.transport)
+        self.builds = build.Builds(
+            host=self.host, allocations=held, task_api=task_api,
+            max_builds=CONF.compute.max_concurrent_builds, **shared)
+        self.lifecycle = lifecycle.Lifecycle(
+            allocations=held, conductor_api=self.conductor_api,
+            placement=self.placement_client, **shared)
+        self.resizes = resize.Resizes(
+            host=self.host, conductor_api=self.conductor_api,
+            placement=self.placement_client, compute_api=peers,
+            task_api=task_api, **shared)
+        self.live_migrations = live_migration.LiveMigrations(
+            host=self.host, allocations=held,
+            placement=self.placement_client, compute_api=peers, **shared)
+        self.rebuilds = rebuild.Rebuilds(
+            host=self.host, allocations=held,
+            conductor_api=self.conductor_api,
+            placement=self.placement_client, **shared)
+        self.shelving = shelve.Shelving(
+            host=self.host, allocations=held,
+            conductor_api=self.conductor_api, **shared)
 
     def post_start_hook(self):
         """Clean up instances evacuated while down, report the nodes, then
@@ -113,9 +164,182 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
         self._last_run['resources'] = time.monotonic()
 
     def cleanup_host(self):
-        self._stop_builds()
+        if self.builds is not None:
+            self.builds.stop()
         if self.driver is not None:
             self.driver.cleanup_host(self.host)
+
+    # -- builds --------------------------------------------------------------
+
+    def build_and_run_instance(self, context, instance, node,
+                               request_spec=None, host_list=None,
+                               image=None, **kwargs):
+        """Cast: build ``instance`` on ``node`` of this host (queued)."""
+        self.builds.build_and_run_instance(context, instance, node,
+                                           request_spec, host_list, image)
+
+    @property
+    def builds_in_flight(self):
+        """How many builds are queued or running here (0 before start)."""
+        return self.builds.in_flight if self.builds is not None else 0
+
+    def wait_for_builds(self, timeout=None):
+        """Block until no build is queued or running (tests, benchmarks);
+        False if some still are after ``timeout`` seconds."""
+        return self.builds.wait(timeout)
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def terminate_instance(self, context, instance):
+        """Cast: destroy the guest, drop the allocations (the instance's
+        and those of its unfinished migrations), delete the row."""
+        self.lifecycle.terminate_instance(context, instance)
+
+    def stop_instance(self, context, instance, clean_shutdown=True):
+        """Cast: power the guest off (vm state ``stopped``)."""
+        self.lifecycle.stop_instance(context, instance)
+
+    def start_instance(self, context, instance):
+        """Cast: power a stopped guest on (vm state ``active``)."""
+        self.lifecycle.start_instance(context, instance)
+
+    def reboot_instance(self, context, instance, reboot_type='SOFT'):
+        """Cast: reboot the guest (``SOFT`` or ``HARD``)."""
+        self.lifecycle.reboot_instance(context, instance, reboot_type)
+
+    def pause_instance(self, context, instance):
+        """Cast: pause the guest in memory."""
+        self.lifecycle.pause_instance(context, instance)
+
+    def unpause_instance(self, context, instance):
+        """Cast: resume a paused guest."""
+        self.lifecycle.unpause_instance(context, instance)
+
+    def suspend_instance(self, context, instance):
+        """Cast: save the guest's memory to disk."""
+        self.lifecycle.suspend_instance(context, instance)
+
+    def resume_instance(self, context, instance):
+        """Cast: restore a suspended guest."""
+        self.lifecycle.resume_instance(context, instance)
+
+    def set_host_enabled(self, context, enabled):
+        """Call: (un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""
+        return self.lifecycle.set_host_enabled(enabled)
+
+    # -- resize and cold migrate ---------------------------------------------
+
+    def prep_resize(self, context, instance, flavor, migration, node,
+                    request_spec=None, host_list=None, clean_shutdown=True):
+        """Cast (destination): check this host can take the instance."""
+        self.resizes.prep_resize(context, instance, flavor, migration, node,
+                                 request_spec, host_list, clean_shutdown)
+
+    def resize_instance(self, context, instance, flavor, migration,
+                        clean_shutdown=True):
+        """Cast (source): stop and ship the guest."""
+        self.resizes.resize_instance(context, instance, flavor, migration,
+                                     clean_shutdown)
+
+    def finish_resize(self, context, instance, flavor, migration,
+                      disk_info=None):
+        """Cast (destination): create the guest; VERIFY_RESIZE."""
+        self.resizes.finish_resize(context, instance, flavor, migration,
+                                   disk_info)
+
+    def confirm_resize(self, context, instance, migration):
+        """Cast or call (source): drop the source guest and allocation."""
+        self.resizes.confirm_resize(context, instance, migration)
+
+    def revert_resize(self, context, instance, migration):
+        """Cast (destination): destroy the new guest."""
+        self.resizes.revert_resize(context, instance, migration)
+
+    def finish_revert_resize(self, context, instance, migration):
+        """Cast (source): the old guest and allocation back."""
+        self.resizes.finish_revert_resize(context, instance, migration)
+
+    # -- live migration ------------------------------------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def check_can_live_migrate_destination(self, context, instance,
+                                           dest_node, migration,
+                                           block_migration=None):
+        """Call (destination): ``Invalid`` when it cannot take it."""
+        return self.live_migrations.check_can_live_migrate_destination(
+            context, instance, dest_node, block_migration)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def pre_live_migration(self, context, instance, migration,
+                           migrate_data=None):
+        """Call (destination): get ready to receive the guest."""
+        return self.live_migrations.pre_live_migration(context, instance,
+                                                       migrate_data)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def post_live_migration_at_destination(self, context, instance,
+                                           migration):
+        """Call (destination): the instance follows its guest here."""
+        self.live_migrations.post_live_migration_at_destination(
+            context, instance, migration)
+
+    def rollback_live_migration_at_destination(self, context, instance,
+                                               migration):
+        """Cast (destination): forget what was prepared."""
+        self.live_migrations.rollback_live_migration_at_destination(
+            context, instance)
+
+    def live_migration(self, context, instance, dest_host, migration,
+                       migrate_data=None):
+        """Cast (source): move the guest live to ``dest_host``."""
+        self.live_migrations.live_migration(context, instance, dest_host,
+                                            migration, migrate_data)
+
+    def live_migration_abort(self, context, instance, migration):
+        """Cast (source): stop the migration before its guest moves."""
+        self.live_migrations.live_migration_abort(context, instance,
+                                                  migration)
+
+    def live_migration_force_complete(self, context, instance, migration):
+        """Cast (source): finish now."""
+        self.live_migrations.live_migration_force_complete(
+            context, instance, migration)
+
+    # -- rebuild and evacuate ------------------------------------------------
+
+    def rebuild_instance(self, context, instance, image, recreate=False,
+                         migration=None, node=None, admin_password=None,
+                         preserve_ephemeral=False, target_state=None):
+        """Cast: rebuild in place, or re-create an evacuated instance."""
+        self.rebuilds.rebuild_instance(context, instance, image, recreate,
+                                       migration, node, target_state)
+
+    def destroy_evacuated_instances(self, context):
+        """Clean up the instances evacuated away while this host was
+        down; their uuids."""
+        return self.rebuilds.destroy_evacuated_instances(context)
+
+    # -- shelve --------------------------------------------------------------
+
+    def shelve_instance(self, context, instance, clean_shutdown=True):
+        """Cast: power off, record the shelve, offload if configured."""
+        self.shelving.shelve_instance(context, instance)
+
+    def shelve_offload_instance(self, context, instance,
+                                clean_shutdown=True):
+        """Cast: offload a shelved instance (task shelving_offloading)."""
+        self.shelving.offload(context, instance)
+
+    def unshelve_instance(self, context, instance, node=None,
+                          request_spec=None, image=None):
+        """Cast: power on the guest kept here, or spawn the offloaded
+        instance on ``node`` (claimed by the scheduler)."""
+        self.shelving.unshelve_instance(context, instance, node, image)
+
+    def offload_expired_shelved_instances(self, context):
+        """Offload what was shelved longer than ``shelved_offload_time``
+        seconds; how many were."""
+        return self.shelving.offload_expired_shelved_instances(context)
 
     # -- periodic tasks ------------------------------------------------------
 
@@ -141,13 +365,22 @@ class ComputeManager(build.BuildMixin, lifecycle.LifecycleMixin,
                 self.records, self.conductor_api, context, self.host,
                 timeout)
 
-    # NOTE(nova_lite): oslo.service collects periodic tasks from the manager
-    # class itself, not from its mixins: the mixins' polls run from here.
-
     @periodic_task.periodic_task(spacing=1)
     def _periodic_confirm_resizes(self, context):
         self._poll_unconfirmed_resizes(context)
 
+    def _poll_unconfirmed_resizes(self, context):
+        """Confirm the resizes finished here more than
+        ``resize_confirm_window`` seconds ago (0: never), when due."""
+        window = CONF.resize_confirm_window
+        if not window or not self._due(
+                'unconfirmed_resizes', min(window, resize.CONFIRM_CHECK_MAX)):
+            return 0
+        return self.resizes.confirm_unconfirmed(context, window)
+
     @periodic_task.periodic_task(spacing=1)
     def _periodic_offload_shelved(self, context):
-        self._poll_shelved_instances(context)
+        interval = CONF.shelved_offload_time
+        if interval > 0 and self._due(
+                'offload_shelved', min(interval, shelve.OFFLOAD_CHECK_MAX)):
+            self.offload_expired_shelved_instances(context)

@@ -15,7 +15,7 @@
   instance stays recorded on its source: unchanged for a failed claim,
   in ERROR for a failed spawn.
 
-When a compute starts, :meth:`RebuildMixin.destroy_evacuated_instances`
+When a compute starts, :meth:`Rebuilds.destroy_evacuated_instances`
 cleans up what was evacuated away while it was down: for each
 ``evacuation`` migration from this host still ``accepted``,
 ``pre-migrating`` or ``done`` whose instance now lives elsewhere, the
@@ -40,13 +40,32 @@ REBUILD_EVENT = 'compute_rebuild_instance'
 EVACUATIONS_TO_CLEAN = ['accepted', 'pre-migrating', 'done']
 
 
-class RebuildMixin:
-    """Part of :class:`nova_lite.compute.manager.ComputeManager`."""
+class NodeNotServed(exception.Invalid):
+    """The evacuation's node is not this host's: the instance stays as it
+    was on its source (no ERROR), as for a failed claim."""
 
-    def rebuild_instance(self, context, instance, image, recreate=False,
-                         migration=None, node=None, admin_password=None,
-                         preserve_ephemeral=False, target_state=None):
-        """Cast: rebuild in place, or re-create an evacuated instance."""
+
+class Rebuilds:
+    """Rebuilds and evacuations landing on one compute host.
+
+    :param conductor_api: the cell conductor (evacuations to clean up).
+    :param placement: the placement client (provider trees of nodes).
+    """
+
+    def __init__(self, host, driver, records, events, allocations, tracker,
+                 conductor_api, placement):
+        self.host = host
+        self.driver = driver
+        self.records = records
+        self.events = events
+        self.allocations = allocations
+        self.tracker = tracker
+        self.conductor_api = conductor_api
+        self.placement = placement
+
+    def rebuild_instance(self, context, instance, image, recreate,
+                         migration, node, target_state):
+        """Rebuild in place, or re-create an evacuated instance."""
         if recreate:
             self._evacuate_here(context, instance, image, migration, node,
                                 target_state)
@@ -58,41 +77,27 @@ class RebuildMixin:
     def _rebuild_in_place(self, context, instance, image):
         uuid = instance.uuid
         was_stopped = instance.vm_state == vm_states.STOPPED
-        self.records.event_start(context, uuid, REBUILD_EVENT)
         try:
-            instance = self.records.update(
-                context, uuid,
-                {'task_state': task_states.REBUILD_SPAWNING},
-                expected_task_state=[task_states.REBUILDING])
-            allocations = self._instance_allocations(uuid)
-            self.driver.destroy(context, instance)
-            self.driver.spawn(context, instance, image or {}, allocations)
-            self._finish_rebuild(context, instance, was_stopped)
+            with self.events.step(
+                    context, uuid, REBUILD_EVENT, fault=True,
+                    revert={'vm_state': vm_states.ERROR, 'task_state': None},
+                    expected_task_state=[task_states.REBUILDING,
+                                         task_states.REBUILD_SPAWNING]):
+                instance = self.records.update(
+                    context, uuid,
+                    {'task_state': task_states.REBUILD_SPAWNING},
+                    expected_task_state=[task_states.REBUILDING])
+                allocations = self.allocations.held(uuid)
+                self.driver.destroy(context, instance)
+                self.driver.spawn(context, instance, image or {},
+                                  allocations)
+                self._finish_rebuild(context, instance, was_stopped)
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             LOG.warning('Rebuild of instance %s failed: %s', uuid, error)
-            self.records.event_finish(context, uuid, REBUILD_EVENT,
-                                      error=error)
-            self._rebuild_failed(context, uuid, error)
             return
-        self.records.event_finish(context, uuid, REBUILD_EVENT)
         LOG.info('Instance %s rebuilt on %s', uuid, instance.node)
 
-    def _rebuild_failed(self, context, uuid, error):
-        """ERROR with a fault, unless a delete took the instance over."""
-        try:
-            self.records.update(
-                context, uuid, {'vm_state': vm_states.ERROR,
-                                'task_state': None},
-                expected_task_state=[task_states.REBUILDING,
-                                     task_states.REBUILD_SPAWNING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            LOG.info('Instance %s changed during its failed rebuild: %s',
-                     uuid, changed)
-            return
-        self.records.fault(context, uuid, error)
-
-    def _finish_rebuild(self, context, instance, stopped, extra=None):
+    def _finish_rebuild(self, context, instance, stopped):
         """The guest runs (or is stopped again): final states."""
         if stopped:
             self.driver.power_off(instance)
@@ -102,7 +107,6 @@ class RebuildMixin:
                   'power_state': (power_state.SHUTDOWN if stopped
                                   else power_state.RUNNING),
                   'launched_at': timeutils.utcnow()}
-        values.update(extra or {})
         return self.records.update(
             context, instance.uuid, values,
             expected_task_state=[task_states.REBUILD_SPAWNING])
@@ -114,41 +118,48 @@ class RebuildMixin:
         uuid = instance.uuid
         stopped = (target_state == vm_states.STOPPED or
                    instance.vm_state == vm_states.STOPPED)
-        self.records.event_start(context, uuid, REBUILD_EVENT)
-        self.records.set_migration_status(
-            context, migration, 'pre-migrating', missing_ok=True)
-        if node not in self.driver.get_available_nodes():
-            error = exception.Invalid(
-                reason='Node %s is not served by host %s.' % (node,
-                                                              self.host))
-            self._evacuation_failed(context, instance, migration, node,
-                                    error, put_in_error=False)
-            return
         try:
-            values = {'host': self.host, 'node': node,
-                      'task_state': task_states.REBUILD_SPAWNING}
-            compute_node = self.rt.get_node(node)
-            if compute_node is not None:
-                values['compute_id'] = compute_node.id
-            instance = self.records.update(
-                context, uuid, values,
-                expected_task_state=[task_states.REBUILDING])
-            allocations = self._allocations_on_node(uuid, node)
-            self.driver.spawn(context, instance, image or {}, allocations)
-            self._finish_rebuild(context, instance, stopped)
-        except Exception as error:  # noqa: BLE001 - recorded as a fault
-            self._evacuation_failed(context, instance, migration, node,
-                                    error, put_in_error=True)
+            with self.events.step(
+                    context, uuid, REBUILD_EVENT, fault=True,
+                    undo=lambda error: self._undo_evacuation(
+                        context, instance, migration, node, error),
+                    revert=lambda error: _back_on_source(migration, error),
+                    expected_task_state=[task_states.REBUILDING,
+                                         task_states.REBUILD_SPAWNING]):
+                self.records.set_migration_status(
+                    context, migration, 'pre-migrating', missing_ok=True)
+                self._spawn_evacuated(context, instance, image, node,
+                                      stopped)
+        except Exception:  # noqa: BLE001 - recorded as a fault
             return
         self.records.set_migration_status(
             context, migration, 'done', missing_ok=True)
-        self.records.event_finish(context, uuid, REBUILD_EVENT)
-        self.rt.refresh_usage(context, node)
+        self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s evacuated from %s to %s/%s', uuid,
                  migration.source_compute, self.host, node)
 
-    def _evacuation_failed(self, context, instance, migration, node, error,
-                           put_in_error):
+    def _spawn_evacuated(self, context, instance, image, node, stopped):
+        """The instance moves here and its guest is spawned on ``node``
+        with the destination part of its allocation."""
+        uuid = instance.uuid
+        if node not in self.driver.get_available_nodes():
+            raise NodeNotServed(
+                reason='Node %s is not served by host %s.' % (node,
+                                                              self.host))
+        values = {'host': self.host, 'node': node,
+                  'task_state': task_states.REBUILD_SPAWNING}
+        compute_node = self.tracker.get_node(node)
+        if compute_node is not None:
+            values['compute_id'] = compute_node.id
+        instance = self.records.update(
+            context, uuid, values,
+            expected_task_state=[task_states.REBUILDING])
+        allocations = self._allocations_on_node(uuid, node)
+        self.driver.spawn(context, instance, image or {}, allocations)
+        self._finish_rebuild(context, instance, stopped)
+
+    def _undo_evacuation(self, context, instance, migration, node, error):
+        """No guest and no claim left on this host; migration failed."""
         uuid = instance.uuid
         LOG.warning('Evacuation of instance %s to %s failed: %s', uuid,
                     node, error)
@@ -160,43 +171,27 @@ class RebuildMixin:
         self._remove_node_from_allocation(uuid, node)
         self.records.set_migration_status(
             context, migration, 'failed', missing_ok=True)
-        self.records.event_finish(context, uuid, REBUILD_EVENT, error=error)
-        values = {'host': migration.source_compute,
-                  'node': migration.source_node, 'task_state': None}
-        if put_in_error:
-            values['vm_state'] = vm_states.ERROR
-        try:
-            self.records.update(
-                context, uuid, values,
-                expected_task_state=[task_states.REBUILDING,
-                                     task_states.REBUILD_SPAWNING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            LOG.info('Instance %s changed during its failed evacuation: %s',
-                     uuid, changed)
-            return
-        self.records.fault(context, uuid, error)
 
     def _node_provider_uuids(self, nodename):
         """Uuids of the provider tree of node ``nodename`` (root first)."""
-        roots = self.placement_client.list_providers(name=nodename)
+        roots = self.placement.list_providers(name=nodename)
         if not roots:
             return []
         root = roots[0]['uuid']
         return [root] + [p['uuid'] for p in
-                         self.placement_client.list_providers(in_tree=root)
+                         self.placement.list_providers(in_tree=root)
                          if p['uuid'] != root]
 
     def _allocations_on_node(self, uuid, node):
         """The part of the instance's allocation on ``node``'s tree."""
         tree = set(self._node_provider_uuids(node))
         return {rp: entry for rp, entry in
-                self._instance_allocations(uuid).items() if rp in tree}
+                self.allocations.held(uuid).items() if rp in tree}
 
     def _remove_node_from_allocation(self, uuid, node):
         try:
             allocation_moves.remove_providers_from_allocation(
-                self.placement_client, uuid, self._node_provider_uuids(node))
+                self.placement, uuid, self._node_provider_uuids(node))
         except placement_client.PlacementClientError as error:
             LOG.error('Allocation of %s on %s not removed: %s', uuid, node,
                       error)
@@ -236,3 +231,13 @@ class RebuildMixin:
         LOG.info('Cleaned up instance %s, evacuated from here by migration '
                  '%s', uuid, migration.uuid)
         return True
+
+
+def _back_on_source(migration, error):
+    """Where a failed evacuation leaves the instance: recorded on its
+    source, in ERROR unless the node check refused it before a spawn."""
+    values = {'host': migration.source_compute,
+              'node': migration.source_node, 'task_state': None}
+    if not isinstance(error, NodeNotServed):
+        values['vm_state'] = vm_states.ERROR
+    return values

@@ -1,28 +1,20 @@
 """What a compute records about instances, through its cell conductor.
 
-A compute has no database: instance updates, faults and action events all
-go to the cell conductor over RPC. :class:`InstanceRecords` wraps those
-calls with the compute's conventions:
-
-* events are best effort: an instance whose action was never started (a
-  test, a periodic job) still builds; a failed event write is logged,
-  never raised;
-* a fault always comes with the message of the error that caused it, and
-  its traceback for server-side (500) errors.
+A compute has no database: instance and migration updates go to the cell
+conductor over RPC. :class:`InstanceRecords` wraps those calls with the
+compute's conventions (what "the instance changed meanwhile" means, and
+the fault that goes with ERROR). Action events, and the fault of a failed
+step, are recorded by the one bracket of :mod:`nova_lite.instance_events`.
 """
 
-import traceback as tb_lib
-
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
+from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
-from nova_lite.objects import instance_fault
+from nova_lite import instance_events
 
 LOG = logging.getLogger(__name__)
-
-_RECORD_ERRORS = (messaging.MessagingException, exception.NovaLiteException)
 
 
 class InstanceRecords:
@@ -40,38 +32,6 @@ class InstanceRecords:
             expected_task_state=expected_task_state,
             expected_vm_state=expected_vm_state)
 
-    def event_start(self, context, instance_uuid, event):
-        try:
-            self.conductor.action_event_start(context, instance_uuid, event,
-                                              host=self.host)
-        except _RECORD_ERRORS as error:
-            LOG.debug('Event %s of %s not recorded: %s', event,
-                      instance_uuid, error)
-
-    def event_finish(self, context, instance_uuid, event, error=None):
-        result, trace = 'Success', None
-        if error is not None:
-            result = 'Error'
-            trace = ''.join(tb_lib.format_exception(
-                type(error), error, error.__traceback__))
-        try:
-            self.conductor.action_event_finish(
-                context, instance_uuid, event, result=result,
-                traceback=trace, details=str(error) if error else None)
-        except _RECORD_ERRORS as record_error:
-            LOG.debug('Event %s of %s not finished: %s', event,
-                      instance_uuid, record_error)
-
-    def fault(self, context, instance_uuid, error):
-        """Record a fault for ``error`` (an exception or a message)."""
-        values = instance_fault.fault_values(instance_uuid, error,
-                                             host=self.host)
-        try:
-            self.conductor.instance_fault_create(context, values)
-        except _RECORD_ERRORS as record_error:
-            LOG.warning('Fault of instance %s not recorded: %s',
-                        instance_uuid, record_error)
-
     def set_error(self, context, instance_uuid, error, clear_host=False,
                   expected_vm_state=None):
         """Fault plus vm_state ERROR, task_state None; False if the
@@ -88,7 +48,8 @@ class InstanceRecords:
             LOG.info('Instance %s not put in ERROR: %s', instance_uuid,
                      changed)
             return False
-        self.fault(context, instance_uuid, error)
+        instance_events.record_fault(self.conductor, context, instance_uuid,
+                                     error, host=self.host)
         LOG.info('Instance %s in ERROR: %s', instance_uuid, error)
         return True
 
@@ -115,7 +76,6 @@ class InstanceRecords:
     def instance_gone(self, context, instance_uuid):
         """True when the instance was deleted or is being deleted (a move
         rolling back must then free its resources, not give them back)."""
-        from nova_lite.compute import task_states
         try:
             instance = self.conductor.instance_get_by_uuid(context,
                                                            instance_uuid)

@@ -30,7 +30,6 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from nova_lite.clients import allocation_moves
-from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
@@ -80,58 +79,64 @@ def _settled_vm_state(old_vm_state):
         else vm_states.ACTIVE
 
 
-class ResizeMixin:
-    """Part of :class:`nova_lite.compute.manager.ComputeManager`.
+class Resizes:
+    """The resize and cold-migrate steps run by one compute host.
 
-    Uses ``self.driver``, ``self.rt``, ``self.records``,
-    ``self.conductor_api``, ``self.placement_client``, ``self.transport``
-    and ``self.host``.
+    :param compute_api: client of the other computes of this cell.
+    :param task_api: the cell conductor's ComputeTaskAPI (reschedules).
+    :param placement: the placement client (the migration consumer).
     """
 
-    @property
-    def _resize_compute_api(self):
-        """Client of the other computes of this cell."""
-        api = getattr(self, '_resize_compute_client', None)
-        if api is None:
-            api = compute_rpcapi.ComputeAPI(transport=self.transport)
-            self._resize_compute_client = api
-        return api
-
-    def _resize_task_api(self):
-        from nova_lite.conductor import compute_task_rpcapi
-        return compute_task_rpcapi.ComputeTaskAPI(transport=self.transport)
+    def __init__(self, host, driver, records, events, tracker,
+                 conductor_api, placement, compute_api, task_api):
+        self.host = host
+        self.driver = driver
+        self.records = records
+        self.events = events
+        self.tracker = tracker
+        self.conductor_api = conductor_api
+        self.placement = placement
+        self.compute_api = compute_api
+        self.task_api = task_api
 
     # -- destination: prep ---------------------------------------------------
 
     def prep_resize(self, context, instance, flavor, migration, node,
-                    request_spec=None, host_list=None, clean_shutdown=True):
-        """Cast: check this host can take the instance, then start."""
+                    request_spec, host_list, clean_shutdown):
+        """Check this host can take the instance, then start the move."""
         uuid = instance.uuid
-        event = 'compute_prep_resize'
-        self.records.event_start(context, uuid, event)
+        checked = False
         try:
-            self._prep_resize(context, instance, flavor, migration, node)
+            with self.events.step(context, uuid, 'compute_prep_resize'):
+                self.check_destination(context, instance, flavor, migration,
+                                       node)
+                checked = True
+                stored = self._remember_move(context, instance, flavor)
         except Exception as error:  # noqa: BLE001 - reschedule
-            LOG.info('prep_resize of instance %s on %s failed: %s', uuid,
-                     node, error)
-            self.records.event_finish(context, uuid, event, error=error)
-            self._give_back_source_allocation(context, migration, uuid)
-            self._reschedule_resize(context, instance, flavor, migration,
-                                    request_spec, host_list, clean_shutdown,
-                                    error)
+            if not checked:
+                self._destination_refused(context, instance, flavor,
+                                          migration, node, request_spec,
+                                          host_list, clean_shutdown, error)
+                return
+            if not isinstance(error, (exception.InstanceNotFound,
+                                      exception.UnexpectedTaskStateError)):
+                raise
+            self._abandon_move(context, uuid, migration, error)
             return
-        try:
-            stored = self._remember_move(context, instance, flavor)
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            self.records.event_finish(context, uuid, event, error=changed)
-            self._abandon_move(context, uuid, migration, changed)
-            return
-        self.records.event_finish(context, uuid, event)
         LOG.info('Instance %s may move to %s; resizing on %s', uuid, node,
                  migration.source_compute)
-        self._resize_compute_api.resize_instance(
+        self.compute_api.resize_instance(
             context, stored, flavor, migration, clean_shutdown)
+
+    def _destination_refused(self, context, instance, flavor, migration,
+                             node, request_spec, host_list, clean_shutdown,
+                             error):
+        LOG.info('prep_resize of instance %s on %s failed: %s',
+                 instance.uuid, node, error)
+        self._give_back_source_allocation(context, migration, instance.uuid)
+        self._reschedule_resize(context, instance, flavor, migration,
+                                request_spec, host_list, clean_shutdown,
+                                error)
 
     def _remember_move(self, context, instance, flavor):
         """Keep in ``instance.extra`` what finish and revert need: both
@@ -150,14 +155,14 @@ class ResizeMixin:
             context, instance.uuid, {'extra': extra},
             expected_task_state=[task_states.RESIZE_PREP])
 
-    def _prep_resize(self, context, instance, flavor, migration, node):
+    def check_destination(self, context, instance, flavor, migration, node):
         """What this destination checks before the move starts; raises
         when it cannot take the instance (tests patch this to fail a
         destination, as a failed claim would)."""
         if node not in self.driver.get_available_nodes():
             raise ResizeFailed(uuid=instance.uuid, host=self.host,
                                reason='node %s is not served here' % node)
-        answer = self.placement_client.get_allocations(instance.uuid)
+        answer = self.placement.get_allocations(instance.uuid)
         if not answer.get('allocations'):
             raise ResizeFailed(uuid=instance.uuid, host=self.host,
                                reason='no allocation claimed for it')
@@ -169,7 +174,7 @@ class ResizeMixin:
         LOG.info('Rescheduling the resize of instance %s: %d alternates '
                  'left', instance.uuid, len(host_list or []))
         try:
-            self._resize_task_api().migrate_server(
+            self.task_api.migrate_server(
                 context, instance, flavor, request_spec,
                 host_list=list(host_list or []), migration=migration,
                 clean_shutdown=clean_shutdown, exc_reason=str(error),
@@ -182,71 +187,74 @@ class ResizeMixin:
     # -- source: resize ------------------------------------------------------
 
     def resize_instance(self, context, instance, flavor, migration,
-                        clean_shutdown=True):
-        """Cast: stop and ship the guest, then finish on the destination."""
+                        clean_shutdown):
+        """Stop and ship the guest, then finish on the destination."""
         uuid = instance.uuid
-        event = 'compute_resize_instance'
-        self.records.event_start(context, uuid, event)
         try:
-            migration = self.records.set_migration_status(
-                context, migration, 'migrating')
-            instance = self.records.update(
-                context, uuid, {'task_state': task_states.RESIZE_MIGRATING},
-                expected_task_state=[task_states.RESIZE_PREP])
-            disk_info = self.driver.migrate_disk_and_power_off(
-                context, instance, migration.dest_compute, flavor)
-            migration = self.records.set_migration_status(
-                context, migration, 'post-migrating')
-            instance = self.records.update(
-                context, uuid, {'task_state': task_states.RESIZE_MIGRATED,
-                                'power_state': power_state.SHUTDOWN},
-                expected_task_state=[task_states.RESIZE_MIGRATING])
+            with self.events.step(context, uuid, 'compute_resize_instance'):
+                migration = self.records.set_migration_status(
+                    context, migration, 'migrating')
+                instance = self.records.update(
+                    context, uuid,
+                    {'task_state': task_states.RESIZE_MIGRATING},
+                    expected_task_state=[task_states.RESIZE_PREP])
+                disk_info = self.driver.migrate_disk_and_power_off(
+                    context, instance, migration.dest_compute, flavor)
+                migration = self.records.set_migration_status(
+                    context, migration, 'post-migrating')
+                instance = self.records.update(
+                    context, uuid,
+                    {'task_state': task_states.RESIZE_MIGRATED,
+                     'power_state': power_state.SHUTDOWN},
+                    expected_task_state=[task_states.RESIZE_MIGRATING])
         except Exception as error:  # noqa: BLE001 - recorded, rolled back
-            self.records.event_finish(context, uuid, event, error=error)
             self._fail_move(context, uuid, migration, error)
             return
-        self.records.event_finish(context, uuid, event)
         LOG.info('Instance %s shipped from %s to %s', uuid, self.host,
                  migration.dest_compute)
-        self._resize_compute_api.finish_resize(context, instance, flavor,
-                                               migration, disk_info)
+        self.compute_api.finish_resize(context, instance, flavor,
+                                       migration, disk_info)
 
     # -- destination: finish -------------------------------------------------
 
     def finish_resize(self, context, instance, flavor, migration,
-                      disk_info=None):
-        """Cast: create the guest here; the server waits in
-        VERIFY_RESIZE."""
+                      disk_info):
+        """Create the guest here; the server waits in VERIFY_RESIZE."""
         uuid = instance.uuid
-        event = 'compute_finish_resize'
-        node = migration.dest_node
-        self.records.event_start(context, uuid, event)
         try:
-            instance = self.records.update(
-                context, uuid, {'task_state': task_states.RESIZE_FINISH},
-                expected_task_state=[task_states.RESIZE_MIGRATED])
-            extra = dict(instance.extra or {})
-            new_flavor = extra.get('new_flavor') or flavor_dict(flavor)
-            values = _flavor_columns(new_flavor)
-            values.update(host=self.host, node=node)
-            compute_node = self.rt.get_node(node)
-            if compute_node is not None:
-                values['compute_id'] = compute_node.id
-            for name, value in values.items():
-                setattr(instance, name, value)
-            allocations = self.placement_client.get_allocations(uuid)
-            power_on = extra.get('old_vm_state') != vm_states.STOPPED
-            self.driver.finish_migration(
-                context, migration, instance, disk_info, None, {},
-                migration.migration_type == 'resize',
-                allocations.get('allocations') or {}, power_on=power_on)
+            with self.events.step(context, uuid, 'compute_finish_resize'):
+                instance = self.records.update(
+                    context, uuid, {'task_state': task_states.RESIZE_FINISH},
+                    expected_task_state=[task_states.RESIZE_MIGRATED])
+                extra = dict(instance.extra or {})
+                values, power_on = self._spawn_resized(
+                    context, instance, flavor, migration, disk_info, extra)
         except Exception as error:  # noqa: BLE001 - recorded, rolled back
-            self.records.event_finish(context, uuid, event, error=error)
             self._fail_move(context, uuid, migration, error)
             return
         self._finished_resize(context, instance, migration, values, extra,
                               power_on)
-        self.records.event_finish(context, uuid, event)
+
+    def _spawn_resized(self, context, instance, flavor, migration,
+                       disk_info, extra):
+        """The guest created here with the new flavor; the instance
+        values to save and whether it runs."""
+        node = migration.dest_node
+        new_flavor = extra.get('new_flavor') or flavor_dict(flavor)
+        values = _flavor_columns(new_flavor)
+        values.update(host=self.host, node=node)
+        compute_node = self.tracker.get_node(node)
+        if compute_node is not None:
+            values['compute_id'] = compute_node.id
+        for name, value in values.items():
+            setattr(instance, name, value)
+        allocations = self.placement.get_allocations(instance.uuid)
+        power_on = extra.get('old_vm_state') != vm_states.STOPPED
+        self.driver.finish_migration(
+            context, migration, instance, disk_info, None, {},
+            migration.migration_type == 'resize',
+            allocations.get('allocations') or {}, power_on=power_on)
+        return values, power_on
 
     def _finished_resize(self, context, instance, migration, values, extra,
                          power_on):
@@ -267,31 +275,29 @@ class ResizeMixin:
                      uuid, changed)
             return
         self.records.set_migration_status(context, migration, 'finished')
-        self.rt.refresh_usage(context, migration.dest_node)
+        self.tracker.refresh_usage(context, migration.dest_node)
         LOG.info('Instance %s resized to %s/%s: waiting for confirm or '
                  'revert', uuid, self.host, migration.dest_node)
 
     # -- confirm (source) -----------------------------------------------------
 
     def confirm_resize(self, context, instance, migration):
-        """Cast: drop the source guest and the migration's allocation."""
+        """Drop the source guest and the migration's allocation."""
         uuid = instance.uuid
-        event = 'compute_confirm_resize'
-        self.records.event_start(context, uuid, event)
         try:
-            self.driver.confirm_migration(context, migration, instance)
-            allocation_moves.delete_allocation(self.placement_client,
-                                               migration.uuid)
-            self.records.set_migration_status(context, migration, 'confirmed')
-            self._settle_confirmed(context, uuid)
+            with self.events.step(context, uuid, 'compute_confirm_resize'):
+                self.driver.confirm_migration(context, migration, instance)
+                allocation_moves.delete_allocation(self.placement,
+                                                   migration.uuid)
+                self.records.set_migration_status(context, migration,
+                                                  'confirmed')
+                self._settle_confirmed(context, uuid)
         except Exception as error:  # noqa: BLE001 - recorded
-            self.records.event_finish(context, uuid, event, error=error)
             self._fail_confirm_or_revert(context, instance, migration,
                                          error)
             return
-        self.records.event_finish(context, uuid, event)
         if migration.source_node:
-            self.rt.refresh_usage(context, migration.source_node)
+            self.tracker.refresh_usage(context, migration.source_node)
         LOG.info('Resize of instance %s confirmed; source %s/%s freed',
                  uuid, self.host, migration.source_node)
 
@@ -317,68 +323,65 @@ class ResizeMixin:
     # -- revert (destination, then source) ---------------------------------
 
     def revert_resize(self, context, instance, migration):
-        """Cast: destroy the new guest, then finish on the source."""
+        """Destroy the new guest, then finish on the source."""
         uuid = instance.uuid
-        event = 'compute_revert_resize'
-        self.records.event_start(context, uuid, event)
         try:
-            self.driver.destroy(context, instance)
+            with self.events.step(context, uuid, 'compute_revert_resize'):
+                self.driver.destroy(context, instance)
         except Exception as error:  # noqa: BLE001 - recorded
-            self.records.event_finish(context, uuid, event, error=error)
             self._fail_confirm_or_revert(context, instance, migration,
                                          error)
             return
-        self.records.event_finish(context, uuid, event)
         if migration.dest_node:
-            self.rt.refresh_usage(context, migration.dest_node)
+            self.tracker.refresh_usage(context, migration.dest_node)
         LOG.info('New guest of instance %s destroyed on %s; reverting on '
                  '%s', uuid, self.host, migration.source_compute)
-        self._resize_compute_api.finish_revert_resize(context, instance,
-                                                      migration)
+        self.compute_api.finish_revert_resize(context, instance, migration)
 
     def finish_revert_resize(self, context, instance, migration):
-        """Cast: source allocation, host, node and old flavor back; the
-        old guest restarts."""
+        """Source allocation, host, node and old flavor back; the old
+        guest restarts."""
         uuid = instance.uuid
-        event = 'compute_finish_revert_resize'
-        self.records.event_start(context, uuid, event)
         try:
-            allocation_moves.move_allocations(
-                self.placement_client, migration.uuid, uuid,
-                target_type=allocation_moves.INSTANCE)
-            fresh = self.conductor_api.instance_get_by_uuid(context, uuid)
-            extra = dict(fresh.extra or {})
-            values = self._reverted_values(fresh, migration, extra)
-            for name, value in values.items():
-                setattr(fresh, name, value)
-            power_on = extra.get('old_vm_state') != vm_states.STOPPED
-            self.driver.finish_revert_migration(context, fresh, None,
-                                                migration, power_on=power_on)
-            values.update(
-                vm_state=_settled_vm_state(extra.get('old_vm_state')),
-                task_state=None, extra=_without_move_keys(extra),
-                power_state=(power_state.RUNNING if power_on
-                             else power_state.SHUTDOWN))
-            self.records.update(context, uuid, values,
-                                expected_task_state=[
-                                    task_states.RESIZE_REVERTING])
-            self.records.set_migration_status(context, migration, 'reverted')
+            with self.events.step(context, uuid,
+                                  'compute_finish_revert_resize'):
+                self._revert_here(context, uuid, migration)
         except Exception as error:  # noqa: BLE001 - recorded
-            self.records.event_finish(context, uuid, event, error=error)
             self._fail_confirm_or_revert(context, instance, migration,
                                          error)
             return
-        self.records.event_finish(context, uuid, event)
         if migration.source_node:
-            self.rt.refresh_usage(context, migration.source_node)
+            self.tracker.refresh_usage(context, migration.source_node)
         LOG.info('Resize of instance %s reverted: back on %s/%s', uuid,
                  self.host, migration.source_node)
+
+    def _revert_here(self, context, uuid, migration):
+        allocation_moves.move_allocations(
+            self.placement, migration.uuid, uuid,
+            target_type=allocation_moves.INSTANCE)
+        fresh = self.conductor_api.instance_get_by_uuid(context, uuid)
+        extra = dict(fresh.extra or {})
+        values = self._reverted_values(fresh, migration, extra)
+        for name, value in values.items():
+            setattr(fresh, name, value)
+        power_on = extra.get('old_vm_state') != vm_states.STOPPED
+        self.driver.finish_revert_migration(context, fresh, None,
+                                            migration, power_on=power_on)
+        values.update(
+            vm_state=_settled_vm_state(extra.get('old_vm_state')),
+            task_state=None, extra=_without_move_keys(extra),
+            power_state=(power_state.RUNNING if power_on
+                         else power_state.SHUTDOWN))
+        self.records.update(context, uuid, values,
+                            expected_task_state=[
+                                task_states.RESIZE_REVERTING])
+        self.records.set_migration_status(context, migration, 'reverted')
 
     def _reverted_values(self, instance, migration, extra):
         old_flavor = extra.get('old_flavor') or dict(instance.flavor or {})
         values = _flavor_columns(old_flavor)
         values.update(host=self.host, node=migration.source_node)
-        compute_node = self.rt.get_node(migration.source_node)
+        compute_node = self.tracker.get_node(migration.source_node)
         if compute_node is not None:
             values['compute_id'] = compute_node.id
         if extra.get('old_availability_zone'):
@@ -387,14 +390,9 @@ class ResizeMixin:
 
     # -- automatic confirm ---------------------------------------------------
 
-    def _poll_unconfirmed_resizes(self, context):
-        """Confirm the resizes finished here more than
-        ``resize_confirm_window`` seconds ago (0: never). Meant for a
-        periodic task of the manager."""
-        window = CONF.resize_confirm_window
-        if not window or not self._due('unconfirmed_resizes',
-                                       min(window, CONFIRM_CHECK_MAX)):
-            return 0
+    def confirm_unconfirmed(self, context, window):
+        """Confirm the resizes finished here more than ``window`` seconds
+        ago; how many were (the manager's periodic decides when)."""
         migrations = self.conductor_api.migration_get_all_by_filters(
             context, {'status': 'finished', 'dest_compute': self.host})
         confirmed = 0
@@ -402,11 +400,13 @@ class ResizeMixin:
             if not timeutils.is_older_than(migration.updated_at or
                                            migration.created_at, window):
                 continue
-            if self._confirm_automatically(context, migration):
+            if self.confirm_automatically(context, migration):
                 confirmed += 1
         return confirmed
 
-    def _confirm_automatically(self, context, migration):
+    def confirm_automatically(self, context, migration):
+        """Confirm one finished resize unless the user or another confirm
+        got there first; True when this one did."""
         uuid = migration.instance_uuid
         try:
             instance = self.conductor_api.instance_get_by_uuid(context, uuid)
@@ -433,7 +433,7 @@ class ResizeMixin:
         LOG.info('Confirming the resize of instance %s automatically '
                  '(resize_confirm_window=%ss)', uuid,
                  CONF.resize_confirm_window)
-        self._resize_compute_api.confirm_resize(context, instance, migration)
+        self.compute_api.confirm_resize(context, instance, migration)
         return True
 
     # -- failures -------------------------------------------------------------
@@ -444,7 +444,7 @@ class ResizeMixin:
         consumer, replacing whatever the instance claimed elsewhere (or
         goes away with the instance if it was deleted meanwhile)."""
         allocation_moves.give_back_source(
-            self.placement_client, migration.uuid, instance_uuid,
+            self.placement, migration.uuid, instance_uuid,
             instance_gone=self.records.instance_gone(context,
                                                      instance_uuid))
 
@@ -476,7 +476,7 @@ class ResizeMixin:
 
     def _forget_deleted_instance(self, context, instance, migration):
         allocation_moves.give_back_source(
-            self.placement_client, migration.uuid, instance.uuid,
+            self.placement, migration.uuid, instance.uuid,
             instance_gone=True)
         try:
             if self.driver.instance_exists(instance):

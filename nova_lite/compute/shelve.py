@@ -38,6 +38,12 @@ UNSHELVE_EVENT = 'compute_unshelve_instance'
 SHELVED_KEYS = ('shelved_at', 'shelved_host', 'shelved_image_id')
 # Seconds between two looks for shelved instances due for offload, at most.
 OFFLOAD_CHECK_MAX = 60
+# What a failed shelve or unshelve in place leaves: no task.
+_NO_TASK = {'task_state': None}
+# What a failed unshelve by spawn leaves: offloaded again.
+_OFFLOADED = {'vm_state': vm_states.SHELVED_OFFLOADED, 'task_state': None,
+              'power_state': power_state.SHUTDOWN, 'host': None,
+              'node': None, 'compute_id': None}
 
 
 def _without_shelved_keys(system_metadata):
@@ -56,84 +62,79 @@ def _shelved_since(instance):
         return None
 
 
-class ShelveMixin:
-    """The shelve part of :class:`nova_lite.compute.manager.ComputeManager`.
+class Shelving:
+    """Shelve, offload and unshelve on one compute host.
 
-    Uses ``self.driver``, ``self.records``, ``self.rt``, ``self.host``,
-    ``self.conductor_api`` and ``_drop_allocation`` /
-    ``_claimed_allocations`` / ``_action_failed`` of the other parts.
+    :param conductor_api: the cell conductor (shelved instances of this
+        host, for the automatic offload).
     """
+
+    def __init__(self, host, driver, records, events, allocations, tracker,
+                 conductor_api):
+        self.host = host
+        self.driver = driver
+        self.records = records
+        self.events = events
+        self.allocations = allocations
+        self.tracker = tracker
+        self.conductor_api = conductor_api
 
     # -- shelve ----------------------------------------------------------
 
-    def shelve_instance(self, context, instance, clean_shutdown=True):
-        """Cast: power off, record the shelve, offload if configured."""
+    def shelve_instance(self, context, instance):
+        """Power off, record the shelve, offload if configured."""
         uuid = instance.uuid
         offload_now = CONF.shelved_offload_time == 0
-        self.records.event_start(context, uuid, SHELVE_EVENT)
         try:
-            self.driver.power_off(instance)
-            system_metadata = dict(instance.system_metadata or {})
-            system_metadata.update(
-                shelved_at=timeutils.utcnow().isoformat(),
-                shelved_host=self.host,
-                shelved_image_id=instance.image_ref or '')
-            instance = self.records.update(
-                context, uuid,
-                {'vm_state': vm_states.SHELVED,
-                 'task_state': (task_states.SHELVING_OFFLOADING
-                                if offload_now else None),
-                 'power_state': self.driver.get_info(instance).state,
-                 'system_metadata': system_metadata},
-                expected_task_state=[task_states.SHELVING])
+            with self.events.step(context, uuid, SHELVE_EVENT, fault=True,
+                                  revert=_NO_TASK):
+                self.driver.power_off(instance)
+                system_metadata = dict(instance.system_metadata or {})
+                system_metadata.update(
+                    shelved_at=timeutils.utcnow().isoformat(),
+                    shelved_host=self.host,
+                    shelved_image_id=instance.image_ref or '')
+                instance = self.records.update(
+                    context, uuid,
+                    {'vm_state': vm_states.SHELVED,
+                     'task_state': (task_states.SHELVING_OFFLOADING
+                                    if offload_now else None),
+                     'power_state': self.driver.get_info(instance).state,
+                     'system_metadata': system_metadata},
+                    expected_task_state=[task_states.SHELVING])
         except Exception as error:  # noqa: BLE001 - recorded as a fault
-            self._action_failed(context, uuid, SHELVE_EVENT, error)
+            _log_failure(SHELVE_EVENT, uuid, error)
             return
-        self.records.event_finish(context, uuid, SHELVE_EVENT)
         LOG.info('Instance %s shelved on %s', uuid, self.host)
         if offload_now:
-            self._offload(context, instance)
+            self.offload(context, instance)
 
-    def shelve_offload_instance(self, context, instance,
-                                clean_shutdown=True):
-        """Cast: offload a shelved instance (task shelving_offloading)."""
-        self._offload(context, instance)
-
-    def _offload(self, context, instance):
+    def offload(self, context, instance):
         """Destroy the guest, clear host/node, then free the allocation
         (in that order: an instance that still names this host never
         lacks its allocation)."""
         uuid = instance.uuid
         node = instance.node
-        self.records.event_start(context, uuid, OFFLOAD_EVENT)
         try:
-            self.driver.destroy(context, instance)
-            self.records.update(
-                context, uuid,
-                {'vm_state': vm_states.SHELVED_OFFLOADED,
-                 'task_state': None, 'power_state': power_state.SHUTDOWN,
-                 'host': None, 'node': None, 'compute_id': None},
-                expected_task_state=[task_states.SHELVING_OFFLOADING])
+            with self.events.step(context, uuid, OFFLOAD_EVENT, fault=True,
+                                  revert=_NO_TASK):
+                self.driver.destroy(context, instance)
+                self.records.update(
+                    context, uuid,
+                    {'vm_state': vm_states.SHELVED_OFFLOADED,
+                     'task_state': None, 'power_state': power_state.SHUTDOWN,
+                     'host': None, 'node': None, 'compute_id': None},
+                    expected_task_state=[task_states.SHELVING_OFFLOADING])
+                self.allocations.drop(uuid)
         except Exception as error:  # noqa: BLE001 - recorded as a fault
-            self._action_failed(context, uuid, OFFLOAD_EVENT, error)
+            _log_failure(OFFLOAD_EVENT, uuid, error)
             return
-        self._drop_allocation(uuid)
-        self.records.event_finish(context, uuid, OFFLOAD_EVENT)
         if node:
-            self.rt.refresh_usage(context, node)
+            self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s offloaded from %s: no guest, no allocation',
                  uuid, node)
 
     # -- automatic offload -------------------------------------------------
-
-    def _poll_shelved_instances(self, context):
-        """Offload what was shelved more than ``shelved_offload_time``
-        seconds ago (<= 0: never here). Run by the manager's periodic."""
-        interval = CONF.shelved_offload_time
-        if interval <= 0:
-            return
-        if self._due('offload_shelved', min(interval, OFFLOAD_CHECK_MAX)):
-            self.offload_expired_shelved_instances(context)
 
     def offload_expired_shelved_instances(self, context):
         """Offload the instances of this host shelved longer than
@@ -164,16 +165,15 @@ class ShelveMixin:
                 continue
             LOG.info('Instance %s shelved for more than %d s: offloading',
                      instance.uuid, timeout)
-            self._offload(context, instance)
+            self.offload(context, instance)
             offloaded += 1
         return offloaded
 
     # -- unshelve --------------------------------------------------------
 
-    def unshelve_instance(self, context, instance, node=None,
-                          request_spec=None, image=None):
-        """Cast: power on the guest kept here, or spawn the offloaded
-        instance on ``node`` (claimed by the scheduler)."""
+    def unshelve_instance(self, context, instance, node, image):
+        """Power on the guest kept here, or spawn the offloaded instance
+        on ``node`` (claimed by the scheduler)."""
         if instance.vm_state == vm_states.SHELVED and \
                 instance.host == self.host:
             self._unshelve_in_place(context, instance)
@@ -182,20 +182,20 @@ class ShelveMixin:
 
     def _unshelve_in_place(self, context, instance):
         uuid = instance.uuid
-        self.records.event_start(context, uuid, UNSHELVE_EVENT)
         try:
-            self.driver.power_on(context, instance)
-            self.records.update(
-                context, uuid,
-                {'vm_state': vm_states.ACTIVE, 'task_state': None,
-                 'power_state': self.driver.get_info(instance).state,
-                 'system_metadata': _without_shelved_keys(
-                     instance.system_metadata)},
-                expected_task_state=[task_states.UNSHELVING])
+            with self.events.step(context, uuid, UNSHELVE_EVENT, fault=True,
+                                  revert=_NO_TASK):
+                self.driver.power_on(context, instance)
+                self.records.update(
+                    context, uuid,
+                    {'vm_state': vm_states.ACTIVE, 'task_state': None,
+                     'power_state': self.driver.get_info(instance).state,
+                     'system_metadata': _without_shelved_keys(
+                         instance.system_metadata)},
+                    expected_task_state=[task_states.UNSHELVING])
         except Exception as error:  # noqa: BLE001 - recorded as a fault
-            self._action_failed(context, uuid, UNSHELVE_EVENT, error)
+            _log_failure(UNSHELVE_EVENT, uuid, error)
             return
-        self.records.event_finish(context, uuid, UNSHELVE_EVENT)
         LOG.info('Instance %s unshelved on %s (guest kept)', uuid,
                  self.host)
 
@@ -203,7 +203,7 @@ class ShelveMixin:
         uuid = instance.uuid
         values = {'task_state': task_states.SPAWNING, 'host': self.host,
                   'node': node}
-        compute_node = self.rt.get_node(node)
+        compute_node = self.tracker.get_node(node)
         if compute_node is not None:
             values['compute_id'] = compute_node.id
         try:
@@ -214,28 +214,36 @@ class ShelveMixin:
                 exception.UnexpectedTaskStateError) as changed:
             LOG.info('Instance %s changed before its unshelve (%s); '
                      'dropping its new allocation', uuid, changed)
-            self._drop_allocation(uuid)
+            self.allocations.drop(uuid)
             return
-        self.records.event_start(context, uuid, UNSHELVE_EVENT)
         try:
-            allocations = self._claimed_allocations(uuid, node)
-            self.driver.spawn(context, instance, image or {}, allocations)
-            self.records.update(
-                context, uuid,
-                {'vm_state': vm_states.ACTIVE, 'task_state': None,
-                 'power_state': self.driver.get_info(instance).state,
-                 'system_metadata': _without_shelved_keys(
-                     instance.system_metadata)},
-                expected_task_state=[task_states.SPAWNING])
-        except Exception as error:  # noqa: BLE001 - back to offloaded
-            self._unshelve_failed(context, instance, node, error)
+            with self.events.step(
+                    context, uuid, UNSHELVE_EVENT, fault=True,
+                    undo=lambda error: self._undo_spawn(context, instance,
+                                                        node, error),
+                    revert=_OFFLOADED,
+                    expected_task_state=[task_states.SPAWNING]):
+                self._spawn(context, instance, node, image)
+        except Exception:  # noqa: BLE001 - back to offloaded
+            self.tracker.refresh_usage(context, node)
             return
-        self.records.event_finish(context, uuid, UNSHELVE_EVENT)
-        self.rt.refresh_usage(context, node)
+        self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s unshelved on %s', uuid, node)
 
-    def _unshelve_failed(self, context, instance, node, error):
-        """No guest, no allocation, ``shelved_offloaded`` with a fault."""
+    def _spawn(self, context, instance, node, image):
+        allocations = self.allocations.claimed(instance.uuid, node)
+        self.driver.spawn(context, instance, image or {}, allocations)
+        self.records.update(
+            context, instance.uuid,
+            {'vm_state': vm_states.ACTIVE, 'task_state': None,
+             'power_state': self.driver.get_info(instance).state,
+             'system_metadata': _without_shelved_keys(
+                 instance.system_metadata)},
+            expected_task_state=[task_states.SPAWNING])
+
+    def _undo_spawn(self, context, instance, node, error):
+        """No guest and no allocation left: the instance goes back to
+        ``shelved_offloaded`` (the bracket writes it, with a fault)."""
         uuid = instance.uuid
         LOG.warning('Unshelve of instance %s on %s failed: %s', uuid, node,
                     error)
@@ -244,20 +252,8 @@ class ShelveMixin:
         except Exception as destroy_error:  # noqa: BLE001
             LOG.warning('Cleanup of the guest of %s failed: %s', uuid,
                         destroy_error)
-        self._drop_allocation(uuid)
-        self.records.event_finish(context, uuid, UNSHELVE_EVENT,
-                                  error=error)
-        try:
-            self.records.update(
-                context, uuid,
-                {'vm_state': vm_states.SHELVED_OFFLOADED,
-                 'task_state': None, 'power_state': power_state.SHUTDOWN,
-                 'host': None, 'node': None, 'compute_id': None},
-                expected_task_state=[task_states.SPAWNING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            LOG.info('Instance %s changed during its failed unshelve: %s',
-                     uuid, changed)
-            return
-        self.records.fault(context, uuid, error)
-        self.rt.refresh_usage(context, node)
+        self.allocations.drop(uuid)
+
+
+def _log_failure(event, uuid, error):
+    LOG.warning('%s of instance %s failed: %s', event, uuid, error)

@@ -17,7 +17,7 @@ import os
 
 from oslo_log import log as logging
 
-from nova_lite.compute import provider_tree as pt
+from nova_lite.provider_tree import tree as pt
 
 LOG = logging.getLogger(__name__)
 FORMAT_VERSION = 1

@@ -5,6 +5,11 @@ accepts the user's request, under its request id; each service that works
 on it records an event (``compute_build_and_run_instance`` ...) with a
 start, a finish and a result. An event finished with result ``Error``
 marks its action failed (message ``Error``), as in Nova.
+
+These are the stored records only: a step records its event (and the fault
+and state of a failure) through the one bracket of
+:mod:`nova_lite.instance_events`, computes over the conductor's RPC API,
+conductors directly on these objects.
 """
 
 from oslo_versionedobjects import fields

@@ -299,8 +299,7 @@ class IntegratedFixture(fixtures.Fixture):
             busy = False
             for service in list(self.computes.values()):
                 manager = service.manager
-                builds = getattr(manager, '_builds', None)
-                if builds:
+                if manager.builds_in_flight:
                     busy = True
                     manager.wait_for_builds(timeout=timeout)
             if not busy:

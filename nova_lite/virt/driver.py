@@ -216,7 +216,7 @@ class ComputeDriver:
         The tracker then sends both in one ``POST /reshaper``.
 
         :param provider_tree: the node's tree, a ``ProviderTree`` of
-            :mod:`nova_lite.compute.provider_tree`.
+            :mod:`nova_lite.provider_tree.tree`.
         :param nodename: the node, also the root provider's name.
         :param allocations: None, or ``{consumer_uuid: {"allocations":
             {rp_uuid: {"resources": {rc: amount}}}, "project_id",

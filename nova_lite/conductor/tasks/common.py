@@ -4,8 +4,6 @@ Nothing here calls the scheduler or the API database: the cell conductor
 uses these too (see ARCHITECTURE.md, "Rules that keep the cells honest").
 """
 
-import traceback
-
 from oslo_log import log as logging
 
 from nova_lite.clients import allocation_moves
@@ -14,7 +12,9 @@ from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite.db.cell import api as cell_db
+from nova_lite.db.cell import instance_api
 from nova_lite import exception
+from nova_lite import instance_events
 from nova_lite import objects
 from nova_lite.objects import instance_fault as fault_obj
 
@@ -71,41 +71,42 @@ def claim_alternate(placement, instance_uuid, selection, project_id,
     return True
 
 
-def event_start(cctxt, instance_uuid, event):
-    """Start ``event`` of the instance's current action (best effort: a
-    move started without an action still runs)."""
-    try:
-        objects.InstanceActionEvent.event_start(cctxt, instance_uuid, event,
-                                                host=CONF.host)
-    except exception.NovaLiteException as error:
-        LOG.debug('Event %s of %s not recorded: %s', event, instance_uuid,
-                  error)
+class CellRecords:
+    """The record calls of the conductor API, answered from the cell a
+    context targets: what the action bracket of
+    :mod:`nova_lite.instance_events` writes from a conductor task."""
+
+    @staticmethod
+    def action_event_start(cctxt, instance_uuid, event, host=None):
+        return objects.InstanceActionEvent.event_start(
+            cctxt, instance_uuid, event, host=host)
+
+    @staticmethod
+    def action_event_finish(cctxt, instance_uuid, event, result='Success',
+                            traceback=None, details=None):
+        return objects.InstanceActionEvent.event_finish(
+            cctxt, instance_uuid, event, result=result, traceback=traceback,
+            details=details)
+
+    @staticmethod
+    def instance_fault_create(cctxt, values):
+        fault = objects.InstanceFault(cctxt, **values)
+        fault.create()
+        return fault
+
+    @staticmethod
+    def instance_update(cctxt, instance_uuid, values,
+                        expected_task_state=None, expected_vm_state=None):
+        return instance_api.instance_update(
+            cctxt, instance_uuid, values,
+            expected_task_state=expected_task_state,
+            expected_vm_state=expected_vm_state)
 
 
-def event_finish(cctxt, instance_uuid, event, error=None):
-    """Finish ``event``: ``Error`` with the traceback and message of
-    ``error`` when given (best effort, as :func:`event_start`)."""
-    values = {}
-    if error is not None:
-        values = {'result': 'Error', 'details': str(error),
-                  'traceback': ''.join(traceback.format_exception(
-                      type(error), error, error.__traceback__))}
-    try:
-        objects.InstanceActionEvent.event_finish(cctxt, instance_uuid,
-                                                 event, **values)
-    except exception.NovaLiteException as record_error:
-        LOG.debug('Event %s of %s not finished: %s', event, instance_uuid,
-                  record_error)
-
-
-def record_fault(cctxt, instance_uuid, error):
-    """A fault for ``error`` without changing the instance's states."""
-    try:
-        objects.InstanceFault(cctxt, **fault_obj.fault_values(
-            instance_uuid, error, host=CONF.host)).create()
-    except exception.NovaLiteException as record_error:
-        LOG.warning('Fault of instance %s not recorded: %s', instance_uuid,
-                    record_error)
+def action_events():
+    """The action bracket of a conductor task (events recorded as this
+    conductor's host)."""
+    return instance_events.ActionEvents(CellRecords(), CONF.host)
 
 
 def instance_gone(cctxt, instance_uuid):

@@ -37,7 +37,6 @@ from nova_lite.compute import task_states
 from nova_lite.conductor.tasks import common
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite import servicegroup
@@ -94,20 +93,25 @@ class LiveMigrationTask:
                      uuid)
             return
         with nl_context.target_cell(self.context, self.cell) as cctxt:
-            common.event_start(cctxt, uuid, EVENT)
             try:
-                self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
-                self.migration = self._create_migration(cctxt)
-                dest_host, dest_node = self._prepare(cctxt)
-                LOG.info('Live migration %s of instance %s: %s -> %s/%s',
-                         self.migration.uuid, uuid, self.instance.host,
-                         dest_host, dest_node)
-                self.compute_api.live_migration(
-                    cctxt, self.instance, dest_host, self.migration)
-            except Exception as error:  # noqa: BLE001 - rolled back
-                self._rollback(cctxt, error)
+                with common.action_events().step(
+                        cctxt, uuid, EVENT, fault=True,
+                        undo=lambda error: self._rollback(cctxt, error),
+                        revert={'task_state': None},
+                        expected_task_state=[task_states.MIGRATING]):
+                    self._hand_over(cctxt, uuid)
+            except Exception:  # noqa: BLE001 - recorded, rolled back
                 return
-            common.event_finish(cctxt, uuid, EVENT)
+
+    def _hand_over(self, cctxt, uuid):
+        self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
+        self.migration = self._create_migration(cctxt)
+        dest_host, dest_node = self._prepare(cctxt)
+        LOG.info('Live migration %s of instance %s: %s -> %s/%s',
+                 self.migration.uuid, uuid, self.instance.host,
+                 dest_host, dest_node)
+        self.compute_api.live_migration(
+            cctxt, self.instance, dest_host, self.migration)
 
     def _create_migration(self, cctxt):
         instance = self.instance
@@ -213,6 +217,7 @@ class LiveMigrationTask:
     # -- failure --------------------------------------------------------------
 
     def _rollback(self, cctxt, error):
+        """Allocations as before the task, the migration ``error``."""
         uuid = self.instance.uuid
         LOG.warning('Live migration of instance %s failed in the conductor: '
                     '%s', uuid, error)
@@ -224,17 +229,6 @@ class LiveMigrationTask:
             except exception.MigrationNotFound:
                 LOG.info('Migration %s vanished before it became error',
                          self.migration.uuid)
-        try:
-            instance_api.instance_update(
-                cctxt, uuid, {'task_state': None},
-                expected_task_state=[task_states.MIGRATING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            LOG.info('Instance %s changed during its failed live migration:'
-                     ' %s', uuid, changed)
-            return
-        common.record_fault(cctxt, uuid, error)
-        common.event_finish(cctxt, uuid, EVENT, error=error)
 
     def _undo_allocations(self, cctxt):
         """Placement as before the task: the source allocation back on

@@ -100,22 +100,20 @@ class MigrationTask:
         The conductor's event ends before the cast to the destination:
         from there on the computes record the move.
         """
-        common.event_start(self.cctxt, self.instance.uuid, MIGRATE_EVENT)
         try:
-            self._check_instance_not_deleted()
-            if self.migration is None:
-                self.migration = self._create_migration()
-            self._preallocate_migration()
-            selection, alternates = (self._claim_alternate()
-                                     if self.rescheduling
-                                     else self._schedule())
-            self._aim_at(selection)
-        except Exception as error:  # noqa: BLE001 - rolled back, recorded
-            self._rollback(error)
-            common.event_finish(self.cctxt, self.instance.uuid,
-                                MIGRATE_EVENT, error=error)
+            with common.action_events().step(
+                    self.cctxt, self.instance.uuid, MIGRATE_EVENT,
+                    undo=self._rollback):
+                self._check_instance_not_deleted()
+                if self.migration is None:
+                    self.migration = self._create_migration()
+                self._preallocate_migration()
+                selection, alternates = (self._claim_alternate()
+                                         if self.rescheduling
+                                         else self._schedule())
+                self._aim_at(selection)
+        except Exception:  # noqa: BLE001 - rolled back, recorded
             return False
-        common.event_finish(self.cctxt, self.instance.uuid, MIGRATE_EVENT)
         try:
             self._cast_prep_resize(selection, alternates)
         except Exception as error:  # noqa: BLE001 - rolled back, recorded

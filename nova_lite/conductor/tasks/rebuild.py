@@ -100,26 +100,31 @@ class RebuildTask:
             LOG.info('Instance %s was deleted before its rebuild', uuid)
             return
         with nl_context.target_cell(self.context, self.cell) as cctxt:
-            common.event_start(cctxt, uuid, EVENT)
             try:
-                self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
-                if self.recreate:
-                    host, node = self._evacuation_destination(cctxt)
-                else:
-                    host, node = self._check_rebuild_host()
-                LOG.info('%s of instance %s on %s/%s',
-                         'Evacuation' if self.recreate else 'Rebuild', uuid,
-                         host, node)
-                self.compute_api.rebuild_instance(
-                    cctxt, self.instance, host, self.image,
-                    recreate=self.recreate, migration=self.migration,
-                    node=node, admin_password=self.admin_password,
-                    preserve_ephemeral=self.preserve_ephemeral,
-                    target_state=self.target_state)
-            except Exception as error:  # noqa: BLE001 - recorded
-                self._failed(cctxt, error)
+                with common.action_events().step(
+                        cctxt, uuid, EVENT, fault=True,
+                        undo=lambda error: self._undo(cctxt, error),
+                        revert=self._failed_values,
+                        expected_task_state=[task_states.REBUILDING]):
+                    self._hand_over(cctxt, uuid)
+            except Exception:  # noqa: BLE001 - recorded, rolled back
                 return
-            common.event_finish(cctxt, uuid, EVENT)
+
+    def _hand_over(self, cctxt, uuid):
+        self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
+        if self.recreate:
+            host, node = self._evacuation_destination(cctxt)
+        else:
+            host, node = self._check_rebuild_host()
+        LOG.info('%s of instance %s on %s/%s',
+                 'Evacuation' if self.recreate else 'Rebuild', uuid,
+                 host, node)
+        self.compute_api.rebuild_instance(
+            cctxt, self.instance, host, self.image,
+            recreate=self.recreate, migration=self.migration,
+            node=node, admin_password=self.admin_password,
+            preserve_ephemeral=self.preserve_ephemeral,
+            target_state=self.target_state)
 
     # -- rebuild -------------------------------------------------------------
 
@@ -195,11 +200,11 @@ class RebuildTask:
 
     # -- failure -------------------------------------------------------------
 
-    def _failed(self, cctxt, error):
-        uuid = self.instance.uuid
+    def _undo(self, cctxt, error):
+        """No destination claim left; the migration ends ``error``."""
         LOG.warning('%s of instance %s failed in the conductor: %s',
-                    'Evacuation' if self.recreate else 'Rebuild', uuid,
-                    error)
+                    'Evacuation' if self.recreate else 'Rebuild',
+                    self.instance.uuid, error)
         self._drop_destination_claim(cctxt)
         if self.migration is not None:
             try:
@@ -207,20 +212,13 @@ class RebuildTask:
                                               {'status': 'error'})
             except exception.MigrationNotFound:
                 pass
+
+    def _failed_values(self, error):
+        """ERROR, and for a rebuild what the API wrote given back."""
         values = {'vm_state': vm_states.ERROR, 'task_state': None}
         if not self.recreate:
             values.update(self._values_to_restore())
-        try:
-            instance_api.instance_update(
-                cctxt, uuid, values,
-                expected_task_state=[task_states.REBUILDING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            LOG.info('Instance %s changed during its failed %s: %s', uuid,
-                     'evacuation' if self.recreate else 'rebuild', changed)
-            return
-        common.record_fault(cctxt, uuid, error)
-        common.event_finish(cctxt, uuid, EVENT, error=error)
+        return values
 
     def _values_to_restore(self):
         """What the API wrote for this rebuild, as it was before."""

@@ -35,6 +35,9 @@ from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 LOG = logging.getLogger(__name__)
 
 EVENT = 'conductor_unshelve_instance'
+# What a failed unshelve leaves: offloaded again, no task.
+_OFFLOADED = {'vm_state': vm_states.SHELVED_OFFLOADED, 'task_state': None,
+              'host': None, 'node': None}
 
 
 class UnshelveTask:
@@ -48,6 +51,8 @@ class UnshelveTask:
         self.scheduler_api = scheduler_api
         self.compute_api = compute_api
         self.placement = placement
+        # The host chosen, once the scheduler answered.
+        self.selection = None
 
     def execute(self):
         uuid = self.instance.uuid
@@ -62,21 +67,24 @@ class UnshelveTask:
             instance = self._current(cctxt, uuid)
             if instance is None:
                 return
-            common.event_start(cctxt, uuid, EVENT)
-            selection = None
             try:
-                spec = self._scheduling_spec(instance, cell)
-                selection = self._schedule(spec, uuid)
-                self._hand_over(cctxt, instance, selection, spec)
-            except Exception as error:  # noqa: BLE001 - no claim may leak
-                LOG.warning('Unshelve of instance %s failed in the '
-                            'conductor (%s): %s', uuid,
-                            'host %s' % selection.service_host
-                            if selection else 'no host', error)
-                common.delete_allocations(self.placement, uuid)
-                self._fail(cctxt, uuid, error)
+                with common.action_events().step(
+                        cctxt, uuid, EVENT, fault=True,
+                        undo=lambda error: self._undo(uuid, error),
+                        revert=_OFFLOADED,
+                        expected_task_state=[task_states.UNSHELVING]):
+                    spec = self._scheduling_spec(instance, cell)
+                    self.selection = self._schedule(spec, uuid)
+                    self._hand_over(cctxt, instance, self.selection, spec)
+            except Exception:  # noqa: BLE001 - no claim may leak
                 return
-            common.event_finish(cctxt, uuid, EVENT)
+
+    def _undo(self, uuid, error):
+        """Whatever the instance holds now is this task's claim."""
+        LOG.warning('Unshelve of instance %s failed in the conductor (%s): '
+                    '%s', uuid, 'host %s' % self.selection.service_host
+                    if self.selection else 'no host', error)
+        common.delete_allocations(self.placement, uuid)
 
     @staticmethod
     def _current(cctxt, uuid):
@@ -120,24 +128,6 @@ class UnshelveTask:
             cctxt, instance, selection.service_host,
             node=selection.nodename, request_spec=spec,
             image=_image_of(instance))
-
-    @staticmethod
-    def _fail(cctxt, uuid, error):
-        """Back to shelved_offloaded, no task, with a fault."""
-        try:
-            instance = objects.Instance.get_by_uuid(cctxt, uuid)
-            instance.vm_state = vm_states.SHELVED_OFFLOADED
-            instance.task_state = None
-            instance.host = None
-            instance.node = None
-            instance.save(expected_task_state=[task_states.UNSHELVING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as changed:
-            LOG.info('Instance %s changed during its unshelve: %s', uuid,
-                     changed)
-            return
-        common.record_fault(cctxt, uuid, error)
-        common.event_finish(cctxt, uuid, EVENT, error=error)
 
 
 def _image_of(instance):

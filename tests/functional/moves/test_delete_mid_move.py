@@ -87,7 +87,7 @@ class DeleteDuringResizeTest(DeleteHelpers, test_resize.ResizeTestBase):
         alternate."""
         calls = []
         self._delete_when(
-            'nova_lite.compute.resize.ResizeMixin._prep_resize', calls)
+            'nova_lite.compute.resize.Resizes.check_destination', calls)
         self.resize('2')
         self.cloud.wait_until_deleted(self.server['id'])
         self.assertEqual(1, len(calls), calls)

@@ -110,7 +110,7 @@ class ResizeTestBase(base.MovesTestBase):
         """The first ``failures`` prep_resize checks fail (as a failed
         claim on the destination would); returns the failed hosts."""
         from nova_lite.compute import resize
-        real = resize.ResizeMixin._prep_resize
+        real = resize.Resizes.check_destination
         failed = []
         lock = threading.Lock()
 
@@ -129,7 +129,7 @@ class ResizeTestBase(base.MovesTestBase):
                         node)
 
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.compute.resize.ResizeMixin._prep_resize', prep))
+            'nova_lite.compute.resize.Resizes.check_destination', prep))
         return failed
 
     def count_scheduler_calls(self):
@@ -273,7 +273,7 @@ class ConfirmRevertRaceTest(ResizeTestBase):
         """What the destination's periodic does with a migration it
         listed as finished."""
         manager = self.cloud.computes['host2'].manager
-        return manager._confirm_automatically(
+        return manager.resizes.confirm_automatically(
             nl_context.get_admin_context(), migration)
 
     def test_automatic_confirm_while_the_user_confirms(self):
@@ -460,7 +460,7 @@ class ResizeInterruptedTest(ResizeTestBase):
 
     def test_task_state_reset_while_the_destination_prepares(self):
         from nova_lite.compute import resize as resize_module
-        real = resize_module.ResizeMixin._prep_resize
+        real = resize_module.Resizes.check_destination
 
         def prep(manager, context, instance, flavor, migration, node):
             real(manager, context, instance, flavor, migration, node)
@@ -473,7 +473,7 @@ class ResizeInterruptedTest(ResizeTestBase):
                 fresh.save()
 
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.compute.resize.ResizeMixin._prep_resize', prep))
+            'nova_lite.compute.resize.Resizes.check_destination', prep))
         self.resize('2')
         server = self.wait('ACTIVE')
         self.assertEqual('host1', server['OS-EXT-SRV-ATTR:host'])

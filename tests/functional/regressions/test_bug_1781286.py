@@ -95,7 +95,7 @@ class RescheduleMigrateAvailabilityZoneUpCall(test_servers.ServersTestBase):
 
     def _fail_first_prep_resize(self):
         from nova_lite.compute import resize
-        real = resize.ResizeMixin._prep_resize
+        real = resize.Resizes.check_destination
         failed = []
 
         def prep(manager, context, instance, flavor, migration, node):
@@ -108,7 +108,7 @@ class RescheduleMigrateAvailabilityZoneUpCall(test_servers.ServersTestBase):
                         node)
 
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.compute.resize.ResizeMixin._prep_resize', prep))
+            'nova_lite.compute.resize.Resizes.check_destination', prep))
         return failed
 
     def _poison_api_db_in_migrate_reschedules(self):

@@ -7,7 +7,7 @@ client sends is recorded, so each test states exactly what was written.
 import testtools
 
 from nova_lite.clients import report
-from nova_lite.compute import provider_tree as pt
+from nova_lite.provider_tree import tree as pt
 from nova_lite.testing import placement_fixture
 from nova_lite import testing
 

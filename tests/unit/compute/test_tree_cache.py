@@ -5,9 +5,9 @@ import os
 import fixtures
 import testtools
 
-from nova_lite.compute import provider_tree as pt
-from nova_lite.compute import provider_tree_diff
 from nova_lite.compute import tree_cache
+from nova_lite.provider_tree import diff as provider_tree_diff
+from nova_lite.provider_tree import tree as pt
 
 ROOT = '5e1f0a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b'
 CHILD = '5e1f0a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2c'

@@ -8,11 +8,11 @@ import fixtures
 from oslo_config import cfg
 import testtools
 
-from nova_lite.compute import provider_tree as pt
-from nova_lite.compute import provider_tree_diff as ptd
 from nova_lite import conf as nl_conf
 from nova_lite.conf import allocation
 from nova_lite import exception
+from nova_lite.provider_tree import diff as ptd
+from nova_lite.provider_tree import tree as pt
 from nova_lite.virt import driver
 from nova_lite.virt import exception as virt_exc
 from nova_lite.virt import fake

@@ -3,7 +3,7 @@
 The resource tracker keeps, per node, the tree it last flushed to
 placement, hands the virt driver a copy of it to edit
 (``ComputeDriver.update_provider_tree``), and sends placement only the
-difference between the two (:mod:`nova_lite.compute.provider_tree_diff`).
+difference between the two (:mod:`nova_lite.provider_tree.diff`).
 
 Each provider carries what placement stores about it: uuid, name,
 generation, parent, inventory (``{resource_class: record}``), traits and

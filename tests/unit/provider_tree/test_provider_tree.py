@@ -4,8 +4,8 @@ import threading
 
 import testtools
 
-from nova_lite.compute import provider_tree as pt
-from nova_lite.compute import provider_tree_diff as ptd
+from nova_lite.provider_tree import diff as ptd
+from nova_lite.provider_tree import tree as pt
 
 ROOT = 'root-uuid'
 CHILD = 'child-uuid'

@@ -22,7 +22,7 @@ into ``flushed`` and diffs again, so only what is still missing is sent.
 Everything here is a pure function of its arguments.
 """
 
-from nova_lite.compute import provider_tree as pt
+from nova_lite.provider_tree import tree as pt
 
 
 class TreeChanges:
