@@ -215,10 +215,9 @@ def _apply_cpu_policy(query, amounts, extra_specs):
 
 def _apply_image(query, spec):
     props = spec.image.properties
-    required = props.get('traits_required') or []
-    if isinstance(required, str):
-        required = [t.strip() for t in required.split(',')]
-    for trait in required:
+    required = props.get('traits_required')
+    for trait in ([t.strip() for t in required.split(',')] if required
+                  else []):
         _check_trait('image traits_required', trait, 'required')
         query.unnumbered.required_traits.add(trait)
     for key, value in props.items():
