@@ -282,26 +282,19 @@ class RequestSpec(base.NovaLiteObject):
                          self.get('image_properties', {}))
 
     def get_hint(self, name, default=None):
-        """A scheduler hint as a single value (the first of a list)."""
-        value = self.get('scheduler_hints', {}).get(name)
-        if isinstance(value, (list, tuple)):
-            value = value[0] if value else None
-        return default if value is None else value
+        """A scheduler hint as a single value (the first of its list)."""
+        values = self.get('scheduler_hints', {}).get(name)
+        return values[0] if values else default
 
     def get_hint_list(self, name):
-        """A scheduler hint as a list (empty when absent)."""
-        value = self.get('scheduler_hints', {}).get(name)
-        if value is None:
-            return []
-        if isinstance(value, (list, tuple)):
-            return [v for v in value if v is not None]
-        return [value]
+        """A scheduler hint's values (empty when absent)."""
+        return list(self.get('scheduler_hints', {}).get(name) or [])
 
     @property
     def group_policy(self):
         """The server group policy, or None without a group."""
         group = self.get('instance_group')
-        return group.policy if group else None
+        return group.policy if group is not None else None
 
     # -- storage in the API database (JSON) --------------------------------
 
