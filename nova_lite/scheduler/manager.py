@@ -52,6 +52,7 @@ from nova_lite.scheduler import chance
 from nova_lite.scheduler import claims
 from nova_lite.scheduler import explain
 from nova_lite.scheduler import filters
+from nova_lite.scheduler.filters import affinity_filter
 from nova_lite.scheduler import host_manager as hm
 from nova_lite.scheduler import host_state
 from nova_lite.scheduler import placement_query as pq
@@ -408,7 +409,6 @@ class SchedulerManager(manager.Manager):
                 'policy %s needs %s in [filter_scheduler] %s' % (
                     group.policy, plugin, option))
         if group.policy == 'anti-affinity':
-            from nova_lite.scheduler.filters import affinity_filter
             affinity_filter.max_server_per_host(group)
 
     def _build_query(self, spec, cells):
