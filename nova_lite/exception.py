@@ -88,6 +88,21 @@ class NoValidHost(NovaLiteException):
     code = 500
 
 
+class InvalidSchedulerRequest(Invalid):
+    """A request the scheduler cannot turn into a query or evaluate.
+
+    ``key`` names the offending flavor extra spec, image property or hint,
+    so the NoValidHost explanation can tell the user what to fix.
+    """
+
+    msg_fmt = 'Invalid scheduling request: %(key)s: %(reason)s'
+
+    def __init__(self, key, reason):
+        self.key = key
+        self.reason = reason
+        super().__init__(key=key, reason=reason)
+
+
 class DBNotAvailable(NovaLiteException):
     msg_fmt = 'Database %(url)s cannot be reached: %(reason)s'
 

@@ -40,6 +40,19 @@ class NovaLiteObject(ovo_base.VersionedObject):
     OBJ_SERIAL_NAMESPACE = 'nova_lite_object'
     OBJ_PROJECT_NAMESPACE = OBJ_NAMESPACE
 
+    def fill_defaults(self):
+        """Set every unset field to its default (None when it has none
+        and is nullable); returns self. A partly filled object (built by
+        hand, or sent by a peer that set only some fields) then reads like
+        a complete one."""
+        for name, field in self.fields.items():
+            if not self.obj_attr_is_set(name):
+                if field.default != fields.UnspecifiedDefault:
+                    setattr(self, name, field.default)
+                elif field.nullable:
+                    setattr(self, name, None)
+        return self
+
 
 class NovaLiteTimestampObject:
     """Mixin: ``created_at`` and ``updated_at`` of a database row."""

@@ -1,9 +1,11 @@
 """Flavor: the size of a server, as it travels in a request spec.
 
 Flavors live in the API database (``flavors`` + ``flavor_extra_specs``);
-this object is what the API, the conductors and the scheduler pass around
-(inside :class:`~nova_lite.objects.request_spec.RequestSpec`) and what the
-instance keeps a copy of. Reading goes through
+this object is the one shape of a flavor between the API and the
+scheduler's filters: the API, the conductors and the scheduler pass it
+around (inside :class:`~nova_lite.objects.request_spec.RequestSpec`) and
+read it directly. An instance keeps a copy as a dict
+(:meth:`Flavor.from_dict` turns it back). Reading goes through
 :mod:`nova_lite.db.api.api`; writing flavors is the API's business and is
 not offered here.
 """
@@ -73,15 +75,17 @@ class Flavor(base.NovaLiteObject):
         return cls.from_db_row(context, _db().flavor_get_by_name(context,
                                                                  name))
 
-    def fill_defaults(self):
-        """Set every unset field to its default (for partial flavors)."""
-        for name, field in self.fields.items():
-            if not self.obj_attr_is_set(name):
-                if field.default != fields.UnspecifiedDefault:
-                    setattr(self, name, field.default)
-                elif field.nullable:
-                    setattr(self, name, None)
-        return self
+    @classmethod
+    def from_dict(cls, context, values):
+        """A Flavor from the dict an instance keeps (``Instance.flavor``)
+        or a caller passes: keys that are no field are left out, missing
+        or None ones take their defaults."""
+        flavor = cls(context)
+        for name in cls.fields:
+            value = values.get(name)
+            if value is not None:
+                setattr(flavor, name, value)
+        return flavor.fill_defaults()
 
     def get(self, name, default=None):
         """A field, or ``default`` when unset."""

@@ -1,11 +1,11 @@
-"""RequestSpec: what the scheduler is asked to place, as it crosses RPC.
+"""RequestSpec: what the scheduler is asked to place.
 
-The API writes one per build (in the API database's ``request_specs``, as
-JSON), the super conductor hands it to ``select_destinations``, and the
-scheduler turns it into the plain :class:`nova_lite.scheduler.spec.
-RequestSpec` its filters, weighers and query builder read
-(:meth:`RequestSpec.to_plain_spec`). Build one from parts with
-:meth:`RequestSpec.from_components`::
+The one model of a scheduling request. The API writes one per build (in
+the API database's ``request_specs``, as JSON), the conductors make one per
+move (:meth:`RequestSpec.for_move`), ``select_destinations`` carries it over
+RPC as a versioned object, and the scheduler's filters, weighers and query
+builder read the same object (on a copy the scheduler owns). Build one from
+parts with :meth:`RequestSpec.from_components`::
 
     spec = objects.RequestSpec.from_components(
         ctxt, flavor=flavor, image={'id': image_id, 'disk_format': 'qcow2',
@@ -15,9 +15,36 @@ RequestSpec` its filters, weighers and query builder read
         instance_group={'uuid': group_uuid, 'policy': 'anti-affinity',
                         'rules': {}, 'members': [uuid1, uuid2]})
 
-Server group members' hosts need not be filled in: the scheduler reads them
-from the cell databases.
+Shape (what each field means):
+
+- ``flavor``: an :class:`~nova_lite.objects.flavor.Flavor` (vcpus,
+  memory_mb, root_gb, ephemeral_gb, swap in MB, extra_specs dict of
+  strings).
+- ``image_id``, ``image_disk_format``, ``image_properties`` (strings; a
+  list such as ``traits_required`` as a comma list), read as
+  ``spec.image.id`` / ``.disk_format`` / ``.properties``.
+- ``project_id``, ``user_id``: owner of the instances.
+- ``availability_zone``: requested AZ name or None.
+- ``scheduler_hints``: dict of lists of strings (``group``, ``same_host``,
+  ``different_host``, ``build_near_host_ip``, ``cidr``, ``query``), read
+  through :meth:`RequestSpec.get_hint` and :meth:`RequestSpec.get_hint_list`.
+- ``instance_group``: :class:`RequestSpecGroup` or None. ``members`` holds
+  the uuids of the group's instances, including those being scheduled now;
+  ``hosts`` holds one host name per member already placed (a host appears
+  once per member on it). Left empty, the scheduler reads them from the
+  cell databases.
+- ``num_instances``: how many instances this request places.
+- ``instance_uuid``: the instance being placed now (set per instance by the
+  scheduler in a multi-instance request).
+- ``force_hosts`` / ``force_nodes``: lists; a forced host skips filters.
+- ``ignore_hosts``: hosts never to pick (e.g. the source of a migration).
+- ``requested_destination``: :class:`RequestSpecDestination` or None.
+- ``source_cell_uuid``: the cell of the instance being moved (CrossCell
+  weigher); None for a build.
+- ``is_bfv``: boots from a volume (no root disk asked from placement).
 """
+
+import collections
 
 from oslo_serialization import jsonutils
 from oslo_versionedobjects import fields
@@ -65,7 +92,8 @@ class RequestSpecGroup(base.NovaLiteObject):
 
     @classmethod
     def from_any(cls, group):
-        """From a dict, a plain InstanceGroup or a DB row; None stays."""
+        """From a dict or a DB row (``policy`` or ``policies``); None
+        stays."""
         if group is None or isinstance(group, cls):
             return group
         rules = _field(group, 'rules') or {}
@@ -76,6 +104,10 @@ class RequestSpecGroup(base.NovaLiteObject):
                    rules={k: str(v) for k, v in dict(rules).items()},
                    members=list(_field(group, 'members') or []),
                    hosts=list(_field(group, 'hosts') or []))
+
+    def count_on(self, host):
+        """How many placed members run on ``host`` (a host name)."""
+        return self.hosts.count(host)
 
 
 @base.NovaLiteObjectRegistry.register
@@ -107,7 +139,9 @@ class RequestSpecDestination(base.NovaLiteObject):
                        _field(dest, 'allow_cross_cell_move', False)))
 
 
-_LIST_FIELDS = ('force_hosts', 'force_nodes', 'ignore_hosts')
+# What RequestSpec.image returns: the image_* fields under one name.
+SpecImage = collections.namedtuple('SpecImage',
+                                   ['id', 'disk_format', 'properties'])
 
 
 @base.NovaLiteObjectRegistry.register
@@ -154,8 +188,8 @@ class RequestSpec(base.NovaLiteObject):
                         ignore_hosts=None, is_bfv=False,
                         source_cell_uuid=None):
         """Build a spec from a flavor (object or dict), an image (dict with
-        ``id``, ``disk_format``, ``properties``, or a plain ImageMeta), a
-        group (dict, plain group or row) and the rest as plain values.
+        ``id``, ``disk_format``, ``properties``), a group (object, dict or
+        row), a destination (object or dict) and the rest as plain values.
         Hint values become lists of strings."""
         spec = cls(context)
         spec.flavor = _flavor(context, flavor)
@@ -223,55 +257,44 @@ class RequestSpec(base.NovaLiteObject):
         return spec
 
     def get(self, name, default=None):
+        """A field, or ``default`` when unset."""
         if self.obj_attr_is_set(name):
             return getattr(self, name)
         return default
 
-    def to_plain_spec(self):
-        """The :class:`nova_lite.scheduler.spec.RequestSpec` of this spec."""
-        from nova_lite.scheduler import spec as plain
-        flavor = self.flavor
+    def fill_defaults(self):
+        """Set every unset field, and those of the flavor, group and
+        destination, to its default; returns self. The scheduler calls it
+        on its copy, so its filters read every field of a spec whichever
+        fields the sender set."""
+        super().fill_defaults()
+        for name in ('flavor', 'instance_group', 'requested_destination'):
+            child = self.get(name)
+            if child is not None:
+                child.fill_defaults()
+        return self
+
+    @property
+    def image(self):
+        """The image fields as ``image.id``, ``image.disk_format`` and
+        ``image.properties`` (a read-only view, nothing stored twice)."""
+        return SpecImage(self.get('image_id'), self.get('image_disk_format'),
+                         self.get('image_properties', {}))
+
+    def get_hint(self, name, default=None):
+        """A scheduler hint as a single value (the first of its list)."""
+        values = self.get('scheduler_hints', {}).get(name)
+        return values[0] if values else default
+
+    def get_hint_list(self, name):
+        """A scheduler hint's values (empty when absent)."""
+        return list(self.get('scheduler_hints', {}).get(name) or [])
+
+    @property
+    def group_policy(self):
+        """The server group policy, or None without a group."""
         group = self.get('instance_group')
-        dest = self.get('requested_destination')
-        return plain.RequestSpec(
-            flavor=plain.Flavor(
-                vcpus=flavor.get('vcpus', 1),
-                memory_mb=flavor.get('memory_mb', 512),
-                root_gb=flavor.get('root_gb', 0) or 0,
-                ephemeral_gb=flavor.get('ephemeral_gb', 0) or 0,
-                swap=flavor.get('swap', 0) or 0,
-                extra_specs=flavor.get('extra_specs', {}),
-                name=flavor.get('name'), flavorid=flavor.get('flavorid')),
-            image=plain.ImageMeta(
-                id=self.get('image_id'),
-                disk_format=self.get('image_disk_format'),
-                properties=self.get('image_properties', {})),
-            project_id=self.get('project_id'),
-            user_id=self.get('user_id'),
-            availability_zone=self.get('availability_zone'),
-            scheduler_hints={k: list(v) for k, v in
-                             self.get('scheduler_hints', {}).items()},
-            instance_group=None if group is None else plain.InstanceGroup(
-                uuid=_field(group, 'uuid'), policy=_field(group, 'policy'),
-                rules=_field(group, 'rules', {}),
-                members=_field(group, 'members', []),
-                hosts=_field(group, 'hosts', [])),
-            num_instances=self.get('num_instances', 1),
-            instance_uuid=self.get('instance_uuid'),
-            force_hosts=self.get('force_hosts', []),
-            force_nodes=self.get('force_nodes', []),
-            ignore_hosts=self.get('ignore_hosts', []),
-            requested_destination=None if dest is None else
-            plain.Destination(
-                host=_field(dest, 'host'), node=_field(dest, 'node'),
-                cell_uuid=_field(dest, 'cell_uuid'),
-                aggregates=_field(dest, 'aggregates', []),
-                forbidden_aggregates=_field(dest, 'forbidden_aggregates',
-                                            []),
-                allow_cross_cell_move=_field(dest, 'allow_cross_cell_move',
-                                             False)),
-            source_cell_uuid=self.get('source_cell_uuid'),
-            is_bfv=self.get('is_bfv', False))
+        return group.policy if group is not None else None
 
     # -- storage in the API database (JSON) --------------------------------
 
@@ -303,16 +326,14 @@ class RequestSpec(base.NovaLiteObject):
 
 
 def _flavor(context, flavor):
+    """The Flavor object of a flavor given as one, or as a dict (an
+    instance's copy, a caller's values)."""
     if isinstance(flavor, flavor_obj.Flavor):
         return flavor
-    result = flavor_obj.Flavor(context)
-    for name in flavor_obj.Flavor.fields:
-        value = _field(flavor, name)
-        if value is not None:
-            if name == 'extra_specs':
-                value = _string_dict(value)
-            setattr(result, name, value)
-    return result.fill_defaults()
+    values = {name: _field(flavor, name) for name in flavor_obj.Flavor.fields}
+    if values['extra_specs'] is not None:
+        values['extra_specs'] = _string_dict(values['extra_specs'])
+    return flavor_obj.Flavor.from_dict(context, values)
 
 
 def _string_dict(values):

@@ -52,11 +52,11 @@ from nova_lite.scheduler import chance
 from nova_lite.scheduler import claims
 from nova_lite.scheduler import explain
 from nova_lite.scheduler import filters
+from nova_lite.scheduler.filters import affinity_filter
 from nova_lite.scheduler import host_manager as hm
 from nova_lite.scheduler import host_state
 from nova_lite.scheduler import placement_query as pq
 from nova_lite.scheduler import request_filter
-from nova_lite.scheduler import spec as spec_mod
 from nova_lite.scheduler import weights
 
 CONF = nl_conf.CONF
@@ -193,8 +193,8 @@ class SchedulerManager(manager.Manager):
                  return_alternates=True):
         """Pick (and claim) a host per instance; see the module docstring.
 
-        :param request_spec: an ``objects.RequestSpec`` (or a plain
-            :class:`nova_lite.scheduler.spec.RequestSpec`).
+        :param request_spec: an ``objects.RequestSpec``; the caller's
+            object is left as it is (the request works on a copy).
         :param instance_uuids: the instances to place; empty means no
             claims (``request_spec.num_instances`` hosts are picked).
         :returns: per instance, a list of ``objects.Selection``: the chosen
@@ -202,9 +202,7 @@ class SchedulerManager(manager.Manager):
         :raises NoValidHost: with the explanation.
         """
         try:
-            spec = (request_spec.to_plain_spec()
-                    if hasattr(request_spec, 'to_plain_spec')
-                    else request_spec)
+            spec = _own_copy(request_spec)
         except (TypeError, ValueError, AttributeError) as err:
             reason = 'The request spec is invalid: %s.' % err
             LOG.info('No valid host: %s', reason)
@@ -217,7 +215,7 @@ class SchedulerManager(manager.Manager):
             LOG.info('No valid host for %s: %s',
                      _describe(request), err.kwargs.get('reason', err))
             raise
-        except (spec_mod.InvalidSchedulerRequest,
+        except (exception.InvalidSchedulerRequest,
                 request_filter.RequestFilterFailed) as err:
             self._release(request)
             reason = explain.explain_invalid_request(err)
@@ -400,18 +398,17 @@ class SchedulerManager(manager.Manager):
         if group is None or CONF.scheduler.driver == 'chance_scheduler':
             return
         if group.policy not in _POLICY_PLUGINS:
-            raise spec_mod.InvalidSchedulerRequest(
+            raise exception.InvalidSchedulerRequest(
                 'instance_group.policy',
                 'unknown server group policy %r' % (group.policy,))
         plugin, option = _POLICY_PLUGINS[group.policy]
         configured = getattr(CONF.filter_scheduler, option)
         if plugin not in configured and 'all' not in configured:
-            raise spec_mod.InvalidSchedulerRequest(
+            raise exception.InvalidSchedulerRequest(
                 'instance_group.policy',
                 'policy %s needs %s in [filter_scheduler] %s' % (
                     group.policy, plugin, option))
         if group.policy == 'anti-affinity':
-            from nova_lite.scheduler.filters import affinity_filter
             affinity_filter.max_server_per_host(group)
 
     def _build_query(self, spec, cells):
@@ -491,6 +488,12 @@ def requests_by_root(alloc_reqs, summaries):
         for root in roots:
             by_root.setdefault(root, []).append(alloc_req)
     return by_root
+
+
+def _own_copy(request_spec):
+    """The request's spec as the scheduler reads and changes it: a copy
+    (the pick of each instance is written into it) with every field set."""
+    return request_spec.obj_clone().fill_defaults()
 
 
 def check_type(spec):

@@ -36,7 +36,7 @@ import urllib.parse
 import os_resource_classes as orc
 
 from nova_lite import conf as nl_conf
-from nova_lite.scheduler.spec import InvalidSchedulerRequest
+from nova_lite import exception
 
 CONF = nl_conf.CONF
 
@@ -142,10 +142,10 @@ def _parse_amount(key, value):
     try:
         amount = int(str(value).strip())
     except (TypeError, ValueError):
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             key, 'resource amount %r is not an integer' % (value,))
     if amount < 0:
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             key, 'resource amount %d is negative' % amount)
     return amount
 
@@ -153,16 +153,16 @@ def _parse_amount(key, value):
 def _check_resource_class(key, name):
     if not (name in orc.STANDARDS or
             (orc.is_custom(name) and _RESOURCE_CLASS.match(name))):
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             key, '%r is not a standard or CUSTOM_ resource class' % name)
 
 
 def _check_trait(key, name, value):
     if not name or not _TRAIT.match(name):
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             key, '%r is not a trait name (A-Z, 0-9, _)' % name)
     if value not in _TRAIT_VALUES:
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             key, 'value %r must be "required" or "forbidden"' % (value,))
 
 
@@ -190,7 +190,7 @@ def _apply_extra_spec(query, key, value, overrides):
 def _flavor_amounts(spec):
     flavor = spec.flavor
     disk = flavor.ephemeral_gb + int(math.ceil(flavor.swap / 1024.0))
-    if not getattr(spec, 'is_bfv', False):
+    if not spec.is_bfv:
         disk += flavor.root_gb
     return {'VCPU': flavor.vcpus, 'MEMORY_MB': flavor.memory_mb,
             'DISK_GB': disk}
@@ -199,10 +199,10 @@ def _flavor_amounts(spec):
 def _apply_cpu_policy(query, amounts, extra_specs):
     policy = str(extra_specs.get('hw:cpu_policy', 'shared')).strip()
     if policy not in ('shared', 'dedicated', 'mixed'):
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'hw:cpu_policy', 'must be shared or dedicated, got %r' % policy)
     if policy == 'mixed':
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'hw:cpu_policy', 'mixed is not supported by nova_lite')
     if policy == 'dedicated':
         amounts['PCPU'] = amounts.pop('VCPU')
@@ -215,10 +215,9 @@ def _apply_cpu_policy(query, amounts, extra_specs):
 
 def _apply_image(query, spec):
     props = spec.image.properties
-    required = props.get('traits_required') or []
-    if isinstance(required, str):
-        required = [t.strip() for t in required.split(',')]
-    for trait in required:
+    required = props.get('traits_required')
+    for trait in ([t.strip() for t in required.split(',')] if required
+                  else []):
         _check_trait('image traits_required', trait, 'required')
         query.unnumbered.required_traits.add(trait)
     for key, value in props.items():
@@ -234,7 +233,7 @@ def _check_groups(query, extra_specs):
     numbered = query.numbered_groups
     for group in numbered:
         if not group.resources:
-            raise InvalidSchedulerRequest(
+            raise exception.InvalidSchedulerRequest(
                 'trait%s:*' % group.suffix,
                 'numbered group %s has traits but no resources%s:*' % (
                     group.suffix, group.suffix))
@@ -242,12 +241,12 @@ def _check_groups(query, extra_specs):
     if policy is not None:
         policy = str(policy).strip()
         if policy not in _GROUP_POLICIES:
-            raise InvalidSchedulerRequest(
+            raise exception.InvalidSchedulerRequest(
                 'group_policy', 'must be "none" or "isolate", got %r' % (
                     policy,))
         query.group_policy = policy
     elif len(numbered) > 1:
-        raise InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'group_policy', 'required when the flavor has more than one '
             'numbered group (resources1:, resources2:, ...)')
 

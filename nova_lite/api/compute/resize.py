@@ -38,12 +38,7 @@ _MOVABLE_VM_STATES = (vm_states.ACTIVE, vm_states.STOPPED)
 
 def flavor_of(context, instance):
     """The instance's current flavor as a Flavor object."""
-    values = dict(instance.flavor or {})
-    flavor = objects.Flavor(context)
-    for name in objects.Flavor.fields:
-        if values.get(name) is not None:
-            setattr(flavor, name, values[name])
-    return flavor.fill_defaults()
+    return objects.Flavor.from_dict(context, instance.flavor or {})
 
 
 class ResizeAPI:

@@ -20,8 +20,8 @@ import ipaddress
 
 from oslo_log import log as logging
 
+from nova_lite import exception
 from nova_lite.scheduler import filters
-from nova_lite.scheduler import spec as spec_mod
 
 LOG = logging.getLogger(__name__)
 
@@ -46,10 +46,10 @@ def max_server_per_host(group):
     try:
         value = int(value)
     except (TypeError, ValueError):
-        raise spec_mod.InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'max_server_per_host', 'not an integer: %r' % (value,))
     if value < 1:
-        raise spec_mod.InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'max_server_per_host', 'must be at least 1, got %d' % value)
     return value
 
@@ -105,7 +105,7 @@ def _near_network(spec):
     try:
         return ipaddress.ip_network('%s%s' % (near_ip, cidr), strict=False)
     except ValueError as err:
-        raise spec_mod.InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'build_near_host_ip/cidr', str(err))
 
 

@@ -17,8 +17,8 @@ request invalid (the NoValidHost explanation names the ``query`` hint).
 import json
 import operator
 
+from nova_lite import exception
 from nova_lite.scheduler import filters
-from nova_lite.scheduler import spec as spec_mod
 
 
 def _all_pairs(compare):
@@ -64,7 +64,7 @@ def parse_query(text):
     try:
         query = json.loads(text) if isinstance(text, str) else text
     except ValueError as err:
-        raise spec_mod.InvalidSchedulerRequest('query',
+        raise exception.InvalidSchedulerRequest('query',
                                                'not JSON: %s' % err)
     _validate(query)
     return query
@@ -72,10 +72,10 @@ def parse_query(text):
 
 def _validate(expr):
     if not isinstance(expr, list) or not expr:
-        raise spec_mod.InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'query', 'an expression must be a non-empty list: %r' % (expr,))
     if expr[0] not in COMMANDS:
-        raise spec_mod.InvalidSchedulerRequest(
+        raise exception.InvalidSchedulerRequest(
             'query', 'unknown operator %r' % (expr[0],))
     for arg in expr[1:]:
         if isinstance(arg, list):

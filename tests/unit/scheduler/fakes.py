@@ -6,8 +6,9 @@ import testtools
 from oslo_config import fixture as config_fixture
 
 from nova_lite import conf as nl_conf
+from nova_lite import objects
+from nova_lite.objects import request_spec
 from nova_lite.scheduler import host_state
-from nova_lite.scheduler import spec as spec_mod
 
 CONF = nl_conf.CONF
 
@@ -53,20 +54,22 @@ def aggregate(name='agg1', hosts=('host1',), **metadata):
 def fake_spec(vcpus=1, memory_mb=512, root_gb=1, ephemeral_gb=0, swap=0,
               extra_specs=None, image_props=None, disk_format=None,
               **kwargs):
-    """A RequestSpec with a small flavor; ``kwargs`` go to RequestSpec."""
-    flavor = spec_mod.Flavor(vcpus=vcpus, memory_mb=memory_mb,
-                             root_gb=root_gb, ephemeral_gb=ephemeral_gb,
-                             swap=swap, extra_specs=extra_specs)
-    image = spec_mod.ImageMeta(disk_format=disk_format,
-                               properties=image_props)
+    """A RequestSpec with a small flavor; ``kwargs`` go to
+    ``RequestSpec.from_components``. Every field is set, as in the
+    scheduler's own copy."""
+    flavor = {'vcpus': vcpus, 'memory_mb': memory_mb, 'root_gb': root_gb,
+              'ephemeral_gb': ephemeral_gb, 'swap': swap,
+              'extra_specs': extra_specs or {}}
+    image = {'disk_format': disk_format, 'properties': image_props or {}}
     kwargs.setdefault('project_id', 'p1')
-    return spec_mod.RequestSpec(flavor=flavor, image=image, **kwargs)
+    return request_spec.RequestSpec.from_components(
+        None, flavor, image=image, **kwargs).fill_defaults()
 
 
 def group(policy, members=(), hosts=(), rules=None):
-    return spec_mod.InstanceGroup(uuid='g1', policy=policy,
-                                  members=list(members), hosts=list(hosts),
-                                  rules=rules)
+    return objects.RequestSpecGroup(uuid='g1', policy=policy,
+                                    members=list(members), hosts=list(hosts),
+                                    rules=rules or {})
 
 
 class TestCase(testtools.TestCase):

@@ -4,7 +4,6 @@ from nova_lite import exception
 from nova_lite.scheduler import explain
 from nova_lite.scheduler import filters
 from nova_lite.scheduler import placement_query as pq
-from nova_lite.scheduler import spec as spec_mod
 from tests.unit.scheduler import fakes
 
 
@@ -40,7 +39,7 @@ class TestExplain(fakes.TestCase):
         self.assertIn('ServerGroupAntiAffinityFilter', str(err))
 
     def test_invalid_request_names_the_key(self):
-        err = spec_mod.InvalidSchedulerRequest('resources:VCPU', 'bad')
+        err = exception.InvalidSchedulerRequest('resources:VCPU', 'bad')
         self.assertEqual('The request is invalid: resources:VCPU: bad.',
                          explain.explain_invalid_request(err))
 

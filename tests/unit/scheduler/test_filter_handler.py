@@ -1,8 +1,8 @@
 """The filter handler: order, per-filter counts, narrowing, forcing."""
 
+from nova_lite import objects
 from nova_lite.scheduler import filters
 from nova_lite.scheduler import loadables
-from nova_lite.scheduler import spec as spec_mod
 from tests.unit.scheduler import fakes
 
 
@@ -56,8 +56,8 @@ class TestFilterHandler(fakes.TestCase):
         spec = fakes.fake_spec(ignore_hosts=['H3'])
         result = handler.get_filtered_hosts(self._hosts(), spec)
         self.assertEqual(['h1', 'h2', 'h4'], [h.host for h in result.hosts])
-        spec = fakes.fake_spec(requested_destination=spec_mod.Destination(
-            host='h4'))
+        spec = fakes.fake_spec(
+            requested_destination=objects.RequestSpecDestination(host='h4'))
         result = handler.get_filtered_hosts(self._hosts(), spec)
         self.assertEqual(['h4'], [h.host for h in result.hosts])
         self.assertEqual('requested destination', result.steps[0].name)
@@ -86,7 +86,7 @@ class TestFilterHandler(fakes.TestCase):
             'nova_lite.scheduler.filters.all_hosts_filter.AllHostsFilter'])
         self.assertEqual('AllHostsFilter', handler.filters[0].name)
         self.assertRaises(loadables.PluginNotFound, filters.FilterHandler,
-                          ['nova_lite.scheduler.spec.RequestSpec'])
+                          ['nova_lite.objects.request_spec.RequestSpec'])
 
     def test_every_filter_is_known(self):
         names = set(filters.all_filters())

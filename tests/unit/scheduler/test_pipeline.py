@@ -11,7 +11,6 @@ from nova_lite.scheduler import filters
 from nova_lite.scheduler import host_state
 from nova_lite.scheduler import placement_query as pq
 from nova_lite.scheduler import request_filter
-from nova_lite.scheduler import spec as spec_mod
 from nova_lite.scheduler import weights
 from tests.unit.scheduler import fakes
 
@@ -21,7 +20,7 @@ def schedule(spec, hosts, instance_uuids, aggregates=()):
     try:
         query = pq.build_query(spec)
         request_filter.process_reqspec(spec, query, aggregates)
-    except (spec_mod.InvalidSchedulerRequest,
+    except (exception.InvalidSchedulerRequest,
             request_filter.RequestFilterFailed) as err:
         raise explain.no_valid_host(explain.explain_invalid_request(err))
     filter_handler = filters.FilterHandler()

@@ -2,8 +2,9 @@
 
 import urllib.parse
 
+from nova_lite import exception
+from nova_lite import objects
 from nova_lite.scheduler import placement_query as pq
-from nova_lite.scheduler import spec as spec_mod
 from tests.unit.scheduler import fakes
 
 
@@ -90,7 +91,7 @@ class TestMalformedExtraSpecs(fakes.TestCase):
     def _assert_invalid(self, extra_specs, key, image_props=None):
         spec = fakes.fake_spec(extra_specs=extra_specs,
                                image_props=image_props)
-        err = self.assertRaises(spec_mod.InvalidSchedulerRequest,
+        err = self.assertRaises(exception.InvalidSchedulerRequest,
                                 pq.build_query, spec)
         self.assertEqual(key, err.key)
         self.assertIn(key, str(err))
@@ -132,8 +133,9 @@ class TestMalformedExtraSpecs(fakes.TestCase):
 class TestDestinationAndLimit(fakes.TestCase):
 
     def test_destination_aggregates(self):
-        spec = fakes.fake_spec(requested_destination=spec_mod.Destination(
-            aggregates=['a1,a2', 'a3'], forbidden_aggregates=['x']))
+        spec = fakes.fake_spec(
+            requested_destination=objects.RequestSpecDestination(
+                aggregates=['a1,a2', 'a3'], forbidden_aggregates=['x']))
         params = pq.build_query(spec).params()
         self.assertIn(('member_of', 'in:a1,a2'), params)
         self.assertIn(('member_of', 'in:a3'), params)

@@ -1,7 +1,7 @@
 import json
 
+from nova_lite import exception
 from nova_lite.scheduler.filters import json_filter
-from nova_lite.scheduler import spec as spec_mod
 from tests.unit.scheduler import fakes
 
 
@@ -44,7 +44,7 @@ class TestJsonFilter(fakes.FilterTestCase):
     def test_malformed_query_names_the_hint(self):
         for query in ('[not json', '["frobnicate", 1]', '{"a": 1}'):
             spec = fakes.fake_spec(scheduler_hints={'query': query})
-            err = self.assertRaises(spec_mod.InvalidSchedulerRequest,
+            err = self.assertRaises(exception.InvalidSchedulerRequest,
                                     self.filt.filter_all,
                                     [fakes.fake_host()], spec)
             self.assertEqual('query', err.key)

@@ -1,6 +1,6 @@
+from nova_lite import exception
 from nova_lite.scheduler.filters import affinity_filter
 from nova_lite.scheduler import host_state
-from nova_lite.scheduler import spec as spec_mod
 from tests.unit.scheduler import fakes
 
 
@@ -40,7 +40,7 @@ class TestServerGroupAntiAffinityFilter(fakes.FilterTestCase):
     def test_bad_rule_is_an_invalid_request(self):
         spec = fakes.fake_spec(instance_group=fakes.group(
             'anti-affinity', rules={'max_server_per_host': 'many'}))
-        err = self.assertRaises(spec_mod.InvalidSchedulerRequest,
+        err = self.assertRaises(exception.InvalidSchedulerRequest,
                                 self.filt.host_passes, fakes.fake_host(),
                                 spec)
         self.assertEqual('max_server_per_host', err.key)

@@ -1,5 +1,5 @@
+from nova_lite import exception
 from nova_lite.scheduler.filters import affinity_filter
-from nova_lite.scheduler import spec as spec_mod
 from tests.unit.scheduler import fakes
 
 
@@ -24,6 +24,6 @@ class TestSimpleCIDRAffinityFilter(fakes.FilterTestCase):
     def test_bad_ip_is_an_invalid_request(self):
         spec = fakes.fake_spec(scheduler_hints={
             'build_near_host_ip': 'not-an-ip', 'cidr': '24'})
-        self.assertRaises(spec_mod.InvalidSchedulerRequest,
+        self.assertRaises(exception.InvalidSchedulerRequest,
                           self.filt.host_passes,
                           fakes.fake_host(host_ip='10.0.0.1'), spec)

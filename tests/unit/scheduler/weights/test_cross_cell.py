@@ -1,4 +1,4 @@
-from nova_lite.scheduler import spec as spec_mod
+from nova_lite import objects
 from nova_lite.scheduler.weights import cross_cell
 from tests.unit.scheduler import fakes
 
@@ -17,7 +17,7 @@ class TestCrossCellWeigher(fakes.WeigherTestCase):
     def test_move_prefers_source_cell(self):
         spec = fakes.fake_spec(
             source_cell_uuid=fakes.CELL1,
-            requested_destination=spec_mod.Destination(
+            requested_destination=objects.RequestSpecDestination(
                 allow_cross_cell_move=True))
         weighed = self.weigh(self._hosts(), spec)
         self.assertEqual('same', weighed[0].obj.host)
