@@ -75,9 +75,26 @@ class BuildRequest(base.NovaLiteTimestampObject, base.NovaLiteObject):
         self.updated_at = row.updated_at
         self.obj_reset_changes()
 
+    def save(self):
+        """Write the changed ``instance`` values (a rename before the
+        server is in a cell); BuildRequestNotFound once it is gone."""
+        values = {name: getattr(self, name)
+                  for name in self.obj_what_changed() & {'instance'}}
+        if values:
+            _db().build_request_update(self._context, self.instance_uuid,
+                                       values)
+        self.obj_reset_changes()
+
     def destroy(self):
         """Delete it (BuildRequestNotFound when someone did already)."""
         _db().build_request_destroy(self._context, self.instance_uuid)
+
+
+def destroy_request_spec(context, instance_uuid):
+    """Delete the stored request spec of a build request deleted before
+    it was scheduled (RequestSpecNotFound when there is none): nothing
+    else will ever read it."""
+    _db().request_spec_destroy(context, instance_uuid)
 
 
 @base.NovaLiteObjectRegistry.register

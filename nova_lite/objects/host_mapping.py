@@ -10,6 +10,12 @@ class HostMapping(record.Record):
     FIELDS = ('id', 'host', 'cell_id', 'created_at', 'updated_at')
 
     @classmethod
+    def get_by_host(cls, context, host):
+        """The mapping of ``host`` (HostMappingNotFound when unmapped)."""
+        return cls._from_row(context, api_db.host_mapping_get_by_host(
+            context, host))
+
+    @classmethod
     def get_all(cls, context, cell_id=None):
         """Every mapping, or those of the cell with primary key cell_id."""
         return cls._from_rows(context, api_db.host_mapping_get_all(

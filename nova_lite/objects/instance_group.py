@@ -47,5 +47,17 @@ class InstanceGroup(record.Record):
                                               policy=policy, rules=rules)
         return cls.get_by_uuid(context, row.uuid)
 
+    @classmethod
+    def add_members(cls, context, group_uuid, instance_uuids):
+        """Add instances to the group (those already in it stay once)."""
+        group_api.instance_group_members_add(context, group_uuid,
+                                             instance_uuids)
+
+    @classmethod
+    def delete_member(cls, context, instance_uuid):
+        """Drop ``instance_uuid`` from whatever group holds it (a deleted
+        server leaves its group; none is fine)."""
+        group_api.instance_group_member_delete(context, instance_uuid)
+
     def destroy(self):
         group_api.instance_group_delete(self._context, self.uuid)

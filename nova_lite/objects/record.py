@@ -6,7 +6,7 @@ conductors read aggregates and groups themselves), so they need no
 version and no fingerprint: like placement's objects, they are plain
 classes holding the columns the API uses, built from a row of the API
 database, with the reads and writes of their resource beside them.
-Handlers use these, never :mod:`nova_lite.db`.
+The API uses these, never :mod:`nova_lite.db`.
 """
 
 

@@ -98,6 +98,22 @@ class TestEachRuleCatchesAViolation(unittest.TestCase):
         self._assert_caught('NL306', 'api/handlers/flavors.py',
                             'from nova_lite.db.api import api as api_db\n')
 
+    def test_compute_api_importing_db(self):
+        self._assert_caught('NL306', 'api/compute/delete.py',
+                            'from nova_lite.db.cell import instance_api\n')
+
+    def test_api_module_importing_db_inside_a_function(self):
+        self._assert_caught('NL306', 'api/quota.py', '''\
+            def f():
+                from nova_lite.db.api import api as api_db
+            ''', line=2)
+
+    def test_api_importing_objects_passes(self):
+        self.assertEqual([], self._violations('api/compute/checks.py', '''\
+            from nova_lite import objects
+            from nova_lite.objects import keypair as keypair_obj
+            '''))
+
     def test_allowed_imports_pass(self):
         self.assertEqual([], self._violations('compute/manager.py', '''\
             from nova_lite import conf

@@ -18,8 +18,6 @@ from nova_lite.api.compute import server_list
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
-from nova_lite.db.api import build_api
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
 
@@ -72,6 +70,16 @@ def start_task(cctxt, instance, action, task_state, values=None):
     objects.InstanceAction.action_start(cctxt, instance.uuid, action)
 
 
+def _save(cctxt, instance, values):
+    """Write ``values`` into the instance in its cell (``cctxt``), in
+    whatever state it is (only ``values``: nothing else it holds)."""
+    instance._context = cctxt
+    instance.obj_reset_changes()
+    for name, value in values.items():
+        setattr(instance, name, value)
+    instance.save()
+
+
 class ActionsAPI:
     """Power, pause, suspend, lock and rename; each a cast to the
     server's compute (``compute_rpcapi``) or a write in its cell."""
@@ -99,11 +107,11 @@ class ActionsAPI:
                 context, server.uuid)
             instance_values = dict(build_request.instance)
             instance_values.update(values)
-            build_api.build_request_update(context, server.uuid,
-                                           {'instance': instance_values})
+            build_request.instance = instance_values
+            build_request.save()
             return server_list.get(context, server.uuid)
         with nl_context.target_cell(context, server.cell) as cctxt:
-            instance_api.instance_update(cctxt, server.uuid, values)
+            _save(cctxt, server.instance, values)
         return server_list.get(context, server.uuid)
 
     def stop(self, context, server):
@@ -170,7 +178,7 @@ class ActionsAPI:
                   'locked_by': (('owner' if owner and not context.is_admin
                                  else 'admin') if locked else None)}
         with nl_context.target_cell(context, server.cell) as cctxt:
-            instance_api.instance_update(cctxt, server.uuid, values)
+            _save(cctxt, server.instance, values)
             objects.InstanceAction.action_start(
                 cctxt, server.uuid, 'lock' if locked else 'unlock')
         LOG.info('Instance %s %s', server.uuid,

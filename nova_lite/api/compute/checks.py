@@ -8,13 +8,12 @@ rebuild and move operations call them; none of them changes anything.
 
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.api import aggregate_api
-from nova_lite.db.api import api as api_db
-from nova_lite.db.api import group_api
-from nova_lite.db.cell import api as cell_db
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
+from nova_lite.objects import aggregate as aggregate_obj
+from nova_lite.objects import host_mapping as host_mapping_obj
+from nova_lite.objects import keypair as keypair_obj
 
 CONF = nl_conf.CONF
 
@@ -57,7 +56,7 @@ def check_zone(context, zone):
     """400 unless ``zone`` is the default zone or an aggregate's."""
     if zone is None:
         return
-    known = set(aggregate_api.availability_zones_by_host(context).values())
+    known = set(aggregate_obj.availability_zones_by_host(context).values())
     known.add(CONF.default_availability_zone)
     if zone not in known:
         raise exception.InvalidRequest(
@@ -68,7 +67,7 @@ def check_zone(context, zone):
 def zone_of_host(context, host):
     """The availability zone ``host`` is in (its aggregate's, else the
     default one)."""
-    zones = aggregate_api.availability_zones_by_host(context)
+    zones = aggregate_obj.availability_zones_by_host(context)
     return zones.get(host) or CONF.default_availability_zone
 
 
@@ -78,8 +77,8 @@ def key_data(context, key_name):
     if key_name is None:
         return None
     try:
-        return group_api.key_pair_get(context, context.user_id,
-                                      key_name).public_key
+        return keypair_obj.KeyPair.get_by_name(
+            context, context.user_id, key_name).public_key
     except exception.KeypairNotFound:
         raise exception.InvalidRequest(reason='Invalid key_name provided.')
 
@@ -87,7 +86,7 @@ def key_data(context, key_name):
 def host_is_mapped(context, host):
     """Whether ``host`` is a compute host mapped to a cell."""
     try:
-        api_db.host_mapping_get_by_host(context, host)
+        host_mapping_obj.HostMapping.get_by_host(context, host)
     except exception.HostMappingNotFound:
         return False
     return True
@@ -106,7 +105,7 @@ def node_exists(context, host, node):
         if cell.is_cell0:
             continue
         with nl_context.target_cell(context, cell) as cctxt:
-            for compute_node in cell_db.compute_node_get_all(cctxt):
+            for compute_node in objects.ComputeNodeList.get_all(cctxt):
                 if compute_node.hypervisor_hostname == node and (
                         not host or compute_node.host == host):
                     return True

@@ -18,9 +18,9 @@ from nova_lite.api.compute import server_list
 from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
-from nova_lite.db.api import group_api
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import instance_group as group_obj
 
 LOG = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class CreateAPI:
             instances.append(server_list.instance_from_build_request(
                 context, build_request))
         if group is not None:
-            group_api.instance_group_members_add(
+            group_obj.InstanceGroup.add_members(
                 context, group.uuid, [i.uuid for i in instances])
         LOG.info('Accepted %d server(s) %s (reservation %s)', count,
                  ', '.join(i.uuid for i in instances), reservation_id)
@@ -108,7 +108,7 @@ def _group_for(context, hints):
     if group_uuid is None:
         return None
     try:
-        group = group_api.instance_group_get(context, group_uuid)
+        group = group_obj.InstanceGroup.get_by_uuid(context, group_uuid)
     except exception.InstanceGroupNotFound:
         raise exception.InvalidRequest(
             reason='Invalid server group %s: not found' % group_uuid)
@@ -205,9 +205,8 @@ def build_request_spec(context, uuid, flavor, image, count, zone, hints,
     """The RequestSpec object of a new instance."""
     group_values = None
     if group is not None:
-        policy, rules = group_api.instance_group_policy(group)
-        group_values = {'uuid': group.uuid, 'policy': policy,
-                        'rules': rules or {},
+        group_values = {'uuid': group.uuid, 'policy': group.policy,
+                        'rules': group.rules or {},
                         'members': list(group.members) + [uuid]}
     image_meta = None
     if image is not None:

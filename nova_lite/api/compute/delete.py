@@ -21,12 +21,11 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
-from nova_lite.db.api import build_api
-from nova_lite.db.api import group_api
-from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import build_request as build_request_obj
 from nova_lite.objects import cell_mapping as cell_mapping_obj
+from nova_lite.objects import instance_group as group_obj
 from nova_lite import servicegroup
 
 LOG = logging.getLogger(__name__)
@@ -67,7 +66,7 @@ class DeleteAPI:
                 self._remote_delete(cctxt, instance)
         mapping.queued_for_delete = True
         mapping.save()
-        group_api.instance_group_member_delete(context, uuid)
+        group_obj.InstanceGroup.delete_member(context, uuid)
 
     @staticmethod
     def _delete_build_request(context, uuid):
@@ -83,19 +82,20 @@ class DeleteAPI:
             except exception.InstanceMappingNotFound:
                 pass
         try:
-            build_api.request_spec_destroy(context, uuid)
+            build_request_obj.destroy_request_spec(context, uuid)
         except exception.RequestSpecNotFound:
             pass
-        group_api.instance_group_member_delete(context, uuid)
+        group_obj.InstanceGroup.delete_member(context, uuid)
         return True
 
     def _local_delete(self, context, cctxt, instance):
         """An instance no compute holds or whose compute is down (cell0,
         failed build, dead host): deleted here, its claim dropped."""
-        instance_api.instance_update(cctxt, instance.uuid, {
-            'vm_state': vm_states.DELETED, 'task_state': None,
-            'terminated_at': timeutils.utcnow()})
-        instance_api.instance_destroy(cctxt, instance.uuid)
+        instance.vm_state = vm_states.DELETED
+        instance.task_state = None
+        instance.terminated_at = timeutils.utcnow()
+        instance.save()
+        instance.destroy()
         for consumer in [instance.uuid] + self._end_unfinished_migrations(
                 cctxt, instance.uuid):
             try:

@@ -21,7 +21,6 @@ from nova_lite import cells
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.api import build_api
 from nova_lite import exception
 from nova_lite import objects
 
@@ -87,8 +86,8 @@ def down_server(context, mapping):
                                 created_at=mapping.created_at)
     spec = None
     try:
-        spec = build_api.request_spec_get_by_instance_uuid(
-            context, mapping.instance_uuid).spec
+        spec = objects.RequestSpec.get_by_instance_uuid(
+            context, mapping.instance_uuid).to_json_dict()
     except exception.RequestSpecNotFound:
         pass
     return Server(instance, cell=mapping.cell_mapping, down=True,
