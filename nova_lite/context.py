@@ -13,6 +13,9 @@ import copy
 from oslo_context import context as oslo_context
 from oslo_db.sqlalchemy import enginefacade
 
+from nova_lite.db import session as db_session
+from nova_lite import rpc
+
 
 @enginefacade.transaction_context_provider
 class RequestContext(oslo_context.RequestContext):
@@ -59,11 +62,6 @@ def set_target_cell(context, cell_mapping):
     ``cell_mapping`` needs ``uuid``, ``database_connection`` and
     ``transport_url``; ``None`` untargets the context.
     """
-    # NOTE(nova_lite): imported here because the DB and RPC layers import
-    # this module.
-    from nova_lite.db import session as db_session
-    from nova_lite import rpc
-
     if cell_mapping is None:
         context.cell_uuid = context.db_connection = None
         context.mq_connection = None

@@ -19,6 +19,7 @@ import oslo_messaging as messaging
 from oslo_service import periodic_task
 
 from nova_lite import conf as nl_conf
+from nova_lite.db import session as db_session
 
 CONF = nl_conf.CONF
 
@@ -50,7 +51,6 @@ class Manager(periodic_task.PeriodicTasks):
         url = self.service.db_connection if self.service else None
         if not url:
             return context
-        from nova_lite.db import session as db_session
         cctxt = copy.copy(context)
         cctxt.db_connection = db_session.get_cell_context_manager(url)
         return cctxt

@@ -43,6 +43,7 @@ from oslo_serialization import jsonutils
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
+from nova_lite.objects import base as objects_base
 
 CONF = nl_conf.CONF
 
@@ -182,8 +183,6 @@ class RequestContextSerializer(messaging.Serializer):
 
 
 def _serializer():
-    # NOTE(nova_lite): imported here: objects import this module's callers.
-    from nova_lite.objects import base as objects_base
     return RequestContextSerializer(objects_base.NovaLiteObjectSerializer())
 
 

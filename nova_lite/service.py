@@ -28,6 +28,7 @@ from oslo_log import log as logging
 from oslo_service import service as os_service
 
 from nova_lite import baserpc
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import objects
@@ -75,7 +76,6 @@ class _ConductorRecorder:
 
     def _conductor(self):
         if self._api is None:
-            from nova_lite.conductor import rpcapi as conductor_rpcapi
             self._api = conductor_rpcapi.ConductorAPI(
                 transport=self._service.transport)
         return self._api

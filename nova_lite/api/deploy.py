@@ -12,6 +12,7 @@ from nova_lite.api import auth
 from nova_lite.api import microversion
 from nova_lite.api import router
 from nova_lite.api import util
+from nova_lite.clients import placement
 from nova_lite import conf as nl_conf
 from nova_lite.wsgi import pipeline
 
@@ -36,7 +37,6 @@ def _lazy_placement_client(conf):
 
     def get():
         if not holder:
-            from nova_lite.clients import placement
             holder.append(placement.PlacementClient(conf=conf))
         return holder[0]
     return get

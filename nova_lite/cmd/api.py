@@ -8,6 +8,8 @@ process exits 0.
 
 import sys
 
+from oslo_middleware import basic_auth
+
 from nova_lite.api import wsgi
 from nova_lite import cmd
 from nova_lite.wsgi import server as gunicorn_server
@@ -25,7 +27,6 @@ def gunicorn_options(conf):
 def check_api_options(conf):
     """Fail early, in one line, on an unusable auth configuration."""
     if conf.api.auth_strategy == 'http_basic':
-        from oslo_middleware import basic_auth
         try:
             basic_auth.validate_auth_file(conf.api.http_basic_auth_user_file)
         except Exception as exc:  # noqa: BLE001 - reported as one line

@@ -38,6 +38,7 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db import migration
 from nova_lite.db import session
 from nova_lite import exception
+from nova_lite.placement.db import migration as placement_migration
 
 CONF = nl_conf.CONF
 CELL0_UUID = common.CELL0_UUID
@@ -92,11 +93,6 @@ def db_version(args):
 
 
 def placement_db_sync(args):
-    try:
-        from nova_lite.placement.db import migration as placement_migration
-    except ImportError as exc:
-        raise CommandError('The placement database schema is not available: '
-                           '%s' % exc)
     placement_migration.db_sync(common.required(
         CONF.placement_database.connection,
         '[placement_database] connection'))

@@ -11,6 +11,7 @@ import sys
 
 from oslo_config import cfg
 from oslo_db import exception as db_exc
+from oslo_messaging import opts as messaging_opts
 
 from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
@@ -77,7 +78,6 @@ def _default_transport_url():
     try:
         return CONF.transport_url
     except cfg.NoSuchOptError:
-        from oslo_messaging import opts as messaging_opts
         for group, opts in messaging_opts.list_opts():
             if group is None:
                 CONF.register_opts(opts)

@@ -23,7 +23,12 @@ from oslo_log import log as logging
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor.tasks import build
+from nova_lite.conductor.tasks import live_migrate
+from nova_lite.conductor.tasks import migrate
+from nova_lite.conductor.tasks import rebuild
 from nova_lite.conductor.tasks import reschedule
+from nova_lite.conductor.tasks import unshelve
+from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 
 LOG = logging.getLogger(__name__)
 
@@ -78,7 +83,6 @@ class ComputeTaskManager:
         """Cold migrate or resize: the super conductor schedules (no
         ``host_list``); a cell conductor tries the alternates a failed
         destination handed back (see :mod:`.tasks.migrate`)."""
-        from nova_lite.conductor.tasks import migrate
         return migrate.migrate_server(
             context, self.manager, self.placement, instance, flavor,
             request_spec, host_list=host_list, migration=migration,
@@ -90,8 +94,6 @@ class ComputeTaskManager:
                               block_migration=None, force=False):
         """Super conductor: pick and check a destination, then hand the
         live migration to the source compute."""
-        from nova_lite.conductor.tasks import live_migrate
-        from nova_lite.scheduler import rpcapi as scheduler_rpcapi
         live_migrate.LiveMigrationTask(
             context, instance, host, block_migration, force,
             scheduler_rpcapi.SchedulerAPI(transport=self.manager.transport),
@@ -107,8 +109,6 @@ class ComputeTaskManager:
         """Super conductor: rebuild in place (re-checking a new image on
         the current host) or evacuate (schedule a destination whose claim
         joins the source allocation), then cast to the compute."""
-        from nova_lite.conductor.tasks import rebuild
-        from nova_lite.scheduler import rpcapi as scheduler_rpcapi
         rebuild.RebuildTask(
             context, instance, image, recreate, host, force, migration,
             admin_password, preserve_ephemeral, image_changed,
@@ -120,6 +120,5 @@ class ComputeTaskManager:
 
     def unshelve_instance(self, context, instance, request_spec=None):
         """Super conductor: schedule an offloaded instance, cast to it."""
-        from nova_lite.conductor.tasks import unshelve
         unshelve.unshelve_instance(context, instance, request_spec,
                                    self.manager.transport, self.placement)

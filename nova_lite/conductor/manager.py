@@ -14,6 +14,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
+from nova_lite.conductor import compute_task
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
@@ -33,7 +34,6 @@ class ConductorManager(manager.Manager):
     def __init__(self, host=None):
         super().__init__(host=host)
         # NOTE(nova_lite): builds are served in their own namespace.
-        from nova_lite.conductor import compute_task
         self.additional_endpoints.append(
             compute_task.ComputeTaskManager(self))
 

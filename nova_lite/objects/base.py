@@ -8,11 +8,16 @@ of every object and fails when one changes without its version.
 Objects that live in a database read and write it through the DB API of
 their database (``nova_lite.db.cell.api`` for cell objects). A compute has
 no database: it never calls those methods and asks its cell conductor over
-RPC instead (see ``nova_lite.conductor``).
+RPC instead (see ``nova_lite.conductor``). That is why each object module
+imports its DB API inside a ``_db()`` function rather than at the top: a
+compute process, which imports every object, never loads the DB API
+modules, their models and their queries.
 """
 
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
+
+from nova_lite import objects
 
 OBJ_NAMESPACE = 'nova_lite'
 
@@ -23,7 +28,6 @@ class NovaLiteObjectRegistry(ovo_base.VersionedObjectRegistry):
     def registration_hook(self, cls, index):
         # NOTE(nova_lite): keep ``nova_lite.objects.<Name>`` pointing at the
         # newest registered version, as callers use the package attribute.
-        from nova_lite import objects
         current = getattr(objects, cls.obj_name(), None)
         if current is None or _newer(cls.VERSION, current.VERSION):
             setattr(objects, cls.obj_name(), cls)

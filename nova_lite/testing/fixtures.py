@@ -20,9 +20,11 @@ import uuid
 import fixtures
 from oslo_config import fixture as config_fixture
 from oslo_messaging import conffixture as messaging_conffixture
+from oslo_messaging.rpc import client as rpc_client
 
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
+from nova_lite.db.api import api as api_db
 from nova_lite.db import migration
 from nova_lite.db import session as db_session
 from nova_lite import objects
@@ -136,7 +138,6 @@ class DatabaseFixture(fixtures.Fixture):
                                 connection, transport_url)
 
     def _map_cells(self):
-        from nova_lite.db.api import api as api_db
         ctxt = nl_context.get_admin_context()
         self.cell_ids = {}
         for cell in self.cells.values():
@@ -145,7 +146,6 @@ class DatabaseFixture(fixtures.Fixture):
 
     def map_host(self, host, cell_name):
         """Map compute ``host`` to the cell named ``cell_name``."""
-        from nova_lite.db.api import api as api_db
         api_db.host_mapping_create(nl_context.get_admin_context(), host,
                                    self.cell_ids[cell_name])
 
@@ -218,7 +218,6 @@ class CastAsCallFixture(fixtures.Fixture):
     """
 
     def _setUp(self):
-        from oslo_messaging.rpc import client as rpc_client
         base = rpc_client._BaseCallContext
         original_cast = base.cast
 

@@ -43,10 +43,14 @@ from oslo_serialization import jsonutils
 import requests
 import webob
 
+from nova_lite.api import default_flavors
+from nova_lite.api import deploy
+from nova_lite.api import policy
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite.db import migration
+from nova_lite.db.cell import instance_api
 from nova_lite.db import session as db_session
 from nova_lite.placement.db import migration as placement_migration
 from nova_lite.testing import placement_fixture
@@ -270,9 +274,6 @@ class IntegratedFixture(fixtures.Fixture):
                 thread.join()
 
     def _make_api(self):
-        from nova_lite.api import default_flavors
-        from nova_lite.api import deploy
-        from nova_lite.api import policy
         default_flavors.ensure_default_flavors(
             nl_context.get_admin_context())
         policy.reset()
@@ -309,7 +310,6 @@ class IntegratedFixture(fixtures.Fixture):
     def cell_down(self, cell_name):
         """Make the cell database of ``cell_name`` fail for the API's
         instance reads (a cell that does not answer), until cleanup."""
-        from nova_lite.db.cell import instance_api
         cell_uuid = self.dbs.cells[cell_name].uuid
 
         def failing(real):

@@ -44,6 +44,7 @@ import math
 
 import os_traits
 
+from nova_lite import conf as nl_conf
 from nova_lite.conf import allocation as allocation_conf
 from nova_lite import exception
 
@@ -110,7 +111,7 @@ class ComputeDriver:
         :param conf: the ConfigOpts to read; the global CONF by default.
         """
         if conf is None:
-            from nova_lite.conf import CONF as conf
+            conf = nl_conf.CONF
         allocation_conf.register_opts(conf)
         self.virtapi = virtapi
         self.conf = conf
@@ -500,7 +501,7 @@ def load_driver(name=None, virtapi=None, conf=None):
     :raises nova_lite.exception.ConfigInvalid: unknown or invalid name.
     """
     if conf is None:
-        from nova_lite.conf import CONF as conf
+        conf = nl_conf.CONF
     name = name or conf.compute_driver
     module_name, _, class_name = (name or '').rpartition('.')
     try:

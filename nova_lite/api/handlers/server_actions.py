@@ -15,6 +15,7 @@ import webob.exc
 from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
 from nova_lite.api.handlers import servers
+from nova_lite.api import policy
 from nova_lite.api.schemas import server_live
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
@@ -68,7 +69,6 @@ def _resize(req, api, context, server, body):
 def _migrate(req, api, context, server, body):
     """Before 2.56 the body is null; from 2.56 an admin may name the
     destination host (os-migrate-server:migrate:host)."""
-    from nova_lite.api import policy
     if not microversion.at_least(req, '2.56'):
         validation.validate(body, schema.MIGRATE)
     host = (body.get('migrate') or {}).get('host')
@@ -163,7 +163,6 @@ def _unshelve_schema(req):
 def _unshelve(req, api, context, server, body):
     """2.77: an availability zone; 2.91: a host (admins), or the zone
     None to unpin the server."""
-    from nova_lite.api import policy
     validation.validate(body, _unshelve_schema(req))
     wanted = body['unshelve'] if microversion.at_least(req, '2.77') \
         else None

@@ -7,6 +7,8 @@ requests) newest first; at microversion 2.69 and later servers of a cell
 that does not answer are listed as minimal ``UNKNOWN`` records.
 """
 
+from urllib import parse
+
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import webob.exc
@@ -285,7 +287,6 @@ def _list(req, rule, render):
 
 
 def _next_query(req, marker):
-    from urllib import parse
     params = [(k, v) for k, v in req.GET.items() if k != 'marker']
     params.append(('marker', marker))
     return parse.urlencode(params)

@@ -8,6 +8,7 @@ project's members (writes) and readers (reads) and by admins; the
 ``oslopolicy-sample-generator``.
 """
 
+from oslo_policy import generator
 from oslo_policy import policy
 
 ADMIN = 'role:admin'
@@ -253,7 +254,6 @@ def list_rules():
 
 def sample_yaml():
     """The defaults as a commented policy.yaml (every rule commented out)."""
-    from oslo_policy import generator
     return ''.join(generator._format_rule_default_yaml(rule)
                    for rule in list_rules())
 

@@ -20,6 +20,7 @@ from nova_lite.placement import exception
 from nova_lite.placement.objects import common
 from nova_lite.placement.objects import consumer as consumer_obj
 from nova_lite.placement.objects import inventory as inv_obj
+from nova_lite.placement.objects import resource_provider as rp_obj
 
 ALLOC = common.ALLOC
 RP = common.RP
@@ -68,7 +69,6 @@ def get_for_consumer(context, consumer_uuid):
 @db_api.reader
 def get_for_provider(context, rp_uuid):
     """(provider, {consumer uuid: {resources}}, modified)."""
-    from nova_lite.placement.objects import resource_provider as rp_obj
     rp = rp_obj.find(context, rp_uuid)
     rows = _rows_for(context, ALLOC.c.resource_provider_id == rp.id)
     result = {}

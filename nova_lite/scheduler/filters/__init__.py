@@ -12,6 +12,8 @@ requested destination, without ``ignore_hosts``, and to ``force_hosts`` /
 ``force_nodes`` (forced hosts skip every filter).
 """
 
+import sys
+
 from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
@@ -83,13 +85,13 @@ class FilterResult:
 
 def all_filters():
     """``{name: class}`` of every filter in this package."""
-    import nova_lite.scheduler.filters as package
+    package = sys.modules[__name__]
     return loadables.discover(package, BaseHostFilter)
 
 
 def load_filters(names):
     """Instances of the filters ``names`` (class names or dotted paths)."""
-    import nova_lite.scheduler.filters as package
+    package = sys.modules[__name__]
     return [cls() for cls in loadables.load(
         names, package, BaseHostFilter, kind='filter')]
 

@@ -13,6 +13,7 @@ name (the smallest when several aggregates set it).
 """
 
 import random
+import sys
 
 from oslo_log import log as logging
 
@@ -92,13 +93,13 @@ def normalize(weights, minval=None, maxval=None):
 
 def all_weighers():
     """``{name: class}`` of every weigher in this package."""
-    import nova_lite.scheduler.weights as package
+    package = sys.modules[__name__]
     return loadables.discover(package, BaseHostWeigher)
 
 
 def load_weighers(names):
     """Instances of the weighers ``names`` (``all``, names or paths)."""
-    import nova_lite.scheduler.weights as package
+    package = sys.modules[__name__]
     return [cls() for cls in loadables.load(
         names, package, BaseHostWeigher, kind='weigher')]
 
