@@ -61,7 +61,10 @@ def no_content(status=204):
 
 
 def add_cache_headers(req, response, last_modified=None):
-    if req.method != 'GET' or microversion.of(req) < (1, 15):
+    """From 1.15, no-cache and last-modified on what a GET, PUT or POST
+    answers with a body (Placement sets them on writes too)."""
+    if req.method not in ('GET', 'PUT', 'POST') or (
+            microversion.of(req) < (1, 15)):
         return
     response.cache_control = 'no-cache'
     # NOTE(nova_lite): naive datetimes from the DB are UTC; webob formats
@@ -84,9 +87,10 @@ def bad_request(message, code=errors.DEFAULT):
 
 
 def _schema_error_message(exc):
-    path = '.'.join(str(p) for p in exc.absolute_path)
-    where = " at '%s'" % path if path else ''
-    return 'JSON does not validate: %s%s' % (exc.message, where)
+    """Placement's text: jsonschema's whole report (the message, then
+    "Failed validating 'maximum' in schema..." and the instance), which
+    clients and upstream's tests match."""
+    return 'JSON does not validate: %s' % exc
 
 
 _FORMAT_CHECKER = jsonschema.FormatChecker()

@@ -38,4 +38,5 @@ def set_aggregates(req):
         generation = None
     rp, aggregates = agg_obj.set_for_provider(
         ctx, common.provider_uuid(req), uuids, generation)
-    return util.json_response(_serialize(req, rp, aggregates))
+    return util.json_response(_serialize(req, rp, aggregates), req=req,
+                              last_modified=rp.last_modified)

@@ -83,7 +83,8 @@ def set_inventories(req):
     rp, inventories, _ = _unknown_class_as_400(
         inv_obj.set_all, ctx, common.provider_uuid(req),
         body['resource_provider_generation'], body['inventories'])
-    return util.json_response(_serialize_all(rp, inventories))
+    return util.json_response(_serialize_all(rp, inventories), req=req,
+                              last_modified=rp.last_modified)
 
 
 def create_inventory(req):
@@ -91,12 +92,15 @@ def create_inventory(req):
     ctx = common.context(req, POLICY % 'create')
     body = util.extract_json(req, schema.POST_SCHEMA)
     rc = body.pop('resource_class')
-    generation = body.pop('resource_provider_generation')
+    # NOTE(nova_lite): as in Placement, a POST may omit the generation and
+    # is not checked against it: the provider's current one is bumped.
+    body.pop('resource_provider_generation', None)
     _check_reserved(req, rc, body)
     rp, inv, _ = _unknown_class_as_400(
-        inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
+        inv_obj.set_one, ctx, common.provider_uuid(req), None, rc,
         body, False)
-    response = util.json_response(_serialize_one(inv, rp.generation), 201)
+    response = util.json_response(_serialize_one(inv, rp.generation), 201,
+                                  last_modified=rp.last_modified, req=req)
     response.location = util.location(
         req, '/resource_providers/%s/inventories/%s' % (rp.uuid, rc))
     return response
@@ -112,7 +116,8 @@ def update_inventory(req):
     rp, inv, _ = _unknown_class_as_400(
         inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
         body, True)
-    return util.json_response(_serialize_one(inv, rp.generation))
+    return util.json_response(_serialize_one(inv, rp.generation), req=req,
+                              last_modified=rp.last_modified)
 
 
 def delete_inventory(req):

@@ -164,7 +164,8 @@ def get_resource_provider(req):
 
 
 def create_resource_provider(req):
-    """POST /resource_providers: 201 with Location (and the body, 1.20+)."""
+    """POST /resource_providers: 201 with Location; from 1.20, 200 with
+    the provider (and Location), as Placement answers."""
     ctx = common.context(req, POLICY % 'create')
     want = microversion.of(req)
     body = util.extract_json(req, schema.POST_SCHEMA_V1_14 if want >= (1, 14)
@@ -174,7 +175,8 @@ def create_resource_provider(req):
     rp = rp_obj.create(ctx, uuid, body['name'],
                        body.get('parent_provider_uuid'))
     if want >= (1, 20):
-        response = util.json_response(serialize(req, rp), status=201)
+        response = util.json_response(serialize(req, rp), req=req,
+                                      last_modified=rp.last_modified)
     else:
         response = util.no_content(201)
     response.location = util.location(req, '/resource_providers/' + rp.uuid)
@@ -193,7 +195,8 @@ def update_resource_provider(req):
                   'allow_reparent': want >= (1, 37)}
     rp = rp_obj.update(ctx, common.provider_uuid(req), body['name'],
                        **kwargs)
-    return util.json_response(serialize(req, rp))
+    return util.json_response(serialize(req, rp), req=req,
+                              last_modified=rp.last_modified)
 
 
 def delete_resource_provider(req):

@@ -77,6 +77,7 @@ def put_trait(req):
     created = trait_obj.ensure(ctx, name)
     response = util.no_content(201 if created else 204)
     response.location = util.location(req, '/traits/' + name)
+    util.add_cache_headers(req, response)
     return response
 
 
@@ -112,7 +113,8 @@ def update_traits_for_resource_provider(req):
             body['resource_provider_generation'], body['traits'])
     except exception.TraitNotFound as exc:
         raise util.bad_request(exc.message)
-    return util.json_response(_serialize(rp, names))
+    return util.json_response(_serialize(rp, names), req=req,
+                              last_modified=rp.last_modified)
 
 
 @microversion.require('1.6')

@@ -139,7 +139,8 @@ def set_all(context, rp_uuid, generation, inventories):
 @common.write_transaction
 @db_api.writer
 def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
-    """Create (POST) or update (PUT) one inventory of a provider."""
+    """Create (POST) or update (PUT) one inventory of a provider; a
+    ``generation`` of None bumps the current one unchecked (POST)."""
     rp = rp_obj.find(context, rp_uuid)
     exists = rc_name in _rows(context, rp.id)
     if must_exist and not exists:
@@ -149,7 +150,10 @@ def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
         raise exception.Exists(
             what='Inventory for %s on resource provider %s'
                  % (rc_name, rp_uuid))
-    common.increment_generation(context, rp.id, rp.uuid, generation)
+    if generation is None:
+        common.bump_internal(context, rp.id, rp.uuid, rp.generation)
+    else:
+        common.increment_generation(context, rp.id, rp.uuid, generation)
     _write(context, rp, {rc_name: values}, replace_all=False)
     return get_one(context, rp_uuid, rc_name)
 

@@ -28,7 +28,7 @@ PUT_ONE_SCHEMA['required'] = ['total', 'resource_provider_generation']
 
 POST_SCHEMA = copy.deepcopy(PUT_ONE_SCHEMA)
 POST_SCHEMA['properties']['resource_class'] = common.RC_NAME
-POST_SCHEMA['required'].append('resource_class')
+POST_SCHEMA['required'] = ['total', 'resource_class']
 
 PUT_ALL_SCHEMA = {
     'type': 'object',

@@ -42,7 +42,7 @@ class _ConcurrencyChecks:
         self.session.headers.update(HEADERS)
         self.rp_uuid = str(uuid.uuid4())
         self._call('POST', '/resource_providers',
-                   {'name': 'race-rp', 'uuid': self.rp_uuid}, 201)
+                   {'name': 'race-rp', 'uuid': self.rp_uuid}, 200)
         self._call('PUT', '/resource_providers/%s/inventories' % self.rp_uuid,
                    {'resource_provider_generation': 0,
                     'inventories': {'VCPU': {'total': CAPACITY}}}, 200)

@@ -49,11 +49,11 @@ class _ReshapeRace:
         self.root = str(uuid.uuid4())
         self.children = [str(uuid.uuid4()), str(uuid.uuid4())]
         self._call('POST', '/resource_providers',
-                   {'name': 'rs-root', 'uuid': self.root}, 201)
+                   {'name': 'rs-root', 'uuid': self.root}, 200)
         for i, child in enumerate(self.children):
             self._call('POST', '/resource_providers',
                        {'name': 'rs-gpu%d' % i, 'uuid': child,
-                        'parent_provider_uuid': self.root}, 201)
+                        'parent_provider_uuid': self.root}, 200)
         self._call('PUT', '/resource_providers/%s/inventories' % self.root,
                    {'resource_provider_generation': 0,
                     'inventories': {'VCPU': {'total': 16},
