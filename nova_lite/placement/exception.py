@@ -40,8 +40,8 @@ class TraitNotFound(NotFound):
 
 
 class InventoryNotFound(NotFound):
-    msg_fmt = ('No inventory of class %(resource_class)s for resource '
-               'provider %(uuid)s.')
+    msg_fmt = 'No inventory of class %(resource_class)s for %(uuid)s'
+
 
 
 class ConsumerNotFound(NotFound):
@@ -63,8 +63,8 @@ class Exists(Conflict):
 
 
 class InventoryInUse(Conflict):
-    msg_fmt = ('Inventory for %(resource_classes)s on resource provider '
-               '%(uuid)s in use.')
+    msg_fmt = ("Inventory for '%(resource_classes)s' on resource provider "
+               "'%(uuid)s' in use.")
 
 
 class ResourceProviderInUse(Conflict):

@@ -52,7 +52,7 @@ class PlacementErrors(wsgi_faults.ErrorFormat):
         return util.json_error_response(req, exc)
 
     def method_not_allowed(self, method):
-        return 'The method specified is not allowed for this resource.'
+        return 'The method %s is not allowed for this resource.' % method
 
     def internal_message(self, request_id, exc):
         return ('An unexpected error occurred; see the placement log for '

@@ -8,6 +8,8 @@ Domain exceptions the handlers let through are mapped to HTTP there, by
 :func:`nova_lite.placement.faults.to_http_error`.
 """
 
+import webob.exc
+
 from nova_lite.placement import auth
 from nova_lite.placement import faults
 from nova_lite.placement.handlers import aggregate
@@ -21,6 +23,7 @@ from nova_lite.placement.handlers import root
 from nova_lite.placement.handlers import trait
 from nova_lite.placement.handlers import usage
 from nova_lite.placement.objects import resource_class as rc_obj
+from nova_lite.placement import util
 from nova_lite.wsgi import router as wsgi_router
 
 RP = '/resource_providers/{uuid}'
@@ -75,9 +78,30 @@ ROUTE_DECLARATIONS = {
     '/reshaper': {'POST': reshaper.reshape},
 }
 
-def _sync_resource_classes(req):
-    """Standard resource classes are in the database before a handler
-    looks (the version document at ``/`` needs no database)."""
+def _check_content_headers(req):
+    """As Placement: a body needs a content type (400), and a GET whose
+    ``Accept`` allows no JSON is refused (406)."""
+    length = req.environ.get('CONTENT_LENGTH')
+    if length and not req.environ.get('CONTENT_TYPE'):
+        try:
+            has_body = int(length) > 0
+        except ValueError:
+            raise webob.exc.HTTPBadRequest(
+                'content-length header must be an integer')
+        if has_body:
+            raise webob.exc.HTTPBadRequest(
+                'content-type header required when content-length > 0')
+    if req.method == 'GET' and 'HTTP_ACCEPT' in req.environ and (
+            not req.accept.acceptable_offers([util.JSON])):
+        raise webob.exc.HTTPNotAcceptable(
+            'Only %s is provided' % util.JSON)
+
+
+def _before(req):
+    """Header checks, then standard resource classes are in the database
+    before a handler looks (the version document at ``/`` needs no
+    database)."""
+    _check_content_headers(req)
     if req.path_info not in ('', '/'):
         rc_obj.ensure_sync(req.environ[auth.CONTEXT_KEY])
 
@@ -88,5 +112,5 @@ class PlacementHandler(wsgi_router.Router):
 
     def __init__(self):
         super().__init__(ROUTE_DECLARATIONS, faults.ERRORS,
-                         before=_sync_resource_classes,
+                         before=_before,
                          domain_errors=faults.to_http_error)

@@ -169,8 +169,8 @@ def query_params(req, schema):
     except jsonschema.ValidationError as exc:
         code = (errors.QUERYPARAM_MISSING_VALUE if exc.validator == 'required'
                 else errors.QUERYPARAM_BAD_VALUE)
-        raise bad_request('Invalid query string parameters: %s'
-                          % exc.message, code)
+        raise bad_request('Invalid query string parameters: %s' % exc,
+                          code)
     return params
 
 

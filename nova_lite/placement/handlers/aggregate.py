@@ -3,6 +3,7 @@
 from nova_lite.placement.handlers import common
 from nova_lite.placement import microversion
 from nova_lite.placement.objects import aggregate as agg_obj
+from nova_lite.placement.objects import resource_provider as rp_obj
 from nova_lite.placement.schemas import misc as schema
 from nova_lite.placement import util
 
@@ -27,8 +28,11 @@ def get_aggregates(req):
 
 @microversion.require('1.1')
 def set_aggregates(req):
-    """PUT: replace them (generation-checked from 1.19); 200."""
+    """PUT: replace them (generation-checked from 1.19); 200 with them in
+    the order sent. An unknown provider is a 404 before the body is read,
+    as in Placement."""
     ctx = common.context(req, POLICY % 'update')
+    rp_obj.get_by_uuid(ctx, common.provider_uuid(req))
     if microversion.of(req) >= (1, 19):
         body = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_19)
         uuids, generation = (body['aggregates'],
@@ -36,7 +40,7 @@ def set_aggregates(req):
     else:
         uuids = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_1)
         generation = None
-    rp, aggregates = agg_obj.set_for_provider(
+    rp, _ = agg_obj.set_for_provider(
         ctx, common.provider_uuid(req), uuids, generation)
-    return util.json_response(_serialize(req, rp, aggregates), req=req,
+    return util.json_response(_serialize(req, rp, uuids), req=req,
                               last_modified=rp.last_modified)

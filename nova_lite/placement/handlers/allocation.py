@@ -54,7 +54,7 @@ def _normalized_allocations(want, body):
 
 
 def _spec(want, consumer_uuid, body):
-    util.require_uuid(consumer_uuid, 'consumer uuid')
+    util.require_uuid(consumer_uuid, 'consumer_uuid')
     allocations = _normalized_allocations(want, body)
     for rp_uuid in allocations:
         util.require_uuid(rp_uuid, 'resource provider uuid')
@@ -68,15 +68,26 @@ def _spec(want, consumer_uuid, body):
     return spec
 
 
-def _write(ctx, specs):
+def _write(ctx, specs, consumer_uuid=None):
+    """Write ``specs``; errors in Placement's statuses and words: an
+    unknown provider or class is a 400, a class the provider has no
+    inventory of and an amount outside min_unit/max_unit/step_size a 409."""
     try:
         alloc_obj.replace_all(ctx, specs)
     except exception.ResourceProviderNotFound as exc:
-        raise util.bad_request('Unable to allocate inventory: %s'
-                               % exc.message)
+        raise util.bad_request(
+            "Allocation for resource provider '%s' that does not exist."
+            % exc.kwargs.get('uuid'))
     except exception.ResourceClassNotFound as exc:
-        raise util.bad_request('Unable to allocate inventory: %s'
-                               % exc.message)
+        if consumer_uuid is None:
+            raise util.bad_request('Unable to allocate inventory %s'
+                                   % exc.message)
+        raise util.bad_request(
+            'Unable to allocate inventory for consumer %s: %s'
+            % (consumer_uuid, exc.message))
+    except (exception.InvalidInventory,
+            exception.AllocationConstraintsViolated) as exc:
+        raise webob.exc.HTTPConflict(exc.message, comment=errors.DEFAULT)
     except exception.ConcurrentUpdateDetected as exc:
         raise webob.exc.HTTPConflict(
             'Inventory and/or allocations changed while attempting to '
@@ -90,11 +101,11 @@ def set_allocations_for_consumer(req):
     want = microversion.of(req)
     body = util.extract_json(req, _put_schema(want))
     consumer_uuid = util.wsgi_path_item(req.environ, 'consumer_uuid')
-    _write(ctx, [_spec(want, consumer_uuid, body)])
+    _write(ctx, [_spec(want, consumer_uuid, body)], consumer_uuid)
     return util.no_content()
 
 
-@microversion.require('1.13', status_code=405)
+@microversion.require('1.13')
 def set_allocations(req):
     """POST /allocations (1.13+): several consumers atomically; 204."""
     ctx = common.context(req, POLICY % 'manage')
@@ -109,7 +120,7 @@ def list_for_consumer(req):
     ctx = common.context(req, POLICY % 'list')
     want = microversion.of(req)
     consumer_uuid = util.wsgi_path_item(req.environ, 'consumer_uuid')
-    util.require_uuid(consumer_uuid, 'consumer uuid')
+    util.require_uuid(consumer_uuid, 'consumer_uuid')
     consumer, allocations, modified = alloc_obj.get_for_consumer(
         ctx, consumer_uuid)
     data = {'allocations': allocations}
@@ -131,7 +142,7 @@ def delete_allocations(req):
         alloc_obj.delete_for_consumer(ctx, consumer_uuid)
     except exception.ConsumerNotFound:
         raise webob.exc.HTTPNotFound(
-            'No allocations for consumer %s' % consumer_uuid,
+            "No allocations for consumer '%s'" % consumer_uuid,
             comment=errors.DEFAULT)
     return util.no_content()
 

@@ -13,22 +13,25 @@ from nova_lite.placement import util
 POLICY = 'placement:resource_providers:inventories:%s'
 
 
-def _check_reserved(req, rc, values):
-    """reserved must stay below total (may equal it from 1.26)."""
+def _check_reserved(req, rc, values, action='update'):
+    """reserved must stay below total (may equal it from 1.26); the text
+    is Placement's."""
     inv = inv_obj.with_defaults(values)
     allow_equal = microversion.of(req) >= (1, 26)
+    uuid = common.provider_uuid(req)
     if inv['reserved'] > inv['total'] or (
             inv['reserved'] == inv['total'] and not allow_equal):
         raise util.bad_request(
-            'Unable to update inventory for resource class %s: reserved '
-            '(%d) must be less than %stotal (%d).' % (
-                rc, inv['reserved'], 'or equal to ' if allow_equal else '',
-                inv['total']))
+            "Unable to %s inventory for resource provider %s: Invalid "
+            "inventory for '%s' on resource provider '%s'. The reserved "
+            "value is greater than %stotal." % (
+                action, uuid, rc, uuid,
+                '' if allow_equal else 'or equal to '))
     if inv['min_unit'] > inv['max_unit']:
         raise util.bad_request(
-            'Unable to update inventory for resource class %s: min_unit '
-            '(%d) must not exceed max_unit (%d).'
-            % (rc, inv['min_unit'], inv['max_unit']))
+            'Unable to %s inventory for resource provider %s: min_unit '
+            '(%d) must not exceed max_unit (%d) for %s.'
+            % (action, uuid, inv['min_unit'], inv['max_unit'], rc))
 
 
 def _serialize_one(inv, generation):
@@ -69,7 +72,13 @@ def get_inventory(req):
     """GET .../inventories/{rc}: 200 with one inventory."""
     ctx = common.context(req, POLICY % 'show')
     rc = util.wsgi_path_item(req.environ, 'resource_class')
-    rp, inv, modified = inv_obj.get_one(ctx, common.provider_uuid(req), rc)
+    uuid = common.provider_uuid(req)
+    try:
+        rp, inv, modified = inv_obj.get_one(ctx, uuid, rc)
+    except exception.InventoryNotFound:
+        raise webob.exc.HTTPNotFound(
+            'No inventory of class %s for %s' % (rc, uuid),
+            comment=errors.DEFAULT)
     return util.json_response(_serialize_one(inv, rp.generation),
                               last_modified=modified, req=req)
 
@@ -95,10 +104,14 @@ def create_inventory(req):
     # NOTE(nova_lite): as in Placement, a POST may omit the generation and
     # is not checked against it: the provider's current one is bumped.
     body.pop('resource_provider_generation', None)
-    _check_reserved(req, rc, body)
-    rp, inv, _ = _unknown_class_as_400(
-        inv_obj.set_one, ctx, common.provider_uuid(req), None, rc,
-        body, False)
+    _check_reserved(req, rc, body, 'create')
+    try:
+        rp, inv, _ = _unknown_class_as_400(
+            inv_obj.set_one, ctx, common.provider_uuid(req), None, rc,
+            body, False)
+    except exception.Exists as exc:
+        raise webob.exc.HTTPConflict('Update conflict: %s' % exc.message,
+                                     comment=errors.CONCURRENT_UPDATE)
     response = util.json_response(_serialize_one(inv, rp.generation), 201,
                                   last_modified=rp.last_modified, req=req)
     response.location = util.location(
@@ -113,9 +126,14 @@ def update_inventory(req):
     body = util.extract_json(req, schema.PUT_ONE_SCHEMA)
     generation = body.pop('resource_provider_generation')
     _check_reserved(req, rc, body)
-    rp, inv, _ = _unknown_class_as_400(
-        inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
-        body, True)
+    try:
+        rp, inv, _ = _unknown_class_as_400(
+            inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
+            body, True)
+    except exception.InventoryNotFound as exc:
+        raise util.bad_request(
+            'No inventory record with resource class for resource provider '
+            '%s: %s' % (common.provider_uuid(req), exc.message))
     return util.json_response(_serialize_one(inv, rp.generation), req=req,
                               last_modified=rp.last_modified)
 
@@ -124,7 +142,12 @@ def delete_inventory(req):
     """DELETE .../inventories/{rc}: 204."""
     ctx = common.context(req, POLICY % 'delete')
     rc = util.wsgi_path_item(req.environ, 'resource_class')
-    inv_obj.delete_one(ctx, common.provider_uuid(req), rc)
+    try:
+        inv_obj.delete_one(ctx, common.provider_uuid(req), rc)
+    except exception.InventoryNotFound as exc:
+        raise webob.exc.HTTPNotFound(
+            'No inventory of class %s found for delete: %s'
+            % (rc, exc.message), comment=errors.DEFAULT)
     return util.no_content()
 
 

@@ -93,10 +93,10 @@ def _providers(context, uuids):
 def _check_constraints(rp_uuid, rc, amount, inventories):
     if rc not in inventories:
         raise exception.InvalidInventory(
-            reason='Inventory for %s on resource provider %s not found.'
+            reason="Inventory for '%s' on resource provider '%s' invalid."
                    % (rc, rp_uuid),
-            message='Unable to allocate inventory: Inventory for %s on '
-                    'resource provider %s not found.' % (rc, rp_uuid))
+            message="Unable to allocate inventory: Inventory for '%s' on "
+                    "resource provider '%s' invalid." % (rc, rp_uuid))
     inv = inventories[rc]
     if amount < inv['min_unit'] or amount > inv['max_unit'] or (
             amount % inv['step_size']):

@@ -82,17 +82,18 @@ def ensure_type(context, name):
 
 
 def check_generation(uuid, existing, expected):
-    """ConsumerGenerationConflict unless ``expected`` matches (1.28+)."""
+    """ConsumerGenerationConflict unless ``expected`` (what the client
+    sent) matches (1.28+). Placement's words: "expected" is the server's
+    generation, "got" the client's."""
     if expected is UNSET:
         return
     if existing is None and expected is not None:
         raise exception.ConsumerGenerationConflict(
-            reason='expected generation %s but consumer %s is new (null '
-                   'generation expected).' % (expected, uuid))
+            reason='expected null but got %s' % expected)
     if existing is not None and expected != existing.generation:
         raise exception.ConsumerGenerationConflict(
-            reason='expected %s but got %s for consumer %s.'
-                   % (expected, existing.generation, uuid))
+            reason='expected %s but got %s' % (existing.generation,
+                                               expected))
 
 
 def upsert(context, uuid, project_id, user_id, consumer_type, existing):

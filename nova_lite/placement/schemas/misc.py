@@ -37,13 +37,15 @@ AGGREGATES_SCHEMA_V1_19 = {
 
 USAGES_QUERY_V1_9 = {
     'type': 'object',
-    'properties': {'project_id': _STR, 'user_id': _STR},
+    'properties': {'project_id': common.EXTERNAL_ID,
+                   'user_id': common.EXTERNAL_ID},
     'required': ['project_id'],
     'additionalProperties': False,
 }
 USAGES_QUERY_V1_38 = {
     'type': 'object',
-    'properties': {'project_id': _STR, 'user_id': _STR,
+    'properties': {'project_id': common.EXTERNAL_ID,
+                   'user_id': common.EXTERNAL_ID,
                    'consumer_type': _STR},
     'required': ['project_id'],
     'additionalProperties': False,
