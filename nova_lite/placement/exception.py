@@ -68,20 +68,22 @@ class InventoryInUse(Conflict):
 
 
 class ResourceProviderInUse(Conflict):
-    msg_fmt = 'Resource provider %(uuid)s has allocations and is in use.'
+    msg_fmt = ('Unable to delete resource provider %(uuid)s: Resource '
+               'provider has allocations.')
 
 
 class CannotDeleteParentProvider(Conflict):
-    msg_fmt = ('Cannot delete resource provider %(uuid)s: it is the parent '
-               'of other providers.')
+    msg_fmt = ('Unable to delete parent resource provider %(uuid)s: It has '
+               'child resource providers.')
 
 
 class ResourceClassInUse(Conflict):
-    msg_fmt = 'Resource class %(name)s is in use in inventory.'
+    msg_fmt = ("Error in delete resource class '%(name)s': Cannot delete "
+               "resource class %(name)s. Class is in use in inventory.")
 
 
 class TraitInUse(Conflict):
-    msg_fmt = 'Trait %(name)s is associated with resource providers.'
+    msg_fmt = 'The trait %(name)s is in use by a resource provider.'
 
 
 class CapacityExceeded(Conflict):
@@ -99,7 +101,7 @@ class AllocationConstraintsViolated(Invalid):
 
 
 class InvalidParent(Invalid):
-    msg_fmt = 'Invalid parent provider: %(reason)s'
+    msg_fmt = '%(reason)s'
 
 
 class NotCustom(Invalid):

@@ -82,6 +82,14 @@ def latest(*stamps):
     return max(present) if present else None
 
 
+def generation_conflict():
+    """409 for a provider generation the client had wrong (traits and
+    aggregates), in Placement's words."""
+    return webob.exc.HTTPConflict(
+        "Resource provider's generation already changed. Please update the "
+        "generation and try again.", comment=errors.CONCURRENT_UPDATE)
+
+
 def bad_request(message, code=errors.DEFAULT):
     return webob.exc.HTTPBadRequest(message, comment=code)
 

@@ -1,5 +1,6 @@
 """Handlers of /resource_providers/{uuid}/aggregates (1.1+)."""
 
+from nova_lite.placement import exception
 from nova_lite.placement.handlers import common
 from nova_lite.placement import microversion
 from nova_lite.placement.objects import aggregate as agg_obj
@@ -40,7 +41,10 @@ def set_aggregates(req):
     else:
         uuids = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_1)
         generation = None
-    rp, _ = agg_obj.set_for_provider(
-        ctx, common.provider_uuid(req), uuids, generation)
+    try:
+        rp, _ = agg_obj.set_for_provider(
+            ctx, common.provider_uuid(req), uuids, generation)
+    except exception.ConcurrentUpdateDetected:
+        raise util.generation_conflict()
     return util.json_response(_serialize(req, rp, uuids), req=req,
                               last_modified=rp.last_modified)

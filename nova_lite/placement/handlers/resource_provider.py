@@ -3,7 +3,10 @@
 import uuid as uuid_lib
 
 from oslo_utils import uuidutils
+import webob.exc
+
 from nova_lite.placement import errors
+from nova_lite.placement import exception
 from nova_lite.placement.handlers import common
 from nova_lite.placement import microversion
 from nova_lite.placement.objects import resource_provider as rp_obj
@@ -202,6 +205,12 @@ def update_resource_provider(req):
 def delete_resource_provider(req):
     """DELETE /resource_providers/{uuid}: 204."""
     ctx = common.context(req, POLICY % 'delete')
-    rp_obj.destroy(ctx, common.provider_uuid(req))
+    uuid = common.provider_uuid(req)
+    try:
+        rp_obj.destroy(ctx, uuid)
+    except exception.ResourceProviderNotFound:
+        raise webob.exc.HTTPNotFound(
+            'No resource provider with uuid %s found for delete' % uuid,
+            comment=errors.RESOURCE_PROVIDER_NOT_FOUND)
     return util.no_content()
 

@@ -71,9 +71,9 @@ def put_trait(req):
     name = util.wsgi_path_item(req.environ, 'name')
     if not _CUSTOM_RE.match(name) or len(name) > 255:
         raise util.bad_request(
-            "The trait is invalid. A valid trait must be no longer than 255 "
-            "characters, start with the prefix \"CUSTOM_\" and use only "
-            "upper case letters, numbers and underscores. Got: %s" % name)
+            'The trait is invalid. A valid trait must be no longer than 255 '
+            'characters, start with the prefix "CUSTOM_" and use following '
+            'characters: "A"-"Z", "0"-"9" and "_"')
     created = trait_obj.ensure(ctx, name)
     response = util.no_content(201 if created else 204)
     response.location = util.location(req, '/traits/' + name)
@@ -113,6 +113,8 @@ def update_traits_for_resource_provider(req):
             body['resource_provider_generation'], body['traits'])
     except exception.TraitNotFound as exc:
         raise util.bad_request(exc.message)
+    except exception.ConcurrentUpdateDetected:
+        raise util.generation_conflict()
     return util.json_response(_serialize(rp, names), req=req,
                               last_modified=rp.last_modified)
 

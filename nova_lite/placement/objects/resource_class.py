@@ -134,7 +134,8 @@ def create(context, name):
     try:
         return _create_in_db(context, name)
     except db_exc.DBDuplicateEntry:
-        raise exception.Exists(what='Resource class %s' % name)
+        raise exception.Exists(
+            message='Conflicting resource class already exists: %s' % name)
 
 
 def _in_use(context, rc_id):
@@ -151,7 +152,8 @@ def _in_use(context, rc_id):
 def _rename_in_db(context, name, new_name):
     rc = _find(context, name)
     if not is_custom(name):
-        raise exception.NotCustom(what='Resource class', name=name)
+        raise exception.NotCustom(
+            message='Cannot update standard resource class %s.' % name)
     context.session.execute(sa.update(RC).where(RC.c.id == rc.id).values(
         name=new_name, updated_at=models.utcnow()))
     return _find(context, new_name)
@@ -161,7 +163,8 @@ def rename(context, name, new_name):
     try:
         return _rename_in_db(context, name, new_name)
     except db_exc.DBDuplicateEntry:
-        raise exception.Exists(what='Resource class %s' % new_name)
+        raise exception.Exists(
+            message='Resource class already exists: %s' % new_name)
 
 
 @common.write_transaction
@@ -170,7 +173,8 @@ def destroy(context, name):
     """Delete a custom class that no inventory or allocation uses."""
     rc = _find(context, name)
     if not is_custom(name):
-        raise exception.NotCustom(what='Resource class', name=name)
+        raise exception.NotCustom(
+            message='Cannot delete standard resource class %s.' % name)
     if _in_use(context, rc.id):
         raise exception.ResourceClassInUse(name=name)
     context.session.execute(sa.delete(RC).where(RC.c.id == rc.id))

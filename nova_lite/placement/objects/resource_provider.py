@@ -107,12 +107,16 @@ def _parent_or_400(context, parent_uuid):
         return find(context, parent_uuid)
     except exception.ResourceProviderNotFound:
         raise exception.InvalidParent(
-            reason='parent provider UUID %s does not exist' % parent_uuid)
+            reason='parent provider UUID does not exist.')
 
 
 @common.write_transaction
 @db_api.writer
 def _create_in_db(context, uuid, name, parent_uuid):
+    if parent_uuid is not None and parent_uuid == uuid:
+        raise exception.InvalidParent(
+            reason='parent provider UUID cannot be same as UUID. Please set '
+                   'parent provider UUID to None if there is no parent.')
     parent = _parent_or_400(context, parent_uuid) if parent_uuid else None
     _insert(context, uuid, name, parent)
     return find(context, uuid)
@@ -126,7 +130,7 @@ def _duplicate(context, uuid, name):
             what = 'Conflicting resource provider uuid: %s' % uuid
         except exception.ResourceProviderNotFound:
             pass
-    return exception.Exists(message=what)
+    return exception.Exists(message=what + ' already exists.')
 
 
 def create(context, uuid, name, parent_uuid=None):
@@ -152,20 +156,21 @@ def _descendant_ids(context, rp_id):
 def _reparent(context, rp, parent_uuid, allow_reparent):
     if parent_uuid == rp.parent_provider_uuid:
         return
-    if not allow_reparent:
-        if rp.parent_provider_uuid is None:
-            reason = 'cannot give a root provider a parent'
+    # NOTE(nova_lite): as in Placement, a root may be given a parent at
+    # any microversion; changing or removing a parent needs 1.37.
+    if not allow_reparent and rp.parent_provider_uuid is not None:
+        if parent_uuid is None:
+            reason = 'un-parenting a provider is not currently allowed.'
         else:
-            reason = 'cannot change or unset the parent of a provider'
-        raise exception.InvalidParent(
-            reason='%s before microversion 1.37' % reason)
+            reason = 're-parenting a provider is not currently allowed.'
+        raise exception.InvalidParent(reason=reason)
     if parent_uuid is None:
         new_parent_id, new_root = None, rp.id
     else:
         parent = _parent_or_400(context, parent_uuid)
         if parent.id == rp.id or parent.id in _descendant_ids(context, rp.id):
             raise exception.InvalidParent(
-                reason='creating a loop in the provider tree is not allowed')
+                reason='creating loop in the provider tree is not allowed.')
         new_parent_id, new_root = parent.id, parent.root_provider_id
     subtree = _descendant_ids(context, rp.id) | {rp.id}
     context.session.execute(sa.update(RP).where(RP.c.id == rp.id).values(
@@ -195,7 +200,8 @@ def update(context, uuid, name, parent_uuid=_UNSET, allow_reparent=False):
                              allow_reparent)
     except db_exc.DBDuplicateEntry:
         raise exception.Exists(
-            message='Conflicting resource provider name: %s' % name)
+            message='Conflicting resource provider name: %s already exists.'
+            % name)
 
 
 @common.write_transaction

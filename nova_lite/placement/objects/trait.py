@@ -90,7 +90,8 @@ def ensure(context, name):
 def destroy(context, name):
     trait = _find(context, name)
     if not name.startswith(CUSTOM_PREFIX):
-        raise exception.NotCustom(what='Trait', name=name)
+        raise exception.NotCustom(
+            message='Cannot delete standard trait %s.' % name)
     used = context.session.execute(sa.select(sa.func.count()).select_from(
         RP_TRAIT).where(RP_TRAIT.c.trait_id == trait.id)).scalar()
     if used:
