@@ -102,6 +102,13 @@ def _schema_error_message(exc):
 
 
 _FORMAT_CHECKER = jsonschema.FormatChecker()
+
+
+@_FORMAT_CHECKER.checks('uuid')
+def _uuid_like(instance):
+    """Placement's 'uuid' format: with or without dashes (jsonschema's own
+    checker insists on them)."""
+    return not isinstance(instance, str) or uuidutils.is_uuid_like(instance)
 _VALIDATORS = {}
 _VALIDATOR_CACHE_SIZE = 256
 

@@ -1,7 +1,5 @@
 """Handlers of /resource_classes[/{name}] (1.2+)."""
 
-import re
-
 from nova_lite.placement import exception
 from nova_lite.placement.handlers import common
 from nova_lite.placement import microversion
@@ -10,7 +8,6 @@ from nova_lite.placement.schemas import misc as schema
 from nova_lite.placement import util
 
 POLICY = 'placement:resource_classes:%s'
-_CUSTOM_RE = re.compile(r'^CUSTOM_[A-Z0-9_]+$')
 
 
 def _serialize(req, rc):
@@ -52,10 +49,7 @@ def create_resource_class(req):
 
 def _create_or_validate(req, ctx, name):
     """1.7+: PUT creates a custom class (201) or confirms it (204)."""
-    if not _CUSTOM_RE.match(name) or len(name) > 255:
-        raise util.bad_request(
-            "Failed validating 'pattern': the name %r must start with "
-            "CUSTOM_ and use only A-Z, 0-9 and _." % name)
+    util.validate({'name': name}, schema.RC_POST_SCHEMA)
     try:
         rc_obj.get_by_name(ctx, name)
         status = 204

@@ -175,8 +175,12 @@ def create_resource_provider(req):
                              else schema.POST_SCHEMA_V1_0)
     uuid = body.get('uuid') or uuidutils.generate_uuid()
     uuid = str(uuid_lib.UUID(uuid))
-    rp = rp_obj.create(ctx, uuid, body['name'],
-                       body.get('parent_provider_uuid'))
+    try:
+        rp = rp_obj.create(ctx, uuid, body['name'],
+                           body.get('parent_provider_uuid'))
+    except exception.InvalidParent as exc:
+        raise util.bad_request('Unable to create resource provider "%s", '
+                               '%s: %s' % (body['name'], uuid, exc.message))
     if want >= (1, 20):
         response = util.json_response(serialize(req, rp), req=req,
                                       last_modified=rp.last_modified)
@@ -196,8 +200,12 @@ def update_resource_provider(req):
     if 'parent_provider_uuid' in body:
         kwargs = {'parent_uuid': body['parent_provider_uuid'],
                   'allow_reparent': want >= (1, 37)}
-    rp = rp_obj.update(ctx, common.provider_uuid(req), body['name'],
-                       **kwargs)
+    uuid = common.provider_uuid(req)
+    try:
+        rp = rp_obj.update(ctx, uuid, body['name'], **kwargs)
+    except exception.InvalidParent as exc:
+        raise util.bad_request('Unable to save resource provider %s: %s'
+                               % (uuid, exc.message))
     return util.json_response(serialize(req, rp), req=req,
                               last_modified=rp.last_modified)
 

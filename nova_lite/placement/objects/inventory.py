@@ -36,7 +36,8 @@ def _rows(context, rp_id):
         sa.select(INV, common.RC.c.name.label('rc_name'))
         .select_from(INV.join(common.RC,
                               INV.c.resource_class_id == common.RC.c.id))
-        .where(INV.c.resource_provider_id == rp_id)).all()
+        .where(INV.c.resource_provider_id == rp_id)
+        .order_by(INV.c.id)).all()
     return {r.rc_name: r for r in rows}
 
 
@@ -105,7 +106,7 @@ def _write(context, rp, wanted, replace_all):
     usage = usage_by_class(context, rp.id)
     rc_ids = common.rc_ids(context, wanted)
     if replace_all:
-        removed = sorted(set(current) - set(wanted))
+        removed = [rc for rc in current if rc not in wanted]
         in_use = [rc for rc in removed if usage.get(rc)]
         if in_use:
             raise exception.InventoryInUse(resource_classes=', '.join(in_use),
@@ -178,8 +179,8 @@ def delete_one(context, rp_uuid, rc_name):
 @db_api.writer
 def delete_all(context, rp_uuid):
     rp = rp_obj.find(context, rp_uuid)
-    in_use = sorted(rc for rc, used in
-                    usage_by_class(context, rp.id).items() if used)
+    usage = usage_by_class(context, rp.id)
+    in_use = [rc for rc in _rows(context, rp.id) if usage.get(rc)]
     if in_use:
         raise exception.InventoryInUse(resource_classes=', '.join(in_use),
                                        uuid=rp_uuid)

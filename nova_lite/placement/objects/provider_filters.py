@@ -32,7 +32,8 @@ def _in_tree(context, uuid):
     root = context.session.execute(sa.select(RP.c.root_provider_id).where(
         RP.c.uuid == uuid)).scalar()
     if root is None:
-        raise exception.Invalid(reason="Invalid uuid value: %s" % uuid)
+        # NOTE(nova_lite): as in Placement, an unknown tree matches nothing.
+        return set()
     return _by_column(context, RP.c.root_provider_id, root)
 
 
