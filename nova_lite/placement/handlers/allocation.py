@@ -5,6 +5,8 @@ provider uuid from 1.12, consumer generations from 1.28, consumer types
 from 1.38.
 """
 
+import uuid as uuid_lib
+
 import webob.exc
 
 from nova_lite.placement import errors
@@ -53,8 +55,15 @@ def _normalized_allocations(want, body):
             for rp, value in body['allocations'].items()}
 
 
+def _consumer_uuid(value):
+    """The consumer uuid in its dashed form (Placement accepts it without
+    dashes); 400 when it is not one."""
+    util.require_uuid(value, 'consumer_uuid')
+    return str(uuid_lib.UUID(value))
+
+
 def _spec(want, consumer_uuid, body):
-    util.require_uuid(consumer_uuid, 'consumer_uuid')
+    consumer_uuid = _consumer_uuid(consumer_uuid)
     allocations = _normalized_allocations(want, body)
     for rp_uuid in allocations:
         util.require_uuid(rp_uuid, 'resource provider uuid')
@@ -119,8 +128,8 @@ def list_for_consumer(req):
     """GET /allocations/{consumer_uuid}: 200, empty when none."""
     ctx = common.context(req, POLICY % 'list')
     want = microversion.of(req)
-    consumer_uuid = util.wsgi_path_item(req.environ, 'consumer_uuid')
-    util.require_uuid(consumer_uuid, 'consumer_uuid')
+    consumer_uuid = _consumer_uuid(
+        util.wsgi_path_item(req.environ, 'consumer_uuid'))
     consumer, allocations, modified = alloc_obj.get_for_consumer(
         ctx, consumer_uuid)
     data = {'allocations': allocations}

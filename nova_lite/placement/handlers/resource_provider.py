@@ -56,8 +56,8 @@ def _parse_member_of(values, want):
         if forbidden:
             if want < (1, 32):
                 raise util.bad_request(
-                    'Forbidden member_of (!) requires microversion 1.32: %s'
-                    % value, errors.QUERYPARAM_BAD_VALUE)
+                    'Forbidden member_of parameters are not supported in the '
+                    'specified microversion', errors.QUERYPARAM_BAD_VALUE)
             value = value[1:]
         if value.startswith('in:'):
             value = value[3:]
@@ -134,8 +134,11 @@ def _filters(req):
                                 ((1, 18), schema.QUERY_V1_18)])
     params = util.query_params(req, query_schema)
     filters = {'name': params.get('name'), 'uuid': params.get('uuid')}
-    if params.get('uuid') is not None:
-        util.require_uuid(params['uuid'])
+    if params.get('uuid') is not None and not uuidutils.is_uuid_like(
+            params['uuid']):
+        raise util.bad_request(
+            "Invalid query string parameters: '%s' is not a 'uuid'"
+            % params['uuid'], errors.QUERYPARAM_BAD_VALUE)
     if params.get('in_tree') is not None:
         util.require_uuid(params['in_tree'], 'in_tree')
         filters['in_tree'] = params['in_tree']

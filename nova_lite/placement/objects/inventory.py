@@ -37,7 +37,7 @@ def _rows(context, rp_id):
         .select_from(INV.join(common.RC,
                               INV.c.resource_class_id == common.RC.c.id))
         .where(INV.c.resource_provider_id == rp_id)
-        .order_by(INV.c.id)).all()
+        .order_by(INV.c.resource_class_id)).all()
     return {r.rc_name: r for r in rows}
 
 
