@@ -5,6 +5,7 @@ bumps it. An inventory may not be removed while allocations use its class,
 nor shrunk below what is allocated (both 409 ``placement.inventory.inuse``).
 """
 
+from oslo_log import log as logging
 import sqlalchemy as sa
 
 from nova_lite.placement.db import api as db_api
@@ -13,6 +14,7 @@ from nova_lite.placement import exception
 from nova_lite.placement.objects import common
 from nova_lite.placement.objects import resource_provider as rp_obj
 
+LOG = logging.getLogger(__name__)
 INV = common.INV
 ALLOC = common.ALLOC
 FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
@@ -93,11 +95,11 @@ def _check_new_inventory(rp_uuid, rc_name, inv, used):
                    'resource provider %s' % (inv['min_unit'], inv['max_unit'],
                                              rc_name, rp_uuid))
     if used and capacity(inv) < used:
-        raise exception.InventoryInUse(
-            resource_classes=rc_name, uuid=rp_uuid,
-            message='Unable to update inventory for resource provider %s: '
-                    'capacity of %s (%d) would be less than its current '
-                    'usage (%d).' % (rp_uuid, rc_name, capacity(inv), used))
+        # NOTE(nova_lite): as in Placement, allowed: the allocations stay
+        # and new ones find no room until usage drops.
+        LOG.warning('Resource provider %s is now over capacity for %s: '
+                    'capacity %d, usage %d.', rp_uuid, rc_name,
+                    capacity(inv), used)
 
 
 def _write(context, rp, wanted, replace_all):
