@@ -23,6 +23,9 @@ import webob.exc
 CONTEXT_KEY = 'nova.context'
 PLACEMENT_KEY = 'nova.placement_client'
 CONF_KEY = 'nova.conf'
+# The largest integer a database column (and SQLite's comparisons) can
+# hold; an id past it names nothing, a filter past it is a 400.
+DB_INT_MAX = 2 ** 63 - 1
 
 
 def context(req):
@@ -89,8 +92,9 @@ def query_bool(req, name, default=None):
             'boolean.' % (name, value))
 
 
-def query_int(req, name, minimum=0, default=None):
-    """An integer query parameter (>= minimum); 400 naming it otherwise."""
+def query_int(req, name, minimum=0, default=None, maximum=DB_INT_MAX):
+    """An integer query parameter (minimum to maximum); 400 naming it
+    otherwise."""
     value = req.GET.get(name)
     if value is None:
         return default
@@ -102,6 +106,10 @@ def query_int(req, name, minimum=0, default=None):
         raise webob.exc.HTTPBadRequest(
             'Invalid input for query parameters %s. Value: %s. Must be an '
             'integer >= %d.' % (name, value, minimum))
+    if number > maximum:
+        raise webob.exc.HTTPBadRequest(
+            'Invalid input for query parameters %s. Value: %s. Must be an '
+            'integer <= %d.' % (name, value, maximum))
     return number
 
 

@@ -90,13 +90,6 @@ class BuildRequest(base.NovaLiteTimestampObject, base.NovaLiteObject):
         _db().build_request_destroy(self._context, self.instance_uuid)
 
 
-def destroy_request_spec(context, instance_uuid):
-    """Delete the stored request spec of a build request deleted before
-    it was scheduled (RequestSpecNotFound when there is none): nothing
-    else will ever read it."""
-    _db().request_spec_destroy(context, instance_uuid)
-
-
 @base.NovaLiteObjectRegistry.register
 class BuildRequestList(base.NovaLiteObjectListBase, base.NovaLiteObject):
     """Pending build requests (versions: 1.0 initial)."""

@@ -318,6 +318,13 @@ class RequestSpec(base.NovaLiteObject):
                                   self.to_json_dict())
         self.obj_reset_changes(recursive=True)
 
+    @staticmethod
+    def destroy(context, instance_uuid):
+        """Delete the stored spec of ``instance_uuid`` (RequestSpecNotFound
+        when there is none), e.g. of a build request deleted before it was
+        scheduled: nothing else will ever read it."""
+        _db().request_spec_destroy(context, instance_uuid)
+
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):
         """The stored spec of ``instance_uuid`` (RequestSpecNotFound)."""

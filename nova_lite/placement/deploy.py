@@ -13,11 +13,16 @@ from nova_lite.placement import handler
 from nova_lite.placement import microversion
 from nova_lite.wsgi import pipeline
 
+# Placement has no size limit of its own upstream, and a reshape or the
+# allocations of a large move carry a document per provider: a generous
+# bound, there only so a body cannot exhaust a worker's memory.
+MAX_BODY = 16 * 1024 * 1024
+
 
 def deploy(conf):
     """The placement WSGI application for ``conf``."""
     return pipeline.assemble(handler.PlacementHandler(), conf, auth.SETTINGS,
-                             microversion.TABLE)
+                             microversion.TABLE, max_body=MAX_BODY)
 
 
 def loadapp(conf=None):

@@ -10,6 +10,8 @@ the mechanics live here once:
 * ``auth.py``          noauth2, http_basic, keystone; public paths
 * ``microversion.py``  version parsing, a service's version table, the
                        middleware that negotiates and echoes the version
+* ``request_input.py`` the body read whole and bounded: size, JSON depth,
+                       lone surrogates, broken chunked bodies
 * ``router.py``        dispatch on a ``{path: {method: handler}}`` table
 * ``pipeline.py``      the middleware order both services assemble
 * ``server.py``        gunicorn driven from our entry points

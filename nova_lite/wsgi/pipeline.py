@@ -12,8 +12,11 @@ From the outside in:
 5. microversion: parse the version header(s), answer 400/406 for bad
    ones, echo the version and ``Vary`` on every response - before auth so
    even a 401 says which version it speaks;
-6. auth (the service's ``auth_strategy``), skipped for public paths;
-7. the service's router.
+6. input guard: the body read whole and bounded (size, JSON depth, lone
+   surrogates; see ``request_input.py``), so nothing past it meets a
+   broken stream or a document that exhausts the recursion limit;
+7. auth (the service's ``auth_strategy``), skipped for public paths;
+8. the service's router.
 """
 
 from oslo_middleware import healthcheck
@@ -22,6 +25,7 @@ from oslo_middleware import request_id
 from nova_lite.wsgi import auth
 from nova_lite.wsgi import faults
 from nova_lite.wsgi import microversion
+from nova_lite.wsgi import request_input
 
 HEALTHCHECK_PATH = '/healthcheck'
 
@@ -53,16 +57,19 @@ class Environ:
         return self.app(environ, start_response)
 
 
-def assemble(router, conf, auth_settings, versions, environ=None):
+def assemble(router, conf, auth_settings, versions, environ=None,
+             max_body=request_input.DEFAULT_MAX_BODY):
     """``router`` behind the shared layers, in the order above.
 
     :param auth_settings: the service's :class:`auth.AuthSettings`; its
         ``errors`` shape every error the layers answer.
     :param versions: the service's :class:`microversion.VersionTable`.
     :param environ: values every request's environ gets, or None.
+    :param max_body: the largest request body accepted, in bytes.
     """
     errors = auth_settings.errors
     app = auth.wrap(router, conf, auth_settings)
+    app = request_input.InputGuard(app, errors, max_body)
     app = microversion.MicroversionMiddleware(app, versions, errors)
     if environ:
         app = Environ(app, environ)

@@ -4,7 +4,9 @@ A table is ``{path: {method: handler}}``, a handler a function taking a
 ``webob.Request``. Paths carry no regexes, so a malformed id reaches its
 handler, which answers 400 or 404 itself; an unknown path is a 404, a
 known path with an unknown method a 405 with ``Allow``; an unreachable
-database a 503. Errors come out in the service's format.
+database a 503; an integer the database cannot hold (which a handler
+should have refused itself) a 400. Errors come out in the service's
+format.
 """
 
 from oslo_db import exception as db_exc
@@ -14,6 +16,8 @@ import webob.dec
 import webob.exc
 
 LOG = logging.getLogger(__name__)
+
+OUT_OF_RANGE = 'A number in the request is out of range.'
 
 
 def make_map(paths):
@@ -91,6 +95,14 @@ class Router:
         except UnicodeDecodeError:
             return self.errors.render(
                 req, webob.exc.HTTPBadRequest(self.errors.bad_utf8))
+        except db_exc.DBError as exc:
+            # SQLite refuses to even compare an integer past 64 bits.
+            if not isinstance(exc.inner_exception, OverflowError):
+                raise
+            LOG.info('Integer out of range in %s %s: %s', req.method,
+                     req.path_info, exc)
+            return self.errors.render(req, webob.exc.HTTPBadRequest(
+                OUT_OF_RANGE))
         except webob.exc.HTTPException as exc:
             if exc.code < 400:
                 return exc

@@ -23,7 +23,6 @@ from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import build_request as build_request_obj
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 from nova_lite.objects import instance_group as group_obj
 from nova_lite import servicegroup
@@ -82,7 +81,7 @@ class DeleteAPI:
             except exception.InstanceMappingNotFound:
                 pass
         try:
-            build_request_obj.destroy_request_spec(context, uuid)
+            objects.RequestSpec.destroy(context, uuid)
         except exception.RequestSpecNotFound:
             pass
         group_obj.InstanceGroup.delete_member(context, uuid)

@@ -51,6 +51,9 @@ def _get(context, aggregate_id):
         raise webob.exc.HTTPBadRequest(
             'Invalid aggregate id %s: an integer is required.'
             % aggregate_id)
+    if int(aggregate_id) > util.DB_INT_MAX:
+        raise webob.exc.HTTPNotFound(
+            'Aggregate %s could not be found.' % aggregate_id)
     return aggregate_obj.Aggregate.get(context, int(aggregate_id))
 
 

@@ -107,6 +107,8 @@ def _find_by_id(req, context, service_id):
                 'Invalid uuid %s' % service_id)
         cell, service = _find(context, service_obj.Service.get_by_uuid,
                               service_id)
+    elif service_id.isdigit() and int(service_id) > util.DB_INT_MAX:
+        service = None
     elif service_id.isdigit():
         cell, service = _find(context, service_obj.Service.get_by_id,
                               int(service_id))

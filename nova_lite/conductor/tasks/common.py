@@ -36,7 +36,8 @@ def default_availability_zone():
 
 
 def spec_value(spec, name, default=None):
-    """A RequestSpec field, ``default`` when unset (objects or plain)."""
+    """A field of a RequestSpec (or of one of its nested objects),
+    ``default`` when there is no spec or the field is not set."""
     if spec is None:
         return default
     is_set = getattr(spec, 'obj_attr_is_set', None)

@@ -7,7 +7,9 @@ answer, it must be below 500 (or a 501 for an API nova_lite lacks) and
 an error must come in Nova's fault format.
 """
 
+from gunicorn.http import errors as gunicorn_errors
 import testtools
+import webob
 
 from nova_lite.api import router
 from tests.functional.api import fixtures as api_fixtures
@@ -97,3 +99,122 @@ class TestNo500(testtools.TestCase):
 
     def test_servers_routes(self):
         self._junk(self._is_servers)
+
+
+DEEP_BODIES = ('[' * 990 + ']' * 990, '{"a":' * 990 + '1' + '}' * 990)
+SURROGATE_BODIES = ('{"aggregate": {"name": "\\ud800"}}',
+                    '{"server": {"name": "ok", "metadata": {"k": '
+                    '"\\udfff"}}}', '{"\\ud800": 1}')
+HUGE = '9' * 30
+TOO_BIG_ID = str(2 ** 63)
+
+
+class _RaisingInput:
+    """A wsgi.input whose read fails the way gunicorn's chunk reader
+    does on a malformed chunk."""
+
+    def read(self, size=-1):
+        raise gunicorn_errors.InvalidChunkSize(b'zz')
+
+
+class TestBadInput(testtools.TestCase):
+    """Input no handler should see: 400/404 in Nova's format, never 500."""
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.useFixture(api_fixtures.APIFixture())
+        self.api.add_compute('host1', 'cell1')
+        self.api.post('/v2.1/flavors', {'flavor': {
+            'name': 'f', 'id': '1', 'ram': 1, 'vcpus': 1, 'disk': 0}})
+
+    def _assert_fault(self, resp, status, where):
+        self.assertEqual(status, resp.status, '%s -> %r' % (where, resp))
+        (name, fault), = resp.body.items()
+        self.assertEqual(
+            {'badRequest': 400, 'itemNotFound': 404}[name], status, where)
+        self.assertEqual(status, fault['code'], where)
+        return fault['message']
+
+    def _writers(self):
+        for template, methods in router.ROUTE_DECLARATIONS.items():
+            for method in set(methods) & {'POST', 'PUT'}:
+                yield method, _paths(template)[0]
+
+    def test_deep_json_everywhere_is_400(self):
+        count = 0
+        for method, path in self._writers():
+            for body in DEEP_BODIES:
+                for token in ('admin', api_fixtures.MEMBER):
+                    resp = self.api.request(method, path, raw_body=body,
+                                            token=token)
+                    message = self._assert_fault(resp, 400, (method, path))
+                    self.assertIn('levels deep', message)
+                    count += 1
+        self.assertGreater(count, 40)
+
+    def test_lone_surrogates_everywhere_are_400(self):
+        for method, path in self._writers():
+            for body in SURROGATE_BODIES:
+                resp = self.api.request(method, path, raw_body=body)
+                message = self._assert_fault(resp, 400, (method, path))
+                self.assertIn('lone surrogate', message)
+
+    def test_surrogate_server_name_builds_nothing(self):
+        resp = self.api.request('POST', '/v2.1/servers', raw_body=(
+            '{"server": {"name": "\\ud800", "flavorRef": "1", '
+            '"imageRef": "00000000-0000-0000-0000-000000000001", '
+            '"networks": "none"}}'), version='latest')
+        self._assert_fault(resp, 400, 'POST /servers')
+        self.assertEqual([], self.api.get('/v2.1/servers').body['servers'])
+
+    def test_ids_past_the_database_range_are_404(self):
+        self.api.post('/v2.1/os-aggregates', {'aggregate': {'name': 'a'}})
+        agg = '/v2.1/os-aggregates/' + TOO_BIG_ID
+        for method, path, body in (
+                ('GET', agg, None), ('DELETE', agg, None),
+                ('PUT', agg, {'aggregate': {'name': 'b'}}),
+                ('POST', agg + '/action',
+                 {'add_host': {'host': 'host1'}}),
+                ('DELETE', '/v2.1/os-services/' + TOO_BIG_ID, None),
+                ('GET', '/v2.1/servers/%s/migrations/%s' % (
+                    '00000000-0000-0000-0000-000000000000', TOO_BIG_ID),
+                 None)):
+            resp = self.api.request(method, path, body=body,
+                                    version='2.1' if 'services' in path
+                                    else 'latest')
+            self._assert_fault(resp, 404, (method, path))
+
+    def test_query_integers_past_the_range_are_400(self):
+        for path in ('/v2.1/flavors?minDisk=' + HUGE,
+                     '/v2.1/flavors/detail?minRam=' + HUGE,
+                     '/v2.1/flavors?limit=' + HUGE,
+                     '/v2.1/flavors?minDisk=' + TOO_BIG_ID,
+                     '/v2.1/os-keypairs?limit=' + HUGE,
+                     '/v2.1/os-server-groups?offset=' + HUGE,
+                     '/v2.1/servers?limit=' + HUGE):
+            message = self._assert_fault(
+                self.api.get(path, version='latest'), 400, path)
+            self.assertIn('Must be an integer <=', message)
+
+    def test_query_surrogates_are_400(self):
+        for path in ('/v2.1/servers?name=%ED%A0%80',
+                     '/v2.1/flavors?marker=%ED%B0%80',
+                     '/v2.1/os-aggregates/%ED%A0%80'):
+            self._assert_fault(self.api.get(path), 400, path)
+
+    def test_bad_chunked_body_is_400(self):
+        req = webob.Request.blank('/v2.1/os-aggregates', method='POST')
+        req.headers['X-Auth-Token'] = 'admin'
+        req.headers['Transfer-Encoding'] = 'chunked'
+        req.content_type = 'application/json'
+        req.environ['wsgi.input'] = _RaisingInput()
+        req.environ['wsgi.input_terminated'] = True
+        resp = api_fixtures.Response(req.get_response(self.api.app))
+        message = self._assert_fault(resp, 400, 'chunked')
+        self.assertIn('could not be read', message)
+
+    def test_body_past_the_size_limit_is_413(self):
+        resp = self.api.request('POST', '/v2.1/os-aggregates', raw_body=(
+            '{"aggregate": {"name": "%s"}}' % ('x' * 200000)))
+        self.assertEqual(413, resp.status)
+        self.assertEqual(413, resp.body['overLimit']['code'])

@@ -11,7 +11,9 @@ import json
 import random
 import re
 
+from gunicorn.http import errors as gunicorn_errors
 import testtools
+import webob
 
 from nova_lite.testing import placement_fixture
 from nova_lite.placement import handler
@@ -76,7 +78,9 @@ def _mutations(rng, count):
     return [json.dumps(value(0)).encode() for _ in range(count)]
 
 
-class TestNoServerErrors(testtools.TestCase):
+class _PlacementCase(testtools.TestCase):
+    """A fresh placement with one provider and one consumer."""
+
     def setUp(self):
         super().setUp()
         placement = self.useFixture(placement_fixture.PlacementFixture())
@@ -109,6 +113,8 @@ class TestNoServerErrors(testtools.TestCase):
             self.assertEqual(response.status_code, errors[0]['status'])
             self.assertTrue(errors[0]['code'].startswith('placement.'))
 
+
+class TestNoServerErrors(_PlacementCase):
     def test_every_route_method_and_body(self):
         for path in handler.ROUTE_DECLARATIONS:
             for filled in _fill(path, PATH_VALUES):
@@ -136,3 +142,80 @@ class TestNoServerErrors(testtools.TestCase):
                 for body in documents:
                     for version in ('1.0', '1.12', '1.28', 'latest'):
                         self._send(method, filled, body, version=version)
+
+
+DEEP_BODIES = [b'[' * 990 + b']' * 990, b'{"a":' * 990 + b'1' + b'}' * 990]
+SURROGATE_BODIES = [b'{"name": "\\ud800"}', b'{"\\udfff": {"total": 1}}',
+                    b'{"traits": ["CUSTOM_\\ud800"], '
+                    b'"resource_provider_generation": 0}']
+
+
+class _RaisingInput:
+    """A wsgi.input failing as gunicorn's reader does on a bad chunk."""
+
+    def read(self, size=-1):
+        raise gunicorn_errors.InvalidChunkSize(b'zz')
+
+
+class TestBadInput(_PlacementCase):
+    """Input no handler should see: a 400 in placement's format."""
+
+    def _expect(self, status, method, path, body=None, query=''):
+        url = self.endpoint + path + ('?' + query if query else '')
+        response = self.session.request(method, url, data=body, headers={
+            'Content-Type': 'application/json',
+            'OpenStack-API-Version': 'placement latest'})
+        where = '%s %s?%s' % (method, path, query)
+        self.assertEqual(status, response.status_code,
+                         '%s -> %s' % (where, response.text))
+        errors = response.json()['errors']
+        self.assertEqual(status, errors[0]['status'], where)
+        self.assertTrue(errors[0]['code'].startswith('placement.'), where)
+        return errors[0]['detail']
+
+    def _writers(self):
+        for path, methods in handler.ROUTE_DECLARATIONS.items():
+            filled = next(_fill(path, PATH_VALUES))
+            for method in set(methods) & {'PUT', 'POST'}:
+                yield method, filled
+
+    def test_deep_json_everywhere_is_400(self):
+        count = 0
+        for method, path in self._writers():
+            for body in DEEP_BODIES:
+                detail = self._expect(400, method, path, body)
+                self.assertIn('levels deep', detail)
+                count += 1
+        self.assertGreater(count, 20)
+
+    def test_lone_surrogates_everywhere_are_400(self):
+        for method, path in self._writers():
+            for body in SURROGATE_BODIES:
+                detail = self._expect(400, method, path, body)
+                self.assertIn('lone surrogate', detail)
+
+    def test_query_surrogates_are_400(self):
+        for path, query in (('/resource_providers', 'name=%ED%A0%80'),
+                            ('/traits', 'name=in:%ED%B0%80'),
+                            ('/resource_providers/%ED%A0%80', '')):
+            self._expect(400, 'GET', path, query=query)
+
+    def test_integers_past_the_range_are_400(self):
+        for path, query in (
+                ('/allocation_candidates', 'resources=VCPU:1&limit='
+                 + '9' * 30),
+                ('/allocation_candidates', 'resources=VCPU:' + '9' * 30),
+                ('/resource_providers', 'resources=VCPU:' + '9' * 30)):
+            self._expect(400, 'GET', path, query=query)
+
+    def test_bad_chunked_body_is_400(self):
+        req = webob.Request.blank('/resource_providers', method='POST')
+        req.headers['Transfer-Encoding'] = 'chunked'
+        req.headers['X-Auth-Token'] = 'admin'
+        req.content_type = 'application/json'
+        req.environ['wsgi.input'] = _RaisingInput()
+        req.environ['wsgi.input_terminated'] = True
+        response = req.get_response(self.app)
+        self.assertEqual(400, response.status_int, response.text)
+        self.assertIn('could not be read',
+                      response.json['errors'][0]['detail'])

@@ -1,8 +1,10 @@
 """nova-lite-placement as a process: configuration errors, serving, SIGTERM."""
 
 import os
+import socket
 import subprocess
 import sys
+import time
 
 import fixtures
 import requests
@@ -78,3 +80,55 @@ class TestWSGIFactory(testtools.TestCase):
                                 headers={'X-Auth-Token': 'admin'},
                                 timeout=60)
         self.assertEqual(200, response.status_code)
+
+
+class TestBrokenBodies(testtools.TestCase):
+    """gunicorn's own errors on a body: a 400, and no traceback logged."""
+
+    def setUp(self):
+        super().setUp()
+        url = self.useFixture(db_fixtures.SQLiteDatabase()).url
+        self.placement = self.useFixture(server.PlacementServer(
+            url, workers=1))
+        self.port = int(self.placement.endpoint.rsplit(':', 1)[1])
+
+    def _raw(self, data, read=True):
+        with socket.create_connection(('127.0.0.1', self.port),
+                                      timeout=10) as sock:
+            sock.sendall(data)
+            if not read:
+                return b''
+            chunks = []
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return b''.join(chunks)
+                chunks.append(chunk)
+
+    def _log(self):
+        with open(self.placement.log_path) as f:
+            return f.read()
+
+    def test_bad_chunked_encoding_is_400(self):
+        answer = self._raw(
+            b'POST /resource_providers HTTP/1.1\r\nHost: x\r\n'
+            b'X-Auth-Token: admin\r\nContent-Type: application/json\r\n'
+            b'Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n'
+            b'zz\r\n{"name": "x"}\r\n0\r\n\r\n')
+        self.assertTrue(answer.startswith(b'HTTP/1.1 400'), answer)
+        self.assertIn(b'"errors"', answer)
+        self.assertNotIn('Traceback', self._log())
+
+    def test_client_gone_mid_body_is_an_info_line(self):
+        self._raw(b'POST /resource_providers HTTP/1.1\r\nHost: x\r\n'
+                  b'X-Auth-Token: admin\r\nContent-Type: application/json'
+                  b'\r\nContent-Length: 100\r\n\r\n{"name": ', read=False)
+        for _ in range(100):
+            if 'Client disconnected' in self._log():
+                break
+            time.sleep(0.1)
+        log = self._log()
+        self.assertIn('INFO nova_lite.wsgi.request_input', log)
+        self.assertIn('Client disconnected', log)
+        self.assertNotIn('Traceback', log)
+        self.assertNotIn('ERROR', log)
