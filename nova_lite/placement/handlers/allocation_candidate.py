@@ -123,10 +123,17 @@ def _parse_group_key(request, key, values, want):
         group.in_tree = util.require_uuid(values[0], key)
 
 
+# NOTE(nova_lite): Placement accepts any positive limit. Past a few billion
+# it can only mean "all of them", so it is clamped rather than handed to SQL,
+# where a number past what a database integer holds (once the query has
+# done its arithmetic on it) is a DBError and a logged traceback.
+_LIMIT_MAX = 2 ** 31 - 1
+
+
 def _parse_limit(value):
     if not value.isdigit() or int(value) < 1:
         raise _bad("'limit' must be a positive integer, got %r" % value)
-    return int(value)
+    return min(int(value), _LIMIT_MAX)
 
 
 def _parse_root_required(value):

@@ -202,11 +202,19 @@ class TestBadInput(_PlacementCase):
 
     def test_integers_past_the_range_are_400(self):
         for path, query in (
-                ('/allocation_candidates', 'resources=VCPU:1&limit='
-                 + '9' * 30),
                 ('/allocation_candidates', 'resources=VCPU:' + '9' * 30),
                 ('/resource_providers', 'resources=VCPU:' + '9' * 30)):
             self._expect(400, 'GET', path, query=query)
+
+    def test_a_limit_past_the_range_means_all_candidates(self):
+        # As in Placement, which applies the limit to its results: any
+        # positive limit is valid.
+        response = self.session.get(
+            self.endpoint + '/allocation_candidates?resources=VCPU:1&limit='
+            + '9' * 30,
+            headers={'OpenStack-API-Version': 'placement latest'})
+        self.assertEqual(200, response.status_code, response.text)
+        self.assertIn('allocation_requests', response.json())
 
     def test_bad_chunked_body_is_400(self):
         req = webob.Request.blank('/resource_providers', method='POST')
