@@ -231,3 +231,14 @@ def location(req, path):
 
 def provider_link(req, uuid, suffix=''):
     return '%s/resource_providers/%s%s' % (req.script_name, uuid, suffix)
+
+
+def validate_query_dict(params, schema):
+    """400 with Placement's text when the query dict ``params`` breaks
+    ``schema``: 'Invalid query string parameters: ' and jsonschema's whole
+    report. For handlers that, like Placement, validate each key's last
+    value and then read repeated keys themselves."""
+    try:
+        _check(params, schema)
+    except jsonschema.ValidationError as exc:
+        raise bad_request('Invalid query string parameters: %s' % exc)
