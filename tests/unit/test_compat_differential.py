@@ -165,7 +165,37 @@ class FakeEndpoint:
         self.sent.append('wipe')
 
 
+class ProbedEndpoint(FakeEndpoint):
+    """Lists one provider (uuid made up) with the given generation."""
+
+    def __init__(self, generation):
+        super().__init__()
+        self.generation = generation
+
+    def send(self, req):
+        if req.method == 'GET' and req.path == '/resource_providers':
+            return compare.Response(200, dict(JSON), {'resource_providers': [
+                {'uuid': MADE_UP_A, 'name': 'x', 'parent_provider_uuid': None,
+                 'generation': self.generation}]})
+        return super().send(req)
+
+
 class TestRunner(testtools.TestCase):
+
+    def test_the_probe_after_a_write_finds_state_drift(self):
+        run = runner.Run(ProbedEndpoint(1), ProbedEndpoint(2), '7',
+                         out=lambda text: None)
+        run.sequence(0, 'api', 80)
+        self.assertEqual(1, len(run.differences))
+        diff = run.differences[0]
+        self.assertNotEqual('GET', diff.request.method)
+        self.assertEqual([('state after it: body.named x.generation', 1, 2)],
+                         diff.found)
+        self.assertEqual(1, run.requests)
+        same = runner.Run(ProbedEndpoint(1), ProbedEndpoint(1), '7',
+                          out=lambda text: None)
+        same.sequence(0, 'api', 80)
+        self.assertEqual([], same.differences)
 
     def run_with(self, seed, target_body=None):
         ref = FakeEndpoint()

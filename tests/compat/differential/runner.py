@@ -53,6 +53,24 @@ class Endpoint:
         client_mod.PlacementClient(self.url).wipe()
 
 
+# What the probe after a write reads (not counted as a request).
+PROBE = model.Request('GET', '/resource_providers', '1.14')
+
+
+def provider_state(resp, known):
+    """The probe's answer as {uuid: name, parent, generation} (a provider
+    whose uuid a server made up is keyed by its name)."""
+    if resp.status != 200 or not isinstance(resp.body, dict):
+        return resp
+    state = {}
+    for rp in resp.body.get('resource_providers', []):
+        key = rp.get('uuid') if rp.get('uuid') in known else \
+            'named %s' % rp.get('name')
+        state[key] = {field: rp.get(field) for field in (
+            'name', 'parent_provider_uuid', 'generation')}
+    return compare.Response(resp.status, resp.headers, state)
+
+
 class Difference:
     def __init__(self, where, request, ref, tgt, found):
         self.where = where
@@ -137,11 +155,12 @@ class Run:
     """Counts and differences over all sequences of one run."""
 
     def __init__(self, reference, target, seed, keep_going=False,
-                 out=print):
+                 out=print, probe=True):
         self.reference = reference
         self.target = target
         self.seed = seed
         self.keep_going = keep_going
+        self.probe = probe
         self.out = out
         self.requests = 0
         self.queries = 0
@@ -171,19 +190,38 @@ class Run:
                 spent += kind == 'candidates'
             else:
                 spent += kind == 'api'
+            where = 'seed %s sequence %d (%s) request %d' % (
+                self.seed, index, kind, step)
             found = compare.compare(ref, tgt, world.known, req.subset_of)
             if found:
-                diff = Difference('seed %s sequence %d (%s) request %d' % (
-                    self.seed, index, kind, step), req, ref, tgt, found)
-                self.differences.append(diff)
-                self.out(diff.report())
+                self._record(Difference(where, req, ref, tgt, found))
                 if self._diverged(req, found):
                     break
+            elif self.probe and req.method != 'GET' and \
+                    self._probe(req, world, where) and not self.keep_going:
+                break
             if spent >= budget:
                 break
             req = gen.send(ref)
         gen.close()
         return spent
+
+    def _record(self, diff):
+        self.differences.append(diff)
+        self.out(diff.report())
+
+    def _probe(self, req, world, where):
+        """After a write both answered alike, do the providers (names,
+        parents, generations) still agree? A write that changes
+        generations differently shows here, not requests later."""
+        ref = provider_state(self.reference.send(PROBE), world.known)
+        tgt = provider_state(self.target.send(PROBE), world.known)
+        found = compare.compare(ref, tgt, world.known)
+        if found:
+            found = [('state after it: ' + what, mine, theirs)
+                     for what, mine, theirs in found]
+            self._record(Difference(where, req, ref, tgt, found))
+        return bool(found)
 
     def _diverged(self, req, found):
         if self.keep_going or req.method == 'GET':
