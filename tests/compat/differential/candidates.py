@@ -207,6 +207,7 @@ def query_params(w, m):
     r = w.rng
     params = []
     groups = []
+    resourceless = []
     if feature_version(r, m, 25) and r.random() < 0.45:
         for i in range(r.randint(1, 3)):
             suffix = str(i + 1)
@@ -214,22 +215,30 @@ def query_params(w, m):
                 suffix = r.choice(('_NET', '_ACCEL', '_DISK'))
                 if suffix in groups:
                     continue
-            resourceless = m >= 36 and r.random() < 0.15
             groups.append(suffix)
-            params.extend(group_params(w, m, suffix, resourceless))
-    if not groups or r.random() < 0.6:
+            # A group without resources must be in same_subtree (1.36).
+            if m >= 36 and len(groups) > 1 and r.random() < 0.2:
+                resourceless.append(suffix)
+            params.extend(group_params(w, m, suffix, suffix in resourceless))
+    unsuffixed = not groups or r.random() < 0.6
+    if unsuffixed:
         params.append(('resources', resources_param(w)))
-    if feature_version(r, m, 17) and r.random() < 0.35:
+    # Traits or aggregates without unsuffixed resources are refused (a
+    # resourceless unsuffixed group); ask that only now and then.
+    plain = unsuffixed or r.random() < 0.1
+    if plain and feature_version(r, m, 17) and r.random() < 0.35:
         params.append(('required', traits_param(w, m)))
-    if feature_version(r, m, 21) and r.random() < 0.25:
+    if plain and feature_version(r, m, 21) and r.random() < 0.25:
         params.extend(member_of_params(w, m))
     if feature_version(r, m, 31) and r.random() < 0.15 and w.providers:
         params.append(('in_tree', r.choice(sorted(w.providers))))
     if len(groups) > 1 and r.random() < 0.95 or groups and r.random() < 0.3:
         params.append(('group_policy', r.choice(('none', 'isolate'))))
-    if feature_version(r, m, 36) and len(groups) > 1 and r.random() < 0.4:
-        params.append(('same_subtree', ','.join(
-            r.sample(groups, r.randint(2, len(groups))))))
+    if resourceless and r.random() < 0.9 or feature_version(
+            r, m, 36) and len(groups) > 1 and r.random() < 0.4:
+        subtree = set(resourceless) | set(r.sample(groups, r.randint(
+            2, len(groups))))
+        params.append(('same_subtree', ','.join(sorted(subtree))))
     if feature_version(r, m, 35) and r.random() < 0.12:
         trait = r.choice(TRAITS)
         params.append(('root_required',
