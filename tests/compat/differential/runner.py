@@ -111,8 +111,11 @@ class Difference:
                 keys.append('%s: last-modified %s vs %s' % (
                     route, 'present' if mine else 'absent',
                     'present' if theirs else 'absent'))
-            elif what == 'status' or what.startswith('header') or \
-                    what.endswith(' keys'):
+            elif what.endswith(' keys'):
+                keys.append('%s: %s %s vs %s%s' % (
+                    route, what, key_list(mine), key_list(theirs),
+                    ' [%s]' % message if message else ''))
+            elif what == 'status' or what.startswith('header'):
                 keys.append('%s: %s %s vs %s%s' % (
                     route, what, mine, theirs,
                     ' [%s]' % message if message else ''))
@@ -120,6 +123,15 @@ class Difference:
                 keys.append('%s: %s%s' % (route, what, ' [%s]' % message
                                           if message else ''))
         return keys
+
+
+def key_list(keys):
+    """Keys as a class shows them: uuids counted, not listed."""
+    uuids = [k for k in keys if compare.UUID_RE.fullmatch(str(k))]
+    if not uuids:
+        return keys
+    rest = [k for k in keys if k not in uuids]
+    return '%s%d provider(s)' % ('%s + ' % rest if rest else '', len(uuids))
 
 
 def error_message(resp):
@@ -193,12 +205,13 @@ class Run:
             where = 'seed %s sequence %d (%s) request %d' % (
                 self.seed, index, kind, step)
             found = compare.compare(ref, tgt, world.known, req.subset_of)
-            if found:
-                self._record(Difference(where, req, ref, tgt, found))
-                if self._diverged(req, found):
-                    break
-            elif self.probe and req.method != 'GET' and \
-                    self._probe(req, world, where) and not self.keep_going:
+            diverged = self._diverged(req, found)
+            drift = []
+            if self.probe and req.method != 'GET' and not diverged:
+                drift = self._probe(world)
+            if found or drift:
+                self._record(Difference(where, req, ref, tgt, found + drift))
+            if (diverged or drift) and not self.keep_going:
                 break
             if spent >= budget:
                 break
@@ -210,21 +223,18 @@ class Run:
         self.differences.append(diff)
         self.out(diff.report())
 
-    def _probe(self, req, world, where):
-        """After a write both answered alike, do the providers (names,
-        parents, generations) still agree? A write that changes
-        generations differently shows here, not requests later."""
+    def _probe(self, world):
+        """After a write both answered with the same status, do the
+        providers (names, parents, generations) still agree? A write that
+        changes generations differently shows here, not requests later."""
         ref = provider_state(self.reference.send(PROBE), world.known)
         tgt = provider_state(self.target.send(PROBE), world.known)
-        found = compare.compare(ref, tgt, world.known)
-        if found:
-            found = [('state after it: ' + what, mine, theirs)
-                     for what, mine, theirs in found]
-            self._record(Difference(where, req, ref, tgt, found))
-        return bool(found)
+        return [('state after it: ' + what, mine, theirs)
+                for what, mine, theirs in compare.compare(ref, tgt,
+                                                          world.known)]
 
     def _diverged(self, req, found):
-        if self.keep_going or req.method == 'GET':
+        if req.method == 'GET':
             return False
         return any(what == 'status' for what, _, _ in found)
 
