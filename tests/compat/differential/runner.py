@@ -217,7 +217,9 @@ class Run:
                 break
             req = gen.send(ref)
         gen.close()
-        return spent
+        # At least one, so that a run ends even when every world's
+        # building diverges before its first query.
+        return max(spent, 1)
 
     def _record(self, diff):
         self.differences.append(diff)
