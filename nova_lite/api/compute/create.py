@@ -36,8 +36,12 @@ class CreateAPI:
                max_count=None, availability_zone=None, scheduler_hints=None,
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
-               hostname=None, requested_host=None, requested_node=None):
+               hostname=None, requested_host=None, requested_node=None,
+               access_ips=None):
         """Accept servers; returns (list of Instance, reservation id).
+
+        ``access_ips``: {'access_ip_v4', 'access_ip_v6'} the owner gave
+        (kept in the system metadata, shown as accessIPv4/v6).
 
         ``availability_zone`` may force a host (``zone:host[:node]``,
         admins: no filters, no reschedule); ``requested_host`` /
@@ -49,6 +53,7 @@ class CreateAPI:
             raise exception.InvalidRequest(
                 reason='min_count must be <= max_count')
         image = checks.get_image(image_ref) if image_ref else None
+        quota.check_metadata_items(context, metadata)
         checks.check_networks(networks)
         zone, host, node = checks.parse_availability_zone(availability_zone)
         if (host or node) and not forced_allowed:
@@ -70,6 +75,7 @@ class CreateAPI:
                 context, uuid, flavor, image, name, index, count,
                 reservation_id, zone, key_name, key_data, metadata,
                 description, user_data, hostname)
+            values['system_metadata'].update(access_ips or {})
             spec = build_request_spec(
                 context, uuid, flavor, image, count, zone, hints, group,
                 force_hosts=[host] if host else [],

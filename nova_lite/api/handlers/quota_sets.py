@@ -16,9 +16,9 @@ from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.objects import quotas
 
+# The nova-network quotas shown (unlimited) and accepted below 2.36.
 _LEGACY_NETWORK = {'fixed_ips': -1, 'floating_ips': -1,
-                   'security_groups': -1, 'security_group_rules': -1,
-                   'networks': -1}
+                   'security_groups': -1, 'security_group_rules': -1}
 
 
 def _resources(req):
@@ -47,12 +47,12 @@ def _user_id(req):
     return req.GET.get('user_id')
 
 
-def _quota_set(req, project_id, values):
-    body = {'id': project_id}
+def _quota_set(req, project_id, values, legacy=None):
+    """The set; ``project_id`` None: without ``id`` (Nova's PUT)."""
+    body = {} if project_id is None else {'id': project_id}
     body.update({name: values[name] for name in _resources(req)})
     if not microversion.at_least(req, '2.36'):
-        body.update(_LEGACY_NETWORK)
-        body.pop('networks')
+        body.update(legacy or _LEGACY_NETWORK)
     return util.json_response({'quota_set': body})
 
 
@@ -78,7 +78,9 @@ def show_quota_set_detail(req):
     usage = quota.usage_for(context, project_id, user_id)
     detail = {name: {'limit': limits[name], 'in_use': usage[name],
                      'reserved': 0} for name in quota.RESOURCES}
-    return _quota_set(req, project_id, detail)
+    legacy = {name: {'limit': limit, 'in_use': 0, 'reserved': 0}
+              for name, limit in _LEGACY_NETWORK.items()}
+    return _quota_set(req, project_id, detail, legacy)
 
 
 def show_defaults(req):
@@ -88,7 +90,8 @@ def show_defaults(req):
 
 
 def update_quota_set(req):
-    """PUT /os-quota-sets/{project_id}[?user_id=]: 200 with the set."""
+    """PUT /os-quota-sets/{project_id}[?user_id=]: 200 with the set
+    (no ``id``, as Nova)."""
     project_id = _authorize(req, 'os-quota-sets:update')
     context = util.context(req)
     user_id = _user_id(req)
@@ -106,7 +109,7 @@ def update_quota_set(req):
                 'already used and reserved %d.' % (value, name, usage[name]))
         quotas.set_limit(context, project_id, name, value,
                          user_id=user_id)
-    return _quota_set(req, project_id,
+    return _quota_set(req, None,
                       quota.limits_for(context, project_id, user_id))
 
 
