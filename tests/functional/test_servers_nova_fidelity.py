@@ -182,3 +182,20 @@ class TestServers(FidelityTestCase):
             '/servers/%s/action' % server['id'], {'migrate': {'x': 1}},
             version='2.56')
         self.assertEqual(400, resp.status, resp)
+
+    def test_trusted_image_certificates_from_2_63(self):
+        body = {'server': {'name': 'tc', 'flavorRef': '1', 'networks': 'none',
+                           'imageRef': _image(),
+                           'trusted_image_certificates': ['cert-a']}}
+        self.assertEqual(400, self.api.post('/servers', body,
+                                            version='2.62').status)
+        resp = self.api.post('/servers', body, version='2.63')
+        self.assertEqual(202, resp.status, resp)
+        self.cloud.wait_for_builds()
+        server = self.cloud.wait_for_server(resp.body['server']['id'],
+                                            'ACTIVE', api=self.api)
+        self.assertEqual(['cert-a'], server['trusted_image_certificates'])
+        rebuilt = self.rebuild(server['id'], '2.63',
+                               trusted_image_certificates=None)
+        self.assertIsNone(rebuilt.body['server'][
+            'trusted_image_certificates'])

@@ -37,11 +37,12 @@ class CreateAPI:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               access_ips=None):
+               system_metadata=None):
         """Accept servers; returns (list of Instance, reservation id).
 
-        ``access_ips``: {'access_ip_v4', 'access_ip_v6'} the owner gave
-        (kept in the system metadata, shown as accessIPv4/v6).
+        ``system_metadata``: items the new servers' system metadata
+        starts with (the access addresses and trusted certificates the
+        owner gave, see :mod:`nova_lite.api.views.servers`).
 
         ``availability_zone`` may force a host (``zone:host[:node]``,
         admins: no filters, no reschedule); ``requested_host`` /
@@ -75,7 +76,7 @@ class CreateAPI:
                 context, uuid, flavor, image, name, index, count,
                 reservation_id, zone, key_name, key_data, metadata,
                 description, user_data, hostname)
-            values['system_metadata'].update(access_ips or {})
+            values['system_metadata'].update(system_metadata or {})
             spec = build_request_spec(
                 context, uuid, flavor, image, count, zone, hints, group,
                 force_hosts=[host] if host else [],

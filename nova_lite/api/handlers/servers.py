@@ -70,6 +70,7 @@ def _is_uuid(value):
 def _create_schema(req):
     for version, create_schema in (('2.90', schema.CREATE_V2_90),
                                    ('2.74', schema.CREATE_V2_74),
+                                   ('2.63', schema.CREATE_V2_63),
                                    ('2.37', schema.CREATE_V2_37),
                                    ('2.19', schema.CREATE_V2_19)):
         if microversion.at_least(req, version):
@@ -129,19 +130,24 @@ def _image_ref(server):
     return image_ref
 
 
-def access_ip_values(args):
-    """The access addresses given in a create, update or rebuild body, as
-    system metadata items (``access_ip_v4``, ``access_ip_v6``)."""
-    return {column: args[key] for key, column in
-            views.ACCESS_IP_KEYS.items() if key in args}
+def system_metadata_values(args):
+    """The access addresses and trusted certificate ids given in a create,
+    update or rebuild body, as system metadata items (see
+    :func:`views.system_metadata_items`)."""
+    return views.system_metadata_items(args)
 
 
 def with_access_ips(instance, args, values):
-    """``values`` plus the system metadata holding new access addresses."""
-    given = access_ip_values(args)
+    """``values`` plus the system metadata holding new access addresses
+    (and trusted certificates)."""
+    given = system_metadata_values(args)
     if given:
         system_metadata = dict(instance.system_metadata or {})
-        system_metadata.update(given)
+        for key, value in given.items():
+            if value is None:
+                system_metadata.pop(key, None)
+            else:
+                system_metadata[key] = value
         values['system_metadata'] = system_metadata
     return values
 
@@ -176,7 +182,10 @@ def create_server(req):
             networks=server.get('networks'),
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,
-            requested_node=node, access_ips=access_ip_values(server))
+            requested_node=node,
+            system_metadata={
+                key: value for key, value in
+                system_metadata_values(server).items() if value is not None})
     except exception.ImageNotFound as exc:
         raise webob.exc.HTTPBadRequest(exc.message)
     return _create_response(req, server, instances, reservation_id,

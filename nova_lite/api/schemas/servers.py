@@ -87,7 +87,12 @@ def _create(server_props, required=('name', 'flavorRef')):
 
 _SERVER_V2_19 = dict(_SERVER, description=common.DESCRIPTION)
 _SERVER_V2_37 = dict(_SERVER_V2_19, networks=_NETWORKS)
-_SERVER_V2_74 = dict(_SERVER_V2_37, host={'type': 'string', 'minLength': 1,
+# 2.63: trusted image certificate ids (accepted and shown).
+TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
+                 'uniqueItems': True,
+                 'items': {'type': 'string', 'minLength': 1}}
+_SERVER_V2_63 = dict(_SERVER_V2_37, trusted_image_certificates=TRUSTED_CERTS)
+_SERVER_V2_74 = dict(_SERVER_V2_63, host={'type': 'string', 'minLength': 1,
                                           'maxLength': 255},
                      hypervisor_hostname={'type': 'string', 'minLength': 1,
                                           'maxLength': 255})
@@ -98,6 +103,8 @@ _SERVER_V2_90 = dict(_SERVER_V2_74, hostname={
 CREATE = _create(_SERVER)
 CREATE_V2_19 = _create(_SERVER_V2_19)
 CREATE_V2_37 = _create(_SERVER_V2_37,
+                       required=('name', 'flavorRef', 'networks'))
+CREATE_V2_63 = _create(_SERVER_V2_63,
                        required=('name', 'flavorRef', 'networks'))
 CREATE_V2_74 = _create(_SERVER_V2_74,
                        required=('name', 'flavorRef', 'networks'))

@@ -8,6 +8,7 @@ minimal record with status ``UNKNOWN`` (microversion 2.69 and later).
 """
 
 import hashlib
+import json
 
 from nova_lite.api import microversion
 from nova_lite.api import policy
@@ -173,9 +174,7 @@ def _versioned_fields(req, server, context, groups, full=True):
     if microversion.at_least(req, '2.26'):
         item['tags'] = []
     if microversion.at_least(req, '2.63'):
-        # NOTE(nova_lite): no image signature verification, so no
-        # trusted certificates are ever stored.
-        item['trusted_image_certificates'] = None
+        item['trusted_image_certificates'] = trusted_certs(instance)
     if groups is not None:
         item['server_groups'] = groups
     if microversion.at_least(req, '2.73'):
@@ -193,8 +192,22 @@ _FULL_VIEW_ONLY = (
     'OS-SRV-USG:terminated_at', 'security_groups', 'OS-EXT-STS:task_state',
     'OS-EXT-STS:vm_state', 'OS-EXT-STS:power_state',
     'os-extended-volumes:volumes_attached')
-# Where the access addresses of a server are kept (Nova has columns).
+# NOTE(nova_lite): what Nova keeps in instance columns (access addresses)
+# or a trusted_certs object, nova_lite keeps in the system metadata.
 ACCESS_IP_KEYS = {'accessIPv4': 'access_ip_v4', 'accessIPv6': 'access_ip_v6'}
+TRUSTED_CERTS_KEY = 'trusted_image_certificates'
+
+
+def system_metadata_items(args):
+    """The system metadata items of a request body's access addresses
+    and trusted certificate ids (None unsets them)."""
+    items = {column: args[key] for key, column in ACCESS_IP_KEYS.items()
+             if key in args}
+    if TRUSTED_CERTS_KEY in args:
+        certs = args[TRUSTED_CERTS_KEY]
+        items[TRUSTED_CERTS_KEY] = None if certs is None else json.dumps(
+            certs)
+    return items
 
 
 def access_ips(instance):
@@ -202,6 +215,14 @@ def access_ips(instance):
     system_metadata = _value(instance, 'system_metadata', {}) or {}
     return {key: system_metadata.get(column) or ''
             for key, column in ACCESS_IP_KEYS.items()}
+
+
+def trusted_certs(instance):
+    """The trusted image certificate ids given at create or rebuild, or
+    None (nova_lite verifies no image signatures; Nova shows them so)."""
+    system_metadata = _value(instance, 'system_metadata', {}) or {}
+    text = system_metadata.get(TRUSTED_CERTS_KEY)
+    return json.loads(text) if text else None
 
 
 def _base(req, server, context):
