@@ -16,7 +16,8 @@ from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.objects import quotas
 
-# The nova-network quotas shown (unlimited) and accepted below 2.36.
+# The nova-network quotas shown and accepted below 2.36 (unlimited unless
+# set: Nova keeps what is set, and nothing counts against them).
 _LEGACY_NETWORK = {'fixed_ips': -1, 'floating_ips': -1,
                    'security_groups': -1, 'security_group_rules': -1}
 
@@ -52,7 +53,8 @@ def _quota_set(req, project_id, values, legacy=None):
     body = {} if project_id is None else {'id': project_id}
     body.update({name: values[name] for name in _resources(req)})
     if not microversion.at_least(req, '2.36'):
-        body.update(legacy or _LEGACY_NETWORK)
+        body.update(legacy or {name: values.get(name, default)
+                               for name, default in _LEGACY_NETWORK.items()})
     return util.json_response({'quota_set': body})
 
 
@@ -78,8 +80,9 @@ def show_quota_set_detail(req):
     usage = quota.usage_for(context, project_id, user_id)
     detail = {name: {'limit': limits[name], 'in_use': usage[name],
                      'reserved': 0} for name in quota.RESOURCES}
-    legacy = {name: {'limit': limit, 'in_use': 0, 'reserved': 0}
-              for name, limit in _LEGACY_NETWORK.items()}
+    legacy = {name: {'limit': limits.get(name, default), 'in_use': 0,
+                     'reserved': 0}
+              for name, default in _LEGACY_NETWORK.items()}
     return _quota_set(req, project_id, detail, legacy)
 
 
@@ -99,16 +102,15 @@ def update_quota_set(req):
     force = str(data.pop('force', False)).lower() in ('true', '1', 'yes',
                                                       'on')
     usage = {} if force else quota.usage_for(context, project_id, user_id)
-    for name, value in data.items():
-        if name in _LEGACY_NETWORK:
-            continue
-        value = int(value)
+    wanted = {name: int(value) for name, value in data.items()}
+    # Every value is checked before any is written (a 400 changes nothing).
+    for name, value in wanted.items():
         if not force and 0 <= value < usage.get(name, 0):
             raise webob.exc.HTTPBadRequest(
                 'Quota limit %d for %s must be greater than or equal to '
                 'already used and reserved %d.' % (value, name, usage[name]))
-        quotas.set_limit(context, project_id, name, value,
-                         user_id=user_id)
+    for name, value in wanted.items():
+        quotas.set_limit(context, project_id, name, value, user_id=user_id)
     return _quota_set(req, None,
                       quota.limits_for(context, project_id, user_id))
 

@@ -100,6 +100,32 @@ class TestQuotaSets(FidelityTestCase):
             version='2.57').status)
 
 
+    def test_legacy_network_quotas_below_2_36(self):
+        resp = self.api.put(V + '/os-quota-sets/proj-a', {'quota_set': {
+            'fixed_ips': 5, 'security_groups': 7}})
+        self.assertEqual((5, 7, -1), (
+            resp.body['quota_set']['fixed_ips'],
+            resp.body['quota_set']['security_groups'],
+            resp.body['quota_set']['floating_ips']))
+        detail = self.api.get(V + '/os-quota-sets/proj-a/detail').body
+        self.assertEqual({'limit': 5, 'in_use': 0, 'reserved': 0},
+                         detail['quota_set']['fixed_ips'])
+        self.assertEqual(400, self.api.put(
+            V + '/os-quota-sets/proj-a', {'quota_set': {'fixed_ips': 5}},
+            version='2.36').status)
+
+    def test_refused_update_changes_nothing(self):
+        self.assertEqual(200, self.api.post(
+            V + '/os-server-groups', {'server_group': {
+                'name': 'g', 'policies': ['affinity']}},
+            token=MEMBER).status)
+        resp = self.api.put(V + '/os-quota-sets/proj-a', {'quota_set': {
+            'cores': 3, 'server_groups': 0}})
+        self.assertEqual(400, resp.status, resp)
+        shown = self.api.get(V + '/os-quota-sets/proj-a').body['quota_set']
+        self.assertEqual((20, 10), (shown['cores'], shown['server_groups']))
+
+
 class TestAggregates(FidelityTestCase):
     def test_create_answer_has_no_hosts_or_metadata(self):
         resp = self.api.post(V + '/os-aggregates', {'aggregate': {
