@@ -131,6 +131,12 @@ class TestServers(FidelityTestCase):
         self.assertIsNone(shown.body['server']['trusted_image_certificates'])
         self.assertNotIn('trusted_image_certificates', self.api.get(
             '/servers/%s' % server['id'], version='2.62').body['server'])
+        # The owner sees the hostname from 2.90 (before, admins only).
+        self.assertNotIn('OS-EXT-SRV-ATTR:hostname', self.api.get(
+            '/servers/%s' % server['id'], version='2.89').body['server'])
+        self.assertEqual('server', self.api.get(
+            '/servers/%s' % server['id'], version='2.90').body['server'][
+                'OS-EXT-SRV-ATTR:hostname'])
 
     def test_all_tenants_and_tenant_id(self):
         mine = self.boot()

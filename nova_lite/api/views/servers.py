@@ -280,6 +280,10 @@ def detail(req, server, groups=None, hints=None, mutation=None):
             del item['key_name']
     elif policy.check(context, 'os-extended-server-attributes'):
         item.update(_admin_fields(req, server.instance))
+    if microversion.at_least(req, '2.90'):
+        # 2.90 shows the hostname to everyone, not only to admins.
+        item.setdefault('OS-EXT-SRV-ATTR:hostname',
+                        _value(server.instance, 'hostname'))
     item.update(_versioned_fields(req, server, context, groups, full))
     if microversion.at_least(req, '2.100'):
         item['scheduler_hints'] = hints or {}
