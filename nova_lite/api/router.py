@@ -121,7 +121,11 @@ ROUTE_DECLARATIONS = {
     V + '/os-hypervisors/{hostname_pattern}/servers': {
         'GET': hypervisors.hypervisor_servers},
     V + '/os-hosts': {'GET': hosts.list_hosts},
-    V + '/os-hosts/{host_name}': {'GET': hosts.show_host},
+    V + '/os-hosts/{host_name}': {'GET': hosts.show_host,
+                                  'PUT': hosts.update_host},
+    V + '/os-hosts/{host_name}/reboot': {'GET': hosts.reboot_host},
+    V + '/os-hosts/{host_name}/shutdown': {'GET': hosts.shutdown_host},
+    V + '/os-hosts/{host_name}/startup': {'GET': hosts.startup_host},
     V + '/os-migrations': {'GET': migrations.list_migrations},
     # -- limits and quotas ----------------------------------------------------
     V + '/limits': {'GET': limits.show_limits},

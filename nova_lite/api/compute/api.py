@@ -82,7 +82,8 @@ class API:
                max_count=None, availability_zone=None, scheduler_hints=None,
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
-               hostname=None, requested_host=None, requested_node=None):
+               hostname=None, requested_host=None, requested_node=None,
+               system_metadata=None):
         """See :meth:`.create.CreateAPI.create`."""
         return self._create.create(
             context, flavor, image_ref, name, min_count=min_count,
@@ -91,7 +92,8 @@ class API:
             metadata=metadata, description=description, networks=networks,
             user_data=user_data, forced_allowed=forced_allowed,
             hostname=hostname, requested_host=requested_host,
-            requested_node=requested_node)
+            requested_node=requested_node,
+            system_metadata=system_metadata)
 
     @staticmethod
     def get(context, uuid, with_fault=True):

@@ -124,6 +124,15 @@ _API_RULES = [
     ('os-hosts:list', 'admin_api', 'List hosts', [('GET', '/os-hosts')]),
     ('os-hosts:show', 'admin_api', 'Show a host',
      [('GET', '/os-hosts/{host_name}')]),
+    ('os-hosts:update', 'admin_api', 'Enable a host or put it in '
+     'maintenance (the fake driver only answers)',
+     [('PUT', '/os-hosts/{host_name}')]),
+    ('os-hosts:reboot', 'admin_api', 'Reboot a host (the fake driver only '
+     'answers)', [('GET', '/os-hosts/{host_name}/reboot')]),
+    ('os-hosts:shutdown', 'admin_api', 'Shut a host down (the fake driver '
+     'only answers)', [('GET', '/os-hosts/{host_name}/shutdown')]),
+    ('os-hosts:start', 'admin_api', 'Start a host (the fake driver only '
+     'answers)', [('GET', '/os-hosts/{host_name}/startup')]),
     ('limits', 'any_reader', 'Show the caller\'s limits',
      [('GET', '/limits')]),
     ('limits:other_project', 'admin_api', 'Show another project\'s limits',
