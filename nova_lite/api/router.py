@@ -16,6 +16,7 @@ before ``/servers/{server_id}``), add its policy rules to ``policies/``.
 from nova_lite.api import faults
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import availability_zones
+from nova_lite.api.handlers import extensions
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
@@ -29,7 +30,10 @@ from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_groups
+from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_migrations
+from nova_lite.api.handlers import server_password
+from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import versions
@@ -62,6 +66,28 @@ ROUTE_DECLARATIONS = {
         'DELETE': server_migrations.delete_server_migration},
     V + '/servers/{server_id}/migrations/{migration_id}/action': {
         'POST': server_migrations.server_migration_action},
+    # -- metadata, tags, password (handlers/server_*.py) -----------------
+    V + '/servers/{server_id}/metadata': {
+        'GET': server_metadata.list_metadata,
+        'POST': server_metadata.update_metadata,
+        'PUT': server_metadata.replace_metadata},
+    V + '/servers/{server_id}/metadata/{key}': {
+        'GET': server_metadata.show_item,
+        'PUT': server_metadata.update_item,
+        'DELETE': server_metadata.delete_item},
+    V + '/servers/{server_id}/tags': {
+        'GET': server_tags.list_tags,
+        'PUT': server_tags.replace_tags,
+        'DELETE': server_tags.delete_tags},
+    V + '/servers/{server_id}/tags/{tag}': {
+        'GET': server_tags.check_tag,
+        'PUT': server_tags.add_tag,
+        'DELETE': server_tags.delete_tag},
+    V + '/servers/{server_id}/os-server-password': {
+        'GET': server_password.show_password,
+        'DELETE': server_password.clear_password},
+    V + '/extensions': {'GET': extensions.list_extensions},
+    V + '/extensions/{alias}': {'GET': extensions.show_extension},
     # -- flavors ----------------------------------------------------------
     V + '/flavors': {'GET': flavors.list_flavors,
                      'POST': flavors.create_flavor},

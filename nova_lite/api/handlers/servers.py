@@ -14,6 +14,7 @@ from oslo_utils import uuidutils
 import webob.exc
 
 from nova_lite.api.compute import api as compute_api
+from nova_lite.api.compute import server_edits
 from nova_lite.api.compute import server_sort
 from nova_lite.api import microversion
 from nova_lite.api import policy
@@ -198,6 +199,8 @@ def _list_filters(req, context, rule):
         filters['project_id'] = context.project_id
     _simple_filters(query, filters, is_admin)
     _state_filters(req, query, filters, is_admin)
+    if microversion.at_least(req, '2.26'):
+        server_edits.add_tag_filters(query, filters)
     return filters
 
 

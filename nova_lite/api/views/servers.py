@@ -171,7 +171,8 @@ def _versioned_fields(req, server, context, groups):
     if microversion.at_least(req, '2.19'):
         item['description'] = _value(instance, 'display_description')
     if microversion.at_least(req, '2.26'):
-        item['tags'] = []
+        item['tags'] = list((_value(instance, 'extra', {}) or {}).get(
+            'tags') or [])
     if microversion.at_least(req, '2.71'):
         item['server_groups'] = groups
     if microversion.at_least(req, '2.73'):
