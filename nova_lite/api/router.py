@@ -29,6 +29,8 @@ from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_diagnostics
+from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_migrations
@@ -86,6 +88,10 @@ ROUTE_DECLARATIONS = {
     V + '/servers/{server_id}/os-server-password': {
         'GET': server_password.show_password,
         'DELETE': server_password.clear_password},
+    V + '/servers/{server_id}/diagnostics': {
+        'GET': server_diagnostics.show_diagnostics},
+    V + '/os-server-external-events': {
+        'POST': server_external_events.create_events},
     V + '/extensions': {'GET': extensions.list_extensions},
     V + '/extensions/{alias}': {'GET': extensions.show_extension},
     # -- flavors ----------------------------------------------------------

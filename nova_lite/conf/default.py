@@ -125,6 +125,18 @@ default); a positive number offloads after that many seconds, from a
 periodic task of the compute; ``-1`` never offloads by itself (an admin
 can still ``shelveOffload``).
 """),
+    cfg.IntOpt('reclaim_instance_interval',
+               default=0,
+               help="""
+Seconds a deleted server stays ``SOFT_DELETED`` (its guest powered off,
+its resources still claimed) before its compute reclaims it for good.
+
+Possible values: ``0`` or less deletes servers right away (the default);
+a positive number makes ``DELETE /servers/{id}`` a soft delete that the
+owner can undo with the ``restore`` action (or finish with
+``forceDelete``); a periodic task of the compute reclaims soft-deleted
+servers older than this.
+"""),
     cfg.IntOpt('migrate_max_retries',
                default=-1,
                min=-1,

@@ -94,8 +94,9 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
 
     def _db_values(self):
         values = self.obj_get_changes()
-        for name in ('deleted', 'deleted_at', 'id', 'created_at',
-                     'updated_at'):
+        # NOTE(nova_lite): deleted_at may be written: a soft delete
+        # stamps it (the reclaim counts from it) and a restore clears it.
+        for name in ('deleted', 'id', 'created_at', 'updated_at'):
             values.pop(name, None)
         return values
 

@@ -14,8 +14,10 @@ import webob.exc
 
 from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
+from nova_lite.api.handlers import server_admin_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api import policy
+from nova_lite.api.schemas import server_admin_actions as admin_schema
 from nova_lite.api.schemas import server_live
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
@@ -201,6 +203,8 @@ ACTIONS = {
     'shelve': ('os-shelve:shelve', _shelve),
     'shelveOffload': ('os-shelve:shelve_offload', _shelve_offload),
     'unshelve': ('os-shelve:unshelve', _unshelve),
+    # ---- reset state, deferred delete (handlers/server_admin_actions) ----
+    **server_admin_actions.ACTIONS,
 }
 
 
@@ -221,6 +225,10 @@ def _schema_for(req, name):
         return server_live.schema_for(req, name)
     if name == 'lock' and microversion.at_least(req, '2.73'):
         return schema.LOCK_V2_73
+    if name in server_admin_actions.ACTIONS:
+        return {'os-resetState': admin_schema.RESET_STATE,
+                'restore': admin_schema.RESTORE,
+                'forceDelete': admin_schema.FORCE_DELETE}[name]
     return schema.ACTIONS[name]
 
 
