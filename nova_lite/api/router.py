@@ -24,9 +24,11 @@ from nova_lite.api.handlers import hosts
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import instance_actions
+from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_diagnostics
@@ -38,6 +40,7 @@ from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
+from nova_lite.api.handlers import simple_tenant_usage
 from nova_lite.api.handlers import versions
 from nova_lite.wsgi import router as wsgi_router
 
@@ -165,6 +168,18 @@ ROUTE_DECLARATIONS = {
         'GET': quota_sets.show_defaults},
     V + '/os-quota-sets/{project_id}/detail': {
         'GET': quota_sets.show_quota_set_detail},
+    V + '/os-quota-class-sets/{class_name}': {
+        'GET': quota_class_sets.show_quota_class,
+        'PUT': quota_class_sets.update_quota_class},
+    # -- usage (handlers/simple_tenant_usage.py, instance_usage_audit_log) --
+    V + '/os-simple-tenant-usage': {
+        'GET': simple_tenant_usage.list_usages},
+    V + '/os-simple-tenant-usage/{tenant_id}': {
+        'GET': simple_tenant_usage.show_usage},
+    V + '/os-instance_usage_audit_log': {
+        'GET': instance_usage_audit_log.list_audit_logs},
+    V + '/os-instance_usage_audit_log/{before_timestamp}': {
+        'GET': instance_usage_audit_log.show_audit_log},
     # -- the read-only Image API v2 of the image catalog ------------------
     # NOTE(nova_lite): also under /v2.1/images, where the OpenStack clients
     # look for images when a cloud's catch-all endpoint is the compute URL

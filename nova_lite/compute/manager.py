@@ -51,6 +51,7 @@ from nova_lite.compute import resource_tracker
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
 from nova_lite.compute import stale_builds
+from nova_lite.compute import usage_audit
 from nova_lite.conductor import compute_task_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import conf as nl_conf
@@ -433,3 +434,14 @@ class ComputeManager(manager.Manager):
         if interval > 0 and self._due(
                 'reclaim', min(interval, deferred_delete.RECLAIM_CHECK_MAX)):
             self.reclaim_queued_deletes(context)
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_instance_usage_audit(self, context):
+        if CONF.instance_usage_audit and self._due(
+                'usage_audit', usage_audit.CHECK_INTERVAL):
+            self.instance_usage_audit(context)
+
+    def instance_usage_audit(self, context):
+        """Record this host's audit of the last completed period unless
+        recorded; True when it ran now."""
+        return usage_audit.audit(context, self.conductor_api, self.host)

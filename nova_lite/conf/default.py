@@ -137,6 +137,14 @@ owner can undo with the ``restore`` action (or finish with
 ``forceDelete``); a periodic task of the compute reclaims soft-deleted
 servers older than this.
 """),
+    cfg.BoolOpt('instance_usage_audit',
+                default=False,
+                help="""
+Whether each compute audits, once per period (the last completed calendar
+month), the instances that ran on its host and records the run as a task
+log that ``os-instance_usage_audit_log`` reports. Off (the default),
+every compute is listed as not run there, as in Nova.
+"""),
     cfg.IntOpt('migrate_max_retries',
                default=-1,
                min=-1,

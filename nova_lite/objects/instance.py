@@ -155,6 +155,20 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
                                      for r in rows])
 
     @classmethod
+    def get_active_by_window(cls, context, begin, end=None,
+                             project_id=None, limit=None, marker=None,
+                             host=None):
+        """Instances, deleted or not, that ran some time between
+        ``begin`` and ``end`` (launched before ``end``, not terminated
+        before ``begin``), by project then uuid; ``marker``: the uuid
+        after which to start (MarkerNotFound)."""
+        rows = _db().instance_get_active_by_window(
+            context, begin, end=end, project_id=project_id, limit=limit,
+            marker=marker, host=host)
+        return cls(context, objects=[Instance._from_db(context, r)
+                                     for r in rows])
+
+    @classmethod
     def get_by_host(cls, context, host, node=None):
         rows = _db().instance_get_all_by_host(context, host, node=node)
         return cls(context, objects=[Instance._from_db(context, r)

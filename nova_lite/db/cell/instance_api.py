@@ -134,6 +134,37 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     return rows[:limit] if limit is not None else rows
 
 
+def instance_get_active_by_window(context, begin, end=None,
+                                  project_id=None, limit=None, marker=None,
+                                  host=None):
+    """Instances (deleted ones too) launched before ``end`` and not
+    terminated before ``begin``, ordered by project and uuid, after the
+    instance ``marker`` (MarkerNotFound when it does not exist)."""
+    model = models.Instance
+    query = sa.select(model).where(sa.or_(model.terminated_at.is_(None),
+                                          model.terminated_at > begin))
+    if end is not None:
+        query = query.where(model.launched_at < end)
+    if project_id is not None:
+        query = query.where(model.project_id == project_id)
+    if host is not None:
+        query = query.where(model.host == host)
+    query = query.order_by(model.project_id, model.uuid)
+    with _reader(context) as s:
+        if marker is not None:
+            row = s.scalars(sa.select(model).where(
+                model.uuid == marker)).first()
+            if row is None:
+                raise exception.MarkerNotFound(marker=marker)
+            query = query.where(sa.or_(
+                model.project_id > row.project_id,
+                sa.and_(model.project_id == row.project_id,
+                        model.uuid > row.uuid)))
+        if limit is not None:
+            query = query.limit(limit)
+        return list(s.scalars(query))
+
+
 def instance_get_all_by_host(context, host, node=None):
     """Live instances on ``host`` (and ``node`` when given)."""
     filters = {'host': host}
