@@ -16,6 +16,7 @@ before ``/servers/{server_id}``), add its policy rules to ``policies/``.
 from nova_lite.api import faults
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import availability_zones
+from nova_lite.api.handlers import compute_images
 from nova_lite.api.handlers import extensions
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
@@ -180,12 +181,20 @@ ROUTE_DECLARATIONS = {
         'GET': instance_usage_audit_log.list_audit_logs},
     V + '/os-instance_usage_audit_log/{before_timestamp}': {
         'GET': instance_usage_audit_log.show_audit_log},
+    # -- the compute API's image proxy, Nova's shapes (compute_images.py) --
+    V + '/images': {'GET': compute_images.list_images},
+    V + '/images/detail': {'GET': compute_images.list_images_detail},
+    V + '/images/{image_id}': {'GET': compute_images.show_image,
+                               'DELETE': compute_images.delete_image},
+    V + '/images/{image_id}/metadata': {
+        'GET': compute_images.list_metadata,
+        'POST': compute_images.update_metadata,
+        'PUT': compute_images.replace_metadata},
+    V + '/images/{image_id}/metadata/{key}': {
+        'GET': compute_images.show_metadata_item,
+        'PUT': compute_images.update_metadata_item,
+        'DELETE': compute_images.delete_metadata_item},
     # -- the read-only Image API v2 of the image catalog ------------------
-    # NOTE(nova_lite): also under /v2.1/images, where the OpenStack clients
-    # look for images when a cloud's catch-all endpoint is the compute URL
-    # (no image_endpoint_override); Glance v2 shapes in both places.
-    V + '/images': {'GET': images.list_images},
-    V + '/images/{image_id}': {'GET': images.show_image},
     '/image': {'GET': images.versions},
     '/image/versions': {'GET': images.versions},
     '/image/v2/images': {'GET': images.list_images},
