@@ -12,6 +12,7 @@ import copy
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite import conf as nl_conf
 from nova_lite.conductor import compute_task
@@ -251,11 +252,13 @@ class ConductorManager(manager.Manager):
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_get_active_by_window(self, context, begin, end, host):
+        begin, end = _times(begin, end)
         return objects.InstanceList.get_active_by_window(
             self.cell_context(context), begin, end, host=host).objects
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def task_log_get(self, context, task_name, begin, end, host):
+        begin, end = _times(begin, end)
         logs = task_log_obj.TaskLogList.get_all(
             self.cell_context(context), task_name, begin, end, host=host)
         return logs.objects[0] if logs.objects else None
@@ -263,6 +266,7 @@ class ConductorManager(manager.Manager):
     @messaging.expected_exceptions(exception.NovaLiteException)
     def task_log_begin_task(self, context, task_name, begin, end, host,
                             task_items=None, message=None):
+        begin, end = _times(begin, end)
         return task_log_obj.TaskLog.begin_task(
             self.cell_context(context), task_name, begin, end, host,
             task_items=task_items, message=message)
@@ -270,6 +274,13 @@ class ConductorManager(manager.Manager):
     @messaging.expected_exceptions(exception.NovaLiteException)
     def task_log_end_task(self, context, task_name, begin, end, host,
                           errors, message=None):
+        begin, end = _times(begin, end)
         return task_log_obj.TaskLog.end_task(
             self.cell_context(context), task_name, begin, end, host, errors,
             message=message)
+
+
+def _times(*texts):
+    """Naive UTC datetimes of the ISO 8601 texts a compute sent."""
+    return [timeutils.normalize_time(timeutils.parse_isotime(text))
+            for text in texts]

@@ -175,9 +175,12 @@ class ConductorAPI:
 
     # -- 1.3: the instance usage audit --------------------------------------
 
-    def _call_1_3(self, context, method, **kwargs):
+    def _call_1_3(self, context, method, begin, end, **kwargs):
+        # NOTE(nova_lite): times cross the bus as ISO 8601 text (a JSON
+        # transport has no datetime); the conductor parses them back.
         cctxt = self.client.prepare(version='1.3')
-        return cctxt.call(context, method, **kwargs)
+        return cctxt.call(context, method, begin=begin.isoformat(),
+                          end=end.isoformat(), **kwargs)
 
     def instance_get_active_by_window(self, context, begin, end, host):
         """Call: instances of ``host`` (deleted ones too) that ran some

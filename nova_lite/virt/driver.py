@@ -496,6 +496,7 @@ class ComputeDriver:
     def get_diagnostics(self, instance):
         """Free-form diagnostics of a running guest (API before 2.48).
 
+        :param instance: the instance.
         :returns: a dict of counters named as the hypervisor names them.
         :raises nova_lite.virt.exception.GuestNotFound: no such guest.
         """
@@ -504,6 +505,7 @@ class ComputeDriver:
     def get_instance_diagnostics(self, instance):
         """Standard diagnostics of a running guest (API 2.48).
 
+        :param instance: the instance.
         :returns: a dict with ``state``, ``driver``, ``hypervisor``,
             ``hypervisor_os``, ``uptime``, ``config_drive``, ``num_cpus``,
             ``num_nics``, ``num_disks``, ``cpu_details``, ``nic_details``,
@@ -516,6 +518,8 @@ class ComputeDriver:
         """The guest's power changed outside Nova (a ``power-update``
         external event): record ``POWER_ON`` or ``POWER_OFF``.
 
+        :param instance: the instance.
+        :param target_power_state: ``POWER_ON`` or ``POWER_OFF``.
         :raises nova_lite.virt.exception.GuestNotFound: no such guest.
         """
         raise NotImplementedError()
