@@ -1,14 +1,15 @@
 """Soft delete, restore, force delete and reset state of a server.
 
 With ``[DEFAULT] reclaim_instance_interval`` > 0 a delete of a server
-that has run (``launched_at``) and has no task is soft, as in Nova: the
-API stamps ``deleted_at``, sets the task ``soft-deleting`` and casts to
-the compute, which powers the guest off (``SOFT_DELETED``); a server
-with no host or whose compute is down becomes ``SOFT_DELETED`` right
-here. Its resources stay claimed until its compute reclaims it after the
-interval. ``restore`` brings it back (``restoring``, then ``ACTIVE``);
-``forceDelete`` deletes it now. A server that never ran is deleted as
-usual. ``os-resetState`` (admins) writes the vm state and clears the task.
+that has run (``launched_at``), has a host and no task is soft, as in
+Nova: the API stamps ``deleted_at``, sets the task ``soft-deleting`` and
+casts to the compute, which powers the guest off (``SOFT_DELETED``); a
+server whose compute is down becomes ``SOFT_DELETED`` right here (its
+compute reclaims it once back). Its resources stay claimed until its
+compute reclaims it after the interval. ``restore`` brings it back
+(``restoring``, then ``ACTIVE``); ``forceDelete`` deletes it now. Any
+other server is deleted as usual. ``os-resetState`` (admins) writes the
+vm state and clears the task.
 """
 
 from oslo_log import log as logging
@@ -57,7 +58,12 @@ class DeferredDeleteAPI:
         or has a task: the caller then deletes it)."""
         instance = _in_cell(server, 'soft_delete')
         actions.check_not_locked(context, instance)
-        if instance.launched_at is None or instance.task_state is not None:
+        # NOTE(nova_lite): as in Nova, a server that never ran or has no
+        # host is deleted for good; a resized one is too here (Nova
+        # confirms the resize first, then soft-deletes).
+        if (instance.launched_at is None or instance.task_state is not None
+                or not instance.host or
+                instance.vm_state == vm_states.RESIZED):
             raise exception.InstanceInvalidState(
                 action='soft_delete', uuid=instance.uuid, attr='task_state',
                 state=instance.task_state)

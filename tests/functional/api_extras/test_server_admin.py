@@ -165,3 +165,8 @@ class SoftDeleteTest(base.ServerSubresourceBase):
         timeutils.clear_time_override()
         self.cloud.wait_until_deleted(self.sid)
         self.assertEqual({}, self.cloud.allocations(self.sid))
+
+    def test_server_that_never_ran_is_deleted_at_once(self):
+        self.fail_every_spawn(abort=True)
+        failed = self.boot('ERROR', name='never-ran')['id']
+        self.delete_and_check_no_allocations(failed)
