@@ -387,7 +387,10 @@ class FakeDriver(driver.ComputeDriver):
         return {
             'state': power_state.STATE_MAP.get(guest['power_state'],
                                                'pending'),
-            'driver': 'fake', 'hypervisor': 'fake',
+            # NOTE(nova_lite): the API allows only the drivers Nova has
+            # (ironic, libvirt, vmwareapi, xenapi); Nova's fake driver
+            # says libvirt too.
+            'driver': 'libvirt', 'hypervisor': 'fake',
             'hypervisor_os': 'fake', 'uptime': uptime,
             'config_drive': bool(driver.instance_field(
                 instance, 'config_drive')),

@@ -20,6 +20,7 @@ class DiagnosticsTest(base.ServerSubresourceBase):
         r = self.admin_api.get(self.path(), version='2.48')
         self.assertEqual(200, r.status, r)
         self.assertEqual('running', r.body['state'])
+        self.assertEqual('libvirt', r.body['driver'])
         self.assertEqual(1, r.body['num_cpus'])
         self.assertEqual(1, len(r.body['cpu_details']))
         self.assertEqual({'maximum': 512, 'used': 0},
