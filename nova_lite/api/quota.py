@@ -11,11 +11,13 @@ from oslo_log import log as logging
 
 from nova_lite import cells
 from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import build_request as build_request_obj
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_group as group_obj
 from nova_lite.objects import keypair as keypair_obj
+from nova_lite.objects import quota_classes
 from nova_lite.objects import quotas
 
 CONF = nl_conf.CONF
@@ -66,8 +68,13 @@ def check_metadata_items(context, metadata):
 
 
 def default_limits():
-    return {name: getattr(CONF.quota, _OPTION_OF.get(name, name))
-            for name in RESOURCES}
+    """The ``[quota]`` defaults, overridden by the quota class
+    ``default`` (os-quota-class-sets), as in Nova."""
+    limits = {name: getattr(CONF.quota, _OPTION_OF.get(name, name))
+              for name in RESOURCES}
+    limits.update(quota_classes.default_overrides(
+        nl_context.get_admin_context(), RESOURCES))
+    return limits
 
 
 def limits_for(context, project_id, user_id=None):

@@ -23,14 +23,19 @@ import functools
 
 from nova_lite.api.compute import actions as actions_api
 from nova_lite.api.compute import create as create_api
+from nova_lite.api.compute import deferred_delete as deferred_api
 from nova_lite.api.compute import delete as delete_api
 from nova_lite.api.compute import live as live_api
 from nova_lite.api.compute import resize as resize_api
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import shelve as shelve_api
 from nova_lite.clients import placement as placement_client
+from nova_lite import conf as nl_conf
 from nova_lite.compute import rpcapi
 from nova_lite.conductor import compute_task_rpcapi
+from nova_lite import exception
+
+CONF = nl_conf.CONF
 
 
 class API:
@@ -67,6 +72,11 @@ class API:
     def _delete(self):
         return delete_api.DeleteAPI(self.compute_rpcapi, self.placement,
                                 self._resize)
+
+    @functools.cached_property
+    def _deferred(self):
+        return deferred_api.DeferredDeleteAPI(self.compute_rpcapi,
+                                              self._delete)
 
     @functools.cached_property
     def _live(self):
@@ -142,7 +152,24 @@ class API:
     # -- delete ---------------------------------------------------------------
 
     def delete(self, context, server):
+        """Soft when ``reclaim_instance_interval`` > 0 and the server
+        may be soft-deleted (see :mod:`.deferred_delete`)."""
+        if CONF.reclaim_instance_interval > 0:
+            try:
+                self._deferred.soft_delete(context, server)
+                return
+            except exception.InstanceInvalidState:
+                pass
         self._delete.delete(context, server)
+
+    def restore(self, context, server):
+        self._deferred.restore(context, server)
+
+    def force_delete(self, context, server):
+        self._deferred.force_delete(context, server)
+
+    def reset_state(self, context, server, vm_state):
+        self._deferred.reset_state(context, server, vm_state)
 
     # -- resize and cold migrate ----------------------------------------------
 

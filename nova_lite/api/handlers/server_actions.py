@@ -13,9 +13,11 @@ import webob.exc
 from nova_lite.api import admin_password
 from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
+from nova_lite.api.handlers import server_admin_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api import policy
 from nova_lite.api import quota
+from nova_lite.api.schemas import server_admin_actions as admin_schema
 from nova_lite.api.schemas import server_live
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
@@ -205,6 +207,8 @@ ACTIONS = {
     'shelve': ('os-shelve:shelve', _shelve),
     'shelveOffload': ('os-shelve:shelve_offload', _shelve_offload),
     'unshelve': ('os-shelve:unshelve', _unshelve),
+    # ---- reset state, deferred delete (handlers/server_admin_actions) ----
+    **server_admin_actions.ACTIONS,
 }
 
 
@@ -227,6 +231,10 @@ def _schema_for(req, name):
         return schema.LOCK_V2_73
     if name == 'migrate' and not microversion.at_least(req, '2.56'):
         return {}
+    if name in server_admin_actions.ACTIONS:
+        return {'os-resetState': admin_schema.RESET_STATE,
+                'restore': admin_schema.RESTORE,
+                'forceDelete': admin_schema.FORCE_DELETE}[name]
     return schema.ACTIONS[name]
 
 

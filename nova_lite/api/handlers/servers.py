@@ -15,6 +15,7 @@ import webob.exc
 
 from nova_lite.api import admin_password
 from nova_lite.api.compute import api as compute_api
+from nova_lite.api.compute import server_edits
 from nova_lite.api.compute import server_sort
 from nova_lite.api.handlers import flavors
 from nova_lite.api import microversion
@@ -232,6 +233,8 @@ def _list_filters(req, context, rule):
         filters['project_id'] = context.project_id
     _simple_filters(query, filters, is_admin)
     _state_filters(req, query, filters, is_admin)
+    if microversion.at_least(req, '2.26'):
+        server_edits.add_tag_filters(query, filters)
     return filters
 
 

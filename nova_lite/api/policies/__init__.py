@@ -11,6 +11,8 @@ project's members (writes) and readers (reads) and by admins; the
 from oslo_policy import generator
 from oslo_policy import policy
 
+from nova_lite.api.policies import server_extras
+
 ADMIN = 'role:admin'
 PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
 PROJECT_READER = 'role:reader and project_id:%(project_id)s'
@@ -254,7 +256,8 @@ def api_rules():
                                          description,
                                          [{'method': m, 'path': p}
                                           for m, p in operations])
-            for name, check, description, operations in _API_RULES]
+            for name, check, description, operations in
+            _API_RULES + server_extras.RULES]
 
 
 def list_rules():

@@ -148,6 +148,8 @@ _QUERY = {
     'vm_state': {'type': 'string'}, 'task_state': {'type': 'string'},
     'key_name': {'type': 'string'}, 'description': {'type': 'string'},
     'hostname': {'type': 'string'},
+    'tags': {'type': 'string'}, 'tags-any': {'type': 'string'},
+    'not-tags': {'type': 'string'}, 'not-tags-any': {'type': 'string'},
 }
 LIST_QUERY = common.obj(_QUERY, additional=True)
 LIST_QUERY_V2_75 = common.obj(copy.deepcopy(_QUERY))

@@ -172,7 +172,8 @@ def _versioned_fields(req, server, context, groups, full=True):
     if microversion.at_least(req, '2.19'):
         item['description'] = _value(instance, 'display_description')
     if microversion.at_least(req, '2.26'):
-        item['tags'] = []
+        item['tags'] = list((_value(instance, 'extra', {}) or {}).get(
+            'tags') or [])
     if microversion.at_least(req, '2.63'):
         item['trusted_image_certificates'] = trusted_certs(instance)
     if groups is not None:

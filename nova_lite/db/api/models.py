@@ -335,3 +335,17 @@ class ProjectUserQuota(Base, _Row):
     user_id: Mapped[str] = mapped_column(Str, nullable=False)
     resource: Mapped[str] = mapped_column(Str, nullable=False)
     hard_limit: Mapped[int | None] = mapped_column(sa.Integer)
+
+
+class QuotaClass(Base, _Row):
+    """A quota class's limit on one resource; the class ``default``
+    overrides the ``[quota]`` defaults of every project."""
+
+    __tablename__ = 'quota_classes'
+    __table_args__ = (
+        sa.Index('quota_classes_class_name_idx', 'class_name'),
+    )
+
+    class_name: Mapped[str | None] = mapped_column(Str)
+    resource: Mapped[str | None] = mapped_column(Str)
+    hard_limit: Mapped[int | None] = mapped_column(sa.Integer)
