@@ -58,7 +58,7 @@ class Environ:
 
 
 def assemble(router, conf, auth_settings, versions, environ=None,
-             max_body=request_input.DEFAULT_MAX_BODY):
+             max_body=request_input.DEFAULT_MAX_BODY, streaming=None):
     """``router`` behind the shared layers, in the order above.
 
     :param auth_settings: the service's :class:`auth.AuthSettings`; its
@@ -66,10 +66,12 @@ def assemble(router, conf, auth_settings, versions, environ=None,
     :param versions: the service's :class:`microversion.VersionTable`.
     :param environ: values every request's environ gets, or None.
     :param max_body: the largest request body accepted, in bytes.
+    :param streaming: ``(environ) -> bool``: requests whose body the
+        handler streams itself (see ``request_input.InputGuard``).
     """
     errors = auth_settings.errors
     app = auth.wrap(router, conf, auth_settings)
-    app = request_input.InputGuard(app, errors, max_body)
+    app = request_input.InputGuard(app, errors, max_body, streaming)
     app = microversion.MicroversionMiddleware(app, versions, errors)
     if environ:
         app = Environ(app, environ)

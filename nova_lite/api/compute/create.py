@@ -48,7 +48,7 @@ class CreateAPI:
         if min_count > max_count:
             raise exception.InvalidRequest(
                 reason='min_count must be <= max_count')
-        image = checks.get_image(image_ref) if image_ref else None
+        image = checks.get_image(image_ref, context) if image_ref else None
         checks.check_networks(networks)
         zone, host, node = checks.parse_availability_zone(availability_zone)
         if (host or node) and not forced_allowed:

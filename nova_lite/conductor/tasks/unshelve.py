@@ -131,14 +131,17 @@ class UnshelveTask:
 
 
 def _image_of(instance):
-    """The catalog entry of the instance's image (None if gone)."""
-    if not instance.image_ref:
+    """The image to spawn from: the shelve's snapshot
+    (``shelved_image_id``), else the instance's image (None if gone)."""
+    image_id = (instance.system_metadata or {}).get(
+        'shelved_image_id') or instance.image_ref
+    if not image_id:
         return None
     try:
-        return image_catalog.find(instance.image_ref)
+        return image_catalog.find(image_id)
     except Exception as error:  # noqa: BLE001 - spawn without it
         LOG.warning('Image %s of instance %s not readable: %s',
-                    instance.image_ref, instance.uuid, error)
+                    image_id, instance.uuid, error)
         return None
 
 
