@@ -94,6 +94,10 @@ service_down_time = 60
 endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
 CONF
     if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
+    # The image API the computes store snapshots through (the /image of
+    # nova-lite-api), with the same service credentials.
+    printf '\n[glance]\nendpoint = http://127.0.0.1:%s/image\n' "$NOVA_LITE_API_PORT"
+    if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
 }
 
 # The auth_strategy of both APIs.
