@@ -432,6 +432,6 @@ PY
     nl_keystone_purge
     # state_path of the computes: fake guests and provider tree caches.
     rm -rf "$STATE/fake_driver" "$STATE"/provider-trees-*.json
-    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state"
+    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state" "$STATE/images"
     nl_say "removed the lab state under $STATE (the virtualenv is kept)"
 }

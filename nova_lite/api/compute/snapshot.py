@@ -15,14 +15,17 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite.api.compute import actions
+from nova_lite.api import image_store
 from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite.objects import image as image_obj
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 SNAPSHOT_STATES = (vm_states.ACTIVE, vm_states.STOPPED, vm_states.PAUSED,
@@ -78,11 +81,26 @@ def create_image(context, instance, name, image_type,
 
 
 def delete_image(image_id):
-    """Drop the image of an action that did not start."""
+    """Drop a snapshot image and its data: the image of an action that
+    did not start, or of a shelved server being deleted."""
     try:
         image_obj.Image.destroy(nl_context.get_admin_context(), image_id)
     except exception.ImageRecordNotFound:
-        pass
+        return
+    image_store.delete(CONF, image_id)
+    LOG.info('Snapshot image %s deleted', image_id)
+
+
+def delete_shelved_image(instance):
+    """A shelved server is being deleted: its shelve image goes too, as
+    Nova deletes it."""
+    if instance.vm_state not in (vm_states.SHELVED,
+                                 vm_states.SHELVED_OFFLOADED):
+        return
+    image_id = (instance.system_metadata or {}).get('shelved_image_id')
+    if image_id and uuidutils.is_uuid_like(image_id) and \
+            image_id != instance.image_ref:
+        delete_image(image_id)
 
 
 class SnapshotAPI:

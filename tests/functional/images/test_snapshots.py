@@ -106,3 +106,13 @@ class SnapshotTestCase(test_servers.ServersTestBase):
         # The server keeps its own image; the shelve's one is gone.
         self.assertEqual(server['image']['id'], active['image']['id'])
         self.image(snapshot['id'], status=404)
+
+    def test_deleting_a_shelved_server_deletes_its_snapshot(self):
+        server = self.boot('ACTIVE')
+        self.action(server['id'], {'shelve': None})
+        self.cloud.wait_for_server(server['id'], 'SHELVED_OFFLOADED')
+        (snapshot,) = [i for i in self.api.get(IMAGES).body['images']
+                       if i.get('instance_uuid') == server['id']]
+        self.assertEqual(204, self.api.delete('/servers/%s'
+                                              % server['id']).status)
+        self.image(snapshot['id'], status=404)
