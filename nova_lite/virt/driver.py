@@ -389,6 +389,9 @@ class ComputeDriver:
         driver uploads the data through the image API, which makes it
         ``active``, and reports its progress as Nova's drivers do.
 
+        :param context: the request context.
+        :param instance: the instance whose guest is stored.
+        :param image_id: the id of the image to fill.
         :param update_task_state: ``(task_state, expected_state=...)``,
             called with the ``*_pending_upload`` state before the guest is
             read and the ``*_uploading`` one before the upload.
