@@ -66,10 +66,18 @@ def upload(req):
     except BaseException:
         _back_to_queued(context, image['id'])
         raise
-    image_obj.Image.update(context, image['id'], {
-        'status': 'active', 'size': stored.size,
-        'checksum': stored.checksum, 'os_hash_algo': stored.os_hash_algo,
-        'os_hash_value': stored.os_hash_value})
+    try:
+        image_obj.Image.update(context, image['id'], {
+            'status': 'active', 'size': stored.size,
+            'checksum': stored.checksum,
+            'os_hash_algo': stored.os_hash_algo,
+            'os_hash_value': stored.os_hash_value})
+    except exception.ImageRecordNotFound:
+        # Deleted while its data came in: drop the data, 410 as Glance.
+        image_store.delete(conf, image['id'])
+        raise webob.exc.HTTPGone(
+            'Image %s could not be found after upload. The image may have '
+            'been deleted during the upload.' % image['id'])
     LOG.info('Image %s: %d bytes stored', image['id'], stored.size)
     return util.no_content()
 

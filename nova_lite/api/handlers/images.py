@@ -368,6 +368,10 @@ def _apply(context, image, changes):
                     % attr)
             if attr == 'visibility':
                 service.check_visibility_change(context, image[attr], value)
+            if attr == 'owner' and name == 'replace' and \
+                    not context.is_admin:
+                raise webob.exc.HTTPForbidden(
+                    "Owner can't be updated by non admin.")
             if attr == 'owner':
                 service.check_owner_change(context, value)
             values[attr] = value

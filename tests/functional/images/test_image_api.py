@@ -8,11 +8,15 @@ sorting, who sees what per visibility, and members.
 import hashlib
 import os
 
+import fixtures
 from oslo_serialization import jsonutils
 import testtools
 
+from nova_lite.api import image_store
 from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite.conf import image_catalog as catalog_conf
+from nova_lite.objects import image as image_obj
 from tests.functional.api import fixtures as api_fixtures
 
 CONF = nl_conf.CONF
@@ -205,6 +209,21 @@ class TestData(ImageAPITestBase):
                              token=MEMBER).body
         self.upload(bare['id'], status=400)
 
+    def test_image_deleted_during_its_upload_is_410(self):
+        image = self.create()
+        real_write = image_store.write
+
+        def write(conf, image_id, stream, size_cap):
+            stored = real_write(conf, image_id, stream, size_cap)
+            image_obj.Image.destroy(nl_context.get_admin_context(),
+                                    image_id)
+            return stored
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.api.image_store.write', write))
+        self.upload(image['id'], status=410)
+        self.assertEqual([], os.listdir(CONF.image_catalog.store_path))
+
     def test_a_body_larger_than_the_json_bound_uploads(self):
         image = self.create()
         self.upload(image['id'], data=b'y' * 4000)
@@ -252,6 +271,8 @@ class TestPatch(ImageAPITestBase):
                           'value': 'x'}], status=409)
         self.patch(url, [{'op': 'replace', 'path': '/visibility',
                           'value': 'public'}], status=403)
+        self.patch(url, [{'op': 'replace', 'path': '/owner',
+                          'value': 'proj-a'}], status=403)
         self.patch(url, [{'op': 'replace', 'path': '/name', 'value': 'x'}],
                    content_type='application/json', status=415)
         # Nothing of the failed patches stuck.
