@@ -234,6 +234,10 @@ class ImageMemberNotFound(NotFound):
     msg_fmt = 'Member %(member)s of image %(image_id)s not found.'
 
 
+class ShelvedImageNotFound(NotFound):
+    msg_fmt = 'Unshelve attempted but the image %(image_id)s cannot be found.'
+
+
 class ImageMemberExists(Conflict):
     msg_fmt = ('Member %(member)s already exists for image '
                '%(image_id)s.')

@@ -116,3 +116,16 @@ class SnapshotTestCase(test_servers.ServersTestBase):
         self.assertEqual(204, self.api.delete('/servers/%s'
                                               % server['id']).status)
         self.image(snapshot['id'], status=404)
+
+    def test_unshelve_without_its_snapshot_is_an_error(self):
+        server = self.boot('ACTIVE')
+        self.action(server['id'], {'shelve': None})
+        self.cloud.wait_for_server(server['id'], 'SHELVED_OFFLOADED')
+        (snapshot,) = [i for i in self.api.get(IMAGES).body['images']
+                       if i.get('instance_uuid') == server['id']]
+        self.assertEqual(204, self.api.delete('%s/%s' % (
+            IMAGES, snapshot['id'])).status)
+        self.assertEqual(202, self.action(server['id'],
+                                          {'unshelve': None}).status)
+        failed = self.cloud.wait_for_server(server['id'], 'ERROR')
+        self.assertIn('cannot be found', failed['fault']['message'])
