@@ -181,14 +181,15 @@ def _unshelve(req, api, context, server, body):
 
 def _create_image(req, api, context, server, body):
     """202; from 2.45 the body is ``{"image_id": ...}``, before it the
-    image's URL is the ``Location`` header."""
+    ``Location`` header is ``<image endpoint>/images/<id>``, the
+    unversioned form Nova's ``generate_image_url`` gives."""
     wanted = body['createImage']
     image = api.snapshot(context, server, wanted['name'],
                          wanted.get('metadata') or {})
     if microversion.at_least(req, '2.45'):
         return util.json_response({'image_id': image.uuid}, status=202)
     response = util.no_content(202)
-    response.headers['Location'] = '%s/image/v2/images/%s' % (
+    response.headers['Location'] = '%s/image/images/%s' % (
         req.application_url, image.uuid)
     return response
 

@@ -62,7 +62,7 @@ class SnapshotTestCase(test_servers.ServersTestBase):
         self.assertEqual(202, response.status, response)
         self.assertEqual('', response.text)
         location = response.headers['Location']
-        self.assertIn('/image/v2/images/', location)
+        self.assertIn('/image/images/', location)
         self.assertEqual('active',
                          self.image(location.rsplit('/', 1)[1])['status'])
 
