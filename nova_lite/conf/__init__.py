@@ -20,6 +20,7 @@ from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
 from nova_lite.conf import filter_scheduler
+from nova_lite.conf import glance
 from nova_lite.conf import image_catalog
 from nova_lite.conf import placement
 from nova_lite.conf import placement_api
@@ -32,7 +33,7 @@ CONF = cfg.CONF
 ALL_MODULES = (
     default, allocation, database, api, placement, placement_api, scheduler,
     filter_scheduler, compute, conductor, fake_driver, upgrade_levels,
-    image_catalog, quota, cors,
+    image_catalog, glance, quota, cors,
 )
 
 

@@ -67,7 +67,7 @@ class _RequestId(request_id.RequestId):
 
 def assemble(router, conf, auth_settings, versions, environ=None,
              max_body=request_input.DEFAULT_MAX_BODY,
-             request_id_headers=()):
+             request_id_headers=(), streaming=None):
     """``router`` behind the shared layers, in the order above.
 
     :param auth_settings: the service's :class:`auth.AuthSettings`; its
@@ -78,10 +78,12 @@ def assemble(router, conf, auth_settings, versions, environ=None,
     :param request_id_headers: response headers that carry the request
         id besides ``x-openstack-request-id`` (Nova's
         ``x-compute-request-id``).
+    :param streaming: ``(environ) -> bool``: requests whose body the
+        handler streams itself (see ``request_input.InputGuard``).
     """
     errors = auth_settings.errors
     app = auth.wrap(router, conf, auth_settings)
-    app = request_input.InputGuard(app, errors, max_body)
+    app = request_input.InputGuard(app, errors, max_body, streaming)
     app = microversion.MicroversionMiddleware(app, versions, errors)
     if environ:
         app = Environ(app, environ)

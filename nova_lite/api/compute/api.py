@@ -13,7 +13,7 @@ to when it is made:
   then a cast to its compute;
 * delete (:mod:`.delete`), resize and cold migration (:mod:`.resize`),
   live migration, evacuate and rebuild (:mod:`.live`), shelve
-  (:mod:`.shelve`).
+  (:mod:`.shelve`), createImage (:mod:`.snapshot`).
 
 A handler makes one ``API`` per request; the objects of the concerns are
 made on first use, so a request builds only what it needs.
@@ -29,6 +29,7 @@ from nova_lite.api.compute import live as live_api
 from nova_lite.api.compute import resize as resize_api
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import shelve as shelve_api
+from nova_lite.api.compute import snapshot as snapshot_api
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite.compute import rpcapi
@@ -85,6 +86,10 @@ class API:
     @functools.cached_property
     def _shelve(self):
         return shelve_api.ShelveAPI(self._actions, self.compute_task_api)
+
+    @functools.cached_property
+    def _snapshot(self):
+        return snapshot_api.SnapshotAPI(self.compute_rpcapi)
 
     # -- create and read ------------------------------------------------------
 
@@ -217,6 +222,12 @@ class API:
     def live_migration_force_complete(self, context, server, migration_id):
         self._live.live_migration_force_complete(context, server,
                                                  migration_id)
+
+    # -- createImage ----------------------------------------------------------
+
+    def snapshot(self, context, server, name, metadata=None):
+        """See :meth:`.snapshot.SnapshotAPI.snapshot`."""
+        return self._snapshot.snapshot(context, server, name, metadata)
 
     # -- shelve ---------------------------------------------------------------
 

@@ -53,7 +53,7 @@ class CreateAPI:
         if min_count > max_count:
             raise exception.InvalidRequest(
                 reason='min_count must be <= max_count')
-        image = checks.get_image(image_ref) if image_ref else None
+        image = checks.get_image(image_ref, context) if image_ref else None
         quota.check_metadata_items(context, metadata)
         checks.check_networks(networks)
         zone, host, node = checks.parse_availability_zone(availability_zone)

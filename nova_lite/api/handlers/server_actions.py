@@ -183,8 +183,26 @@ def _unshelve(req, api, context, server, body):
                  host=host)
 
 
+# ---- createImage (api.compute.snapshot) ----
+
+def _create_image(req, api, context, server, body):
+    """202; from 2.45 the body is ``{"image_id": ...}``, before it the
+    ``Location`` header is ``<image endpoint>/images/<id>``, the
+    unversioned form Nova's ``generate_image_url`` gives."""
+    wanted = body['createImage']
+    image = api.snapshot(context, server, wanted['name'],
+                         wanted.get('metadata') or {})
+    if microversion.at_least(req, '2.45'):
+        return util.json_response({'image_id': image.uuid}, status=202)
+    response = util.no_content(202)
+    response.headers['Location'] = '%s/image/images/%s' % (
+        req.application_url, image.uuid)
+    return response
+
+
 # action -> (policy rule, function)
 ACTIONS = {
+    'createImage': ('servers:create_image', _create_image),
     'os-start': ('servers:start', _start),
     'os-stop': ('servers:stop', _stop),
     'reboot': ('servers:reboot', _reboot),

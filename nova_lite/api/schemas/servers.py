@@ -207,7 +207,14 @@ UNSHELVE_V2_91 = common.wrapped('unshelve', {'oneOf': [
     dict(common.obj({'availability_zone': {'oneOf': [{'type': 'null'},
                                                      common.NAME]},
                      'host': common.NAME}), minProperties=1)]})
+# createImage: the metadata as a server's, its count checked against the
+# metadata_items quota (403) rather than by the schema.
+_IMAGE_METADATA = {k: v for k, v in _METADATA.items()
+                   if k != 'maxProperties'}
+CREATE_IMAGE = common.wrapped('createImage', common.obj(
+    {'name': common.NAME, 'metadata': _IMAGE_METADATA}, required=['name']))
 ACTIONS.update({
+    'createImage': CREATE_IMAGE,
     'shelve': common.wrapped('shelve', _NULL_OR_EMPTY),
     'shelveOffload': common.wrapped('shelveOffload', _NULL_OR_EMPTY),
     'unshelve': UNSHELVE_V2_1,
