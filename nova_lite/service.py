@@ -6,8 +6,11 @@ A :class:`Service` hosts a manager (``nova_lite.manager.Manager``):
    binary): directly in the cell database when the process has one, through
    the cell conductor over RPC for a compute (computes hold no database
    credentials);
-2. it consumes RPC on ``Target(topic, server=host)``: the manager, the base
-   API (:mod:`nova_lite.baserpc`) and the manager's additional endpoints;
+2. it runs the manager's start-up recovery (``post_start_hook``: a
+   compute fails the builds a previous process left) and only then
+   consumes RPC on ``Target(topic, server=host)``: the manager, the base
+   API (:mod:`nova_lite.baserpc`) and the manager's additional endpoints,
+   so a message that arrives at start is never mistaken for a left-over;
 3. it heartbeats every ``[DEFAULT] report_interval`` seconds
    (``report_count`` + 1) and runs the manager's periodic tasks when
    ``[DEFAULT] periodic_enable`` is on, each in its own thread;
@@ -159,7 +162,8 @@ class Service(os_service.ServiceBase):
     # -- lifecycle ---------------------------------------------------------
 
     def start(self):
-        """Record the service, then consume RPC and start the threads."""
+        """Record the service, recover, then consume RPC and start the
+        threads."""
         objects.register_all()
         self.transport = rpc.get_cell_transport(self.transport_url)
         self.manager.init_host()
@@ -167,6 +171,11 @@ class Service(os_service.ServiceBase):
         if self._stopping.is_set():
             # NOTE(nova_lite): SIGTERM arrived while we waited for the
             # record (a compute whose conductor is not up yet).
+            return
+        # NOTE(nova_lite): recovery before consuming, as Nova's compute
+        # runs init_host before its RPC server starts.
+        self.manager.post_start_hook()
+        if self._stopping.is_set():
             return
         target = messaging.Target(topic=self.topic, server=self.host)
         endpoints = [self.manager, baserpc.BaseRPC(self)]
@@ -177,7 +186,6 @@ class Service(os_service.ServiceBase):
         LOG.info('%s started on %s, consuming topic %s (exchange %s)',
                  self.binary, self.host, self.topic,
                  rpc.exchange_for(self.transport))
-        self.manager.post_start_hook()
         self._heartbeat_thread = self._spawn(self._heartbeat_loop,
                                              'heartbeat')
         if self.periodic_enable:

@@ -40,6 +40,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
 from nova_lite.compute import allocations
 from nova_lite.compute import build
+from nova_lite.compute import conductor_retry
 from nova_lite.compute import lifecycle
 from nova_lite.compute import live_migration
 from nova_lite.compute import rebuild
@@ -124,9 +125,14 @@ class ComputeManager(manager.Manager):
         peers = compute_rpcapi.ComputeAPI(transport=self.transport)
         task_api = compute_task_rpcapi.ComputeTaskAPI(
             transport=self.transport)
+        # NOTE(nova_lite): a build's records are retried through a
+        # conductor restart (conductor_retry); its events stay best effort.
+        build_shared = dict(shared, records=records.InstanceRecords(
+            conductor_retry.RetryingConductor(self.conductor_api),
+            self.host))
         self.builds = build.Builds(
             host=self.host, allocations=held, task_api=task_api,
-            max_builds=CONF.compute.max_concurrent_builds, **shared)
+            max_builds=CONF.compute.max_concurrent_builds, **build_shared)
         self.lifecycle = lifecycle.Lifecycle(
             allocations=held, conductor_api=self.conductor_api,
             placement=self.placement_client, **shared)
@@ -157,7 +163,8 @@ class ComputeManager(manager.Manager):
         self.update_available_resource(context, startup=True)
         try:
             stale_builds.fail_left_over_builds(
-                self.records, self.conductor_api, context, self.host)
+                self.records, self.conductor_api, context, self.host,
+                release=self.builds.release)
         except Exception as error:  # noqa: BLE001 - conductor down
             LOG.warning('Left-over builds of %s not checked: %s',
                         self.host, error)
@@ -363,7 +370,7 @@ class ComputeManager(manager.Manager):
                      min(timeout, BUILD_TIMEOUT_CHECK_MAX)):
             stale_builds.fail_timed_out_builds(
                 self.records, self.conductor_api, context, self.host,
-                timeout)
+                timeout, release=self.builds.release)
 
     @periodic_task.periodic_task(spacing=1)
     def _periodic_confirm_resizes(self, context):
