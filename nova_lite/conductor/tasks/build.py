@@ -111,12 +111,16 @@ class ScheduleAndBuildTask:
             return None
 
     def _forget_deleted(self, uuid):
-        """The user deleted the server while it was being scheduled."""
+        """The user deleted the server while it was being scheduled (or
+        the reaper buried it, having waited for it too long: then its
+        mapping points at cell0 and stays)."""
         LOG.info('Instance %s was deleted during scheduling; dropping its '
                  'mapping and claim', uuid)
         try:
-            objects.InstanceMapping.get_by_instance_uuid(
-                self.context, uuid).destroy()
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                self.context, uuid)
+            if mapping.cell_mapping is None:
+                mapping.destroy()
         except exception.InstanceMappingNotFound:
             pass
         common.delete_allocations(self.placement, uuid)
