@@ -177,10 +177,30 @@ class Builds:
         except (exception.InstanceNotFound,
                 exception.UnexpectedTaskStateError,
                 exception.UnexpectedVMStateError) as error:
-            LOG.info('Instance %s changed before its build started (%s); '
-                     'dropping its allocation', instance.uuid, error)
-            self.allocations.drop(instance.uuid)
+            if self._claim_is_dead(context, instance.uuid, error):
+                LOG.info('Instance %s changed before its build started '
+                         '(%s); dropping its allocation', instance.uuid,
+                         error)
+                self.allocations.drop(instance.uuid)
+            else:
+                LOG.warning('Build of instance %s received again (%s); '
+                            'ignored', instance.uuid, error)
             return None
+
+    def _claim_is_dead(self, context, uuid, error):
+        """Whether the claim of an instance whose build cannot start is
+        nobody's any more: deleted, being deleted, in ERROR. A build
+        cast delivered twice (a broker that crashed before it saw the
+        ack) finds the instance ACTIVE: its claim must stay."""
+        if isinstance(error, exception.InstanceNotFound):
+            return True
+        try:
+            current = self.records.conductor.instance_get_by_uuid(context,
+                                                                  uuid)
+        except exception.InstanceNotFound:
+            return True
+        return (current.vm_state in (vm_states.ERROR, vm_states.DELETED) or
+                current.task_state == task_states.DELETING)
 
     def _build_succeeded(self, context, instance, node):
         uuid = instance.uuid

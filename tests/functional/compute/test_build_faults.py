@@ -111,6 +111,19 @@ class BuildFaultTestCase(test_build.BuildTestBase):
         self.assertEqual(vm_states.ERROR, instance.vm_state)
         self._assert_nothing_held(compute, instance)
 
+    def test_build_cast_delivered_twice_keeps_the_claim(self):
+        """A broker that crashed before it saw the ack delivers the build
+        again: the ACTIVE instance keeps its guest and its claim."""
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        again = self._build(compute, instance)
+        self.assertEqual(vm_states.ACTIVE, again.vm_state)
+        self.assertNotEqual({}, self.client.get_allocations(
+            instance.uuid)['allocations'])
+        self.assertIn(instance.uuid,
+                      compute.manager.driver.list_instance_uuids())
+
     def test_build_timeout_is_on_by_default_and_frees_claims(self):
         self.assertGreater(CONF.compute.instance_build_timeout, 0)
         compute = self.start_compute()
@@ -146,3 +159,21 @@ class StartOrderTestCase(test_build.BuildTestBase):
         service.start()
         self.addCleanup(service.stop)
         self.assertEqual([None], seen)
+
+
+class GracefulStopTestCase(test_build.BuildTestBase):
+
+    def test_stop_finishes_the_builds_it_accepted(self):
+        """SIGTERM: the service stops consuming, then every build it had
+        taken finishes before it exits."""
+        self.flags(spawn_delay=0.3, group='fake_driver')
+        compute = self.start_compute()
+        instances = [self._instance() for _ in range(3)]
+        for instance in instances:
+            self.compute_api.build_and_run_instance(
+                self.ctxt, instance, 'host1', test_build.NODE)
+        self.assertGreater(compute.manager.builds_in_flight, 0)
+        compute.stop()
+        for instance in instances:
+            instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+            self.assertEqual(vm_states.ACTIVE, instance.vm_state)
