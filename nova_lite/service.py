@@ -6,11 +6,13 @@ A :class:`Service` hosts a manager (``nova_lite.manager.Manager``):
    binary): directly in the cell database when the process has one, through
    the cell conductor over RPC for a compute (computes hold no database
    credentials);
-2. it runs the manager's start-up recovery (``post_start_hook``: a
+2. it runs the manager's start-up recovery (``pre_start_hook``: a
    compute fails the builds a previous process left) and only then
    consumes RPC on ``Target(topic, server=host)``: the manager, the base
    API (:mod:`nova_lite.baserpc`) and the manager's additional endpoints,
    so a message that arrives at start is never mistaken for a left-over;
+   then ``post_start_hook`` (work that may wait for consuming: the
+   scheduler warms its host cache);
 3. it heartbeats every ``[DEFAULT] report_interval`` seconds
    (``report_count`` + 1) and runs the manager's periodic tasks when
    ``[DEFAULT] periodic_enable`` is on, each in its own thread;
@@ -174,7 +176,7 @@ class Service(os_service.ServiceBase):
             return
         # NOTE(nova_lite): recovery before consuming, as Nova's compute
         # runs init_host before its RPC server starts.
-        self.manager.post_start_hook()
+        self.manager.pre_start_hook()
         if self._stopping.is_set():
             return
         target = messaging.Target(topic=self.topic, server=self.host)
@@ -186,6 +188,7 @@ class Service(os_service.ServiceBase):
         LOG.info('%s started on %s, consuming topic %s (exchange %s)',
                  self.binary, self.host, self.topic,
                  rpc.exchange_for(self.transport))
+        self.manager.post_start_hook()
         self._heartbeat_thread = self._spawn(self._heartbeat_loop,
                                              'heartbeat')
         if self.periodic_enable:

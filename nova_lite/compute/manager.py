@@ -151,9 +151,11 @@ class ComputeManager(manager.Manager):
             host=self.host, allocations=held,
             conductor_api=self.conductor_api, **shared)
 
-    def post_start_hook(self):
-        """Clean up instances evacuated while down, report the nodes, then
-        fail builds a previous run left."""
+    def pre_start_hook(self):
+        """Before consuming, as Nova's init_host: clean up instances
+        evacuated while down, report the nodes, then fail the builds a
+        previous run left (a build cast that arrives now waits in the
+        queue, and is not taken for a left-over)."""
         context = nl_context.get_admin_context()
         try:
             self.destroy_evacuated_instances(context)

@@ -244,8 +244,7 @@ def _is_transient(exc):
     """True for errors worth retrying the whole transaction for: a lost
     or refused connection (a database restarting), a deadlock, SQLite's
     lock."""
-    if isinstance(exc, (db_exc.DBConnectionError, db_exc.DBDeadlock,
-                        db_exc.CantStartEngineError)):
+    if isinstance(exc, (db_exc.DBConnectionError, db_exc.DBDeadlock)):
         return True
     text = str(exc).lower()
     return 'database is locked' in text or 'database table is locked' in text

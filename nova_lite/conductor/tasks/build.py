@@ -110,16 +110,17 @@ class ScheduleAndBuildTask:
         except exception.BuildRequestNotFound:
             return None
 
-    def _forget_deleted(self, uuid):
+    def _forget_deleted(self, uuid, mapped_here=False):
         """The user deleted the server while it was being scheduled (or
         the reaper buried it, having waited for it too long: then its
-        mapping points at cell0 and stays)."""
+        mapping points at cell0 and stays, unless ``mapped_here``: this
+        task pointed it at its cell)."""
         LOG.info('Instance %s was deleted during scheduling; dropping its '
                  'mapping and claim', uuid)
         try:
             mapping = objects.InstanceMapping.get_by_instance_uuid(
                 self.context, uuid)
-            if mapping.cell_mapping is None:
+            if mapping.cell_mapping is None or mapped_here:
                 mapping.destroy()
         except exception.InstanceMappingNotFound:
             pass
@@ -156,7 +157,7 @@ class ScheduleAndBuildTask:
             instance_api.instance_destroy(cctxt, uuid)
         except exception.InstanceNotFound:
             pass
-        self._forget_deleted(uuid)
+        self._forget_deleted(uuid, mapped_here=True)
 
     def _build_one(self, build_request, spec, host_list):
         uuid = build_request.instance_uuid

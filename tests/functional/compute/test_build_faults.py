@@ -150,12 +150,12 @@ class StartOrderTestCase(test_build.BuildTestBase):
                                                   cell=self.cell)
         service.manager.placement_client = self.client
         manager = service.manager
-        original = manager.post_start_hook
+        original = manager.pre_start_hook
 
         def hook():
             seen.append(service.rpcserver)
             original()
-        manager.post_start_hook = hook
+        manager.pre_start_hook = hook
         service.start()
         self.addCleanup(service.stop)
         self.assertEqual([None], seen)
