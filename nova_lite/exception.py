@@ -39,6 +39,11 @@ class Conflict(NovaLiteException):
     code = 409
 
 
+class ServiceUnavailable(NovaLiteException):
+    msg_fmt = 'Service unavailable: %(reason)s'
+    code = 503
+
+
 class ConfigInvalid(Invalid):
     msg_fmt = 'Invalid configuration: %(reason)s'
 

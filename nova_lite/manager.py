@@ -4,7 +4,9 @@ A manager is the RPC endpoint of its service (its ``target`` carries the
 API version it serves) and owns the service's periodic tasks, declared
 with ``oslo_service.periodic_task.periodic_task``. The hosting
 :class:`nova_lite.service.Service` calls the hooks in this order:
-``init_host`` (before consuming), ``post_start_hook`` (consuming),
+``init_host`` (before consuming), ``pre_start_hook`` (start-up recovery,
+still before consuming: a message that arrives at start must not be taken
+for one a previous process left), ``post_start_hook`` (consuming),
 ``cleanup_host`` (after the last message was handled).
 
 A manager learns where it lives from its service: ``self.transport`` (its
@@ -74,6 +76,10 @@ class Manager(periodic_task.PeriodicTasks):
 
     def init_host(self):
         """Prepare local state before the service consumes RPC."""
+
+    def pre_start_hook(self):
+        """Start-up recovery, run just before the service consumes RPC
+        (it may call other services; nothing is delivered to it yet)."""
 
     def post_start_hook(self):
         """Run once the service consumes RPC."""

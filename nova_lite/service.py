@@ -6,8 +6,13 @@ A :class:`Service` hosts a manager (``nova_lite.manager.Manager``):
    binary): directly in the cell database when the process has one, through
    the cell conductor over RPC for a compute (computes hold no database
    credentials);
-2. it consumes RPC on ``Target(topic, server=host)``: the manager, the base
-   API (:mod:`nova_lite.baserpc`) and the manager's additional endpoints;
+2. it runs the manager's start-up recovery (``pre_start_hook``: a
+   compute fails the builds a previous process left) and only then
+   consumes RPC on ``Target(topic, server=host)``: the manager, the base
+   API (:mod:`nova_lite.baserpc`) and the manager's additional endpoints,
+   so a message that arrives at start is never mistaken for a left-over;
+   then ``post_start_hook`` (work that may wait for consuming: the
+   scheduler warms its host cache);
 3. it heartbeats every ``[DEFAULT] report_interval`` seconds
    (``report_count`` + 1) and runs the manager's periodic tasks when
    ``[DEFAULT] periodic_enable`` is on, each in its own thread;
@@ -159,7 +164,8 @@ class Service(os_service.ServiceBase):
     # -- lifecycle ---------------------------------------------------------
 
     def start(self):
-        """Record the service, then consume RPC and start the threads."""
+        """Record the service, recover, then consume RPC and start the
+        threads."""
         objects.register_all()
         self.transport = rpc.get_cell_transport(self.transport_url)
         self.manager.init_host()
@@ -167,6 +173,11 @@ class Service(os_service.ServiceBase):
         if self._stopping.is_set():
             # NOTE(nova_lite): SIGTERM arrived while we waited for the
             # record (a compute whose conductor is not up yet).
+            return
+        # NOTE(nova_lite): recovery before consuming, as Nova's compute
+        # runs init_host before its RPC server starts.
+        self.manager.pre_start_hook()
+        if self._stopping.is_set():
             return
         target = messaging.Target(topic=self.topic, server=self.host)
         endpoints = [self.manager, baserpc.BaseRPC(self)]

@@ -92,6 +92,19 @@ service_down_time = 60
 # As devstack: a lab may have one compute per cell, and resizes must work.
 allow_resize_to_same_host = True
 
+[compute]
+instance_build_timeout = $NOVA_LITE_BUILD_TIMEOUT
+
+[oslo_messaging_rabbit]
+# Durable, replicated RPC queues: a cast queued for a service survives a
+# RabbitMQ crash (classic queues are not durable by default and lose it).
+rabbit_quorum_queue = $NOVA_LITE_RABBIT_QUORUM
+# With quorum queues amqp_durable_queues is implied; without them, at least
+# make the queues durable.
+amqp_durable_queues = True
+# A dead broker connection is noticed within this many seconds.
+heartbeat_timeout_threshold = $NOVA_LITE_RABBIT_HEARTBEAT
+
 [placement]
 endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
 CONF

@@ -34,6 +34,16 @@ NOVA_LITE_KEYSTONE_PORT=${NOVA_LITE_KEYSTONE_PORT:-5000}
 NOVA_LITE_KEYSTONE_PASSWORD=${NOVA_LITE_KEYSTONE_PASSWORD:-nova-lite}
 NOVA_LITE_KEYSTONE_PIP=${NOVA_LITE_KEYSTONE_PIP:-keystone}
 INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
+# Fault tolerance of the lab (doc/operators.md, "Faults"): seconds after
+# which a build still in BUILD is put in ERROR and its claim freed
+# ([compute] instance_build_timeout; nova_lite's default is 1800), and
+# whether RPC queues are RabbitMQ quorum queues (durable, replicated;
+# RabbitMQ >= 3.8, Debian 12 ships 3.10.8) so that casts survive a broker
+# crash. Switching the queue type of an existing lab needs ./unstack.sh
+# --purge first (a queue cannot change type).
+NOVA_LITE_BUILD_TIMEOUT=${NOVA_LITE_BUILD_TIMEOUT:-300}
+NOVA_LITE_RABBIT_QUORUM=${NOVA_LITE_RABBIT_QUORUM:-True}
+NOVA_LITE_RABBIT_HEARTBEAT=${NOVA_LITE_RABBIT_HEARTBEAT:-30}
 # Prefix of the lab's RabbitMQ vhosts and MySQL databases, so that several
 # labs (or a lab and the tests) can share one RabbitMQ and one MariaDB.
 NOVA_LITE_NAME=${NOVA_LITE_NAME:-nova_lite}

@@ -11,6 +11,7 @@ given, not in one of them.
 
 from oslo_log import log as logging
 
+from nova_lite.clients import claim_release
 from nova_lite.clients import placement as placement_client
 from nova_lite.virt import exception as virt_exc
 
@@ -59,10 +60,7 @@ class InstanceAllocations:
         return _resources(answer.get('allocations') or {})
 
     def drop(self, instance_uuid):
-        """Delete the instance's allocation (a failure is logged: the
-        caller's work is done either way)."""
-        try:
-            self.reportclient.delete_allocation(instance_uuid)
-        except placement_client.PlacementClientError as error:
-            LOG.error('Allocation of instance %s not deleted: %s',
-                      instance_uuid, error)
+        """Delete the instance's allocation; when placement cannot take
+        the delete now, it is retried in the background
+        (:mod:`nova_lite.clients.claim_release`)."""
+        claim_release.release(self.reportclient.client, instance_uuid)

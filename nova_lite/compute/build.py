@@ -20,6 +20,14 @@ build then:
      alternates left, back to ``scheduling`` and ``build_instances`` to the
      cell conductor with the remaining Selections; with none left, ERROR
      with a fault saying so.
+
+The conductor calls of a build are retried while they fail for a reason
+that says nothing about the instance (``records`` is built on a
+:class:`~nova_lite.compute.conductor_retry.RetryingConductor`). When they
+still fail, or anything else escapes, the build is abandoned, never left
+half done: guest destroyed, allocation deleted, ERROR with a fault as far
+as the conductor lets us write it (what it does not, the build timeout
+finishes: :mod:`nova_lite.compute.stale_builds`).
 """
 
 import concurrent.futures
@@ -110,9 +118,27 @@ class Builds:
         try:
             self._do_build(context, instance, node, request_spec, host_list,
                            image)
-        except Exception:  # noqa: BLE001 - a build thread must not die loud
+        except Exception as error:  # noqa: BLE001 - never leave it half done
             LOG.exception('Build of instance %s on %s failed unexpectedly',
                           instance.uuid, node)
+            self._abandon(context, instance, node, error)
+
+    def _abandon(self, context, instance, node, error):
+        """Free what the build holds and end it in ERROR (best effort:
+        a conductor still unreachable leaves the ERROR to the build
+        timeout, but never a guest or a claim)."""
+        self._clean_up(context, instance)
+        reason = exception.NovaLiteException(
+            'Build of instance %s on %s could not be completed: %s'
+            % (instance.uuid, node, error))
+        reason.code = 500
+        try:
+            self.records.set_error(context, instance.uuid, reason,
+                                   clear_host=True,
+                                   expected_vm_state=vm_states.BUILDING)
+        except Exception as record_error:  # noqa: BLE001 - conductor away
+            LOG.error('Instance %s not put in ERROR (%s); the build '
+                      'timeout will', instance.uuid, record_error)
 
     def _do_build(self, context, instance, node, request_spec, host_list,
                   image):
@@ -146,13 +172,35 @@ class Builds:
         try:
             return self.records.update(
                 context, instance.uuid, values,
-                expected_task_state=_BUILD_START_STATES)
+                expected_task_state=_BUILD_START_STATES,
+                expected_vm_state=[vm_states.BUILDING])
         except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as error:
-            LOG.info('Instance %s changed before its build started (%s); '
-                     'dropping its allocation', instance.uuid, error)
-            self.allocations.drop(instance.uuid)
+                exception.UnexpectedTaskStateError,
+                exception.UnexpectedVMStateError) as error:
+            if self._claim_is_dead(context, instance.uuid, error):
+                LOG.info('Instance %s changed before its build started '
+                         '(%s); dropping its allocation', instance.uuid,
+                         error)
+                self.allocations.drop(instance.uuid)
+            else:
+                LOG.warning('Build of instance %s received again (%s); '
+                            'ignored', instance.uuid, error)
             return None
+
+    def _claim_is_dead(self, context, uuid, error):
+        """Whether the claim of an instance whose build cannot start is
+        nobody's any more: deleted, being deleted, in ERROR. A build
+        cast delivered twice (a broker that crashed before it saw the
+        ack) finds the instance ACTIVE: its claim must stay."""
+        if isinstance(error, exception.InstanceNotFound):
+            return True
+        try:
+            current = self.records.conductor.instance_get_by_uuid(context,
+                                                                  uuid)
+        except exception.InstanceNotFound:
+            return True
+        return (current.vm_state in (vm_states.ERROR, vm_states.DELETED) or
+                current.task_state == task_states.DELETING)
 
     def _build_succeeded(self, context, instance, node):
         uuid = instance.uuid
@@ -167,9 +215,25 @@ class Builds:
                 exception.UnexpectedTaskStateError) as error:
             LOG.info('Instance %s changed during its build (%s); its guest '
                      'is left to the delete', uuid, error)
-        self.tracker.build_result(context, node, succeeded=True)
-        self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s active on %s', uuid, node)
+        self._note_result(context, node, succeeded=True)
+        try:
+            self.tracker.refresh_usage(context, node)
+        except Exception as error:  # noqa: BLE001 - the periodic redoes it
+            LOG.warning('Usage of %s not refreshed: %s', node, error)
+
+    def _note_result(self, context, node, succeeded):
+        """The node's failed-build count (best effort: a count, not the
+        instance's fate)."""
+        try:
+            self.tracker.build_result(context, node, succeeded=succeeded)
+        except Exception as error:  # noqa: BLE001 - conductor away
+            LOG.warning('Build result on %s not recorded: %s', node, error)
+
+    def release(self, context, instance):
+        """What a build given up elsewhere (timed out, left over by a
+        previous process) holds: its guest and its allocation."""
+        self._clean_up(context, instance)
 
     def _clean_up(self, context, instance):
         """No guest and no allocation left by a failed build."""
@@ -183,7 +247,7 @@ class Builds:
     def _build_aborted(self, context, instance, node, error):
         LOG.info('Build of instance %s aborted on %s: %s', instance.uuid,
                  node, error)
-        self.tracker.build_result(context, node, succeeded=False)
+        self._note_result(context, node, succeeded=False)
         self.records.set_error(context, instance.uuid, error,
                                clear_host=True)
 
@@ -191,7 +255,7 @@ class Builds:
                       host_list, image):
         LOG.info('Build of instance %s failed on %s: %s', instance.uuid,
                  node, error)
-        self.tracker.build_result(context, node, succeeded=False)
+        self._note_result(context, node, succeeded=False)
         if not host_list:
             reason = exception.NovaLiteException(
                 'Build of instance %s failed on %s and no alternate host is '

@@ -17,8 +17,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
-from nova_lite.clients import allocation_moves
-from nova_lite.clients import placement as placement_client
+from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
@@ -146,12 +145,7 @@ class Lifecycle:
                 self._end_migration(context, uuid, migration)
 
     def _end_migration(self, context, uuid, migration):
-        try:
-            allocation_moves.delete_allocation(self.placement,
-                                               migration.uuid)
-        except placement_client.PlacementClientError as error:
-            LOG.error('Allocation of migration %s of deleted instance '
-                      '%s not deleted: %s', migration.uuid, uuid, error)
+        claim_release.release(self.placement, migration.uuid)
         try:
             self.records.set_migration_status(context, migration,
                                               'error', missing_ok=True)

@@ -42,6 +42,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
 from nova_lite.compute import allocations
 from nova_lite.compute import build
+from nova_lite.compute import conductor_retry
 from nova_lite.compute import deferred_delete
 from nova_lite.compute import guest_info
 from nova_lite.compute import lifecycle
@@ -133,9 +134,14 @@ class ComputeManager(manager.Manager):
         peers = compute_rpcapi.ComputeAPI(transport=self.transport)
         task_api = compute_task_rpcapi.ComputeTaskAPI(
             transport=self.transport)
+        # NOTE(nova_lite): a build's records are retried through a
+        # conductor restart (conductor_retry); its events stay best effort.
+        build_shared = dict(shared, records=records.InstanceRecords(
+            conductor_retry.RetryingConductor(self.conductor_api),
+            self.host))
         self.builds = build.Builds(
             host=self.host, allocations=held, task_api=task_api,
-            max_builds=CONF.compute.max_concurrent_builds, **shared)
+            max_builds=CONF.compute.max_concurrent_builds, **build_shared)
         self.lifecycle = lifecycle.Lifecycle(
             allocations=held, conductor_api=self.conductor_api,
             placement=self.placement_client, **shared)
@@ -160,9 +166,11 @@ class ComputeManager(manager.Manager):
             self.conductor_api, self.lifecycle)
         self.snapshots = snapshot.Snapshots(host=self.host, **shared)
 
-    def post_start_hook(self):
-        """Clean up instances evacuated while down, report the nodes, then
-        fail builds a previous run left."""
+    def pre_start_hook(self):
+        """Before consuming, as Nova's init_host: clean up instances
+        evacuated while down, report the nodes, then fail the builds a
+        previous run left (a build cast that arrives now waits in the
+        queue, and is not taken for a left-over)."""
         context = nl_context.get_admin_context()
         try:
             self.destroy_evacuated_instances(context)
@@ -172,7 +180,8 @@ class ComputeManager(manager.Manager):
         self.update_available_resource(context, startup=True)
         try:
             stale_builds.fail_left_over_builds(
-                self.records, self.conductor_api, context, self.host)
+                self.records, self.conductor_api, context, self.host,
+                release=self.builds.release)
         except Exception as error:  # noqa: BLE001 - conductor down
             LOG.warning('Left-over builds of %s not checked: %s',
                         self.host, error)
@@ -418,7 +427,7 @@ class ComputeManager(manager.Manager):
                      min(timeout, BUILD_TIMEOUT_CHECK_MAX)):
             stale_builds.fail_timed_out_builds(
                 self.records, self.conductor_api, context, self.host,
-                timeout)
+                timeout, release=self.builds.release)
 
     @periodic_task.periodic_task(spacing=1)
     def _periodic_confirm_resizes(self, context):

@@ -5,7 +5,10 @@ still ``building`` was left by the previous process and goes to ERROR with
 a fault. With ``[compute] instance_build_timeout`` set, the periodic check
 does the same for builds running longer than that. The ERROR save expects
 the vm state ``building``, so a build that completes at the same moment
-wins or loses cleanly.
+wins or loses cleanly. A build put in ERROR here holds nothing afterwards:
+its guest (if the driver kept one) is destroyed and its allocation
+deleted, through the ``release`` callable the compute passes
+(:meth:`nova_lite.compute.build.Builds.release`).
 """
 
 import datetime
@@ -30,14 +33,22 @@ def building_instances(conductor, context, host):
         context, {'host': host, 'vm_state': vm_states.BUILDING})
 
 
-def fail_left_over_builds(records, conductor, context, host):
+def _fail(records, context, instance, error, release):
+    if not records.set_error(context, instance.uuid, error,
+                             expected_vm_state=vm_states.BUILDING):
+        return False
+    if release is not None:
+        release(context, instance)
+    return True
+
+
+def fail_left_over_builds(records, conductor, context, host, release=None):
     """ERROR every instance a previous process left building here."""
     count = 0
     for instance in building_instances(conductor, context, host):
         error = StaleBuild(reason='The compute service on %s restarted while '
                            'the instance was building' % host)
-        if records.set_error(context, instance.uuid, error,
-                             expected_vm_state=vm_states.BUILDING):
+        if _fail(records, context, instance, error, release):
             count += 1
     if count:
         LOG.warning('%d instances left building on %s put in ERROR', count,
@@ -46,7 +57,7 @@ def fail_left_over_builds(records, conductor, context, host):
 
 
 def fail_timed_out_builds(records, conductor, context, host, timeout,
-                          now=None):
+                          now=None, release=None):
     """ERROR the builds of ``host`` older than ``timeout`` seconds."""
     now = now or timeutils.utcnow()
     limit = datetime.timedelta(seconds=timeout)
@@ -61,7 +72,6 @@ def fail_timed_out_builds(records, conductor, context, host, timeout,
             continue
         error = StaleBuild(reason='Build of the instance timed out after '
                            '%d seconds' % timeout)
-        if records.set_error(context, instance.uuid, error,
-                             expected_vm_state=vm_states.BUILDING):
+        if _fail(records, context, instance, error, release):
             count += 1
     return count

@@ -45,14 +45,16 @@ class ComputeTaskAPI:
 
     def schedule_and_build_instances(self, context, build_requests,
                                      request_specs, image=None,
-                                     requested_networks=None):
+                                     requested_networks=None, retry=None):
         """Cast: schedule the build requests and build them in cells.
 
         ``build_requests`` and ``request_specs`` are parallel lists of
         BuildRequest and RequestSpec objects; ``image`` is the image
-        catalog entry (a dict) the servers boot from.
+        catalog entry (a dict) the servers boot from. ``retry``: how many
+        times to retry reaching the bus (None: forever); past them the
+        cast raises ``MessageDeliveryFailure``.
         """
-        cctxt = self.client.prepare(version='1.0')
+        cctxt = self.client.prepare(version='1.0', retry=retry)
         cctxt.cast(context, 'schedule_and_build_instances',
                    build_requests=build_requests,
                    request_specs=request_specs, image=image,

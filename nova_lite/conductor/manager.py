@@ -13,9 +13,11 @@ import copy
 import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_utils import timeutils
+from oslo_service import periodic_task
 
 from nova_lite import conf as nl_conf
 from nova_lite.conductor import compute_task
+from nova_lite.conductor import reaper
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
@@ -23,6 +25,9 @@ from nova_lite.objects import task_log as task_log_obj
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
+
+# Seconds between two runs of the stuck-build reaper at most.
+REAP_CHECK_MAX = 60
 
 # What a compute may change in its own service record.
 SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
@@ -36,8 +41,8 @@ class ConductorManager(manager.Manager):
     def __init__(self, host=None):
         super().__init__(host=host)
         # NOTE(nova_lite): builds are served in their own namespace.
-        self.additional_endpoints.append(
-            compute_task.ComputeTaskManager(self))
+        self.compute_task = compute_task.ComputeTaskManager(self)
+        self.additional_endpoints.append(self.compute_task)
 
     @property
     def is_cell_conductor(self):
@@ -247,6 +252,24 @@ class ConductorManager(manager.Manager):
     def migration_get_all_by_filters(self, context, filters):
         return objects.MigrationList.get_by_filters(
             self.cell_context(context), filters).objects
+
+    # -- periodic tasks (super conductor) --------------------------------
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_reap_stuck_builds(self, context):
+        """Build requests never scheduled and instances that never got a
+        host, past ``[compute] instance_build_timeout``: ERROR, claim
+        deleted (:mod:`nova_lite.conductor.reaper`)."""
+        timeout = CONF.compute.instance_build_timeout
+        if not timeout or self.is_cell_conductor:
+            return
+        if self._due('reap_stuck_builds', min(timeout, REAP_CHECK_MAX)):
+            self.reap_stuck_builds(context, timeout)
+
+    def reap_stuck_builds(self, context, timeout, now=None):
+        """Run the reaper now; how many builds it ended."""
+        return reaper.reap(context, self.compute_task.placement, timeout,
+                           now=now)
 
     # -- the instance usage audit (1.3) ------------------------------------
 

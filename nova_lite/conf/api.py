@@ -59,6 +59,14 @@ a hypervisor that cannot inject passwords.
 Seconds a scatter-gather read waits for each cell before it counts the cell
 as down.
 """),
+    cfg.IntOpt('build_cast_retries', default=2, min=0, help="""
+How many times nova-lite-api retries to reach the message bus when it casts
+a create to the super conductor (oslo.messaging's ``retry``, each attempt
+waiting about ``[oslo_messaging_rabbit] rabbit_retry_interval`` more than
+the last). When the bus still cannot be reached, the servers are withdrawn
+and the request answers 503, within about 10 seconds with the defaults,
+instead of holding a worker thread for the whole outage.
+"""),
 ]
 
 

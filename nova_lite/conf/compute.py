@@ -29,10 +29,36 @@ Related options: ``update_resources_interval``.
                help="""
 Builds this compute runs at the same time; more wait their turn.
 """),
-    cfg.IntOpt('instance_build_timeout', default=0, min=0,
+    cfg.IntOpt('instance_build_timeout', default=1800, min=0,
                help="""
-Seconds after which an instance still building on this host is put in
-ERROR with a fault. 0 disables the check.
+Seconds after which an instance still building is put in ERROR with a
+fault and its claim and guest are freed: by its compute for builds on that
+host, by the super conductor for instances that never got a host and for
+build requests never scheduled. 0 disables these checks.
+
+Nova's default is 0 (never); nova_lite's is 1800 because a build can be
+lost between the API's 202 and ACTIVE (a compute killed mid-build, a
+message lost in a broker crash) and then nothing else would ever end it:
+it would stay BUILD, holding its claim and its quota, until an operator
+noticed. Half an hour is far longer than any build of the fake driver and
+than ``conductor_retry_timeout``, so a slow build is never cut short; the
+labs set a few minutes.
+
+Related options: ``conductor_retry_timeout``.
+"""),
+    cfg.IntOpt('conductor_retry_timeout', default=180, min=0,
+               help="""
+Seconds for which a compute retries a call to its cell conductor that a
+build cannot do without (recording the build's start, its outcome, its
+fault), when the call fails for a reason that says nothing about the
+instance: a ``MessagingTimeout`` (the conductor or the bus restarting) or
+the conductor's database being unreachable. Each attempt may itself wait
+``[DEFAULT] rpc_response_timeout``. When the calls still fail, the build is
+abandoned: its guest destroyed, its allocation deleted, and the instance
+put in ERROR once the conductor answers again (or by the build timeout).
+0 does not retry.
+
+Related options: ``instance_build_timeout``.
 """),
 ]
 

@@ -45,7 +45,26 @@ extra_opts = [
                help=SQLITE_BUSY_TIMEOUT_HELP),
 ]
 
-database_opts = _oslo_db_opts() + copy.deepcopy(extra_opts)
+retry_opts = [
+    cfg.IntOpt('transient_retry_timeout', default=60, min=0, help="""
+Seconds during which a database transaction that failed for a transient
+reason (the connection lost or refused while the database restarts, a
+deadlock, SQLite's "database is locked") is run again from the start,
+reads as well as writes, for every database this process reaches (API,
+cell, placement). Past it the error goes to the caller: the REST APIs
+answer 503, a conductor's caller sees the error. The default outlasts a
+MariaDB restart of 30 s or more; 0 never retries.
+"""),
+    cfg.FloatOpt('transient_retry_max_interval', default=2.0, min=0.01,
+                 help="""
+Longest pause in seconds between two attempts of a failed transaction (the
+pause starts at 0.05 s and doubles): short enough to notice quickly that
+the database is back.
+"""),
+]
+
+database_opts = (_oslo_db_opts() + copy.deepcopy(extra_opts) +
+                 retry_opts)
 api_db_opts = _oslo_db_opts() + copy.deepcopy(extra_opts)
 placement_db_opts = _oslo_db_opts() + copy.deepcopy(extra_opts)
 

@@ -31,6 +31,11 @@ def fault_values(instance_uuid, error, host=None, with_traceback=True):
         if with_traceback and code >= 500:
             details = ''.join(tb_lib.format_exception(
                 type(error), error, error.__traceback__))
+        # NOTE(nova_lite): what only admins may read (the details of a 500
+        # fault), e.g. the placement query of a NoValidHost.
+        query = (getattr(error, 'kwargs', None) or {}).get('placement_query')
+        if query:
+            details = 'Placement query: %s\n%s' % (query, details or '')
     else:
         code, message, details = 500, str(error), None
     return {'instance_uuid': instance_uuid, 'code': code,

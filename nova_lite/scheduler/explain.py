@@ -1,27 +1,30 @@
 """Why no host was found: the text of a NoValidHost.
 
 The explanation reaches the instance fault, so it is written for the user:
-what placement was asked and how many candidates it returned, then each
-filter that removed hosts, in the order they ran. For example::
+how many candidates placement returned, then each filter that removed
+hosts, in the order they ran. For example::
 
     No valid host was found. Placement returned 3 allocation candidates on
-    3 hosts for GET /allocation_candidates?limit=1000&resources=...;
-    filters: ComputeFilter removed 0 of 3 hosts,
+    3 hosts; filters: ComputeFilter removed 0 of 3 hosts,
     ServerGroupAntiAffinityFilter removed 3 of 3 hosts (none left).
 
-The manager logs the same text at INFO.
+The placement query itself is no business of a project member (it shows
+the cloud's inner workings: root traits, member_of, limits): it travels
+with the exception as ``placement_query`` and lands in the fault's details,
+which only admins see, and the manager logs it at INFO with the text.
 """
 
 from nova_lite import exception
 
 
-def describe_candidates(num_candidates, num_hosts, query):
-    """'Placement returned N allocation candidates on M hosts for Q'."""
+def describe_candidates(num_candidates, num_hosts):
+    """'Placement returned N allocation candidates on M hosts'."""
     if not num_candidates:
-        return 'Placement returned no allocation candidates for %s' % query
-    return ('Placement returned %d allocation candidate%s on %d host%s '
-            'for %s' % (num_candidates, _s(num_candidates), num_hosts,
-                        _s(num_hosts), query))
+        return ('Placement returned no allocation candidates for the '
+                'requested resources and traits')
+    return ('Placement returned %d allocation candidate%s on %d host%s'
+            % (num_candidates, _s(num_candidates), num_hosts,
+               _s(num_hosts)))
 
 
 def describe_steps(steps):
@@ -40,19 +43,19 @@ def describe_steps(steps):
     return 'filters: ' + ', '.join(parts)
 
 
-def explain_filtered(num_candidates, num_hosts, query, filter_result,
+def explain_filtered(num_candidates, num_hosts, filter_result,
                      instance_index=0, num_instances=1):
     """Reason for a request whose hosts were all filtered out."""
-    text = describe_candidates(num_candidates, num_hosts, query)
+    text = describe_candidates(num_candidates, num_hosts)
     if num_instances > 1:
         text += '; for instance %d of %d' % (instance_index + 1,
                                              num_instances)
     return '%s; %s.' % (text, describe_steps(filter_result.steps))
 
 
-def explain_no_candidates(query):
+def explain_no_candidates():
     """Reason when placement found nothing."""
-    return describe_candidates(0, 0, query) + '.'
+    return describe_candidates(0, 0) + '.'
 
 
 def explain_invalid_request(error):
@@ -70,9 +73,12 @@ def explain_not_enough_hosts(needed, placed):
             'requested, %d placed.' % (needed, _s(needed), placed))
 
 
-def no_valid_host(reason):
-    """The NoValidHost exception carrying ``reason``."""
-    return exception.NoValidHost(reason=reason)
+def no_valid_host(reason, query=None):
+    """The NoValidHost exception carrying ``reason`` (for everyone) and
+    the placement ``query`` (for admins: the fault's details)."""
+    if query is None:
+        return exception.NoValidHost(reason=reason)
+    return exception.NoValidHost(reason=reason, placement_query=str(query))
 
 
 def _s(count):

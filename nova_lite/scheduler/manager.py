@@ -212,8 +212,9 @@ class SchedulerManager(manager.Manager):
             return self._select(context, request, return_alternates)
         except exception.NoValidHost as err:
             self._release(request)
-            LOG.info('No valid host for %s: %s',
-                     _describe(request), err.kwargs.get('reason', err))
+            LOG.info('No valid host for %s: %s (placement query: %s)',
+                     _describe(request), err.kwargs.get('reason', err),
+                     request.query)
             raise
         except (exception.InvalidSchedulerRequest,
                 request_filter.RequestFilterFailed) as err:
@@ -253,7 +254,8 @@ class SchedulerManager(manager.Manager):
                 state.allocation_candidates = by_root[state.uuid]
             self._fill_group_hosts(spec, cells)
         if not request.hosts:
-            raise explain.no_valid_host(_no_hosts_reason(request, by_root))
+            raise explain.no_valid_host(_no_hosts_reason(request, by_root),
+                                        request.query)
         uuids = request.instance_uuids or [None] * request.num_instances
         last_sorted = []
         for index, instance_uuid in enumerate(uuids):
@@ -304,13 +306,13 @@ class SchedulerManager(manager.Manager):
         ordered, result = self._sorted_hosts(request, index)
         if not ordered:
             raise explain.no_valid_host(explain.explain_filtered(
-                request.num_candidates, len(request.hosts), request.query,
-                result, index, request.num_instances))
+                request.num_candidates, len(request.hosts), result, index,
+                request.num_instances), request.query)
         chosen, alloc_req = self._claim_first(request, ordered,
                                               instance_uuid)
         if chosen is None:
             raise explain.no_valid_host(_claims_failed_reason(
-                request, result, len(ordered), index))
+                request, result, len(ordered), index), request.query)
         host_state.consume_selected_host(chosen, spec, instance_uuid)
         self.host_manager.consume_in_cache(chosen, spec)
         request.chosen.append((chosen, alloc_req))
@@ -450,15 +452,15 @@ class SchedulerManager(manager.Manager):
         except placement_client.PlacementError as err:
             if err.status == 400:
                 raise explain.no_valid_host(
-                    'Placement rejected %s: %s' % (request.query,
-                                                   err.detail))
+                    'Placement rejected the request: %s' % err.detail,
+                    request.query)
             raise
         alloc_reqs = answer.get('allocation_requests') or []
         summaries = answer.get('provider_summaries') or {}
         request.num_candidates = len(alloc_reqs)
         if not alloc_reqs:
-            raise explain.no_valid_host(
-                explain.explain_no_candidates(request.query))
+            raise explain.no_valid_host(explain.explain_no_candidates(),
+                                        request.query)
         return requests_by_root(alloc_reqs, summaries)
 
     def _fill_group_hosts(self, spec, cells):
@@ -526,13 +528,13 @@ def _no_hosts_reason(request, by_root):
     return ('%s; none of the %d candidate hosts is a compute node of a '
             'reachable cell with a compute service.' % (
                 explain.describe_candidates(request.num_candidates,
-                                            len(by_root), request.query),
+                                            len(by_root)),
                 len(by_root)))
 
 
 def _claims_failed_reason(request, result, num_tried, index):
     text = explain.describe_candidates(request.num_candidates,
-                                       len(request.hosts), request.query)
+                                       len(request.hosts))
     if request.num_instances > 1:
         text += '; for instance %d of %d' % (index + 1,
                                              request.num_instances)

@@ -88,7 +88,10 @@ class Router:
     def __call__(self, req):
         try:
             return self._dispatch(req)
-        except (db_exc.DBConnectionError, db_exc.CantStartEngineError) as exc:
+        except (db_exc.DBConnectionError, db_exc.CantStartEngineError,
+                db_exc.DBDeadlock) as exc:
+            # NOTE(nova_lite): raised once the transaction's retries
+            # (nova_lite.db.session.retry_on_transient) are spent.
             LOG.error('Database unavailable: %s', exc)
             return self.errors.render(req, webob.exc.HTTPServiceUnavailable(
                 self.errors.db_unavailable))
@@ -96,6 +99,11 @@ class Router:
             return self.errors.render(
                 req, webob.exc.HTTPBadRequest(self.errors.bad_utf8))
         except db_exc.DBError as exc:
+            if 'database is locked' in str(exc).lower():
+                LOG.error('Database still locked after retries: %s', exc)
+                return self.errors.render(
+                    req, webob.exc.HTTPServiceUnavailable(
+                        self.errors.db_unavailable))
             # SQLite refuses to even compare an integer past 64 bits.
             if not isinstance(exc.inner_exception, OverflowError):
                 raise

@@ -1,15 +1,18 @@
 """Deleting a server.
 
 A server is deleted where it is: a build request not yet scheduled goes
-with its mapping and request spec; an instance in cell0, without a host
-or on a compute that does not heartbeat is deleted in its cell database
-right here (its claim dropped); any other is cast to its compute, which
-removes the guest, the allocation and the row. A server in the middle of
-a resize (VERIFY_RESIZE) has its resize confirmed first when its source
-compute is up, so the source guest and the migration's allocation go
-too. Either way, a delete frees what the instance's unfinished
-migrations still hold (the source of a move) and ends them ``error``; a
-shelved server's snapshot image is deleted with it, as in Nova.
+with its mapping, request spec and any claim the scheduler made for it;
+an instance in cell0, without a host or on a compute that does not
+heartbeat is deleted in its cell database right here (its claim
+dropped); any other is cast to its compute, which removes the guest, the
+allocation and the row. A server in the middle of a resize
+(VERIFY_RESIZE) has its resize confirmed first when its source compute is
+up, so the source guest and the migration's allocation go too. Either
+way, a delete frees what the instance's unfinished migrations still hold
+(the source of a move) and ends them ``error``; a shelved server's
+snapshot image is deleted with it, as in Nova. A failed allocation
+delete is retried in the background
+(:mod:`nova_lite.clients.claim_release`).
 """
 
 from oslo_log import log as logging
@@ -18,8 +21,7 @@ from oslo_utils import timeutils
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import snapshot
-from nova_lite.clients import allocation_moves
-from nova_lite.clients import placement as placement_client
+from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
@@ -70,14 +72,19 @@ class DeleteAPI:
         mapping.save()
         group_obj.InstanceGroup.delete_member(context, uuid)
 
-    @staticmethod
-    def _delete_build_request(context, uuid):
-        """True when the build request was deleted (the server with it)."""
+    def _delete_build_request(self, context, uuid):
+        """True when the build request was deleted (the server with it).
+
+        Its claim goes too: the scheduler may have claimed before the
+        super conductor died or lost the race, and nothing else would
+        ever give that claim back.
+        """
         try:
             objects.BuildRequest(context, instance_uuid=uuid).destroy()
         except exception.BuildRequestNotFound:
             return False
         LOG.info('Deleted server %s while it was being scheduled', uuid)
+        claim_release.release(self.placement, uuid)
         for remove in (objects.InstanceMapping.get_by_instance_uuid,):
             try:
                 remove(context, uuid).destroy()
@@ -100,12 +107,7 @@ class DeleteAPI:
         instance.destroy()
         for consumer in [instance.uuid] + self._end_unfinished_migrations(
                 cctxt, instance.uuid):
-            try:
-                allocation_moves.delete_allocation(self.placement, consumer)
-            except placement_client.PlacementClientError as exc:
-                LOG.warning('Allocations of consumer %s of deleted '
-                            'instance %s not removed: %s', consumer,
-                            instance.uuid, exc)
+            claim_release.release(self.placement, consumer)
         LOG.info('Deleted instance %s locally (no compute holds it)',
                  instance.uuid)
 

@@ -110,13 +110,18 @@ class ScheduleAndBuildTask:
         except exception.BuildRequestNotFound:
             return None
 
-    def _forget_deleted(self, uuid):
-        """The user deleted the server while it was being scheduled."""
+    def _forget_deleted(self, uuid, mapped_here=False):
+        """The user deleted the server while it was being scheduled (or
+        the reaper buried it, having waited for it too long: then its
+        mapping points at cell0 and stays, unless ``mapped_here``: this
+        task pointed it at its cell)."""
         LOG.info('Instance %s was deleted during scheduling; dropping its '
                  'mapping and claim', uuid)
         try:
-            objects.InstanceMapping.get_by_instance_uuid(
-                self.context, uuid).destroy()
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                self.context, uuid)
+            if mapping.cell_mapping is None or mapped_here:
+                mapping.destroy()
         except exception.InstanceMappingNotFound:
             pass
         common.delete_allocations(self.placement, uuid)
@@ -152,7 +157,7 @@ class ScheduleAndBuildTask:
             instance_api.instance_destroy(cctxt, uuid)
         except exception.InstanceNotFound:
             pass
-        self._forget_deleted(uuid)
+        self._forget_deleted(uuid, mapped_here=True)
 
     def _build_one(self, build_request, spec, host_list):
         uuid = build_request.instance_uuid

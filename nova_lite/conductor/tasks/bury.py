@@ -59,14 +59,18 @@ def bury_one(context, cell0, build_request, error):
         except exception.BuildRequestNotFound:
             values['created_at'] = build_request.created_at
         instance_api.instance_create(cctxt, values)
-        _record_failed_create(cctxt, uuid, error)
-        common.set_error_with_fault(cctxt, uuid, error)
-        mapping.cell_mapping = cell0
-        mapping.save()
         try:
+            _record_failed_create(cctxt, uuid, error)
+            common.set_error_with_fault(cctxt, uuid, error)
+            mapping.cell_mapping = cell0
+            mapping.save()
             build_request.destroy()
-        except exception.BuildRequestNotFound:
-            LOG.info('Build request of %s was deleted meanwhile; removing '
+        except (exception.BuildRequestNotFound,
+                exception.InstanceMappingNotFound):
+            # NOTE(nova_lite): the user's delete won the race (it removes
+            # the build request, then the mapping): nothing may stay in
+            # cell0, or it would be an unmapped ghost counted in quota.
+            LOG.info('Instance %s was deleted while it was buried; removing '
                      'it from cell0 too', uuid)
             instance_api.instance_destroy(cctxt, uuid)
             return

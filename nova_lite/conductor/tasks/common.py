@@ -7,6 +7,7 @@ uses these too (see ARCHITECTURE.md, "Rules that keep the cells honest").
 from oslo_log import log as logging
 
 from nova_lite.clients import allocation_moves
+from nova_lite.clients import claim_release
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
@@ -179,14 +180,10 @@ def claim_forced_host(cctxt, placement, instance, host, source_consumer):
 
 
 def delete_allocations(placement, instance_uuid):
-    """Drop every allocation of the instance; a missing one is fine."""
-    try:
-        placement.delete_allocations(instance_uuid)
-    except placement_client.PlacementNotFound:
-        return
-    except placement_client.PlacementClientError as exc:
-        LOG.warning('Could not delete the allocations of instance %s: %s',
-                    instance_uuid, exc)
+    """Drop every allocation of the instance; a missing one is fine, a
+    failed delete is retried in the background
+    (:mod:`nova_lite.clients.claim_release`)."""
+    claim_release.release(placement, instance_uuid)
 
 
 def set_error_with_fault(cctxt, instance_uuid, error, host=None):

@@ -39,18 +39,21 @@ def _aggregate_get(s, aggregate_id):
         exception.AggregateNotFound(aggregate_id=aggregate_id))
 
 
+@session.retry_on_transient
 def aggregate_get(context, aggregate_id):
     """The aggregate with this id or uuid (AggregateNotFound)."""
     with _reader(context) as s:
         return _aggregate_get(s, aggregate_id)
 
 
+@session.retry_on_transient
 def aggregate_get_all(context):
     with _reader(context) as s:
         return list(s.scalars(sa.select(models.Aggregate).order_by(
             models.Aggregate.id)))
 
 
+@session.retry_on_transient
 def aggregate_get_by_host(context, host, key=None):
     """Aggregates ``host`` belongs to (only those with metadata ``key``)."""
     query = sa.select(models.Aggregate).join(models.AggregateHost).where(
@@ -63,6 +66,7 @@ def aggregate_get_by_host(context, host, key=None):
         return list(s.scalars(query))
 
 
+@session.retry_on_transient
 def availability_zones_by_host(context):
     """{host: availability zone} for hosts in an aggregate with an AZ."""
     query = sa.select(models.AggregateHost.host,

@@ -50,17 +50,20 @@ def _cell_get(s, column, value):
         exception.CellMappingNotFound(uuid=value))
 
 
+@session.retry_on_transient
 def cell_mapping_get_by_uuid(context, cell_uuid):
     with _reader(context) as s:
         return _cell_get(s, models.CellMapping.uuid, cell_uuid)
 
 
+@session.retry_on_transient
 def cell_mapping_get_by_name(context, name):
     """The first cell named ``name`` (CellMappingNotFound)."""
     with _reader(context) as s:
         return _cell_get(s, models.CellMapping.name, name)
 
 
+@session.retry_on_transient
 def cell_mapping_get_all(context):
     """Every cell, cell0 first, then by id (the order nova lists them)."""
     query = sa.select(models.CellMapping).order_by(
@@ -98,6 +101,7 @@ def host_mapping_create(context, host, cell_id):
                        exception.HostMappingExists(name=host), refresh=True)
 
 
+@session.retry_on_transient
 def host_mapping_get_by_host(context, host):
     """The mapping of ``host``, with ``cell_mapping`` (HostMappingNotFound)."""
     with _reader(context) as s:
@@ -107,6 +111,7 @@ def host_mapping_get_by_host(context, host):
             exception.HostMappingNotFound(name=host))
 
 
+@session.retry_on_transient
 def host_mapping_get_all(context, cell_id=None):
     """Every host mapping, or those of the cell with primary key cell_id."""
     query = sa.select(models.HostMapping).order_by(models.HostMapping.id)
@@ -144,11 +149,13 @@ def _instance_mapping_get(s, instance_uuid):
         exception.InstanceMappingNotFound(uuid=instance_uuid))
 
 
+@session.retry_on_transient
 def instance_mapping_get_by_instance_uuid(context, instance_uuid):
     with _reader(context) as s:
         return _instance_mapping_get(s, instance_uuid)
 
 
+@session.retry_on_transient
 def instance_mapping_get_by_project(context, project_id=None, cell_id=None,
                                     limit=None):
     """Instance mappings, filtered by project and/or cell, oldest first."""
@@ -180,6 +187,7 @@ def instance_mapping_delete(context, instance_uuid):
         s.delete(_instance_mapping_get(s, instance_uuid))
 
 
+@session.retry_on_transient
 def instance_mapping_count_by_cell(context, cell_id):
     """How many instances are mapped to the cell (not queued for delete)."""
     with _reader(context) as s:
@@ -216,23 +224,27 @@ def _flavor_get(s, column, value):
         exception.FlavorNotFound(flavor_id=value))
 
 
+@session.retry_on_transient
 def flavor_get(context, flavor_pk):
     """The flavor with primary key ``flavor_pk``."""
     with _reader(context) as s:
         return _flavor_get(s, models.Flavor.id, flavor_pk)
 
 
+@session.retry_on_transient
 def flavor_get_by_flavor_id(context, flavorid):
     """The flavor whose public id is ``flavorid`` (FlavorNotFound)."""
     with _reader(context) as s:
         return _flavor_get(s, models.Flavor.flavorid, flavorid)
 
 
+@session.retry_on_transient
 def flavor_get_by_name(context, name):
     with _reader(context) as s:
         return _flavor_get(s, models.Flavor.name, name)
 
 
+@session.retry_on_transient
 def flavor_get_all(context, is_public=None, project_id=None,
                    include_disabled=True, min_memory_mb=None,
                    min_root_gb=None):

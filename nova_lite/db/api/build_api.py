@@ -38,6 +38,7 @@ def _request_spec_get(s, instance_uuid):
         exception.RequestSpecNotFound(instance_uuid=instance_uuid))
 
 
+@session.retry_on_transient
 def request_spec_get_by_instance_uuid(context, instance_uuid):
     with _reader(context) as s:
         return _request_spec_get(s, instance_uuid)
@@ -77,11 +78,13 @@ def _build_request_get(s, instance_uuid):
         exception.BuildRequestNotFound(uuid=instance_uuid))
 
 
+@session.retry_on_transient
 def build_request_get_by_instance_uuid(context, instance_uuid):
     with _reader(context) as s:
         return _build_request_get(s, instance_uuid)
 
 
+@session.retry_on_transient
 def build_request_get_all(context, project_id=None):
     """Pending build requests, newest first (servers list shows them)."""
     query = sa.select(models.BuildRequest).order_by(

@@ -45,11 +45,13 @@ def _group_get(s, group_uuid):
         exception.InstanceGroupNotFound(group_uuid=group_uuid))
 
 
+@session.retry_on_transient
 def instance_group_get(context, group_uuid):
     with _reader(context) as s:
         return _group_get(s, group_uuid)
 
 
+@session.retry_on_transient
 def instance_group_get_by_instance(context, instance_uuid):
     """The group ``instance_uuid`` is a member of (InstanceGroupNotFound)."""
     query = sa.select(models.InstanceGroup).join(
@@ -61,6 +63,7 @@ def instance_group_get_by_instance(context, instance_uuid):
             exception.InstanceGroupNotFound(group_uuid=instance_uuid))
 
 
+@session.retry_on_transient
 def instance_group_get_all(context, project_id=None):
     query = sa.select(models.InstanceGroup).order_by(models.InstanceGroup.id)
     if project_id is not None:
@@ -116,6 +119,7 @@ def key_pair_create(context, values):
         key_name=values.get('name')))
 
 
+@session.retry_on_transient
 def key_pair_get(context, user_id, name):
     with _reader(context) as s:
         return rows.first_or_raise(
@@ -125,6 +129,7 @@ def key_pair_get(context, user_id, name):
             exception.KeypairNotFound(user_id=user_id, name=name))
 
 
+@session.retry_on_transient
 def key_pair_get_all_by_user(context, user_id):
     with _reader(context) as s:
         return list(s.scalars(sa.select(models.KeyPair).where(
@@ -143,6 +148,7 @@ def key_pair_destroy(context, user_id, name):
 
 # -- quota limits -----------------------------------------------------------
 
+@session.retry_on_transient
 def quota_get_all_by_project(context, project_id):
     """{resource: hard_limit} set for the project."""
     with _reader(context) as s:
@@ -151,6 +157,7 @@ def quota_get_all_by_project(context, project_id):
             models.Quota.project_id == project_id)).all())
 
 
+@session.retry_on_transient
 def quota_get_all_by_project_and_user(context, project_id, user_id):
     """{resource: hard_limit} set for the user within the project."""
     with _reader(context) as s:

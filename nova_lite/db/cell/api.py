@@ -63,12 +63,14 @@ def _service_get(s, service_id):
     return service
 
 
+@session.retry_on_transient
 def service_get(context, service_id):
     """The service with primary key ``service_id`` (ServiceNotFound)."""
     with _reader(context) as s:
         return _service_get(s, service_id)
 
 
+@session.retry_on_transient
 def service_get_by_uuid(context, service_uuid):
     """The service with ``service_uuid`` (ServiceNotFound)."""
     with _reader(context) as s:
@@ -78,6 +80,7 @@ def service_get_by_uuid(context, service_uuid):
             exception.ServiceNotFound(service_id=service_uuid))
 
 
+@session.retry_on_transient
 def service_get_by_host_and_binary(context, host, binary):
     """The ``binary`` service of ``host`` (HostBinaryNotFound)."""
     with _reader(context) as s:
@@ -88,6 +91,7 @@ def service_get_by_host_and_binary(context, host, binary):
             exception.HostBinaryNotFound(host=host, binary=binary))
 
 
+@session.retry_on_transient
 def service_get_all(context, binary=None, include_disabled=True, host=None):
     """All services of the cell, optionally of one binary and/or host."""
     query = sa.select(models.Service).order_by(models.Service.id)
@@ -150,6 +154,7 @@ def _compute_node_query(context):
                           context).order_by(models.ComputeNode.id)
 
 
+@session.retry_on_transient
 def compute_node_get(context, compute_id):
     """The compute node with primary key ``compute_id``."""
     query = _compute_node_query(context).where(
@@ -160,6 +165,7 @@ def compute_node_get(context, compute_id):
             exception.ComputeNodeNotFound(node=compute_id))
 
 
+@session.retry_on_transient
 def compute_node_get_by_uuid(context, node_uuid):
     """The compute node whose (provider) uuid is ``node_uuid``."""
     query = _compute_node_query(context).where(
@@ -170,6 +176,7 @@ def compute_node_get_by_uuid(context, node_uuid):
             exception.ComputeNodeNotFound(node=node_uuid))
 
 
+@session.retry_on_transient
 def compute_node_get_by_host_and_nodename(context, host, nodename):
     """The live node ``nodename`` of ``host`` (ComputeNodeNotFound)."""
     query = _compute_node_query(context).where(
@@ -181,6 +188,7 @@ def compute_node_get_by_host_and_nodename(context, host, nodename):
             exception.ComputeNodeNotFound(node=nodename))
 
 
+@session.retry_on_transient
 def compute_node_get_all(context, mapped=None):
     """Every compute node of the cell (``mapped``: only 0 or only 1)."""
     query = _compute_node_query(context)
@@ -190,6 +198,7 @@ def compute_node_get_all(context, mapped=None):
         return list(s.scalars(query))
 
 
+@session.retry_on_transient
 def compute_node_get_all_by_host(context, host):
     """The nodes of ``host`` (ComputeHostNotFound when it has none)."""
     query = _compute_node_query(context).where(

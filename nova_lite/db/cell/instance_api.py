@@ -70,6 +70,7 @@ def _instance_get(s, context, instance_uuid):
     return instance
 
 
+@session.retry_on_transient
 def instance_get_by_uuid(context, instance_uuid):
     """The instance ``instance_uuid`` (InstanceNotFound)."""
     with _reader(context) as s:
@@ -91,6 +92,7 @@ def tags_match(tags, tag_filters):
                for key, value in tag_filters.items())
 
 
+@session.retry_on_transient
 def instance_get_all_by_filters(context, filters=None, sort_keys=None,
                                 limit=None, marker=None):
     """Instances matching ``filters`` (exact matches, lists mean any of).
@@ -173,6 +175,7 @@ def instance_get_all_by_host(context, host, node=None):
     return instance_get_all_by_filters(context, filters, sort_keys=['id'])
 
 
+@session.retry_on_transient
 def instance_count_by_host(context, host):
     """How many live instances ``host`` runs."""
     with _reader(context) as s:
@@ -242,6 +245,7 @@ def instance_fault_create(context, values):
     return fault
 
 
+@session.retry_on_transient
 def instance_fault_get_by_instance_uuids(context, instance_uuids,
                                          latest=False):
     """{instance_uuid: [faults, newest first]} (only the newest if latest)."""
@@ -303,11 +307,13 @@ def action_finish(context, instance_uuid, request_id=None, message=None):
     return action
 
 
+@session.retry_on_transient
 def action_get_by_request_id(context, instance_uuid, request_id):
     with _reader(context) as s:
         return _action_get(s, instance_uuid, request_id)
 
 
+@session.retry_on_transient
 def actions_get(context, instance_uuid):
     """The instance's actions, newest first."""
     with _reader(context) as s:
@@ -354,6 +360,7 @@ def action_event_finish(context, instance_uuid, event, result='Success',
     return row
 
 
+@session.retry_on_transient
 def action_events_get(context, action_id):
     with _reader(context) as s:
         return list(s.scalars(sa.select(models.InstanceActionEvent).where(
@@ -384,11 +391,13 @@ def _migration_get(s, column, value):
     return migration
 
 
+@session.retry_on_transient
 def migration_get(context, migration_id):
     with _reader(context) as s:
         return _migration_get(s, models.Migration.id, migration_id)
 
 
+@session.retry_on_transient
 def migration_get_by_uuid(context, migration_uuid):
     with _reader(context) as s:
         return _migration_get(s, models.Migration.uuid, migration_uuid)
@@ -422,6 +431,7 @@ def migration_update(context, migration_id, values, expected_status=None):
     return migration
 
 
+@session.retry_on_transient
 def migration_get_by_instance_and_status(context, instance_uuid, status):
     """The newest live migration of the instance in ``status``."""
     with _reader(context) as s:
@@ -441,6 +451,7 @@ MIGRATION_DONE_STATUSES = ('confirmed', 'reverted', 'error', 'failed',
                            'completed', 'cancelled', 'done')
 
 
+@session.retry_on_transient
 def migration_get_in_progress_by_host_and_node(context, host, node):
     """Unfinished migrations from or to ``node`` of ``host``."""
     model = models.Migration
@@ -453,6 +464,7 @@ def migration_get_in_progress_by_host_and_node(context, host, node):
         return list(s.scalars(query))
 
 
+@session.retry_on_transient
 def migration_get_all_by_filters(context, filters=None):
     """Migrations filtered on exact columns (instance_uuid, status, ...)."""
     model = models.Migration

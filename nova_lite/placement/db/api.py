@@ -61,21 +61,25 @@ def reset():
 
 
 def writer(fn):
-    """Run ``fn(context, ...)`` in a writer transaction of the placement DB."""
+    """Run ``fn(context, ...)`` in a writer transaction of the placement DB,
+    the whole transaction retried while the database is away or locked
+    (:func:`nova_lite.db.session.retry_on_transient`; a writer nested in
+    another retried call is not retried twice)."""
     @functools.wraps(fn)
     def wrapper(context, *args, **kwargs):
         with get_context_manager().writer.using(context):
             return fn(context, *args, **kwargs)
-    return wrapper
+    return db_session.retry_on_transient(wrapper)
 
 
 def reader(fn):
-    """Run ``fn(context, ...)`` in a reader transaction of the placement DB."""
+    """Run ``fn(context, ...)`` in a reader transaction of the placement DB
+    (retried as :func:`writer` is)."""
     @functools.wraps(fn)
     def wrapper(context, *args, **kwargs):
         with get_context_manager().reader.using(context):
             return fn(context, *args, **kwargs)
-    return wrapper
+    return db_session.retry_on_transient(wrapper)
 
 
 def session(context):

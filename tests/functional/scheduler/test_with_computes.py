@@ -63,4 +63,4 @@ class WithComputesTestCase(base.SchedulerFunctionalBase):
         err = self.assertRaises(exception.NoValidHost, self.select,
                                 self.spec({'resources:VGPU': '3'}),
                                 [str(uuid.uuid4())])
-        self.assertIn('VGPU:3', str(err))
+        self.assertIn('VGPU:3', err.kwargs['placement_query'])

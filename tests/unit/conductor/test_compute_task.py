@@ -55,7 +55,7 @@ class FakeComputeTaskAPI:
 
     def schedule_and_build_instances(self, context, build_requests,
                                      request_specs, image=None,
-                                     requested_networks=None):
+                                     requested_networks=None, retry=None):
         self.calls.append((build_requests, request_specs, image))
 
 

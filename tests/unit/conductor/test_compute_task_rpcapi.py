@@ -33,7 +33,8 @@ class ComputeTaskAPITestCase(testtools.TestCase):
         self.api.schedule_and_build_instances(
             self.context, ['br'], ['spec'], image={'id': 'i'},
             requested_networks='none')
-        self.api.client.prepare.assert_called_once_with(version='1.0')
+        self.api.client.prepare.assert_called_once_with(version='1.0',
+                                                         retry=None)
         self.prepared.cast.assert_called_once_with(
             self.context, 'schedule_and_build_instances',
             build_requests=['br'], request_specs=['spec'],

@@ -1,6 +1,7 @@
 """NoValidHost explanations."""
 
 from nova_lite import exception
+from nova_lite.objects import instance_fault
 from nova_lite.scheduler import explain
 from nova_lite.scheduler import filters
 from nova_lite.scheduler import placement_query as pq
@@ -9,12 +10,19 @@ from tests.unit.scheduler import fakes
 
 class TestExplain(fakes.TestCase):
 
-    def test_no_candidates_names_the_query(self):
+    def test_no_candidates_keeps_the_query_for_admins(self):
+        """Issue 16: a member's fault does not show the placement query;
+        it travels with the exception into the (admin-only) details."""
         query = pq.build_query(fakes.fake_spec(
             extra_specs={'trait:CUSTOM_SSD': 'required'}))
-        text = explain.explain_no_candidates(query)
+        text = explain.explain_no_candidates()
         self.assertIn('Placement returned no allocation candidates', text)
-        self.assertIn('required=CUSTOM_SSD', text)
+        err = explain.no_valid_host(text, query)
+        self.assertNotIn('CUSTOM_SSD', str(err))
+        self.assertIn('required=CUSTOM_SSD', err.kwargs['placement_query'])
+        values = instance_fault.fault_values('u', err)
+        self.assertNotIn('allocation_candidates', values['message'])
+        self.assertIn('required=CUSTOM_SSD', values['details'])
 
     def test_filters_in_order_with_counts(self):
         handler = filters.FilterHandler(['ComputeFilter',
@@ -25,11 +33,11 @@ class TestExplain(fakes.TestCase):
                  fakes.fake_host('h2', instances=['i2']),
                  fakes.fake_host('h3', service={'disabled': True})]
         result = handler.get_filtered_hosts(hosts, spec)
-        query = pq.build_query(spec)
-        text = explain.explain_filtered(4, 3, query, result,
+        text = explain.explain_filtered(4, 3, result,
                                         instance_index=3, num_instances=4)
         self.assertIn('Placement returned 4 allocation candidates on 3 '
-                      'hosts for GET /allocation_candidates?', text)
+                      'hosts; for instance 4 of 4', text)
+        self.assertNotIn('allocation_candidates?', text)
         self.assertIn('for instance 4 of 4', text)
         self.assertIn('filters: ComputeFilter removed 1 of 3 hosts, '
                       'ServerGroupAntiAffinityFilter removed 2 of 2 hosts '

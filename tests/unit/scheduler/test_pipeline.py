@@ -31,8 +31,8 @@ def schedule(spec, hosts, instance_uuids, aggregates=()):
         result = filter_handler.get_filtered_hosts(hosts, spec, index)
         if not result.hosts:
             raise explain.no_valid_host(explain.explain_filtered(
-                len(hosts), len(hosts), query, result, index,
-                len(instance_uuids)))
+                len(hosts), len(hosts), result, index,
+                len(instance_uuids)), query)
         weighed = weight_handler.get_weighed_hosts(result.hosts, spec)
         best = weights.pick_host(weighed)[0].obj
         host_state.consume_selected_host(best, spec, instance_uuid)

@@ -1,0 +1,120 @@
+"""The super conductor's reaper: builds that nobody will ever finish.
+
+A compute fails the builds of its own host that outlive ``[compute]
+instance_build_timeout`` (:mod:`nova_lite.compute.stale_builds`). Two
+kinds of build have no compute to do that, and would otherwise stay BUILD
+forever, holding their claim and their quota:
+
+* build requests never scheduled: the cast to the super conductor was
+  lost (a broker killed), or the super conductor died while it held them;
+  they are buried in cell0 in ERROR with a fault, as a NoValidHost is;
+* instances that never got a host, in any cell or in cell0: the super
+  conductor or a cell conductor died after creating the row, or a compute
+  gave up on the build while its conductor was unreachable.
+
+Both are older than the build timeout, by their ``created_at``; both have
+their claim in placement deleted. Only the super conductor runs this: it
+alone reaches the API database and every cell.
+"""
+
+import datetime
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.compute import vm_states
+from nova_lite.conductor.tasks import bury
+from nova_lite.conductor.tasks import common
+from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import cell_mapping as cell_mapping_obj
+
+LOG = logging.getLogger(__name__)
+
+
+class StuckBuild(exception.NovaLiteException):
+    msg_fmt = '%(reason)s'
+    code = 500
+
+
+def _older_than(created_at, limit):
+    if created_at is None:
+        return False
+    return created_at.replace(tzinfo=None) < limit
+
+
+def reap(context, placement, timeout, now=None):
+    """ERROR (with a fault, claim deleted) what is stuck; how many."""
+    now = (now or timeutils.utcnow()).replace(tzinfo=None)
+    limit = now - datetime.timedelta(seconds=timeout)
+    return (reap_build_requests(context, placement, timeout, limit) +
+            reap_hostless_instances(context, placement, timeout, limit))
+
+
+def reap_build_requests(context, placement, timeout, limit):
+    """Bury the build requests not scheduled within ``timeout``."""
+    stuck = [br for br in objects.BuildRequestList.get_all(context)
+             if _older_than(br.created_at, limit)]
+    if not stuck:
+        return 0
+    cell0 = objects.CellMapping.get_by_uuid(context,
+                                            cell_mapping_obj.CELL0_UUID)
+    error = StuckBuild(reason='The instance was not scheduled within %d '
+                       'seconds (its request was lost); giving up' % timeout)
+    count = 0
+    for build_request in stuck:
+        uuid = build_request.instance_uuid
+        try:
+            bury.bury_one(context, cell0, build_request, error)
+        except (exception.InstanceMappingNotFound,
+                exception.BuildRequestNotFound):
+            continue
+        common.delete_allocations(placement, uuid)
+        count += 1
+    if count:
+        LOG.warning('%d build requests never scheduled put in ERROR', count)
+    return count
+
+
+def reap_hostless_instances(context, placement, timeout, limit):
+    """ERROR the instances still building without a host after
+    ``timeout``, in every cell."""
+    error = StuckBuild(reason='The build of the instance did not reach a '
+                       'host within %d seconds; giving up' % timeout)
+    count = 0
+    for cell in objects.CellMappingList.get_all(context):
+        try:
+            count += _reap_cell(context, cell, placement, error, limit)
+        except Exception as exc:  # noqa: BLE001 - next cell, next run
+            LOG.warning('Stuck builds of cell %s not checked: %s',
+                        cell.identity, exc)
+    return count
+
+
+def _reap_cell(context, cell, placement, error, limit):
+    count = 0
+    with nl_context.target_cell(context, cell) as cctxt:
+        building = objects.InstanceList.get_by_filters(
+            cctxt, {'vm_state': vm_states.BUILDING, 'host': None})
+        for instance in building:
+            if instance.host or not _older_than(instance.created_at, limit):
+                continue
+            if _set_error(cctxt, instance, error):
+                common.delete_allocations(placement, instance.uuid)
+                count += 1
+    if count:
+        LOG.warning('%d instances without a host in cell %s put in ERROR',
+                    count, cell.identity)
+    return count
+
+
+def _set_error(cctxt, instance, error):
+    instance.vm_state = vm_states.ERROR
+    instance.task_state = None
+    try:
+        instance.save(expected_vm_state=[vm_states.BUILDING])
+    except (exception.InstanceNotFound, exception.UnexpectedVMStateError):
+        return False
+    common.set_error_with_fault(cctxt, instance.uuid, error)
+    return True

@@ -1,0 +1,179 @@
+"""Builds under conductor, database and restart faults (issue 16).
+
+The fault is injected at the cell conductor (its instance writes raise
+the database's connection error, which reaches the compute as a
+``RemoteError``) or by restarting the compute; every build must end
+ACTIVE, or ERROR with a fault and nothing held (no guest, no allocation).
+"""
+
+import datetime
+
+import fixtures
+from oslo_db import exception as db_exc
+
+from nova_lite.compute import vm_states
+from nova_lite.conductor import manager as conductor_manager
+from nova_lite import conf as nl_conf
+from nova_lite import objects
+from tests.functional.compute import test_build
+
+CONF = nl_conf.CONF
+
+
+class ConductorOutage:
+    """Makes the conductor's ``instance_update`` fail like a database
+    that is away, while ``failing(values)`` says so."""
+
+    def __init__(self, test, failing):
+        self.calls = 0
+        self.failing = failing
+        real = conductor_manager.ConductorManager.instance_update
+
+        def instance_update(manager, context, instance_uuid, values,
+                            **kwargs):
+            if self.failing(values):
+                self.calls += 1
+                raise db_exc.DBConnectionError('database restarting (test)')
+            return real(manager, context, instance_uuid, values, **kwargs)
+
+        test.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.instance_update',
+            instance_update))
+
+
+class BuildFaultTestCase(test_build.BuildTestBase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.conductor_retry.FIRST_INTERVAL', 0.01))
+
+    def _assert_nothing_held(self, compute, instance):
+        self.assertEqual({}, self.client.get_allocations(
+            instance.uuid)['allocations'])
+        self.assertNotIn(instance.uuid,
+                         compute.manager.driver.list_instance_uuids())
+
+    def test_conductor_db_outage_is_retried_to_active(self):
+        self.flags(conductor_retry_timeout=30, group='compute')
+        outage = ConductorOutage(self, lambda values: outage.calls < 3)
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertEqual(3, outage.calls)
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+
+    def test_conductor_away_past_the_retries_frees_the_build(self):
+        self.flags(conductor_retry_timeout=1, group='compute')
+        outage = ConductorOutage(
+            self, lambda values: values.get('vm_state') == vm_states.ACTIVE)
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertGreater(outage.calls, 1)
+        self.assertEqual((vm_states.ERROR, None, None),
+                         (instance.vm_state, instance.task_state,
+                          instance.host))
+        fault = objects.InstanceFault.get_latest_for_instance(
+            self.ctxt, instance.uuid)
+        self.assertIn('could not be completed', fault.message)
+        self._assert_nothing_held(compute, instance)
+
+    def test_conductor_never_back_leaves_no_claim(self):
+        """Even the ERROR cannot be written: no guest and no claim stay
+        (the build timeout ends the row later)."""
+        self.flags(conductor_retry_timeout=0, group='compute')
+        ConductorOutage(self, lambda values: True)
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertEqual(vm_states.BUILDING, instance.vm_state)
+        self._assert_nothing_held(compute, instance)
+
+    def test_left_over_build_frees_its_claim(self):
+        compute = self.start_compute()
+        compute.stop()
+        instance = self._instance()
+        instance.host = 'host1'
+        instance.node = test_build.NODE
+        instance.save()
+        compute = self.start_compute()
+        instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+        self.assertEqual(vm_states.ERROR, instance.vm_state)
+        self._assert_nothing_held(compute, instance)
+
+    def test_build_cast_after_error_is_dropped(self):
+        """A build whose instance was put in ERROR meanwhile (left over at
+        a restart, timed out) is not built after all."""
+        compute = self.start_compute()
+        instance = self._instance()
+        instance.vm_state = vm_states.ERROR
+        instance.task_state = None
+        instance.save()
+        instance = self._build(compute, instance)
+        self.assertEqual(vm_states.ERROR, instance.vm_state)
+        self._assert_nothing_held(compute, instance)
+
+    def test_build_cast_delivered_twice_keeps_the_claim(self):
+        """A broker that crashed before it saw the ack delivers the build
+        again: the ACTIVE instance keeps its guest and its claim."""
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        again = self._build(compute, instance)
+        self.assertEqual(vm_states.ACTIVE, again.vm_state)
+        self.assertNotEqual({}, self.client.get_allocations(
+            instance.uuid)['allocations'])
+        self.assertIn(instance.uuid,
+                      compute.manager.driver.list_instance_uuids())
+
+    def test_build_timeout_is_on_by_default_and_frees_claims(self):
+        self.assertGreater(CONF.compute.instance_build_timeout, 0)
+        compute = self.start_compute()
+        instance = self._instance()
+        compute.manager.records.update(self.ctxt, instance.uuid,
+                                       {'host': 'host1'})
+        self.flags(instance_build_timeout=1, group='compute')
+        compute.manager._last_run.pop('build_timeouts', None)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.stale_builds.timeutils.utcnow',
+            lambda: instance.created_at.replace(tzinfo=None) +
+            datetime.timedelta(seconds=5)))
+        compute.manager._periodic_check_build_timeouts(self.ctxt)
+        instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+        self.assertEqual(vm_states.ERROR, instance.vm_state)
+        self._assert_nothing_held(compute, instance)
+
+
+class StartOrderTestCase(test_build.BuildTestBase):
+
+    def test_recovery_runs_before_consuming(self):
+        seen = []
+        service = test_build.testing.make_service('compute', host='host1',
+                                                  cell=self.cell)
+        service.manager.placement_client = self.client
+        manager = service.manager
+        original = manager.pre_start_hook
+
+        def hook():
+            seen.append(service.rpcserver)
+            original()
+        manager.pre_start_hook = hook
+        service.start()
+        self.addCleanup(service.stop)
+        self.assertEqual([None], seen)
+
+
+class GracefulStopTestCase(test_build.BuildTestBase):
+
+    def test_stop_finishes_the_builds_it_accepted(self):
+        """SIGTERM: the service stops consuming, then every build it had
+        taken finishes before it exits."""
+        self.flags(spawn_delay=0.3, group='fake_driver')
+        compute = self.start_compute()
+        instances = [self._instance() for _ in range(3)]
+        for instance in instances:
+            self.compute_api.build_and_run_instance(
+                self.ctxt, instance, 'host1', test_build.NODE)
+        self.assertGreater(compute.manager.builds_in_flight, 0)
+        compute.stop()
+        for instance in instances:
+            instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+            self.assertEqual(vm_states.ACTIVE, instance.vm_state)

@@ -1,0 +1,88 @@
+"""The super conductor's reaper (issue 16, item 3).
+
+Builds whose message was lost (the cast to the super conductor, or the
+one to the compute) have no compute to time them out; past ``[compute]
+instance_build_timeout`` the reaper ends them in ERROR with a fault and
+deletes their claim.
+"""
+
+import datetime
+
+import fixtures
+from oslo_utils import timeutils
+import testtools
+
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import compute_task
+from nova_lite import context as nl_context
+from nova_lite.scheduler import rpcapi as scheduler_rpcapi
+from nova_lite.testing import integrated
+
+TIMEOUT = 60
+
+
+class ReaperTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.cloud = self.useFixture(integrated.IntegratedFixture())
+        self.cloud.start_compute('host1')
+        self.ctxt = nl_context.get_admin_context()
+
+    def _reap(self, after=TIMEOUT * 2):
+        later = timeutils.utcnow() + datetime.timedelta(seconds=after)
+        return self.cloud.super_conductor.manager.reap_stuck_builds(
+            self.ctxt, TIMEOUT, now=later)
+
+    def _assert_reaped(self, server_id):
+        server = self.cloud.wait_for_server(server_id, 'ERROR', timeout=5)
+        self.assertIn('giving up', server['fault']['message'])
+        self.assertEqual({}, self.cloud.allocations(server_id))
+        # and the user can delete it
+        self.assertEqual(
+            204, self.cloud.api.delete('/servers/%s' % server_id).status)
+        self.cloud.wait_until_deleted(server_id)
+
+    def test_build_request_whose_cast_was_lost(self):
+        self.useFixture(fixtures.MockPatchObject(
+            compute_task.ComputeTaskManager, 'schedule_and_build_instances',
+            lambda *args, **kwargs: None))
+        server = self.cloud.create_server()
+        self.assertEqual(0, self._reap(after=TIMEOUT // 2))
+        self.assertEqual('BUILD', self.cloud.get_server(server['id'])[
+            'status'])
+        self.assertEqual(1, self._reap())
+        self._assert_reaped(server['id'])
+
+    def test_build_request_scheduled_then_conductor_died(self):
+        def scheduled_then_died(endpoint, context, build_requests,
+                                request_specs, **kwargs):
+            scheduler_rpcapi.SchedulerAPI(
+                transport=endpoint.manager.transport).select_destinations(
+                context, request_specs[0],
+                [br.instance_uuid for br in build_requests],
+                return_alternates=True)
+        self.useFixture(fixtures.MockPatchObject(
+            compute_task.ComputeTaskManager, 'schedule_and_build_instances',
+            scheduled_then_died))
+        server = self.cloud.create_server()
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
+        self.assertEqual(1, self._reap())
+        self._assert_reaped(server['id'])
+
+    def test_instance_without_host_whose_cast_was_lost(self):
+        self.useFixture(fixtures.MockPatchObject(
+            compute_rpcapi.ComputeAPI, 'build_and_run_instance',
+            lambda *args, **kwargs: None))
+        server = self.cloud.create_server()
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
+        self.assertEqual(0, self._reap(after=TIMEOUT // 2))
+        self.assertEqual(1, self._reap())
+        self._assert_reaped(server['id'])
+
+    def test_active_servers_are_left_alone(self):
+        server = self.cloud.create_server()
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual(0, self._reap(after=TIMEOUT * 100))
+        self.assertEqual('ACTIVE',
+                         self.cloud.get_server(server['id'])['status'])
