@@ -1,0 +1,187 @@
+"""The faults of issue 16's table, one function each.
+
+Each ``inject(ctx)`` runs while a burst of creates is going on (after
+``inject_at`` POSTs were answered): it breaks something, waits out the
+outage, repairs it the way an operator would (start the server again, or
+re-run devstack/stack.sh, which starts the lab processes that are gone)
+and returns once the repair is done, with what it measured. The outages
+are shorter than the issue's where the effect is the same; the database
+stays down 30 s (reads and writes must be retried across that long).
+"""
+
+import concurrent.futures
+import signal
+import time
+
+from tests.faults import faultlab
+
+RABBIT_SHORT_OUTAGE = 5
+RABBIT_LONG_OUTAGE = 40
+DB_OUTAGE = 30
+CELL_CONDUCTOR_OUTAGE = 40
+# While the broker is down the API answers a create within this (503, or
+# 202 and the build completes later), and GETs keep answering.
+OUTAGE_ANSWER_SECONDS = 10
+
+
+class Fault:
+    def __init__(self, name, description, inject, inject_at=10):
+        self.name, self.description = name, description
+        self.inject, self.inject_at = inject, inject_at
+
+
+def _sleep_until(start, seconds):
+    left = start + seconds - time.monotonic()
+    if left > 0:
+        time.sleep(left)
+
+
+def _restart_lab_processes(ctx):
+    """devstack/stack.sh again: starts what is gone, keeps the rest."""
+    started = time.monotonic()
+    ctx.lab.restart_missing()
+    return round(time.monotonic() - started, 1)
+
+
+def rabbit_stop_start(ctx):
+    started = time.monotonic()
+    ctx.rabbit.stop()
+    _sleep_until(started, RABBIT_SHORT_OUTAGE)
+    ctx.rabbit.start()
+    return {'outage_s': round(time.monotonic() - started, 1)}
+
+
+def rabbit_kill9(ctx):
+    started = time.monotonic()
+    ctx.rabbit.kill9()
+    _sleep_until(started, RABBIT_SHORT_OUTAGE)
+    ctx.rabbit.start()
+    return {'outage_s': round(time.monotonic() - started, 1)}
+
+
+def _outage_probe(ctx, creates=10):
+    """Concurrent creates and GETs while the broker is down, each with a
+    client deadline of OUTAGE_ANSWER_SECONDS; what they answered."""
+    lab = ctx.lab
+    limit = OUTAGE_ANSWER_SECONDS
+    some_id = next(iter(ctx.burst.accepted), None)
+    gets = ['/servers/detail?all_tenants=1', '/flavors', '/os-hypervisors']
+    if some_id:
+        gets.append('/servers/' + some_id)
+
+    def post(i):
+        return faultlab.compute_call(
+            lab, 'POST', '/servers',
+            faultlab.create_body('%s-outage-%02d' % (ctx.fault.name, i)),
+            admin=False, timeout=limit + 2)
+
+    def get(path):
+        return faultlab.compute_call(lab, 'GET', path, timeout=limit + 2)
+
+    with concurrent.futures.ThreadPoolExecutor(creates + len(gets)) as pool:
+        posts = [pool.submit(post, i) for i in range(creates)]
+        reads = [pool.submit(get, p) for p in gets]
+        posts = [f.result() for f in posts]
+        reads = [f.result() for f in reads]
+    bad_posts = [(s, round(t, 1)) for s, t, _ in posts
+                 if s not in (202, 503) or t > limit]
+    bad_gets = [(p, s, round(t, 1)) for p, (s, t, _) in zip(gets, reads,
+                                                         strict=True)
+                if s != 200 or t > limit]
+    accepted = [b['server']['id'] for s, _, b in posts
+                if s == 202 and isinstance(b, dict)]
+    return {
+        'post_statuses': sorted(str(s) for s, _, _ in posts),
+        'post_slowest_s': round(max(t for _, t, _ in posts), 1),
+        'get_slowest_s': round(max(t for _, t, _ in reads), 1),
+        'bad_posts': bad_posts, 'bad_gets': bad_gets,
+        'ok': not bad_posts and not bad_gets,
+    }, accepted
+
+
+def rabbit_down_40s(ctx):
+    started = time.monotonic()
+    ctx.rabbit.stop()
+    # Let the services notice the broker is gone before probing.
+    time.sleep(3)
+    probe, accepted = _outage_probe(ctx)
+    _sleep_until(started, RABBIT_LONG_OUTAGE)
+    ctx.rabbit.start()
+    return {'outage_s': round(time.monotonic() - started, 1),
+            'outage_probe': probe, 'accepted': accepted,
+            'check_failed': None if probe['ok'] else
+            'while the broker was down: POSTs %s, GETs %s (want 202/503 '
+            'and 200 within %ds)' % (probe['bad_posts'], probe['bad_gets'],
+                                     OUTAGE_ANSWER_SECONDS)}
+
+
+def mariadb_restart(ctx):
+    started = time.monotonic()
+    ctx.mysql.stop()
+    _sleep_until(started, DB_OUTAGE)
+    ctx.mysql.start()
+    return {'outage_s': round(time.monotonic() - started, 1)}
+
+
+def super_conductor_kill(ctx):
+    started = time.monotonic()
+    ctx.lab.kill_service('conductor', signal.SIGKILL)
+    time.sleep(2)
+    restart = _restart_lab_processes(ctx)
+    return {'outage_s': round(time.monotonic() - started, 1),
+            'stack_sh_s': restart}
+
+
+def cell_conductor_down(ctx):
+    started = time.monotonic()
+    ctx.lab.kill_service('conductor-' + ctx.lab.cells[0], signal.SIGTERM)
+    _sleep_until(started, CELL_CONDUCTOR_OUTAGE)
+    restart = _restart_lab_processes(ctx)
+    return {'outage_s': round(time.monotonic() - started, 1),
+            'stack_sh_s': restart}
+
+
+def _compute(ctx):
+    cell = ctx.lab.cells[0]
+    return 'compute-' + ctx.lab.computes[cell][0]
+
+
+def compute_kill_restart(ctx):
+    started = time.monotonic()
+    ctx.lab.kill_service(_compute(ctx), signal.SIGKILL)
+    time.sleep(2)
+    restart = _restart_lab_processes(ctx)
+    return {'outage_s': round(time.monotonic() - started, 1),
+            'stack_sh_s': restart}
+
+
+def compute_sigterm(ctx):
+    started = time.monotonic()
+    ctx.lab.kill_service(_compute(ctx), signal.SIGTERM)
+    stopped = round(time.monotonic() - started, 1)
+    restart = _restart_lab_processes(ctx)
+    return {'graceful_stop_s': stopped,
+            'outage_s': round(time.monotonic() - started, 1),
+            'stack_sh_s': restart}
+
+
+FAULTS = [
+    Fault('rabbit_stop_start', 'RabbitMQ clean stop, %ds, start'
+          % RABBIT_SHORT_OUTAGE, rabbit_stop_start),
+    Fault('rabbit_kill9', 'RabbitMQ kill -9, %ds, start'
+          % RABBIT_SHORT_OUTAGE, rabbit_kill9),
+    Fault('rabbit_down_40s', 'RabbitMQ down %ds; 10 concurrent creates '
+          'and GETs meanwhile' % RABBIT_LONG_OUTAGE, rabbit_down_40s),
+    Fault('mariadb_restart', 'MariaDB stopped %ds, started' % DB_OUTAGE,
+          mariadb_restart),
+    Fault('super_conductor_kill', 'SIGKILL the super conductor, '
+          'stack.sh restarts it', super_conductor_kill),
+    Fault('cell_conductor_down', 'cell conductor SIGTERM, down %ds'
+          % CELL_CONDUCTOR_OUTAGE, cell_conductor_down),
+    Fault('compute_kill_restart', 'SIGKILL the compute mid-build, '
+          'stack.sh restarts it', compute_kill_restart, inject_at=15),
+    Fault('compute_sigterm', 'SIGTERM the compute with builds in flight, '
+          'then start it', compute_sigterm, inject_at=15),
+]
+
+BY_NAME = {f.name: f for f in FAULTS}
