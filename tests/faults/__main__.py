@@ -69,7 +69,7 @@ def parse_args(argv=None):
 
 def print_table(results, wall):
     cols = ('fault', 'result', 'stuck', 'lost', 'orphans', 'usage',
-            'recovery_s', 'new_burst', 'wall_s')
+            'down_s', 'recovery_s', 'new_burst', 'wall_s')
     rows = []
     for r in results:
         nb = r.get('new_burst') or {}
@@ -79,6 +79,7 @@ def print_table(results, wall):
             ('-' if 'usage_mismatch' not in r else
              'ok' if not r['usage_mismatch'] and not r['wrong_claims']
              else 'WRONG'),
+            r.get('down_s', '-'),
             '-' if r.get('recovery_s') is None else r['recovery_s'],
             '%s/%s' % (nb.get('active', '-'), nb.get('sent', '-')),
             r['wall_s']))
@@ -169,8 +170,8 @@ def main(argv=None):
         'machine': {'cpus': os.cpu_count(),
                     'python': platform.python_version()},
         'faults': {r['fault']: {k: r.get(k) for k in (
-            'passed', 'stuck', 'lost', 'orphans', 'recovery_s', 'failures',
-            'wall_s')} for r in results},
+            'passed', 'stuck', 'lost', 'orphans', 'down_s', 'recovery_s',
+            'failures', 'wall_s')} for r in results},
     }
     with open(os.path.join(RESULTS_DIR, 'summary.json'), 'w') as f:
         json.dump(summary, f, indent=2, default=str)

@@ -225,15 +225,18 @@ def list_servers(lab, timeout=30):
     return {s['id']: s for s in body['servers']}
 
 
-def wait_settled(lab, server_ids, deadline):
-    """Poll until every server of ``server_ids`` left BUILD (or is gone);
-    (servers by id, settled at monotonic time or None)."""
+def wait_settled(lab, server_ids, deadline, only=False):
+    """Poll until every server of the lab (``only``: of ``server_ids``)
+    left BUILD; (servers by id, settled at monotonic time or None). A
+    create whose client gave up may still have made a server: it counts
+    too."""
     servers = {}
     while True:
         listed = list_servers(lab)
         if listed is not None:
             servers = listed
-            pending = [sid for sid in server_ids
+            watched = server_ids if only else set(server_ids) | set(servers)
+            pending = [sid for sid in watched
                        if sid in servers and
                        servers[sid]['status'] not in SETTLED]
             if not pending:

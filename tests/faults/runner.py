@@ -71,7 +71,7 @@ def new_burst(lab, count):
     burst = faultlab.Burst(lab, 'after', count).run()
     accepted = burst.accepted
     deadline = time.monotonic() + lab.build_timeout + 60
-    servers, _ = faultlab.wait_settled(lab, accepted, deadline)
+    servers, _ = faultlab.wait_settled(lab, accepted, deadline, only=True)
     active = sum(1 for sid in accepted
                  if servers.get(sid, {}).get('status') == 'ACTIVE')
     return {'sent': count, 'accepted': len(accepted), 'active': active,
@@ -87,6 +87,10 @@ def failures(result):
         return why
     if result.get('check_failed'):
         why.append(result['check_failed'])
+    odd = {s: n for s, n in result['burst']['statuses'].items()
+           if s not in ('202', '503')}
+    if odd:
+        why.append('burst POSTs answered %s (want 202 or 503)' % odd)
     if result['stuck']:
         why.append('%d stuck' % result['stuck'])
     if result['lost']:

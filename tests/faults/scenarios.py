@@ -36,27 +36,51 @@ def _sleep_until(start, seconds):
         time.sleep(left)
 
 
+class Outage:
+    """Times of one outage: how long the stop took, how long the thing
+    was down (``down_s``: from stopped to the start command), how long
+    the start took."""
+
+    def __init__(self):
+        self.began = time.monotonic()
+        self.stopped = self.restarting = self.up = None
+
+    def mark_stopped(self):
+        self.stopped = time.monotonic()
+
+    def wait_down(self, seconds):
+        """Stay down until ``seconds`` after the stop completed."""
+        _sleep_until(self.stopped, seconds)
+        self.restarting = time.monotonic()
+
+    def mark_up(self):
+        self.up = time.monotonic()
+        return {'stop_s': round(self.stopped - self.began, 1),
+                'down_s': round(self.restarting - self.stopped, 1),
+                'start_s': round(self.up - self.restarting, 1)}
+
+
 def _restart_lab_processes(ctx):
     """devstack/stack.sh again: starts what is gone, keeps the rest."""
-    started = time.monotonic()
     ctx.lab.restart_missing()
-    return round(time.monotonic() - started, 1)
 
 
 def rabbit_stop_start(ctx):
-    started = time.monotonic()
+    outage = Outage()
     ctx.rabbit.stop()
-    _sleep_until(started, RABBIT_SHORT_OUTAGE)
+    outage.mark_stopped()
+    outage.wait_down(RABBIT_SHORT_OUTAGE)
     ctx.rabbit.start()
-    return {'outage_s': round(time.monotonic() - started, 1)}
+    return outage.mark_up()
 
 
 def rabbit_kill9(ctx):
-    started = time.monotonic()
+    outage = Outage()
     ctx.rabbit.kill9()
-    _sleep_until(started, RABBIT_SHORT_OUTAGE)
+    outage.mark_stopped()
+    outage.wait_down(RABBIT_SHORT_OUTAGE)
     ctx.rabbit.start()
-    return {'outage_s': round(time.monotonic() - started, 1)}
+    return outage.mark_up()
 
 
 def _outage_probe(ctx, creates=10):
@@ -100,45 +124,49 @@ def _outage_probe(ctx, creates=10):
 
 
 def rabbit_down_40s(ctx):
-    started = time.monotonic()
+    outage = Outage()
     ctx.rabbit.stop()
+    outage.mark_stopped()
     # Let the services notice the broker is gone before probing.
     time.sleep(3)
     probe, accepted = _outage_probe(ctx)
-    _sleep_until(started, RABBIT_LONG_OUTAGE)
+    outage.wait_down(RABBIT_LONG_OUTAGE)
     ctx.rabbit.start()
-    return {'outage_s': round(time.monotonic() - started, 1),
-            'outage_probe': probe, 'accepted': accepted,
-            'check_failed': None if probe['ok'] else
-            'while the broker was down: POSTs %s, GETs %s (want 202/503 '
-            'and 200 within %ds)' % (probe['bad_posts'], probe['bad_gets'],
-                                     OUTAGE_ANSWER_SECONDS)}
+    return dict(outage.mark_up(),
+                outage_probe=probe, accepted=accepted,
+                check_failed=None if probe['ok'] else
+                'while the broker was down: POSTs %s, GETs %s (want '
+                '202/503 and 200 within %ds)' % (
+                    probe['bad_posts'], probe['bad_gets'],
+                    OUTAGE_ANSWER_SECONDS))
 
 
 def mariadb_restart(ctx):
-    started = time.monotonic()
+    outage = Outage()
     ctx.mysql.stop()
-    _sleep_until(started, DB_OUTAGE)
+    outage.mark_stopped()
+    outage.wait_down(DB_OUTAGE)
     ctx.mysql.start()
-    return {'outage_s': round(time.monotonic() - started, 1)}
+    return outage.mark_up()
+
+
+def _process_fault(ctx, service, sig, down):
+    """Signal a lab service, stay ``down`` seconds, stack.sh again."""
+    outage = Outage()
+    ctx.lab.kill_service(service, sig)
+    outage.mark_stopped()
+    outage.wait_down(down)
+    _restart_lab_processes(ctx)
+    return outage.mark_up()
 
 
 def super_conductor_kill(ctx):
-    started = time.monotonic()
-    ctx.lab.kill_service('conductor', signal.SIGKILL)
-    time.sleep(2)
-    restart = _restart_lab_processes(ctx)
-    return {'outage_s': round(time.monotonic() - started, 1),
-            'stack_sh_s': restart}
+    return _process_fault(ctx, 'conductor', signal.SIGKILL, 2)
 
 
 def cell_conductor_down(ctx):
-    started = time.monotonic()
-    ctx.lab.kill_service('conductor-' + ctx.lab.cells[0], signal.SIGTERM)
-    _sleep_until(started, CELL_CONDUCTOR_OUTAGE)
-    restart = _restart_lab_processes(ctx)
-    return {'outage_s': round(time.monotonic() - started, 1),
-            'stack_sh_s': restart}
+    return _process_fault(ctx, 'conductor-' + ctx.lab.cells[0],
+                          signal.SIGTERM, CELL_CONDUCTOR_OUTAGE)
 
 
 def _compute(ctx):
@@ -147,22 +175,12 @@ def _compute(ctx):
 
 
 def compute_kill_restart(ctx):
-    started = time.monotonic()
-    ctx.lab.kill_service(_compute(ctx), signal.SIGKILL)
-    time.sleep(2)
-    restart = _restart_lab_processes(ctx)
-    return {'outage_s': round(time.monotonic() - started, 1),
-            'stack_sh_s': restart}
+    return _process_fault(ctx, _compute(ctx), signal.SIGKILL, 2)
 
 
 def compute_sigterm(ctx):
-    started = time.monotonic()
-    ctx.lab.kill_service(_compute(ctx), signal.SIGTERM)
-    stopped = round(time.monotonic() - started, 1)
-    restart = _restart_lab_processes(ctx)
-    return {'graceful_stop_s': stopped,
-            'outage_s': round(time.monotonic() - started, 1),
-            'stack_sh_s': restart}
+    # stop_s: how long the graceful stop took.
+    return _process_fault(ctx, _compute(ctx), signal.SIGTERM, 0)
 
 
 FAULTS = [

@@ -8,7 +8,8 @@ from tests.faults import runner
 
 
 def _result(**overrides):
-    result = {'stuck': 0, 'lost': 0, 'usage_mismatch': {},
+    result = {'burst': {'statuses': {'202': 25, '503': 5}},
+              'stuck': 0, 'lost': 0, 'usage_mismatch': {},
               'wrong_claims': {}, 'audit_rc': 0, 'stray_allocations': {},
               'new_burst': {'ok': True, 'active': 10, 'sent': 10}}
     result.update(overrides)
@@ -46,9 +47,12 @@ class TestFaultSuite(testtools.TestCase):
             stuck=2, lost=1, usage_mismatch={'n0': {}},
             wrong_claims={'s': {}}, audit_rc=3,
             new_burst={'ok': False, 'active': 7, 'sent': 10},
-            check_failed='POST took 30s'))
+            check_failed='POST took 30s',
+            burst={'statuses': {'202': 20, '500': 3, 'timeout': 1}}))
         self.assertEqual(
-            ['POST took 30s', '2 stuck', '1 lost',
+            ['POST took 30s',
+             "burst POSTs answered {'500': 3, 'timeout': 1} (want 202 or "
+             "503)", '2 stuck', '1 lost',
              'usage != flavors on 1 providers',
              '1 servers hold the wrong claim', 'placement audit exit 3',
              'new burst: 7/10 ACTIVE'], why)
