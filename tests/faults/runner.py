@@ -56,6 +56,10 @@ def settle_and_check(lab, accepted, since):
             'status', 'OS-EXT-STS:task_state',
             'OS-EXT-SRV-ATTR:hypervisor_hostname')} for sid in stuck},
         'lost': len(vanished) + len(silent_errors),
+        # Servers no 202 announced: made by a create answered 503, or by
+        # one whose client gave up waiting.
+        'unannounced': {sid: servers[sid]['status']
+                        for sid in sorted(set(servers) - set(accepted))},
         'vanished_ids': vanished, 'error_without_fault_ids': silent_errors,
         'recovery_s': (round(settled_at - since, 1)
                        if settled_at is not None else None),
@@ -91,6 +95,11 @@ def failures(result):
            if s not in ('202', '503')}
     if odd:
         why.append('burst POSTs answered %s (want 202 or 503)' % odd)
+    unanswered = sum(n for s, n in result['burst']['statuses'].items()
+                     if not s.isdigit())
+    if len(result.get('unannounced', ())) > unanswered:
+        why.append('%d servers made by creates answered 503'
+                   % (len(result['unannounced']) - unanswered))
     if result['stuck']:
         why.append('%d stuck' % result['stuck'])
     if result['lost']:

@@ -57,6 +57,17 @@ class TestFaultSuite(testtools.TestCase):
              '1 servers hold the wrong claim', 'placement audit exit 3',
              'new burst: 7/10 ACTIVE'], why)
 
+    def test_servers_of_refused_creates_are_named(self):
+        why = runner.failures(_result(unannounced={'s1': 'ERROR'}))
+        self.assertEqual(['1 servers made by creates answered 503'], why)
+        # A create whose client gave up may have made its server (the
+        # hung POST is what fails then).
+        self.assertEqual(
+            ["burst POSTs answered {'timeout': 1} (want 202 or 503)"],
+            runner.failures(_result(
+                unannounced={'s1': 'ACTIVE'},
+                burst={'statuses': {'202': 29, 'timeout': 1}})))
+
     def test_an_error_is_the_only_reason(self):
         self.assertEqual(['error: LabError: stack.sh failed'],
                          runner.failures({'error': 'Traceback\n'
