@@ -68,7 +68,7 @@ def parse_args(argv=None):
 
 
 def print_table(results, wall):
-    cols = ('fault', 'result', 'stuck', 'lost', 'orphans', 'usage',
+    cols = ('fault', 'result', 'stuck', 'lost', 'orphans', 'error', 'usage',
             'down_s', 'recovery_s', 'new_burst', 'wall_s')
     rows = []
     for r in results:
@@ -76,6 +76,8 @@ def print_table(results, wall):
         rows.append((
             r['fault'], 'PASS' if r['passed'] else 'FAIL',
             r.get('stuck', '-'), r.get('lost', '-'), r.get('orphans', '-'),
+            (r.get('servers') or {}).get('ERROR', '-' if 'servers' not in r
+                                         else 0),
             ('-' if 'usage_mismatch' not in r else
              'ok' if not r['usage_mismatch'] and not r['wrong_claims']
              else 'WRONG'),
@@ -170,7 +172,8 @@ def main(argv=None):
         'machine': {'cpus': os.cpu_count(),
                     'python': platform.python_version()},
         'faults': {r['fault']: {k: r.get(k) for k in (
-            'passed', 'stuck', 'lost', 'orphans', 'down_s', 'recovery_s',
+            'passed', 'stuck', 'lost', 'orphans', 'servers',
+            'error_with_guest', 'down_s', 'recovery_s',
             'failures', 'wall_s')} for r in results},
     }
     with open(os.path.join(RESULTS_DIR, 'summary.json'), 'w') as f:

@@ -295,6 +295,41 @@ def claims(lab, servers):
     return usage_wrong, wrong, orphans
 
 
+def guests(lab):
+    """{instance uuid: node} of the fake driver's guests, every host
+    (``<state>/fake_driver/<host>.json``, which outlives the compute)."""
+    found = {}
+    folder = os.path.join(lab.state, 'fake_driver')
+    if not os.path.isdir(folder):
+        return found
+    for name in os.listdir(folder):
+        if not name.endswith('.json'):
+            continue
+        try:
+            with open(os.path.join(folder, name)) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        for uuid, guest in (data.get('guests') or {}).items():
+            found[uuid] = guest.get('node')
+    return found
+
+
+def guest_check(lab, servers):
+    """Guests against servers: (ACTIVE servers without their guest,
+    guests of no server or on another node, ERROR servers whose guest
+    runs anyway)."""
+    held = guests(lab)
+    missing = sorted(sid for sid, s in servers.items()
+                     if s['status'] == 'ACTIVE' and
+                     held.get(sid) != _node(s))
+    stray = sorted(uuid for uuid, node in held.items()
+                   if uuid not in servers or _node(servers[uuid]) != node)
+    built_anyway = sorted(sid for sid, s in servers.items()
+                          if s['status'] == 'ERROR' and sid in held)
+    return missing, stray, built_anyway
+
+
 def audit_orphans(output):
     """Consumers the audit called orphaned."""
     return sorted({line.split()[3] for line in output.splitlines()

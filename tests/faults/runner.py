@@ -44,6 +44,7 @@ def settle_and_check(lab, accepted, since):
                            not (servers[sid].get('fault') or {}).get(
                                'message'))
     usage_wrong, wrong_claims, strays = faultlab.claims(lab, servers)
+    no_guest, stray_guests, built_anyway = faultlab.guest_check(lab, servers)
     audit_rc, audit_out = lab.audit()
     audit_orphans = faultlab.audit_orphans(audit_out)
     statuses = {}
@@ -65,6 +66,10 @@ def settle_and_check(lab, accepted, since):
                        if settled_at is not None else None),
         'usage_mismatch': usage_wrong, 'wrong_claims': wrong_claims,
         'stray_allocations': strays,
+        'active_without_guest': no_guest, 'stray_guests': stray_guests,
+        # Reported, not failed: an ERROR build whose guest was made
+        # anyway (it holds its claim while it has a node).
+        'error_with_guest': built_anyway,
         'audit_rc': audit_rc, 'audit_orphans': audit_orphans,
         'orphans': len(set(audit_orphans) |
                        {c for cs in strays.values() for c in cs}),
@@ -114,6 +119,12 @@ def failures(result):
         why.append('placement audit exit %s' % result['audit_rc'])
     if result['stray_allocations']:
         why.append('allocations of no server')
+    if result.get('active_without_guest'):
+        why.append('%d ACTIVE servers without a guest'
+                   % len(result['active_without_guest']))
+    if result.get('stray_guests'):
+        why.append('%d guests of no server (or on another node)'
+                   % len(result['stray_guests']))
     if not result['new_burst']['ok']:
         why.append('new burst: %d/%d ACTIVE'
                    % (result['new_burst']['active'],

@@ -118,7 +118,7 @@ def _outage_probe(ctx, creates=10):
         'post_statuses': sorted(str(s) for s, _, _ in posts),
         'post_slowest_s': round(max(t for _, t, _ in posts), 1),
         'get_slowest_s': round(max(t for _, t, _ in reads), 1),
-        'bad_posts': bad_posts, 'bad_gets': bad_gets,
+        'bad_posts': bad_posts, 'bad_gets': bad_gets, 'gets': len(gets),
         'ok': not bad_posts and not bad_gets,
     }, accepted
 
@@ -135,10 +135,12 @@ def rabbit_down_40s(ctx):
     return dict(outage.mark_up(),
                 outage_probe=probe, accepted=accepted,
                 check_failed=None if probe['ok'] else
-                'while the broker was down: POSTs %s, GETs %s (want '
-                '202/503 and 200 within %ds)' % (
-                    probe['bad_posts'], probe['bad_gets'],
-                    OUTAGE_ANSWER_SECONDS))
+                'broker down: %d/10 POSTs and %d/%d GETs not answered '
+                '202/503 and 200 within %ds (POSTs: %s)' % (
+                    len(probe['bad_posts']), len(probe['bad_gets']),
+                    probe['gets'], OUTAGE_ANSWER_SECONDS,
+                    ', '.join(sorted({str(s) for s, _ in
+                                      probe['bad_posts']}))))
 
 
 def mariadb_restart(ctx):
