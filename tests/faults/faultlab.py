@@ -89,13 +89,31 @@ class FaultLab(lab_mod.Lab):
     def kill_service(self, name, sig):
         """Signal the process group of lab service ``name`` (pid file
         name: ``conductor``, ``conductor-cell1``, ``compute-<host>``); wait
-        until it is gone."""
+        until it is gone. Its command line, for :meth:`start_service`."""
         pid = self.pids()[name]
+        with open('/proc/%d/cmdline' % pid, 'rb') as f:
+            cmdline = [a.decode() for a in f.read().split(b'\0') if a]
         os.killpg(pid, sig)
         lab_mod.base.wait_for(
             lambda: not lab_mod.alive(pid) or lab_mod._is_zombie(pid),
             timeout=120, what='%s gone' % name)
-        return pid
+        return cmdline
+
+    def start_service(self, name, cmdline):
+        """Start ``cmdline`` again as stack.sh does (own session, log and
+        pid file of ``name``), without stack.sh's other steps."""
+        with open(os.path.join(self.state, 'logs', name + '.log'),
+                  'ab') as log:
+            proc = subprocess.Popen(cmdline, env=self.env, stdout=log,
+                                    stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+        with open(os.path.join(self.state, 'pids', name + '.pid'),
+                  'w') as f:
+            f.write('%d\n' % proc.pid)
+        # Reap it whenever it ends (unstack.sh stops it).
+        threading.Thread(target=proc.wait, daemon=True).start()
+        return proc.pid
 
     def audit(self):
         """(exit code, output) of ``nova-lite-manage placement audit``."""

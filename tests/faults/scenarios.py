@@ -2,11 +2,11 @@
 
 Each ``inject(ctx)`` runs while a burst of creates is going on (after
 ``inject_at`` POSTs were answered): it breaks something, waits out the
-outage, repairs it the way an operator would (start the server again, or
-re-run devstack/stack.sh, which starts the lab processes that are gone)
-and returns once the repair is done, with what it measured. The outages
-are shorter than the issue's where the effect is the same; the database
-stays down 30 s (reads and writes must be retried across that long).
+outage, repairs it the way an operator would (start the server or the
+lab process again, with the command line stack.sh gave it) and returns
+once the repair is done, with what it measured. The outages are shorter
+than the issue's where the effect is the same; the database stays down
+30 s (reads and writes must be retried across that long).
 """
 
 import concurrent.futures
@@ -60,9 +60,6 @@ class Outage:
                 'start_s': round(self.up - self.restarting, 1)}
 
 
-def _restart_lab_processes(ctx):
-    """devstack/stack.sh again: starts what is gone, keeps the rest."""
-    ctx.lab.restart_missing()
 
 
 def rabbit_stop_start(ctx):
@@ -153,12 +150,14 @@ def mariadb_restart(ctx):
 
 
 def _process_fault(ctx, service, sig, down):
-    """Signal a lab service, stay ``down`` seconds, stack.sh again."""
+    """Signal a lab service, stay ``down`` seconds, start it again with
+    the command line it had (what stack.sh would run, minus its other
+    steps)."""
     outage = Outage()
-    ctx.lab.kill_service(service, sig)
+    cmdline = ctx.lab.kill_service(service, sig)
     outage.mark_stopped()
     outage.wait_down(down)
-    _restart_lab_processes(ctx)
+    ctx.lab.start_service(service, cmdline)
     return outage.mark_up()
 
 
@@ -195,11 +194,11 @@ FAULTS = [
     Fault('mariadb_restart', 'MariaDB stopped %ds, started' % DB_OUTAGE,
           mariadb_restart),
     Fault('super_conductor_kill', 'SIGKILL the super conductor, '
-          'stack.sh restarts it', super_conductor_kill),
+          'start it again', super_conductor_kill),
     Fault('cell_conductor_down', 'cell conductor SIGTERM, down %ds'
           % CELL_CONDUCTOR_OUTAGE, cell_conductor_down),
     Fault('compute_kill_restart', 'SIGKILL the compute mid-build, '
-          'stack.sh restarts it', compute_kill_restart, inject_at=15),
+          'start it again', compute_kill_restart, inject_at=15),
     Fault('compute_sigterm', 'SIGTERM the compute with builds in flight, '
           'then start it', compute_sigterm, inject_at=15),
 ]

@@ -40,16 +40,23 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-def log_tracebacks(lab):
-    """{log file: traceback count} of the lab's services."""
-    found = {}
+TRACEBACK = 'Traceback (most recent call last)'
+
+
+def log_tracebacks(lab, keep=3):
+    """({log file: traceback count}, the first ``keep`` of each with the
+    line before them) of the lab's services."""
+    found, excerpts = {}, {}
     logs = os.path.join(lab.state, 'logs')
     for name in sorted(os.listdir(logs)):
         with open(os.path.join(logs, name), errors='replace') as f:
-            count = f.read().count('Traceback (most recent call last)')
-        if count:
-            found[name] = count
-    return found
+            lines = f.read().splitlines()
+        starts = [i for i, line in enumerate(lines) if TRACEBACK in line]
+        if starts:
+            found[name] = len(starts)
+            excerpts[name] = ['\n'.join(lines[max(i - 1, 0):i + 12])
+                              for i in starts[:keep]]
+    return found, excerpts
 
 
 def ghost_races(lab, races):
@@ -112,8 +119,9 @@ def main(argv=None):
         # The fuzz may have reset quotas: the races need room.
         lab.set_member_quota()
         races = ghost_races(lab, args.races)
-        result = dict(tally.as_dict(), races=races,
-                      log_tracebacks=log_tracebacks(lab))
+        counts, excerpts = log_tracebacks(lab)
+        result = dict(tally.as_dict(), races=races, log_tracebacks=counts,
+                      log_traceback_excerpts=excerpts)
     finally:
         if lab is not None:
             lab.destroy()
