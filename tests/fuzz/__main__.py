@@ -33,6 +33,8 @@ def parse_args(argv=None):
                                      description=__doc__.split('\n\n')[0])
     parser.add_argument('--requests', type=int, default=20000)
     parser.add_argument('--races', type=int, default=40)
+    parser.add_argument('--workers', type=int, default=4,
+                        help='client threads sending the requests')
     parser.add_argument('--seed', type=int, default=None,
                         help='hypothesis seed (default: derandomized)')
     parser.add_argument('--port-base', type=int, default=int(
@@ -115,7 +117,7 @@ def main(argv=None):
         for api, count in (('compute', half),
                            ('placement', args.requests - half)):
             run.fuzz(send, strategies.catalog(api), count, seed=args.seed,
-                     tally=tally)
+                     tally=tally, workers=args.workers)
         # The fuzz may have reset quotas: the races need room.
         lab.set_member_quota()
         races = ghost_races(lab, args.races)

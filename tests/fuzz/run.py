@@ -9,7 +9,9 @@ first, so one run tells how many there are and where.
 """
 
 import collections
+import concurrent.futures
 import re
+import threading
 import urllib.error
 import urllib.request
 
@@ -85,6 +87,7 @@ class Tally:
     KEEP = 20
 
     def __init__(self):
+        self._lock = threading.Lock()
         self.sent = 0
         self.statuses = collections.Counter()
         self.server_errors = []
@@ -92,6 +95,10 @@ class Tally:
         self.by_route = collections.Counter()
 
     def add(self, request, status, text):
+        with self._lock:
+            self._add(request, status, text)
+
+    def _add(self, request, status, text):
         self.sent += 1
         self.statuses[str(status)] += 1
         bad = not isinstance(status, int) or (
@@ -124,19 +131,40 @@ class Tally:
                 'worst_routes': self.by_route.most_common(10)}
 
 
-def fuzz(send, routes, count, seed=None, tally=None):
-    """Send ``count`` generated requests over ``routes``; the Tally."""
+def fuzz(send, routes, count, seed=None, tally=None, workers=1):
+    """Send ``count`` generated requests over ``routes``; the Tally.
+
+    With ``workers`` > 1 the requests go out from that many threads
+    while hypothesis draws the next ones (a lab answers slower than
+    hypothesis draws)."""
     tally = tally or Tally()
+    pool = (concurrent.futures.ThreadPoolExecutor(workers)
+            if workers > 1 else None)
+    in_flight = threading.BoundedSemaphore(2 * workers)
+
+    def deliver(request):
+        try:
+            status, text = send(request)
+            tally.add(request, status, text)
+        finally:
+            in_flight.release()
 
     @settings(max_examples=count, phases=[Phase.generate], database=None,
               deadline=None, derandomize=seed is None,
               suppress_health_check=list(HealthCheck))
     @given(strategies.requests(routes))
     def one(request):
-        status, text = send(request)
-        tally.add(request, status, text)
+        in_flight.acquire()
+        if pool is None:
+            deliver(request)
+        else:
+            pool.submit(deliver, request)
 
     if seed is not None:
         one = fixed_seed(seed)(one)
-    one()
+    try:
+        one()
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     return tally
