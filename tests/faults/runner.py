@@ -1,0 +1,218 @@
+"""Run one fault on a fresh lab and judge the result.
+
+What one fault leaves behind (a stuck build, a leaked claim, a message
+queued for a gone instance) must not be counted against the next: a lab
+is kept for the next fault only when the fault passed and deleting every
+server left placement empty and the audit clean; otherwise it is
+unstacked and the next fault stacks a fresh one (new databases and vhosts
+on the same private servers). The steps: stack (when needed), a burst of
+creates, the fault (mid-burst) and its repair, wait for the burst to
+settle, the invariants, a new burst, clean up.
+"""
+
+import os
+import shutil
+import time
+import traceback
+
+from tests.faults import faultlab
+from tests.integration import lab as lab_mod
+
+
+class Context:
+    """What a fault's ``inject`` may use."""
+
+    def __init__(self, fault, lab, rabbit, mysql, burst):
+        self.fault, self.lab, self.burst = fault, lab, burst
+        self.rabbit, self.mysql = rabbit, mysql
+
+
+def _say(msg):
+    print('[faults %s] %s' % (time.strftime('%H:%M:%S'), msg), flush=True)
+
+
+def settle_and_check(lab, accepted, since):
+    """Wait for the servers, then every invariant; a result dict."""
+    deadline = since + lab.build_timeout + 60
+    servers, settled_at = faultlab.wait_settled(lab, accepted, deadline)
+    stuck = sorted(sid for sid, s in servers.items()
+                   if s['status'] not in faultlab.SETTLED)
+    vanished = sorted(set(accepted) - set(servers))
+    silent_errors = sorted(sid for sid in accepted
+                           if sid in servers and
+                           servers[sid]['status'] == 'ERROR' and
+                           not (servers[sid].get('fault') or {}).get(
+                               'message'))
+    usage_wrong, wrong_claims, strays = faultlab.claims(lab, servers)
+    no_guest, stray_guests, built_anyway = faultlab.guest_check(lab, servers)
+    audit_rc, audit_out = lab.audit()
+    audit_orphans = faultlab.audit_orphans(audit_out)
+    statuses = {}
+    for s in servers.values():
+        statuses[s['status']] = statuses.get(s['status'], 0) + 1
+    return {
+        'servers': statuses,
+        'stuck': len(stuck), 'stuck_ids': stuck,
+        'stuck_detail': {sid: {k: servers[sid].get(k) for k in (
+            'status', 'OS-EXT-STS:task_state',
+            'OS-EXT-SRV-ATTR:hypervisor_hostname')} for sid in stuck},
+        'lost': len(vanished) + len(silent_errors),
+        # Servers no 202 announced: made by a create answered 503, or by
+        # one whose client gave up waiting.
+        'unannounced': {sid: servers[sid]['status']
+                        for sid in sorted(set(servers) - set(accepted))},
+        'vanished_ids': vanished, 'error_without_fault_ids': silent_errors,
+        'recovery_s': (round(settled_at - since, 1)
+                       if settled_at is not None else None),
+        'usage_mismatch': usage_wrong, 'wrong_claims': wrong_claims,
+        'stray_allocations': strays,
+        'active_without_guest': no_guest, 'stray_guests': stray_guests,
+        # Reported, not failed: an ERROR build whose guest was made
+        # anyway (it holds its claim while it has a node).
+        'error_with_guest': built_anyway,
+        'audit_rc': audit_rc, 'audit_orphans': audit_orphans,
+        'orphans': len(set(audit_orphans) |
+                       {c for cs in strays.values() for c in cs}),
+    }
+
+
+def new_burst(lab, count):
+    burst = faultlab.Burst(lab, 'after', count).run()
+    accepted = burst.accepted
+    deadline = time.monotonic() + lab.build_timeout + 60
+    servers, _ = faultlab.wait_settled(lab, accepted, deadline, only=True)
+    active = sum(1 for sid in accepted
+                 if servers.get(sid, {}).get('status') == 'ACTIVE')
+    return {'sent': count, 'accepted': len(accepted), 'active': active,
+            'statuses': burst.summary()['statuses'],
+            'ok': active == count}
+
+
+def failures(result):
+    """Why a fault's run fails (empty: it passed)."""
+    why = []
+    if result.get('error'):
+        why.append('error: %s' % result['error'].splitlines()[-1])
+        return why
+    if result.get('check_failed'):
+        why.append(result['check_failed'])
+    odd = {s: n for s, n in result['burst']['statuses'].items()
+           if s not in ('202', '503')}
+    if odd:
+        why.append('burst POSTs answered %s (want 202 or 503)' % odd)
+    unanswered = sum(n for s, n in result['burst']['statuses'].items()
+                     if not s.isdigit())
+    if len(result.get('unannounced', ())) > unanswered:
+        why.append('%d servers made by creates answered 503'
+                   % (len(result['unannounced']) - unanswered))
+    if result['stuck']:
+        why.append('%d stuck' % result['stuck'])
+    if result['lost']:
+        why.append('%d lost' % result['lost'])
+    if result['usage_mismatch']:
+        why.append('usage != flavors on %d providers'
+                   % len(result['usage_mismatch']))
+    if result['wrong_claims']:
+        why.append('%d servers hold the wrong claim'
+                   % len(result['wrong_claims']))
+    if result['audit_rc'] != 0:
+        why.append('placement audit exit %s' % result['audit_rc'])
+    if result['stray_allocations']:
+        why.append('allocations of no server')
+    if result.get('active_without_guest'):
+        why.append('%d ACTIVE servers without a guest'
+                   % len(result['active_without_guest']))
+    if result.get('stray_guests'):
+        why.append('%d guests of no server (or on another node)'
+                   % len(result['stray_guests']))
+    if not result['new_burst']['ok']:
+        why.append('new burst: %d/%d ACTIVE'
+                   % (result['new_burst']['active'],
+                      result['new_burst']['sent']))
+    return why
+
+
+def run_fault(fault, rabbit, mysql, lab, args, results_dir):
+    """Burst, inject, check on ``lab`` (stacked first when it is new);
+    (result dict, the lab when it is clean for the next fault or None)."""
+    result = {'fault': fault.name, 'description': fault.description}
+    started = time.monotonic()
+    result['lab_state'] = lab.state
+    try:
+        if lab.stack_seconds is None:
+            _say('%s: stacking a lab (%s)' % (fault.name, lab.name))
+            lab.stack()
+            result['stack_s'] = round(lab.stack_seconds, 1)
+            lab.set_member_quota()
+        burst = faultlab.Burst(lab, fault.name, args.burst).start()
+        burst.wait_answered(fault.inject_at)
+        _say('%s: %d POSTs answered, injecting: %s'
+             % (fault.name, burst.answered, fault.description))
+        fault_started = time.monotonic()
+        info = fault.inject(Context(fault, lab, rabbit, mysql, burst)) or {}
+        recovered = time.monotonic()
+        result['fault_s'] = round(recovered - fault_started, 1)
+        burst.join()
+        result['burst'] = burst.summary()
+        accepted = burst.accepted + info.pop('accepted', [])
+        result.update(info)
+        _say('%s: repaired after %.0fs; burst %s; waiting for %d builds'
+             % (fault.name, result['fault_s'], result['burst']['statuses'],
+                len(accepted)))
+        result.update(settle_and_check(lab, accepted, recovered))
+        _say('%s: %s; new burst of %d'
+             % (fault.name, result['servers'], args.new_burst))
+        result['new_burst'] = new_burst(lab, args.new_burst)
+    except Exception:
+        result['error'] = traceback.format_exc()
+    result['failures'] = failures(result)
+    result['passed'] = not result['failures']
+    kept = None
+    if not result['passed']:
+        _keep_logs(lab, os.path.join(results_dir, 'logs', fault.name))
+    elif clean_up(lab):
+        kept = lab
+    if kept is None and not args.keep:
+        destroy(lab, result)
+    result['wall_s'] = round(time.monotonic() - started, 1)
+    _say('%s: %s (%.0fs)' % (fault.name,
+                              'PASS' if result['passed'] else
+                              'FAIL: ' + '; '.join(result['failures']),
+                              result['wall_s']))
+    return result, kept
+
+
+def destroy(lab, result=None):
+    try:
+        lab.destroy()
+    except lab_mod.LabError as e:
+        if result is not None:
+            result.setdefault('teardown_error', str(e))
+
+
+def clean_up(lab, timeout=90):
+    """Delete every server; True when the lab is then empty: no server,
+    no usage, a clean audit."""
+    listed = faultlab.list_servers(lab) or {}
+    for sid in listed:
+        faultlab.compute_call(lab, 'DELETE', '/servers/' + sid)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if faultlab.list_servers(lab) == {}:
+            break
+        time.sleep(1)
+    else:
+        return False
+    try:
+        if lab.usages_in_use():
+            return False
+    except lab_mod.LabError:
+        return False
+    return lab.audit()[0] == 0
+
+
+def _keep_logs(lab, dest):
+    logs = os.path.join(lab.state, 'logs')
+    if os.path.isdir(logs):
+        shutil.rmtree(dest, ignore_errors=True)
+        shutil.copytree(logs, dest)

@@ -1,0 +1,150 @@
+"""Big fuzz run: ``python -m tests.fuzz [--requests N] [--races N]``.
+
+Stacks a lab (1 cell, 1 compute) on a private RabbitMQ node and MariaDB
+(tests/faults/services.py; ports from ``--port-base`` + 60), sends N
+generated requests split over both APIs (tests/fuzz/strategies.py), then
+runs create-then-delete races against an unschedulable flavor. Counts:
+500s, tracebacks in answers, tracebacks in the lab's service logs, and
+ghost servers (listed, or counted in quota, after their delete). Writes
+``fuzz-results/summary.json``; exit status 1 unless all are 0.
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+
+from tests.faults import faultlab
+from tests.faults import services
+from tests.fuzz import run
+from tests.fuzz import strategies
+
+RESULTS_DIR = 'fuzz-results'
+UNSCHEDULABLE = {'flavor': {'name': 'fuzz-huge', 'id': 'fuzz-huge',
+                            'ram': 10 ** 7, 'vcpus': 1, 'disk': 1}}
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(prog='python -m tests.fuzz',
+                                     description=__doc__.split('\n\n')[0])
+    parser.add_argument('--requests', type=int, default=20000)
+    parser.add_argument('--races', type=int, default=40)
+    parser.add_argument('--workers', type=int, default=4,
+                        help='client threads sending the requests')
+    parser.add_argument('--seed', type=int, default=None,
+                        help='hypothesis seed (default: derandomized)')
+    parser.add_argument('--port-base', type=int, default=int(
+        os.environ.get('NOVA_LITE_FAULTS_PORT_BASE', 18800)))
+    return parser.parse_args(argv)
+
+
+TRACEBACK = 'Traceback (most recent call last)'
+
+
+def log_tracebacks(lab, keep=3):
+    """({log file: traceback count}, the first ``keep`` of each with the
+    line before them) of the lab's services."""
+    found, excerpts = {}, {}
+    logs = os.path.join(lab.state, 'logs')
+    for name in sorted(os.listdir(logs)):
+        with open(os.path.join(logs, name), errors='replace') as f:
+            lines = f.read().splitlines()
+        starts = [i for i, line in enumerate(lines) if TRACEBACK in line]
+        if starts:
+            found[name] = len(starts)
+            excerpts[name] = ['\n'.join(lines[max(i - 1, 0):i + 12])
+                              for i in starts[:keep]]
+    return found, excerpts
+
+
+def ghost_races(lab, races):
+    """Create then delete (10-50 ms later) servers of an unschedulable
+    flavor; the deleted servers still listed or counted in quota."""
+    faultlab.compute_call(lab, 'POST', '/flavors', UNSCHEDULABLE)
+    rng = random.Random(16)
+    ids = []
+    for i in range(races):
+        body = faultlab.create_body('race-%02d' % i)
+        body['server']['flavorRef'] = 'fuzz-huge'
+        status, _, reply = faultlab.compute_call(lab, 'POST', '/servers',
+                                                 body, admin=False)
+        if status != 202:
+            continue
+        sid = reply['server']['id']
+        ids.append(sid)
+        time.sleep(rng.uniform(0.01, 0.05))
+        faultlab.compute_call(lab, 'DELETE', '/servers/' + sid, admin=False)
+    time.sleep(15)
+    listed = faultlab.list_servers(lab) or {}
+    ghosts = sorted(set(ids) & set(listed))
+    _, _, quota = faultlab.compute_call(
+        lab, 'GET', '/os-quota-sets/%s/detail' % faultlab.lab_mod.
+        MEMBER_PROJECT)
+    in_use = quota['quota_set']['instances']['in_use'] if quota else None
+    return {'created': len(ids), 'ghosts': len(ghosts), 'ghost_ids': ghosts,
+            'instances_in_use_after': in_use}
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    missing = services.missing_binaries()
+    if missing:
+        print('SKIP fuzz run: this machine has no %s' % missing)
+        return 1 if os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1' \
+            else 0
+    base = args.port_base + 60
+    root = tempfile.mkdtemp(prefix='nova-lite-fuzz-')
+    rabbit = services.PrivateRabbit(root, base)
+    mysql = services.PrivateMariaDB(root, base + 10)
+    shim = rabbit.write_ctl_shim(os.path.join(root, 'bin'))
+    lab = None
+    started = time.monotonic()
+    try:
+        rabbit.start()
+        mysql.start()
+        lab = faultlab.FaultLab(rabbit, mysql, shim, base + 20,
+                                {'fake_driver.spawn_delay': '0'},
+                                name_prefix='nl_fuzz')
+        lab.stack()
+        send = run.OverHTTP({'compute': lab.api,
+                             'placement': lab.placement})
+        tally = run.Tally()
+        half = args.requests // 2
+        for api, count in (('compute', half),
+                           ('placement', args.requests - half)):
+            run.fuzz(send, strategies.catalog(api), count, seed=args.seed,
+                     tally=tally, workers=args.workers)
+        # The fuzz may have reset quotas: the races need room.
+        lab.set_member_quota()
+        races = ghost_races(lab, args.races)
+        counts, excerpts = log_tracebacks(lab)
+        result = dict(tally.as_dict(), races=races, log_tracebacks=counts,
+                      log_traceback_excerpts=excerpts)
+    finally:
+        if lab is not None:
+            lab.destroy()
+        rabbit.destroy()
+        mysql.destroy()
+        shutil.rmtree(root, ignore_errors=True)
+    result['wall_s'] = round(time.monotonic() - started, 1)
+    os.makedirs(RESULTS_DIR, exist_ok=True)
+    with open(os.path.join(RESULTS_DIR, 'summary.json'), 'w') as f:
+        json.dump(result, f, indent=2, default=str)
+    print('sent %d: %d x 500, %d tracebacks in answers, log tracebacks %s; '
+          '%d races, %d ghosts, instances in use %s; %.0fs'
+          % (result['sent'], result['server_errors'],
+             result['tracebacks_in_answers'], result['log_tracebacks'],
+             races['created'], races['ghosts'],
+             races['instances_in_use_after'], result['wall_s']))
+    bad = (result['server_errors'] or result['tracebacks_in_answers'] or
+           result['log_tracebacks'] or races['ghosts'] or
+           races['instances_in_use_after'])
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The fault suite's own logic (tests/faults): option environment,
+placement arithmetic, audit parsing and the verdict of a run."""
+
+import testtools
+
+from tests.faults import faultlab
+from tests.faults import runner
+
+
+def _result(**overrides):
+    result = {'burst': {'statuses': {'202': 25, '503': 5}},
+              'stuck': 0, 'lost': 0, 'usage_mismatch': {},
+              'wrong_claims': {}, 'audit_rc': 0, 'stray_allocations': {},
+              'new_burst': {'ok': True, 'active': 10, 'sent': 10}}
+    result.update(overrides)
+    return result
+
+
+class TestFaultSuite(testtools.TestCase):
+    def test_options_become_oslo_config_environment(self):
+        self.assertEqual(
+            {'OS_COMPUTE__INSTANCE_BUILD_TIMEOUT': '30',
+             'OS_DEFAULT__RPC_RESPONSE_TIMEOUT': '20'},
+            faultlab.option_env({'compute.instance_build_timeout': 30,
+                                 'DEFAULT.rpc_response_timeout': '20'}))
+
+    def test_flavor_resources_count_swap_in_whole_gb(self):
+        self.assertEqual(
+            {'VCPU': 2, 'MEMORY_MB': 512, 'DISK_GB': 1 + 2 + 1},
+            faultlab.flavor_resources({'vcpus': 2, 'ram': 512, 'disk': 1,
+                                       'ephemeral': 2, 'swap': 512}))
+
+    def test_audit_orphans_parsed_from_its_output(self):
+        out = ('Allocations for consumer c1 on resource provider r1: '
+               'orphaned {\'VCPU\': 1}\n'
+               'Allocations for consumer c2 on resource provider r2: '
+               'orphaned {}\n2 consumers have orphaned allocations; ...\n')
+        self.assertEqual(['c1', 'c2'], faultlab.audit_orphans(out))
+        self.assertEqual([], faultlab.audit_orphans(
+            'No orphaned allocations were found.\n'))
+
+    def test_a_clean_run_passes(self):
+        self.assertEqual([], runner.failures(_result()))
+
+    def test_each_broken_invariant_is_named(self):
+        why = runner.failures(_result(
+            stuck=2, lost=1, usage_mismatch={'n0': {}},
+            wrong_claims={'s': {}}, audit_rc=3,
+            new_burst={'ok': False, 'active': 7, 'sent': 10},
+            check_failed='POST took 30s',
+            burst={'statuses': {'202': 20, '500': 3, 'timeout': 1}}))
+        self.assertEqual(
+            ['POST took 30s',
+             "burst POSTs answered {'500': 3, 'timeout': 1} (want 202 or "
+             "503)", '2 stuck', '1 lost',
+             'usage != flavors on 1 providers',
+             '1 servers hold the wrong claim', 'placement audit exit 3',
+             'new burst: 7/10 ACTIVE'], why)
+
+    def test_servers_of_refused_creates_are_named(self):
+        why = runner.failures(_result(unannounced={'s1': 'ERROR'}))
+        self.assertEqual(['1 servers made by creates answered 503'], why)
+        # A create whose client gave up may have made its server (the
+        # hung POST is what fails then).
+        self.assertEqual(
+            ["burst POSTs answered {'timeout': 1} (want 202 or 503)"],
+            runner.failures(_result(
+                unannounced={'s1': 'ACTIVE'},
+                burst={'statuses': {'202': 29, 'timeout': 1}})))
+
+    def test_an_error_is_the_only_reason(self):
+        self.assertEqual(['error: LabError: stack.sh failed'],
+                         runner.failures({'error': 'Traceback\n'
+                                          'LabError: stack.sh failed'}))
