@@ -144,6 +144,11 @@ class TestCompare(testtools.TestCase):
              'message': 'JSON does not validate: 0 is less than the minimum '
              "of 1 [Failed validating 'minimum']"},
             compare.error_detail(placement))
+        leak = ('Update conflict: (sqlite3.IntegrityError) UNIQUE constraint '
+                'failed [SQL: INSERT ...] [parameters: (1, 2, '
+                "'2026-11-25 03:14:40')]")
+        self.assertEqual('Update conflict: <database error>',
+                         compare.error_detail(leak)['message'])
         found = diff(resp({'errors': [{'detail': placement}]}, 400),
                      resp({'errors': [{'detail': ours}]}, 400))
         self.assertEqual(['body.errors[0].detail.explanation'],

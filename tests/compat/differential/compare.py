@@ -28,6 +28,9 @@ EXACT_HEADERS = ('content-type', 'openstack-api-version', 'cache-control')
 # Headers compared as sets of comma-separated tokens.
 TOKEN_HEADERS = ('vary', 'allow')
 VALIDATOR_RE = re.compile(r"Failed validating '(\w+)'")
+# A database driver's exception in a message (Placement passes some on,
+# with the statement and its parameters, timestamps included).
+DB_ERROR_RE = re.compile(r'\((sqlite3|pymysql|MySQLdb|psycopg2)\.[\w.]+\).*')
 TRIM = 400
 # webob's explanations of the statuses Placement answers with, which it
 # puts before the message of an error.
@@ -124,7 +127,8 @@ def error_detail(detail):
     Placement's details are webob's stock explanation of the status, a
     blank line, then the message; the message is compared up to a
     JSON-schema failure's schema dump, of which only the validator's name
-    counts. The explanation is kept apart so that its absence shows as a
+    counts, and up to a database driver's exception (whose text holds
+    the statement's parameters). The explanation is kept apart so that its absence shows as a
     difference of its own.
     """
     text = ' '.join(detail.split())
@@ -134,6 +138,7 @@ def error_detail(detail):
             explanation = stock
             text = text[len(stock):].strip()
             break
+    text = DB_ERROR_RE.sub('<database error>', text)
     validator = VALIDATOR_RE.search(text)
     if validator:
         text = "%s [Failed validating '%s']" % (
