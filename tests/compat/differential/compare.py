@@ -128,8 +128,8 @@ def error_detail(detail):
     blank line, then the message; the message is compared up to a
     JSON-schema failure's schema dump, of which only the validator's name
     counts, and up to a database driver's exception (whose text holds
-    the statement's parameters). The explanation is kept apart so that its absence shows as a
-    difference of its own.
+    the statement's parameters). The explanation is kept apart so that
+    its absence shows as a difference of its own.
     """
     text = ' '.join(detail.split())
     explanation = ''
