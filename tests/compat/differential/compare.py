@@ -251,6 +251,46 @@ def compare(ref, tgt, known, subset_of=None):
     return found
 
 
+def requested_totals(path):
+    """{class: amount} a candidates query asks for, over all its groups."""
+    totals = {}
+    query = urllib.parse.urlsplit(path).query
+    for key, value in urllib.parse.parse_qsl(query):
+        if not re.fullmatch(r'resources[\w-]*', key):
+            continue
+        for part in value.split(','):
+            rc, _, amount = part.partition(':')
+            if amount.isdigit():
+                totals[rc] = totals.get(rc, 0) + int(amount)
+    return totals
+
+
+def over_requested(path, resp):
+    """Whether a candidates answer gives one provider more of a class than
+    the whole query asks for.
+
+    No valid candidate does; Placement 16 does when a granular group and
+    the unsuffixed group ask for the same class and the candidates share
+    providers (its merge adds amounts up across candidates, in an order
+    that changes from one process to the next). Such an answer can be
+    neither matched nor compared, so the runner sets it aside.
+    """
+    if resp.status != 200 or not isinstance(resp.body, dict):
+        return False
+    totals = requested_totals(path)
+    for request in resp.body.get('allocation_requests', []):
+        allocs = request.get('allocations', {})
+        if isinstance(allocs, list):
+            parts = [a.get('resources', {}) for a in allocs]
+        else:
+            parts = [a.get('resources', {}) for a in allocs.values()]
+        for resources in parts:
+            for rc, amount in resources.items():
+                if amount > totals.get(rc, 0):
+                    return True
+    return False
+
+
 def diff_limited(ref, tgt, full):
     """Differences of a limited candidates answer (see :func:`compare`)."""
     found = []
