@@ -106,6 +106,23 @@ class TestCompare(testtools.TestCase):
                                 'provider_summaries': {}}), subset_of=full)
         self.assertEqual([('body.allocation_requests count', 1, 2)], found)
 
+    def test_reference_answers_above_the_request_are_recognised(self):
+        path = ('/allocation_candidates?resources=VCPU:3,DISK_GB:320'
+                '&resources1=DISK_GB:230&limit=2')
+        self.assertEqual({'VCPU': 3, 'DISK_GB': 550},
+                         compare.requested_totals(path))
+        fine = resp({'allocation_requests': [
+            candidate((KNOWN, {'DISK_GB': 550, 'VCPU': 3}))]})
+        merged = resp({'allocation_requests': [
+            candidate((KNOWN, {'DISK_GB': 1190}), (OTHER, {'VCPU': 3}))]})
+        self.assertFalse(compare.over_requested(path, fine))
+        self.assertTrue(compare.over_requested(path, merged))
+        old_form = resp({'allocation_requests': [{'allocations': [
+            {'resource_provider': {'uuid': KNOWN},
+             'resources': {'VCPU': 4}}]}]})
+        self.assertTrue(compare.over_requested(path, old_form))
+        self.assertFalse(compare.over_requested(path, resp({}, 400)))
+
     def test_headers(self):
         self.assertEqual([], diff(
             resp({}, content_type='application/json',
@@ -144,6 +161,11 @@ class TestCompare(testtools.TestCase):
              'message': 'JSON does not validate: 0 is less than the minimum '
              "of 1 [Failed validating 'minimum']"},
             compare.error_detail(placement))
+        leak = ('Update conflict: (sqlite3.IntegrityError) UNIQUE constraint '
+                'failed [SQL: INSERT ...] [parameters: (1, 2, '
+                "'2026-11-25 03:14:40')]")
+        self.assertEqual('Update conflict: <database error>',
+                         compare.error_detail(leak)['message'])
         found = diff(resp({'errors': [{'detail': placement}]}, 400),
                      resp({'errors': [{'detail': ours}]}, 400))
         self.assertEqual(['body.errors[0].detail.explanation'],
@@ -217,6 +239,19 @@ class TestRunner(testtools.TestCase):
         run, _ = self.run_with('7', target_body={'extra': 1})
         self.assertEqual(run.requests, len(run.differences))
         self.assertTrue(any('body keys' in line for line in run.summary()))
+
+    def test_invalid_reference_candidates_are_set_aside(self):
+        over = {'allocation_requests': [
+            candidate((KNOWN, {'VCPU': 10 ** 6}))]}
+        ref = FakeEndpoint(over)
+        run = runner.Run(ref, FakeEndpoint(), '7', out=lambda text: None)
+        run.run(requests_wanted=0, queries_wanted=10)
+        self.assertEqual(10, run.queries)
+        self.assertEqual(10, len(run.set_aside))
+        # World building differs too (the body has an extra key), but no
+        # query was compared.
+        self.assertFalse(any('allocation_candidates' in d.request.path
+                             for d in run.differences))
 
     def test_route_of(self):
         self.assertEqual(
