@@ -8,9 +8,9 @@ server whose compute is down becomes ``SOFT_DELETED`` right here (its
 compute reclaims it once back). Its resources stay claimed until its
 compute reclaims it after the interval. ``restore`` brings it back
 (``restoring``, then ``ACTIVE``) if the project's quota has room for it
-again (a soft-deleted server counts for nothing, as in Nova); ``forceDelete`` deletes it now. Any
-other server is deleted as usual. ``os-resetState`` (admins) writes the
-vm state and clears the task.
+again (a soft-deleted server counts for nothing, as in Nova);
+``forceDelete`` deletes it now. Any other server is deleted as usual.
+``os-resetState`` (admins) writes the vm state and clears the task.
 """
 
 from oslo_log import log as logging
