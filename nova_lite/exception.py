@@ -220,6 +220,29 @@ class Forbidden(NovaLiteException):
     code = 403
 
 
+# -- the image service (nova_lite.db.api.image_api) --
+
+class ImageRecordNotFound(NotFound):
+    msg_fmt = 'No image found with ID %(image_id)s'
+
+
+class ImageRecordExists(Conflict):
+    msg_fmt = 'Image with identifier %(image_id)s already exists!'
+
+
+class ImageMemberNotFound(NotFound):
+    msg_fmt = 'Member %(member)s of image %(image_id)s not found.'
+
+
+class ShelvedImageNotFound(NotFound):
+    msg_fmt = 'Unshelve attempted but the image %(image_id)s cannot be found.'
+
+
+class ImageMemberExists(Conflict):
+    msg_fmt = ('Member %(member)s already exists for image '
+               '%(image_id)s.')
+
+
 class InvalidRequest(Invalid):
     msg_fmt = '%(reason)s'
 

@@ -89,10 +89,16 @@ _nl_common_opts() {
 state_path = $STATE
 report_interval = 10
 service_down_time = 60
+# As devstack: a lab may have one compute per cell, and resizes must work.
+allow_resize_to_same_host = True
 
 [placement]
 endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
 CONF
+    if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
+    # The image API the computes store snapshots through (the /image of
+    # nova-lite-api), with the same service credentials.
+    printf '\n[glance]\nendpoint = http://127.0.0.1:%s/image\n' "$NOVA_LITE_API_PORT"
     if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
 }
 
@@ -428,6 +434,6 @@ PY
     nl_keystone_purge
     # state_path of the computes: fake guests and provider tree caches.
     rm -rf "$STATE/fake_driver" "$STATE"/provider-trees-*.json
-    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state"
+    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state" "$STATE/images"
     nl_say "removed the lab state under $STATE (the virtualenv is kept)"
 }

@@ -20,7 +20,8 @@ Laid out like placement, so the place of a behaviour is obvious:
 * ``util.py``          the handler contract (context, responses, paging)
 * ``cells.py``         scatter-gather over cells with a per-cell timeout
 * ``host_info.py``     services, compute nodes and zones of every cell
-* ``quota.py``         limits and usage; ``image_catalog.py`` the images;
+* ``quota.py``         limits and usage; ``image_service.py`` Glance's
+  rules for the image API and ``image_store.py`` its data files;
   ``default_flavors.py`` m1.tiny to m1.xlarge; ``extra_specs_validator.py``
   and ``keypair_crypto.py`` the checks behind flavors and key pairs
 * ``wsgi.py``          what gunicorn loads; ``versions.py`` the documents

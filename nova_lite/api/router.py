@@ -23,6 +23,8 @@ from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hosts
 from nova_lite.api.handlers import hypervisors
+from nova_lite.api.handlers import image_data
+from nova_lite.api.handlers import image_members
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import instance_actions
 from nova_lite.api.handlers import instance_usage_audit_log
@@ -157,7 +159,11 @@ ROUTE_DECLARATIONS = {
     V + '/os-hypervisors/{hostname_pattern}/servers': {
         'GET': hypervisors.hypervisor_servers},
     V + '/os-hosts': {'GET': hosts.list_hosts},
-    V + '/os-hosts/{host_name}': {'GET': hosts.show_host},
+    V + '/os-hosts/{host_name}': {'GET': hosts.show_host,
+                                  'PUT': hosts.update_host},
+    V + '/os-hosts/{host_name}/reboot': {'GET': hosts.reboot_host},
+    V + '/os-hosts/{host_name}/shutdown': {'GET': hosts.shutdown_host},
+    V + '/os-hosts/{host_name}/startup': {'GET': hosts.startup_host},
     V + '/os-migrations': {'GET': migrations.list_migrations},
     # -- limits and quotas ----------------------------------------------------
     V + '/limits': {'GET': limits.show_limits},
@@ -197,8 +203,22 @@ ROUTE_DECLARATIONS = {
     # -- the read-only Image API v2 of the image catalog ------------------
     '/image': {'GET': images.versions},
     '/image/versions': {'GET': images.versions},
-    '/image/v2/images': {'GET': images.list_images},
-    '/image/v2/images/{image_id}': {'GET': images.show_image},
+    '/image/v2/images': {'GET': images.list_images,
+                         'POST': images.create_image},
+    '/image/v2/images/{image_id}': {'GET': images.show_image,
+                                    'PATCH': images.update_image,
+                                    'DELETE': images.delete_image},
+    '/image/v2/images/{image_id}/file': {'GET': image_data.download,
+                                         'PUT': image_data.upload},
+    '/image/v2/images/{image_id}/tags/{tag}': {
+        'PUT': images.add_tag, 'DELETE': images.delete_tag},
+    '/image/v2/images/{image_id}/members': {
+        'GET': image_members.list_members,
+        'POST': image_members.add_member},
+    '/image/v2/images/{image_id}/members/{member_id}': {
+        'GET': image_members.show_member,
+        'PUT': image_members.update_member,
+        'DELETE': image_members.delete_member},
 }
 
 

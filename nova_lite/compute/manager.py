@@ -18,7 +18,9 @@ collaborators it uses, and nothing else:
 * :class:`~nova_lite.compute.rebuild.Rebuilds`: rebuild and evacuate,
   and cleaning up instances evacuated while this host was down;
 * :class:`~nova_lite.compute.shelve.Shelving`: shelve, shelve offload,
-  unshelve.
+  unshelve;
+* :class:`~nova_lite.compute.snapshot.Snapshots`: ``snapshot_instance``
+  (createImage).
 
 They share, as objects each is given: the driver, the host's
 :class:`~nova_lite.compute.records.InstanceRecords`, the action bracket
@@ -50,6 +52,7 @@ from nova_lite.compute import resize
 from nova_lite.compute import resource_tracker
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
+from nova_lite.compute import snapshot
 from nova_lite.compute import stale_builds
 from nova_lite.compute import usage_audit
 from nova_lite.conductor import compute_task_rpcapi
@@ -71,7 +74,7 @@ BUILD_TIMEOUT_CHECK_MAX = 60
 class ComputeManager(manager.Manager):
     """Compute endpoint (API version 1.3)."""
 
-    target = messaging.Target(version='1.3')
+    target = messaging.Target(version='1.4')
 
     def __init__(self, host=None, driver=None, placement=None):
         super().__init__(host=host)
@@ -92,6 +95,7 @@ class ComputeManager(manager.Manager):
         self.shelving = None
         self.guest_info = None
         self.deferred_deletes = None
+        self.snapshots = None
 
     @property
     def conductor_api(self):
@@ -154,6 +158,7 @@ class ComputeManager(manager.Manager):
         self.deferred_deletes = deferred_delete.DeferredDeletes(
             self.host, self.driver, self.records, shared['events'],
             self.conductor_api, self.lifecycle)
+        self.snapshots = snapshot.Snapshots(host=self.host, **shared)
 
     def post_start_hook(self):
         """Clean up instances evacuated while down, report the nodes, then
@@ -331,9 +336,16 @@ class ComputeManager(manager.Manager):
 
     # -- shelve --------------------------------------------------------------
 
-    def shelve_instance(self, context, instance, clean_shutdown=True):
-        """Cast: power off, record the shelve, offload if configured."""
-        self.shelving.shelve_instance(context, instance)
+    def shelve_instance(self, context, instance, clean_shutdown=True,
+                        image_id=None):
+        """Cast: power off, snapshot into ``image_id`` (1.3), record the
+        shelve, offload if configured."""
+        self.shelving.shelve_instance(context, instance, image_id)
+
+    def snapshot_instance(self, context, image_id, instance):
+        """Cast (1.3): store the guest as image ``image_id`` (the API set
+        task_state image_snapshot)."""
+        self.snapshots.snapshot_instance(context, image_id, instance)
 
     def shelve_offload_instance(self, context, instance,
                                 clean_shutdown=True):

@@ -32,9 +32,11 @@ class ComputeAPI:
       live migration, rebuild/evacuate, shelve/shelve_offload/unshelve.
     * 1.3 - get_diagnostics, get_instance_diagnostics,
       external_instance_event, soft_delete_instance, restore_instance.
+    * 1.4 - snapshot_instance (createImage); shelve_instance takes the
+      snapshot's ``image_id``.
     """
 
-    VERSION = '1.3'
+    VERSION = '1.4'
 
     def __init__(self, transport=None):
         self._default_transport = transport
@@ -262,12 +264,21 @@ class ComputeAPI:
 
     # ---- shelve / unshelve (nova_lite.compute.shelve) ----
 
-    def shelve_instance(self, context, instance, clean_shutdown=True):
-        """Cast: power off and shelve (the API set task_state shelving);
-        the compute offloads right away when ``shelved_offload_time`` is
-        0."""
-        self._cast_1_2(context, instance.host, 'shelve_instance',
-                       instance=instance, clean_shutdown=clean_shutdown)
+    def shelve_instance(self, context, instance, image_id,
+                        clean_shutdown=True):
+        """Cast: power off, snapshot into ``image_id`` and shelve (the API
+        set task_state shelving); the compute offloads right away when
+        ``shelved_offload_time`` is 0."""
+        self.prepare(context, instance.host, version='1.4').cast(
+            context, 'shelve_instance', instance=instance,
+            image_id=image_id, clean_shutdown=clean_shutdown)
+
+    def snapshot_instance(self, context, instance, image_id):
+        """Cast: store the guest as image ``image_id`` (the API set
+        task_state image_snapshot and created the queued image)."""
+        self.prepare(context, instance.host, version='1.4').cast(
+            context, 'snapshot_instance', instance=instance,
+            image_id=image_id)
 
     def shelve_offload_instance(self, context, instance,
                                 clean_shutdown=True):

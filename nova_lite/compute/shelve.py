@@ -1,21 +1,23 @@
 """Shelve, shelve offload and unshelve on a compute (NOVA_FACTS §5.5).
 
-* ``shelve_instance``: the API set task ``shelving``; the guest is powered
-  off and the instance becomes ``shelved`` (system metadata
-  ``shelved_at``, ``shelved_host``, ``shelved_image_id``: the image
-  catalog is read-only, so the shelved image is the one the server booted
-  from). It keeps its guest and its allocation on this host until it is
-  offloaded: right away when ``[DEFAULT] shelved_offload_time`` is 0,
-  after that many seconds (a periodic task here) when positive, never by
-  itself when -1.
+* ``shelve_instance``: the API set task ``shelving`` and created the
+  snapshot image; the guest is powered off, the driver stores it as that
+  image (task ``shelving_image_pending_upload`` then
+  ``shelving_image_uploading``, see :mod:`nova_lite.compute.snapshot`)
+  and the instance becomes ``shelved`` (system metadata ``shelved_at``,
+  ``shelved_host``, ``shelved_image_id``). It keeps its guest and its
+  allocation on this host until it is offloaded: right away when
+  ``[DEFAULT] shelved_offload_time`` is 0, after that many seconds (a
+  periodic task here) when positive, never by itself when -1.
 * ``shelve_offload_instance`` (and the automatic offload): the guest is
   destroyed, the instance's allocation deleted, host and node cleared:
   ``shelved_offloaded`` holds nothing anywhere.
 * ``unshelve_instance``: a guest still here is powered on; an offloaded
   instance is spawned on the node the scheduler chose and claimed (the
-  super conductor casts here with that node). A failed spawn drops the
-  new allocation and puts the instance back to ``shelved_offloaded`` with
-  a fault, as Nova does.
+  super conductor casts here with that node, and the snapshot image as
+  the image). A failed spawn drops the new allocation and puts the
+  instance back to ``shelved_offloaded`` with a fault, as Nova does. Once
+  unshelved, either way, the snapshot image is deleted, as Nova does.
 """
 
 import datetime
@@ -23,6 +25,8 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite.clients import image as image_client
+from nova_lite.compute import snapshot
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
@@ -78,22 +82,57 @@ class Shelving:
         self.allocations = allocations
         self.tracker = tracker
         self.conductor_api = conductor_api
+        self._client = None
+
+    @property
+    def image_client(self):
+        """The driver's image client when it has one, else our own."""
+        client = getattr(self.driver, 'image_client', None) or self._client
+        if client is None:
+            client = self._client = image_client.ImageClient()
+        return client
+
+    def _delete_snapshot(self, instance):
+        """Delete the shelve's snapshot image of an unshelved instance
+        (Nova's ``_delete_snapshot_of_shelved_instance``): a failure is a
+        warning, the instance is unshelved anyway."""
+        image_id = (instance.system_metadata or {}).get('shelved_image_id')
+        if not image_id or image_id == instance.image_ref:
+            return
+        try:
+            self.image_client.delete(image_id)
+        except image_client.ImageNotFound:
+            pass
+        except image_client.ImageClientError as error:
+            LOG.warning('Snapshot image %s of unshelved instance %s not '
+                        'deleted: %s', image_id, instance.uuid, error)
+            return
+        LOG.info('Snapshot image %s of unshelved instance %s deleted',
+                 image_id, instance.uuid)
 
     # -- shelve ----------------------------------------------------------
 
-    def shelve_instance(self, context, instance):
-        """Power off, record the shelve, offload if configured."""
+    def shelve_instance(self, context, instance, image_id=None):
+        """Power off, snapshot into ``image_id`` (when given), record the
+        shelve, offload if configured."""
         uuid = instance.uuid
         offload_now = CONF.shelved_offload_time == 0
+        report = snapshot.TaskStateReporter(
+            self.records, context, uuid, task_states.SHELVING,
+            snapshot.SHELVING_STATES)
         try:
             with self.events.step(context, uuid, SHELVE_EVENT, fault=True,
                                   revert=_NO_TASK):
                 self.driver.power_off(instance)
+                if image_id:
+                    self.driver.snapshot(context, instance, image_id,
+                                         report)
                 system_metadata = dict(instance.system_metadata or {})
                 system_metadata.update(
                     shelved_at=timeutils.utcnow().isoformat(),
-                    shelved_host=self.host,
-                    shelved_image_id=instance.image_ref or '')
+                    shelved_host=self.host)
+                if image_id:
+                    system_metadata['shelved_image_id'] = image_id
                 instance = self.records.update(
                     context, uuid,
                     {'vm_state': vm_states.SHELVED,
@@ -101,9 +140,11 @@ class Shelving:
                                     if offload_now else None),
                      'power_state': self.driver.get_info(instance).state,
                      'system_metadata': system_metadata},
-                    expected_task_state=[task_states.SHELVING])
+                    expected_task_state=[report.last])
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(SHELVE_EVENT, uuid, error)
+            if image_id:
+                snapshot.drop_unfinished_image(self.image_client, image_id)
             return
         LOG.info('Instance %s shelved on %s', uuid, self.host)
         if offload_now:
@@ -196,6 +237,7 @@ class Shelving:
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(UNSHELVE_EVENT, uuid, error)
             return
+        self._delete_snapshot(instance)
         LOG.info('Instance %s unshelved on %s (guest kept)', uuid,
                  self.host)
 
@@ -228,6 +270,7 @@ class Shelving:
             self.tracker.refresh_usage(context, node)
             return
         self.tracker.refresh_usage(context, node)
+        self._delete_snapshot(instance)
         LOG.info('Instance %s unshelved on %s', uuid, node)
 
     def _spawn(self, context, instance, node, image):

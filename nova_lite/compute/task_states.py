@@ -21,6 +21,10 @@ UNPAUSING = 'unpausing'
 SUSPENDING = 'suspending'
 RESUMING = 'resuming'
 DELETING = 'deleting'
+# createImage (a snapshot): set by the API, then by the compute
+IMAGE_SNAPSHOT = 'image_snapshot'
+IMAGE_PENDING_UPLOAD = 'image_pending_upload'
+IMAGE_UPLOADING = 'image_uploading'
 
 # Moves (NOVA_FACTS §5): resize and cold migrate
 RESIZE_PREP = 'resize_prep'

@@ -1,17 +1,18 @@
-"""Options in [image_catalog]: the read-only image catalog of nova_lite.
+"""Options in [image_catalog]: nova_lite's image service.
 
-nova_lite has no image service. nova-lite-api serves a small, read-only
-Image API v2 under ``/image`` from this catalog so that clients can
-resolve ``--image`` by name or id, and the scheduler's image properties
-filter has properties to match.
+nova-lite-api serves an Image API v2 under ``/image``: the configured
+images of this catalog (read-only, always there for the labs to boot)
+and the images users create, upload and snapshot, kept in the API
+database with their data as files under ``store_path``.
 """
 
 from oslo_config import cfg
 
 image_catalog_group = cfg.OptGroup(
     'image_catalog', title='Image catalog', help="""
-The images nova-lite-api lists under /image/v2/images: one default image
-plus the entries of ``images_file``.
+The images nova-lite-api serves under /image/v2/images: one configured
+default image, the entries of ``images_file``, and the images created
+through the API (stored under ``store_path``).
 """)
 
 DEFAULT_IMAGE_UUID = 'c1a7e0a5-5e1f-4b7b-9f0e-0000000000c1'
@@ -52,6 +53,20 @@ Possible values:
 
 * unset: only the default image
 * a path readable by nova-lite-api
+"""),
+    cfg.StrOpt('store_path', default='$state_path/images', help="""
+Directory holding the data of the images created through the image API
+and of the server snapshots, one file per image named by its id.
+nova-lite-api writes and reads it; with several API hosts it must be a
+shared directory.
+
+Related options:
+
+* ``[DEFAULT] state_path``
+"""),
+    cfg.IntOpt('image_size_cap', default=1099511627776, min=1, help="""
+Largest image data an upload may store, in bytes (Glance's
+``image_size_cap``, 1 TiB by default); a larger upload answers 413.
 """),
 ]
 

@@ -46,6 +46,7 @@ import webob
 from nova_lite.api import default_flavors
 from nova_lite.api import deploy
 from nova_lite.api import policy
+from nova_lite.clients import image as image_client
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
@@ -280,8 +281,27 @@ class IntegratedFixture(fixtures.Fixture):
         self.addCleanup(policy.reset)
         self.app = deploy.deploy(CONF,
                                  placement_client=self.placement.client)
+        self._route_image_clients()
         self.api = APIClient(self.app)
         self.admin_api = APIClient(self.app, token=ADMIN_TOKEN)
+
+    def _route_image_clients(self):
+        """Every ImageClient built from now on (the computes' snapshots)
+        reaches this API's /image in-process, as the admin."""
+        real_client = image_client.ImageClient
+        app = self.app
+
+        def client_factory(*args, **kwargs):
+            session = requests.Session()
+            adapter = placement_client.WSGIAdapter(app)
+            session.mount('http://', adapter)
+            client = real_client(endpoint='http://nova-lite.test/image',
+                                 session=session)
+            client.session.headers['X-Auth-Token'] = ADMIN_TOKEN
+            return client
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.clients.image.ImageClient', client_factory))
 
     # -- computes ----------------------------------------------------------
 

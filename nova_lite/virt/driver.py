@@ -382,6 +382,23 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def snapshot(self, context, instance, image_id, update_task_state):
+        """Store the guest's disk as the data of image ``image_id``.
+
+        The image exists already (``queued``, created by the API); the
+        driver uploads the data through the image API, which makes it
+        ``active``, and reports its progress as Nova's drivers do.
+
+        :param context: the request context.
+        :param instance: the instance whose guest is stored.
+        :param image_id: the id of the image to fill.
+        :param update_task_state: ``(task_state, expected_state=...)``,
+            called with the ``*_pending_upload`` state before the guest is
+            read and the ``*_uploading`` one before the upload.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
     def get_info(self, instance):
         """The hypervisor's view of the guest.
 

@@ -30,6 +30,8 @@ import time
 
 from oslo_log import log as logging
 
+from nova_lite.clients import image as image_client
+from nova_lite.compute import task_states
 from nova_lite import exception
 from nova_lite.virt import driver
 from nova_lite.virt import exception as virt_exc
@@ -68,6 +70,9 @@ class FakeDriver(driver.ComputeDriver):
         self._fault_lock = threading.Lock()
         self._spawn_count = 0
         self._random = None
+        # The image API client snapshots go through, built on first use
+        # from [glance] (tests may set one).
+        self.image_client = None
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -293,6 +298,34 @@ class FakeDriver(driver.ComputeDriver):
     def resume(self, context, instance, network_info=None,
                block_device_info=None):
         self._set_state(instance, power_state.RUNNING)
+
+    def snapshot(self, context, instance, image_id, update_task_state):
+        """Upload a small file describing the guest as the image's data
+        (raw, bare: what a fake disk is)."""
+        self._started()
+        instance_uuid = driver.instance_field(instance, 'uuid')
+        guest = self._store.get(instance_uuid)
+        if guest is None:
+            raise virt_exc.GuestNotFound(instance_id=instance_uuid)
+        update_task_state(task_states.IMAGE_PENDING_UPLOAD)
+        data = json.dumps({'fake_disk_of': instance_uuid, 'host': self.host,
+                           'node': guest.get('node'),
+                           'resources': guest.get('resources')},
+                          sort_keys=True).encode('utf-8')
+        update_task_state(task_states.IMAGE_UPLOADING,
+                          expected_state=task_states.IMAGE_PENDING_UPLOAD)
+        client = self.image_client or image_client.ImageClient(
+            conf=self.conf)
+        self.image_client = client
+        image = client.get(image_id)
+        formats = {k: v for k, v in (('disk_format', 'raw'),
+                                     ('container_format', 'bare'))
+                   if not image.get(k)}
+        if formats:
+            client.update(image_id, formats)
+        client.upload(image_id, data)
+        LOG.info('Snapshot of %s stored as image %s (%d bytes)',
+                 instance_uuid, image_id, len(data))
 
     def get_info(self, instance):
         self._started()

@@ -132,15 +132,22 @@ class InputGuard:
 
     :param errors: the service's :class:`nova_lite.wsgi.faults.ErrorFormat`.
     :param max_body: the largest body accepted, in bytes.
+    :param streaming: ``(environ) -> bool``, the requests whose body is
+        data the handler streams itself (image uploads): left unread, and
+        bounded by the handler.
     """
 
-    def __init__(self, app, errors, max_body=DEFAULT_MAX_BODY):
+    def __init__(self, app, errors, max_body=DEFAULT_MAX_BODY,
+                 streaming=None):
         self.app = app
         self.errors = errors
         self.max_body = max_body
+        self.streaming = streaming
 
     @webob.dec.wsgify
     def __call__(self, req):
+        if self.streaming is not None and self.streaming(req.environ):
+            return req.get_response(self.app)
         try:
             body = read_body(req.environ, self.max_body)
             if body is not None:

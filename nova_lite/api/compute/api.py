@@ -13,7 +13,7 @@ to when it is made:
   then a cast to its compute;
 * delete (:mod:`.delete`), resize and cold migration (:mod:`.resize`),
   live migration, evacuate and rebuild (:mod:`.live`), shelve
-  (:mod:`.shelve`).
+  (:mod:`.shelve`), createImage (:mod:`.snapshot`).
 
 A handler makes one ``API`` per request; the objects of the concerns are
 made on first use, so a request builds only what it needs.
@@ -29,6 +29,7 @@ from nova_lite.api.compute import live as live_api
 from nova_lite.api.compute import resize as resize_api
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import shelve as shelve_api
+from nova_lite.api.compute import snapshot as snapshot_api
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite.compute import rpcapi
@@ -86,13 +87,18 @@ class API:
     def _shelve(self):
         return shelve_api.ShelveAPI(self._actions, self.compute_task_api)
 
+    @functools.cached_property
+    def _snapshot(self):
+        return snapshot_api.SnapshotAPI(self.compute_rpcapi)
+
     # -- create and read ------------------------------------------------------
 
     def create(self, context, flavor, image_ref, name, min_count=1,
                max_count=None, availability_zone=None, scheduler_hints=None,
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
-               hostname=None, requested_host=None, requested_node=None):
+               hostname=None, requested_host=None, requested_node=None,
+               system_metadata=None):
         """See :meth:`.create.CreateAPI.create`."""
         return self._create.create(
             context, flavor, image_ref, name, min_count=min_count,
@@ -101,7 +107,8 @@ class API:
             metadata=metadata, description=description, networks=networks,
             user_data=user_data, forced_allowed=forced_allowed,
             hostname=hostname, requested_host=requested_host,
-            requested_node=requested_node)
+            requested_node=requested_node,
+            system_metadata=system_metadata)
 
     @staticmethod
     def get(context, uuid, with_fault=True):
@@ -215,6 +222,12 @@ class API:
     def live_migration_force_complete(self, context, server, migration_id):
         self._live.live_migration_force_complete(context, server,
                                                  migration_id)
+
+    # -- createImage ----------------------------------------------------------
+
+    def snapshot(self, context, server, name, metadata=None):
+        """See :meth:`.snapshot.SnapshotAPI.snapshot`."""
+        return self._snapshot.snapshot(context, server, name, metadata)
 
     # -- shelve ---------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from nova_lite import image_catalog
 from nova_lite import objects
 from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import host_mapping as host_mapping_obj
+from nova_lite.objects import image as image_obj
 from nova_lite.objects import keypair as keypair_obj
 
 CONF = nl_conf.CONF
@@ -20,12 +21,28 @@ CONF = nl_conf.CONF
 NETWORKS_WITHOUT_SERVICE = ('auto', 'none')
 
 
-def get_image(image_ref):
-    """The catalog image ``image_ref`` (an id or a name)."""
+def get_image(image_ref, context=None):
+    """The image ``image_ref`` (an id or a name) if it is active and, with
+    ``context``, the caller may see it (Glance's rules, as Nova asks
+    Glance with the caller's token)."""
     image = image_catalog.find(image_ref)
-    if image is None:
+    if image is None or (context is not None and
+                         not _image_visible(context, image)):
         raise exception.ImageNotFound(image_id=image_ref)
+    if image.get('status', 'active') != 'active':
+        raise exception.InvalidRequest(
+            reason='Image %s is not active.' % image['id'])
     return image
+
+
+def _image_visible(context, image):
+    visibility = image.get('visibility', 'public')
+    if context.is_admin or visibility in ('public', 'community'):
+        return True
+    if image.get('owner') and image['owner'] == context.project_id:
+        return True
+    return visibility == 'shared' and image['id'] in \
+        image_obj.ImageMember.statuses_of(context, context.project_id)
 
 
 def parse_availability_zone(value):

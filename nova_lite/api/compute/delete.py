@@ -8,7 +8,8 @@ removes the guest, the allocation and the row. A server in the middle of
 a resize (VERIFY_RESIZE) has its resize confirmed first when its source
 compute is up, so the source guest and the migration's allocation go
 too. Either way, a delete frees what the instance's unfinished
-migrations still hold (the source of a move) and ends them ``error``.
+migrations still hold (the source of a move) and ends them ``error``; a
+shelved server's snapshot image is deleted with it, as in Nova.
 """
 
 from oslo_log import log as logging
@@ -16,6 +17,7 @@ from oslo_utils import timeutils
 
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import server_list
+from nova_lite.api.compute import snapshot
 from nova_lite.clients import allocation_moves
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
@@ -59,6 +61,7 @@ class DeleteAPI:
                      not servicegroup.compute_is_up(cctxt, instance.host))
             if cell.uuid != cell_mapping_obj.CELL0_UUID:
                 self.resize.confirm_resize_before_delete(cctxt, instance)
+            snapshot.delete_shelved_image(instance)
             if local:
                 self._local_delete(context, cctxt, instance)
             else:

@@ -143,7 +143,7 @@ class LiveAPI:
     def rebuild(self, context, server, image_ref, admin_password=None,
                 values=None, preserve_ephemeral=False):
         """Rebuild in place from ``image_ref``; the server as of now."""
-        image = checks.get_image(image_ref)
+        image = checks.get_image(image_ref, context)
         instance = actions.instance_for(context, server, 'rebuild',
                                         REBUILD_STATES)
         orig_image_ref = instance.image_ref

@@ -18,6 +18,7 @@ from oslo_log import log as logging
 
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import checks
+from nova_lite.api.compute import snapshot
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
@@ -44,10 +45,22 @@ class ShelveAPI:
         self.compute_task_api = compute_task_api
 
     def shelve(self, context, server, clean_shutdown=True):
-        """Shelve a server (202; 409 in another state or locked)."""
-        self.server_actions.act(context, server, 'shelve', SHELVE_STATES,
-                                task_states.SHELVING, 'shelve_instance',
-                                clean_shutdown=clean_shutdown)
+        """Shelve a server (202; 409 in another state or locked): its
+        snapshot image ``<name>-shelved`` is created first, as Nova does,
+        and deleted again when the shelve cannot start."""
+        instance = actions.instance_for(context, server, 'shelve',
+                                        SHELVE_STATES)
+        image = snapshot.create_image(
+            context, instance, '%s-shelved' % instance.display_name,
+            'snapshot')
+        try:
+            self.server_actions.act(
+                context, server, 'shelve', SHELVE_STATES,
+                task_states.SHELVING, 'shelve_instance',
+                image_id=image.uuid, clean_shutdown=clean_shutdown)
+        except Exception:
+            snapshot.delete_image(image.uuid)
+            raise
 
     def shelve_offload(self, context, server, clean_shutdown=True):
         """Offload a shelved server now (admins by default)."""

@@ -21,12 +21,15 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 import webob.exc
 
-from nova_lite.api import image_catalog
+from nova_lite.api import image_service
+from nova_lite.api import image_store
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api.schemas import server_metadata as metadata_schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite import exception
+from nova_lite.objects import image as image_obj
 
 MAX_PROXY_VERSION = '2.35'
 MAX_METADATA_VERSION = '2.38'
@@ -46,20 +49,37 @@ _PROGRESS = {'queued': 25, 'saving': 50, 'active': 100}
 # -- the image service (Glance v2 representation) ---------------------------
 
 def _all_images(req):
-    return image_catalog.list_images(util.conf(req))
+    """The images the caller may see, as Glance lists them."""
+    context = util.context(req)
+    images = image_service.all_images(context, util.conf(req))
+    return [image_service.view(image) for image in
+            image_service.listed(context, images, None, None)]
+
+
+def _image(req, image_id):
+    """The image in the image service's internal form (404 as Nova)."""
+    try:
+        return image_service.get(util.context(req), util.conf(req),
+                                 image_id)
+    except webob.exc.HTTPNotFound:
+        raise webob.exc.HTTPNotFound('Image not found.')
 
 
 def _get_image(req, image_id):
-    image = image_catalog.get_image(image_id, util.conf(req))
-    if image is None:
-        raise webob.exc.HTTPNotFound('Image not found.')
-    return image
+    return image_service.view(_image(req, image_id))
 
 
-def _refuse_change(image):
-    raise webob.exc.HTTPForbidden(
-        'Image %s belongs to the image catalog, which cannot be changed.'
-        % image['id'])
+def _set_properties(req, image_id, properties):
+    """Store the image's new properties through the image service's rules
+    (403 for a catalog image or another project's), as Nova's proxy asks
+    Glance."""
+    context = util.context(req)
+    image = _image(req, image_id)
+    image_service.check_owner(context, image)
+    for name, value in properties.items():
+        image_service.check_property(name, value)
+    image_obj.Image.update(context, image['id'],
+                           {'properties': properties})
 
 
 # -- Nova's view -------------------------------------------------------------
@@ -190,9 +210,21 @@ def show_image(req):
 
 @microversion.require(max_version=MAX_PROXY_VERSION)
 def delete_image(req):
-    """DELETE /images/{image_id}."""
-    policy.authorize(util.context(req), 'images:list')
-    _refuse_change(_get_image(req, req.urlvars['image_id']))
+    """DELETE /images/{image_id}: 204 (403 when the image is protected,
+    configured in the catalog or another project's)."""
+    context = util.context(req)
+    policy.authorize(context, 'images:list')
+    image = _image(req, req.urlvars['image_id'])
+    image_service.check_owner(context, image, 'delete')
+    if image['protected']:
+        raise webob.exc.HTTPForbidden(
+            'Image %s is protected and cannot be deleted.' % image['id'])
+    try:
+        image_obj.Image.destroy(context, image['id'])
+    except exception.ImageRecordNotFound:
+        raise webob.exc.HTTPNotFound('Image not found.')
+    image_store.delete(util.conf(req), image['id'])
+    return util.no_content()
 
 
 # -- /images/{image_id}/metadata ---------------------------------------------
@@ -233,15 +265,18 @@ def update_metadata(req):
     image, metadata = _image_metadata(req)
     metadata.update(validation.body(req, metadata_schema.SET)['metadata'])
     _check_quota(req, metadata)
-    _refuse_change(image)
+    _set_properties(req, image['id'], metadata)
+    return util.json_response({'metadata': metadata})
 
 
 @microversion.require(max_version=MAX_METADATA_VERSION)
 def replace_metadata(req):
     """PUT: replace the properties (403: the catalog cannot change)."""
     image = _image_metadata(req)[0]
-    _check_quota(req, validation.body(req, metadata_schema.SET)['metadata'])
-    _refuse_change(image)
+    metadata = validation.body(req, metadata_schema.SET)['metadata']
+    _check_quota(req, metadata)
+    _set_properties(req, image['id'], metadata)
+    return util.json_response({'metadata': metadata})
 
 
 @microversion.require(max_version=MAX_METADATA_VERSION)
@@ -253,7 +288,8 @@ def update_metadata_item(req):
         raise webob.exc.HTTPBadRequest('Request body and URI mismatch')
     metadata.update(item)
     _check_quota(req, metadata)
-    _refuse_change(image)
+    _set_properties(req, image['id'], metadata)
+    return util.json_response({'meta': item})
 
 
 @microversion.require(max_version=MAX_METADATA_VERSION)
@@ -262,4 +298,6 @@ def delete_metadata_item(req):
     image, metadata = _image_metadata(req)
     if req.urlvars['key'] not in metadata:
         raise webob.exc.HTTPNotFound('Invalid metadata key')
-    _refuse_change(image)
+    del metadata[req.urlvars['key']]
+    _set_properties(req, image['id'], metadata)
+    return util.no_content()

@@ -69,8 +69,13 @@ _API_RULES = [
      [('PUT', '/flavors/{id}/os-extra_specs/{key}')]),
     ('os-flavor-extra-specs:delete', 'admin_api', 'Delete an extra spec',
      [('DELETE', '/flavors/{id}/os-extra_specs/{key}')]),
-    ('images:list', 'any_reader', 'List and show catalog images',
-     [('GET', '/image/v2/images')]),
+    ('images:list', 'any_reader', 'List and show images, their data '
+     'and members (Glance decides which images each caller sees)',
+     [('GET', '/image/v2/images'), ('GET', '/image/v2/images/{id}')]),
+    ('images:write', 'any_member', 'Create, update, upload, tag, share '
+     'and delete images (owners only, as in Glance)',
+     [('POST', '/image/v2/images'), ('PATCH', '/image/v2/images/{id}'),
+      ('DELETE', '/image/v2/images/{id}')]),
     ('os-keypairs:index', 'owner_reader_or_admin', 'List key pairs',
      [('GET', '/os-keypairs')]),
     ('os-keypairs:show', 'owner_reader_or_admin', 'Show a key pair',
@@ -126,6 +131,15 @@ _API_RULES = [
     ('os-hosts:list', 'admin_api', 'List hosts', [('GET', '/os-hosts')]),
     ('os-hosts:show', 'admin_api', 'Show a host',
      [('GET', '/os-hosts/{host_name}')]),
+    ('os-hosts:update', 'admin_api', 'Enable a host or put it in '
+     'maintenance (the fake driver only answers)',
+     [('PUT', '/os-hosts/{host_name}')]),
+    ('os-hosts:reboot', 'admin_api', 'Reboot a host (the fake driver only '
+     'answers)', [('GET', '/os-hosts/{host_name}/reboot')]),
+    ('os-hosts:shutdown', 'admin_api', 'Shut a host down (the fake driver '
+     'only answers)', [('GET', '/os-hosts/{host_name}/shutdown')]),
+    ('os-hosts:start', 'admin_api', 'Start a host (the fake driver only '
+     'answers)', [('GET', '/os-hosts/{host_name}/startup')]),
     ('limits', 'any_reader', 'Show the caller\'s limits',
      [('GET', '/limits')]),
     ('limits:other_project', 'admin_api', 'Show another project\'s limits',
@@ -157,6 +171,9 @@ _API_RULES = [
      'Live-migrate a server', [('POST', '/servers/{id}/action')]),
     ('os-evacuate', 'admin_api', 'Evacuate a server from a down host',
      [('POST', '/servers/{id}/action')]),
+    ('servers:create_image', 'project_member_or_admin',
+     'Create an image from a server (createImage)',
+     [('POST', '/servers/{server_id}/action (createImage)')]),
     ('servers:rebuild', 'project_member_or_admin', 'Rebuild a server',
      [('POST', '/servers/{id}/action')]),
     ('servers:migrations:index', 'admin_api',

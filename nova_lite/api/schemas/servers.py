@@ -4,7 +4,8 @@ import copy
 
 from nova_lite.api.schemas import common
 
-_METADATA = {'type': 'object', 'maxProperties': 128,
+# No item count: the number of items is the metadata_items quota (403).
+_METADATA = {'type': 'object',
              'patternProperties': {'^[a-zA-Z0-9-_:. ]{1,255}$': {
                  'type': 'string', 'maxLength': 255}},
              'additionalProperties': False}
@@ -58,8 +59,8 @@ _SERVER = {
     'metadata': _METADATA,
     'networks': _NETWORKS_OLD,
     'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
-    'accessIPv4': {'type': 'string', 'format': 'ipv4'},
-    'accessIPv6': {'type': 'string'},
+    'accessIPv4': common.ACCESS_IPV4,
+    'accessIPv6': common.ACCESS_IPV6,
     'availability_zone': {'type': 'string', 'minLength': 1,
                           'maxLength': 255},
     'key_name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
@@ -86,7 +87,12 @@ def _create(server_props, required=('name', 'flavorRef')):
 
 _SERVER_V2_19 = dict(_SERVER, description=common.DESCRIPTION)
 _SERVER_V2_37 = dict(_SERVER_V2_19, networks=_NETWORKS)
-_SERVER_V2_74 = dict(_SERVER_V2_37, host={'type': 'string', 'minLength': 1,
+# 2.63: trusted image certificate ids (accepted and shown).
+TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
+                 'uniqueItems': True,
+                 'items': {'type': 'string', 'minLength': 1}}
+_SERVER_V2_63 = dict(_SERVER_V2_37, trusted_image_certificates=TRUSTED_CERTS)
+_SERVER_V2_74 = dict(_SERVER_V2_63, host={'type': 'string', 'minLength': 1,
                                           'maxLength': 255},
                      hypervisor_hostname={'type': 'string', 'minLength': 1,
                                           'maxLength': 255})
@@ -98,13 +104,15 @@ CREATE = _create(_SERVER)
 CREATE_V2_19 = _create(_SERVER_V2_19)
 CREATE_V2_37 = _create(_SERVER_V2_37,
                        required=('name', 'flavorRef', 'networks'))
+CREATE_V2_63 = _create(_SERVER_V2_63,
+                       required=('name', 'flavorRef', 'networks'))
 CREATE_V2_74 = _create(_SERVER_V2_74,
                        required=('name', 'flavorRef', 'networks'))
 CREATE_V2_90 = _create(_SERVER_V2_90,
                        required=('name', 'flavorRef', 'networks'))
 
-_UPDATE = {'name': common.NAME, 'accessIPv4': {'type': 'string'},
-           'accessIPv6': {'type': 'string'},
+_UPDATE = {'name': common.NAME, 'accessIPv4': common.ACCESS_IPV4,
+           'accessIPv6': common.ACCESS_IPV6,
            'OS-DCF:diskConfig': {'type': 'string',
                                  'enum': ['AUTO', 'MANUAL']}}
 UPDATE = common.wrapped('server', common.obj(_UPDATE))
@@ -174,8 +182,7 @@ RESIZE = common.wrapped('resize', common.obj(
     {'flavorRef': _FLAVOR_REF,
      'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']}},
     required=['flavorRef']))
-MIGRATE = common.wrapped('migrate', {'type': 'null'})
-# 2.56: an admin may name the destination host.
+# Before 2.56 the body is not validated; 2.56: an admin may name the host.
 MIGRATE_V2_56 = common.wrapped('migrate', {'oneOf': [
     {'type': 'null'},
     common.obj({'host': {'oneOf': [{'type': 'null'}, common.NAME]}})]})
@@ -200,7 +207,14 @@ UNSHELVE_V2_91 = common.wrapped('unshelve', {'oneOf': [
     dict(common.obj({'availability_zone': {'oneOf': [{'type': 'null'},
                                                      common.NAME]},
                      'host': common.NAME}), minProperties=1)]})
+# createImage: the metadata as a server's, its count checked against the
+# metadata_items quota (403) rather than by the schema.
+_IMAGE_METADATA = {k: v for k, v in _METADATA.items()
+                   if k != 'maxProperties'}
+CREATE_IMAGE = common.wrapped('createImage', common.obj(
+    {'name': common.NAME, 'metadata': _IMAGE_METADATA}, required=['name']))
 ACTIONS.update({
+    'createImage': CREATE_IMAGE,
     'shelve': common.wrapped('shelve', _NULL_OR_EMPTY),
     'shelveOffload': common.wrapped('shelveOffload', _NULL_OR_EMPTY),
     'unshelve': UNSHELVE_V2_1,

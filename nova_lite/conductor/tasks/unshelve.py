@@ -12,8 +12,10 @@ it is a small build (NOVA_FACTS §5.5):
    spawns the guest and sets host and node (a failed spawn drops the
    claim there).
 
-When no host fits, the scheduler fails or times out, or the cast fails,
-the instance stays ``shelved_offloaded`` with no task, a fault says why
+When the shelve's snapshot image is gone, the instance goes to ERROR with
+a fault, as in Nova. When no host fits, the scheduler fails or times out,
+or the cast fails, the instance stays ``shelved_offloaded`` with no task,
+a fault says why
 and the action's ``conductor_unshelve_instance`` event is an error; no
 claim is left behind (an offloaded instance holds nothing, so whatever
 it holds then is this task's claim).
@@ -71,11 +73,13 @@ class UnshelveTask:
                 with common.action_events().step(
                         cctxt, uuid, EVENT, fault=True,
                         undo=lambda error: self._undo(uuid, error),
-                        revert=_OFFLOADED,
+                        revert=_revert_values,
                         expected_task_state=[task_states.UNSHELVING]):
+                    image = _image_of(instance)
                     spec = self._scheduling_spec(instance, cell)
                     self.selection = self._schedule(spec, uuid)
-                    self._hand_over(cctxt, instance, self.selection, spec)
+                    self._hand_over(cctxt, instance, self.selection, spec,
+                                    image)
             except Exception:  # noqa: BLE001 - no claim may leak
                 return
 
@@ -116,7 +120,7 @@ class UnshelveTask:
         return common.first_selection(self.scheduler_api.select_destinations(
             self.context, spec, [uuid], return_alternates=False))
 
-    def _hand_over(self, cctxt, instance, selection, spec):
+    def _hand_over(self, cctxt, instance, selection, spec, image):
         zone = (getattr(selection, 'availability_zone', None) or
                 common.default_availability_zone())
         if instance.availability_zone != zone:
@@ -126,12 +130,27 @@ class UnshelveTask:
                  selection.service_host, selection.nodename)
         self.compute_api.unshelve_instance(
             cctxt, instance, selection.service_host,
-            node=selection.nodename, request_spec=spec,
-            image=_image_of(instance))
+            node=selection.nodename, request_spec=spec, image=image)
+
+
+def _revert_values(error):
+    """What a failure leaves: offloaded again, or ERROR when the shelve's
+    snapshot is gone (nothing to unshelve from, as in Nova)."""
+    if isinstance(error, exception.ShelvedImageNotFound):
+        return {'vm_state': vm_states.ERROR, 'task_state': None}
+    return _OFFLOADED
 
 
 def _image_of(instance):
-    """The catalog entry of the instance's image (None if gone)."""
+    """The image to spawn from: the shelve's snapshot
+    (``shelved_image_id``; ShelvedImageNotFound when it is gone), else the
+    instance's image (None if gone)."""
+    snapshot_id = (instance.system_metadata or {}).get('shelved_image_id')
+    if snapshot_id:
+        image = image_catalog.find(snapshot_id)
+        if image is None:
+            raise exception.ShelvedImageNotFound(image_id=snapshot_id)
+        return image
     if not instance.image_ref:
         return None
     try:

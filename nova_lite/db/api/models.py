@@ -349,3 +349,55 @@ class QuotaClass(Base, _Row):
     class_name: Mapped[str | None] = mapped_column(Str)
     resource: Mapped[str | None] = mapped_column(Str)
     hard_limit: Mapped[int | None] = mapped_column(sa.Integer)
+
+
+class Image(Base, _Row):
+    """An image of the image service (Glance v2's fields); the extra
+    properties and the tags are JSON, the data a file of the store."""
+
+    __tablename__ = 'images'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_images0uuid'),
+        sa.Index('images_owner_idx', 'owner'),
+    )
+
+    uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)
+    name: Mapped[str | None] = mapped_column(Str)
+    status: Mapped[str] = mapped_column(sa.String(30), nullable=False)
+    visibility: Mapped[str] = mapped_column(sa.String(20), nullable=False)
+    protected: Mapped[bool] = mapped_column(sa.Boolean, nullable=False,
+                                            default=False)
+    os_hidden: Mapped[bool] = mapped_column(sa.Boolean, nullable=False,
+                                            default=False)
+    owner: Mapped[str | None] = mapped_column(Str)
+    size: Mapped[int | None] = mapped_column(sa.BigInteger)
+    virtual_size: Mapped[int | None] = mapped_column(sa.BigInteger)
+    disk_format: Mapped[str | None] = mapped_column(sa.String(20))
+    container_format: Mapped[str | None] = mapped_column(sa.String(20))
+    min_disk: Mapped[int] = mapped_column(sa.Integer, nullable=False,
+                                          default=0)
+    min_ram: Mapped[int] = mapped_column(sa.Integer, nullable=False,
+                                         default=0)
+    checksum: Mapped[str | None] = mapped_column(sa.String(32))
+    os_hash_algo: Mapped[str | None] = mapped_column(sa.String(64))
+    os_hash_value: Mapped[str | None] = mapped_column(sa.String(128))
+    properties: Mapped[dict | None] = mapped_column(types.JSONEncoded)
+    tags: Mapped[list | None] = mapped_column(types.JSONEncoded)
+
+
+class ImageMember(Base, _Row):
+    """A project an image is shared with, and its answer (status)."""
+
+    __tablename__ = 'image_members'
+    __table_args__ = (
+        sa.UniqueConstraint('image_uuid', 'member',
+                            name='uniq_image_members0image_uuid0member'),
+        sa.Index('image_members_member_idx', 'member'),
+    )
+
+    image_uuid: Mapped[str] = mapped_column(
+        sa.String(36), sa.ForeignKey('images.uuid', ondelete='CASCADE'),
+        nullable=False)
+    member: Mapped[str] = mapped_column(Str, nullable=False)
+    status: Mapped[str] = mapped_column(sa.String(20), nullable=False,
+                                        default='pending')

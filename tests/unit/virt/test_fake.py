@@ -547,3 +547,49 @@ class TestMoves(FakeDriverTestCase):
         self.assertEqual(1, self._vcpus(self.src, 'src-node-0'))
         self.assertEqual(power_state.RUNNING,
                          self.src.get_info(self.instance).state)
+
+
+class _RecordingImageClient:
+    """What the fake driver asks of the image API, kept."""
+
+    def __init__(self, image):
+        self.image = image
+        self.calls = []
+
+    def get(self, image_id):
+        self.calls.append(('get', image_id))
+        return self.image
+
+    def update(self, image_id, values):
+        self.calls.append(('update', image_id, values))
+
+    def upload(self, image_id, data):
+        self.calls.append(('upload', image_id, json.loads(data)))
+
+
+class TestSnapshot(FakeDriverTestCase):
+
+    def test_snapshot_reports_progress_and_uploads_a_small_file(self):
+        drv = self.start()
+        drv.spawn(None, {'uuid': 'inst-1', 'node': 'cmp1-node-0'}, {}, {})
+        drv.image_client = _RecordingImageClient({'disk_format': None})
+        states = []
+        drv.snapshot(None, {'uuid': 'inst-1'}, 'img-1',
+                     lambda state, expected_state=None: states.append(
+                         (state, expected_state)))
+        self.assertEqual([('image_pending_upload', None),
+                          ('image_uploading', 'image_pending_upload')],
+                         states)
+        get, update, upload = drv.image_client.calls
+        self.assertEqual(('get', 'img-1'), get)
+        self.assertEqual(('update', 'img-1', {'disk_format': 'raw',
+                                              'container_format': 'bare'}),
+                         update)
+        self.assertEqual('inst-1', upload[2]['fake_disk_of'])
+
+    def test_snapshot_of_a_missing_guest(self):
+        drv = self.start()
+        drv.image_client = _RecordingImageClient({})
+        self.assertRaises(virt_exc.GuestNotFound, drv.snapshot, None,
+                          {'uuid': 'nope'}, 'img-1', lambda *a, **k: None)
+        self.assertEqual([], drv.image_client.calls)

@@ -1,0 +1,99 @@
+"""The image service's data: one file per image under ``[image_catalog]
+store_path``.
+
+An upload streams into a temporary file next to its final name, hashing
+as it goes (MD5 for Glance's ``checksum``, SHA-512 for ``os_hash_value``),
+and is renamed into place only once it is whole and within the size cap,
+so a reader never sees half an image and a failed upload leaves nothing.
+"""
+
+import hashlib
+import os
+
+from oslo_utils import uuidutils
+
+CHUNK = 65536
+HASH_ALGO = 'sha512'
+
+
+class TooLarge(Exception):
+    """The data exceeds the size cap."""
+
+
+class Stored:
+    """What an upload stored: size, md5 checksum, sha512 hash."""
+
+    def __init__(self, size, checksum, os_hash_value):
+        self.size = size
+        self.checksum = checksum
+        self.os_hash_algo = HASH_ALGO
+        self.os_hash_value = os_hash_value
+
+
+def _directory(conf):
+    return conf.image_catalog.store_path
+
+
+def path(conf, image_id):
+    """The file holding the data of ``image_id`` (a UUID)."""
+    if not uuidutils.is_uuid_like(image_id):
+        raise ValueError('not an image id: %r' % image_id)
+    return os.path.join(_directory(conf), image_id)
+
+
+def write(conf, image_id, stream, size_cap):
+    """Store what ``stream`` (a file-like object) holds as the data of
+    ``image_id``; :class:`TooLarge` past ``size_cap`` bytes."""
+    os.makedirs(_directory(conf), exist_ok=True)
+    final = path(conf, image_id)
+    partial = '%s.%s.part' % (final, uuidutils.generate_uuid())
+    md5 = hashlib.md5(usedforsecurity=False)
+    sha = hashlib.new(HASH_ALGO)
+    size = 0
+    try:
+        with open(partial, 'wb') as out:
+            while True:
+                chunk = stream.read(CHUNK)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > size_cap:
+                    raise TooLarge()
+                md5.update(chunk)
+                sha.update(chunk)
+                out.write(chunk)
+        os.replace(partial, final)
+    except BaseException:
+        _remove(partial)
+        raise
+    return Stored(size, md5.hexdigest(), sha.hexdigest())
+
+
+def exists(conf, image_id):
+    return os.path.isfile(path(conf, image_id))
+
+
+def chunks(conf, image_id):
+    """The data of ``image_id``, chunk by chunk (OSError when gone)."""
+    handle = open(path(conf, image_id), 'rb')
+
+    def read():
+        with handle:
+            while True:
+                chunk = handle.read(CHUNK)
+                if not chunk:
+                    return
+                yield chunk
+    return read()
+
+
+def delete(conf, image_id):
+    """Remove the data of ``image_id`` (nothing when there is none)."""
+    _remove(path(conf, image_id))
+
+
+def _remove(name):
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
