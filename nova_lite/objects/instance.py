@@ -186,7 +186,10 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
         filters = {'project_id': project_id}
         if user_id:
             filters['user_id'] = user_id
-        rows = _db().instance_get_all_by_filters(context, filters)
+        # NOTE(nova_lite): soft-deleted instances do not count, as in
+        # Nova (a restore checks the quota again).
+        rows = [row for row in _db().instance_get_all_by_filters(
+            context, filters) if row.vm_state != 'soft-delete']
         return {'instances': len(rows),
                 'cores': sum(row.vcpus or 0 for row in rows),
                 'ram': sum(row.memory_mb or 0 for row in rows)}

@@ -7,15 +7,17 @@ casts to the compute, which powers the guest off (``SOFT_DELETED``); a
 server whose compute is down becomes ``SOFT_DELETED`` right here (its
 compute reclaims it once back). Its resources stay claimed until its
 compute reclaims it after the interval. ``restore`` brings it back
-(``restoring``, then ``ACTIVE``); ``forceDelete`` deletes it now. Any
-other server is deleted as usual. ``os-resetState`` (admins) writes the
-vm state and clears the task.
+(``restoring``, then ``ACTIVE``) if the project's quota has room for it
+again (a soft-deleted server counts for nothing, as in Nova);
+``forceDelete`` deletes it now. Any other server is deleted as usual.
+``os-resetState`` (admins) writes the vm state and clears the task.
 """
 
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from nova_lite.api.compute import actions
+from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
@@ -87,6 +89,10 @@ class DeferredDeleteAPI:
         """SOFT_DELETED -> ACTIVE (409 from any other state)."""
         instance = actions.instance_for(context, server, 'restore',
                                         [vm_states.SOFT_DELETED])
+        # A soft-deleted server counts for nothing: it needs room again.
+        quota.check_servers(context, instance.project_id, instance.user_id,
+                            1, instance.flavor_value('vcpus'),
+                            instance.flavor_value('memory_mb'))
         with nl_context.target_cell(context, server.cell) as cctxt:
             if _compute_up(cctxt, instance):
                 actions.start_task(cctxt, instance, 'restore',

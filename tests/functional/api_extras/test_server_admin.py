@@ -171,3 +171,16 @@ class SoftDeleteTest(base.ServerSubresourceBase):
         self.fail_every_spawn(abort=True)
         failed = self.boot('ERROR', name='never-ran')['id']
         self.delete_and_check_no_allocations(failed)
+
+    def test_restore_needs_quota_room(self):
+        self.soft_delete()
+        self.assertEqual(200, self.admin_api.put(
+            '/os-quota-sets/demo-project',
+            {'quota_set': {'instances': 1}}).status)
+        # The soft-deleted server counts for nothing: another one fits...
+        self.boot('ACTIVE', name='second')
+        # ...and then the first one does not fit back.
+        r = self.api.post('/servers/%s/action' % self.sid, {'restore': None})
+        self.assertEqual(403, r.status, r)
+        self.assertEqual('SOFT_DELETED',
+                         self.cloud.get_server(self.sid)['status'])

@@ -120,6 +120,11 @@ class UsageAuditLogTest(test_servers.ServersTestBase):
         self.assertEqual('2025-12-01 00:00:00', log['period_beginning'])
         self.assertEqual(400, self.admin_api.get(
             '/os-instance_usage_audit_log/yesterday').status)
+        # As clients send it: the space URL-encoded.
+        r = self.admin_api.get(
+            '/os-instance_usage_audit_log/2026-03-15%2010:00:00')
+        self.assertEqual('2026-02-01 00:00:00', r.body[
+            'instance_usage_audit_log']['period_beginning'])
 
 
 class QuotaClassSetsTest(test_servers.ServersTestBase):
