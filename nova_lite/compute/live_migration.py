@@ -31,7 +31,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from nova_lite.clients import allocation_moves
-from nova_lite.clients import placement as placement_client
+from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
@@ -211,12 +211,8 @@ class LiveMigrations:
         except Exception as error:  # noqa: BLE001 - a leftover guest only
             LOG.error('Guest of %s left on %s after its live migration: %s',
                       uuid, self.host, error)
-        try:
-            allocation_moves.delete_allocation(self.placement,
-                                               migration.uuid)
-        except placement_client.PlacementClientError as error:
-            LOG.error('Source allocation of live migration %s not deleted:'
-                      ' %s', migration.uuid, error)
+        # A failed delete is retried in the background.
+        claim_release.release(self.placement, migration.uuid)
         self.records.set_migration_status(
             context, migration, 'completed', missing_ok=True)
         self.tracker.refresh_usage(context, migration.source_node)
