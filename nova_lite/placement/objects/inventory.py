@@ -145,6 +145,9 @@ def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
     """Create (POST) or update (PUT) one inventory of a provider; a
     ``generation`` of None bumps the current one unchecked (POST)."""
     rp = rp_obj.find(context, rp_uuid)
+    if generation is not None and generation != rp.generation:
+        # A stale generation is a 409 before anything else, as in Placement.
+        raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     exists = rc_name in _rows(context, rp.id)
     if must_exist and not exists:
         raise exception.InventoryNotFound(resource_class=rc_name,
