@@ -89,11 +89,8 @@ def usage_by_class(context, rp_id):
 
 
 def _check_new_inventory(rp_uuid, rc_name, inv, used):
-    if inv['min_unit'] > inv['max_unit']:
-        raise exception.InvalidInventory(
-            reason='min_unit (%d) greater than max_unit (%d) for %s on '
-                   'resource provider %s' % (inv['min_unit'], inv['max_unit'],
-                                             rc_name, rp_uuid))
+    # NOTE(nova_lite): as in Placement, min_unit above max_unit (or an
+    # allocation ratio of 0 or less) is accepted: nothing fits, that is all.
     if used and capacity(inv) < used:
         # NOTE(nova_lite): as in Placement, allowed: the allocations stay
         # and new ones find no room until usage drops.
