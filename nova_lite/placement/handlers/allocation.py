@@ -167,6 +167,9 @@ def list_for_resource_provider(req):
     ctx = common.context(req, 'placement:resource_providers:allocations:list')
     rp, allocations, modified = alloc_obj.get_for_provider(
         ctx, common.provider_uuid(req))
+    if microversion.of(req) < (1, 28):
+        for entry in allocations.values():
+            entry.pop('consumer_generation')
     data = {'resource_provider_generation': rp.generation,
             'allocations': allocations}
     return util.json_response(data, last_modified=modified, req=req)
