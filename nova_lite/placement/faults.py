@@ -27,8 +27,6 @@ _EXCEPTION_MAP = [
      errors.PROVIDER_CANNOT_DELETE_PARENT),
     (exception.Exists, webob.exc.HTTPConflict, errors.DUPLICATE_NAME),
     (exception.Conflict, webob.exc.HTTPConflict, errors.DEFAULT),
-    (exception.ResourceProviderNotFound, webob.exc.HTTPNotFound,
-     errors.RESOURCE_PROVIDER_NOT_FOUND),
     (exception.NotFound, webob.exc.HTTPNotFound, errors.DEFAULT),
     (exception.Invalid, webob.exc.HTTPBadRequest, errors.DEFAULT),
 ]

@@ -86,10 +86,10 @@ def require(min_version, status_code=404):
         def guarded(req):
             if of(req) < wanted:
                 if status_code == 405:
+                    # Placement's words: the method does not exist yet.
                     raise webob.exc.HTTPMethodNotAllowed(
-                        'The method specified is not allowed for this '
-                        'resource before microversion %s.' % min_version,
-                        comment=errors.DEFAULT)
+                        'The method %s is not allowed for this resource.'
+                        % req.method, comment=errors.DEFAULT)
                 raise webob.exc.HTTPNotFound(
                     'The resource could not be found.',
                     comment=errors.DEFAULT)

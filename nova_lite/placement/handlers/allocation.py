@@ -7,6 +7,7 @@ from 1.38.
 
 import uuid as uuid_lib
 
+from oslo_utils import uuidutils
 import webob.exc
 
 from nova_lite.placement import errors
@@ -131,10 +132,12 @@ def list_for_consumer(req):
     """GET /allocations/{consumer_uuid}: 200, empty when none."""
     ctx = common.context(req, POLICY % 'list')
     want = microversion.of(req)
-    consumer_uuid = _consumer_uuid(
-        util.wsgi_path_item(req.environ, 'consumer_uuid'))
+    consumer_uuid = util.wsgi_path_item(req.environ, 'consumer_uuid')
+    if not uuidutils.is_uuid_like(consumer_uuid):
+        # As in Placement: no such consumer can exist, so it has nothing.
+        return util.json_response({'allocations': {}}, req=req)
     consumer, allocations, modified = alloc_obj.get_for_consumer(
-        ctx, consumer_uuid)
+        ctx, _consumer_uuid(consumer_uuid))
     data = {'allocations': allocations}
     if want >= (1, 12) and consumer is not None:
         data['project_id'] = consumer.project_id
@@ -164,6 +167,9 @@ def list_for_resource_provider(req):
     ctx = common.context(req, 'placement:resource_providers:allocations:list')
     rp, allocations, modified = alloc_obj.get_for_provider(
         ctx, common.provider_uuid(req))
+    if microversion.of(req) < (1, 28):
+        for entry in allocations.values():
+            entry.pop('consumer_generation')
     data = {'resource_provider_generation': rp.generation,
             'allocations': allocations}
     return util.json_response(data, last_modified=modified, req=req)

@@ -27,11 +27,6 @@ def _check_reserved(req, rc, values, action='update'):
             "value is greater than %stotal." % (
                 action, uuid, rc, uuid,
                 '' if allow_equal else 'or equal to '))
-    if inv['min_unit'] > inv['max_unit']:
-        raise util.bad_request(
-            'Unable to %s inventory for resource provider %s: min_unit '
-            '(%d) must not exceed max_unit (%d) for %s.'
-            % (action, uuid, inv['min_unit'], inv['max_unit'], rc))
 
 
 def _serialize_one(inv, generation):

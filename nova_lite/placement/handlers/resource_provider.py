@@ -269,6 +269,6 @@ def delete_resource_provider(req):
     except exception.ResourceProviderNotFound:
         raise webob.exc.HTTPNotFound(
             'No resource provider with uuid %s found for delete' % uuid,
-            comment=errors.RESOURCE_PROVIDER_NOT_FOUND)
+            comment=errors.DEFAULT)
     return util.no_content()
 

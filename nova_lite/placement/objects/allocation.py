@@ -24,6 +24,7 @@ from nova_lite.placement.objects import resource_provider as rp_obj
 
 ALLOC = common.ALLOC
 RP = common.RP
+CONSUMER = common.CONSUMER
 
 
 @dataclasses.dataclass
@@ -68,13 +69,19 @@ def get_for_consumer(context, consumer_uuid):
 
 @db_api.reader
 def get_for_provider(context, rp_uuid):
-    """(provider, {consumer uuid: {resources}}, modified)."""
+    """(provider, {consumer uuid: {resources, consumer_generation}},
+    modified)."""
     rp = rp_obj.find(context, rp_uuid)
     rows = _rows_for(context, ALLOC.c.resource_provider_id == rp.id)
     result = {}
     for row in rows:
         entry = result.setdefault(row.consumer_id, {'resources': {}})
         entry['resources'][row.rc_name] = row.used
+    generations = dict(context.session.execute(
+        sa.select(CONSUMER.c.uuid, CONSUMER.c.generation).where(
+            CONSUMER.c.uuid.in_(list(result)))).all()) if result else {}
+    for consumer_uuid, entry in result.items():
+        entry['consumer_generation'] = generations.get(consumer_uuid)
     return rp, result, _latest(rows)
 
 

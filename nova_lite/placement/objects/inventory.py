@@ -89,11 +89,8 @@ def usage_by_class(context, rp_id):
 
 
 def _check_new_inventory(rp_uuid, rc_name, inv, used):
-    if inv['min_unit'] > inv['max_unit']:
-        raise exception.InvalidInventory(
-            reason='min_unit (%d) greater than max_unit (%d) for %s on '
-                   'resource provider %s' % (inv['min_unit'], inv['max_unit'],
-                                             rc_name, rp_uuid))
+    # NOTE(nova_lite): as in Placement, min_unit above max_unit (or an
+    # allocation ratio of 0 or less) is accepted: nothing fits, that is all.
     if used and capacity(inv) < used:
         # NOTE(nova_lite): as in Placement, allowed: the allocations stay
         # and new ones find no room until usage drops.
@@ -145,6 +142,9 @@ def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
     """Create (POST) or update (PUT) one inventory of a provider; a
     ``generation`` of None bumps the current one unchecked (POST)."""
     rp = rp_obj.find(context, rp_uuid)
+    if generation is not None and generation != rp.generation:
+        # A stale generation is a 409 before anything else, as in Placement.
+        raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     exists = rc_name in _rows(context, rp.id)
     if must_exist and not exists:
         raise exception.InventoryNotFound(resource_class=rc_name,

@@ -130,6 +130,10 @@ def _trait_ids(context, names):
 def set_for_provider(context, rp_uuid, generation, names):
     """Replace a provider's traits if its generation is ``generation``."""
     rp = rp_obj.find(context, rp_uuid)
+    if generation != rp.generation:
+        # A stale generation is a 409 before unknown traits are a 400, as
+        # in Placement.
+        raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     ids = _trait_ids(context, set(names))
     common.increment_generation(context, rp.id, rp.uuid, generation)
     context.session.execute(sa.delete(RP_TRAIT).where(

@@ -10,8 +10,7 @@ INVENTORY_FIELDS = {
     'min_unit': common.POSITIVE,
     'max_unit': common.POSITIVE,
     'step_size': common.POSITIVE,
-    'allocation_ratio': {'type': 'number', 'exclusiveMinimum': 0,
-                         'maximum': 3.40282e+38},
+    'allocation_ratio': {'type': 'number', 'maximum': 3.40282e+38},
 }
 
 ONE_INVENTORY = {

@@ -46,7 +46,11 @@ USAGES_QUERY_V1_38 = {
     'type': 'object',
     'properties': {'project_id': common.EXTERNAL_ID,
                    'user_id': common.EXTERNAL_ID,
-                   'consumer_type': _STR},
+                   # a type's name, or 'all' or 'unknown' (Placement's
+                   # unanchored alternatives: only the first is whole)
+                   'consumer_type': {
+                       'type': 'string',
+                       'pattern': '^[A-Z0-9_]+$|^all|^unknown$'}},
     'required': ['project_id'],
     'additionalProperties': False,
 }
