@@ -25,6 +25,8 @@ fail() {
 }
 
 mkdir -p "$STATE" "$ETC" "$PIDS" "$LOGS" "$DBDIR"
+# First, so that unstack.sh --purge finds what a failed stack created.
+nl_record_settings || fail
 
 step "message bus and database servers"
 nl_ensure_rabbitmq || fail

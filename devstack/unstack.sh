@@ -5,6 +5,8 @@
 #   devstack/unstack.sh --purge  # also remove databases, vhosts and state
 set -u
 NL_DEVSTACK_DIR=$(cd "$(dirname "$0")" && pwd)
+# The lab is the one stack.sh recorded in $NOVA_LITE_STATE_DIR.
+NL_RECORDED_WINS=True
 . "$NL_DEVSTACK_DIR/lib/services.sh"
 . "$NL_DEVSTACK_DIR/lib/settings.sh"
 . "$NL_DEVSTACK_DIR/lib/processes.sh"
@@ -19,6 +21,11 @@ for arg in "$@"; do
     esac
 done
 
+if [ "${NL_USED_RECORD:-False}" = True ]; then
+    nl_say "lab $NOVA_LITE_NAME (settings recorded in $NL_RECORD)"
+else
+    nl_say "no $NL_RECORD: using local.conf and the environment"
+fi
 # Computes first, then everything else together, Keystone (if any) last.
 nl_stop $(nl_service_names_stop_order | grep '^compute-')
 nl_stop $(nl_service_names_stop_order | grep -vx keystone)

@@ -265,3 +265,17 @@ class InvalidMigrationState(Invalid):
 class MigrationNotFoundForInstance(NotFound):
     msg_fmt = ('Migration %(migration_id)s not found for instance '
                '%(instance_id)s')
+
+
+class MarkerNotFound(NotFound):
+    msg_fmt = 'Marker %(marker)s could not be found.'
+
+
+class TaskAlreadyRunning(NovaLiteException):
+    msg_fmt = 'Task %(task_name)s is already running on host %(host)s'
+    code = 409
+
+
+class TaskNotRunning(NovaLiteException):
+    msg_fmt = 'Task %(task_name)s is not running on host %(host)s'
+    code = 409

@@ -89,6 +89,8 @@ _nl_common_opts() {
 state_path = $STATE
 report_interval = 10
 service_down_time = 60
+# As devstack: a lab may have one compute per cell, and resizes must work.
+allow_resize_to_same_host = True
 
 [placement]
 endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT

@@ -7,6 +7,16 @@ while IFS= read -r _line; do
     [ -n "$_line" ] && export "$_line"
 done <<< "$_nl_env_snapshot"
 
+# unstack.sh describes the lab by what stack.sh recorded in its state
+# directory (name prefix, ports, database, cells, Keystone), not by today's
+# local.conf or defaults: a purge with only NOVA_LITE_STATE_DIR set must
+# remove exactly that lab's vhosts and databases, never another lab's.
+NL_RECORD=${NOVA_LITE_STATE_DIR:-$HOME/.nova-lite/lab}/lab-settings.sh
+if [ "${NL_RECORDED_WINS:-False}" = True ] && [ -f "$NL_RECORD" ]; then
+    . "$NL_RECORD"
+    NL_USED_RECORD=True
+fi
+
 NOVA_LITE_CELLS=${NOVA_LITE_CELLS:-2}
 NOVA_LITE_COMPUTES_PER_CELL=${NOVA_LITE_COMPUTES_PER_CELL:-1}
 NOVA_LITE_NODES_PER_COMPUTE=${NOVA_LITE_NODES_PER_COMPUTE:-10}
@@ -48,4 +58,23 @@ nl_db_url() {
     else
         echo "sqlite:///$DBDIR/$1.sqlite"
     fi
+}
+
+# Settings that say which lab this is; stack.sh records them (see above).
+NL_RECORDED_SETTINGS="NOVA_LITE_NAME NOVA_LITE_DATABASE NOVA_LITE_MYSQL_URL
+NOVA_LITE_RABBIT_URL NOVA_LITE_API_PORT NOVA_LITE_PLACEMENT_PORT
+NOVA_LITE_CELLS NOVA_LITE_COMPUTES_PER_CELL NOVA_LITE_NODES_PER_COMPUTE
+NOVA_LITE_KEYSTONE NOVA_LITE_KEYSTONE_PORT NOVA_LITE_KEYSTONE_VENV"
+
+# nl_record_settings: write the lab's identity into $NL_RECORD.
+nl_record_settings() {
+    local var
+    {
+        echo "# Written by devstack/stack.sh: the settings of the lab in this"
+        echo "# directory, read by devstack/unstack.sh (they win there)."
+        for var in $NL_RECORDED_SETTINGS; do
+            [ -n "${!var:-}" ] && printf '%s=%q\n' "$var" "${!var}"
+        done
+        printf 'NOVA_LITE_VENV=%q\n' "$VENV"
+    } > "$NL_RECORD.new" && mv "$NL_RECORD.new" "$NL_RECORD"
 }

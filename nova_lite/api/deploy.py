@@ -11,12 +11,17 @@ input guard's size bound (``image_data.is_data_upload``).
 
 from nova_lite.api import auth
 from nova_lite.api.handlers import image_data
+from nova_lite.api import legacy_v2
 from nova_lite.api import microversion
 from nova_lite.api import router
 from nova_lite.api import util
 from nova_lite.clients import placement
 from nova_lite import conf as nl_conf
 from nova_lite.wsgi import pipeline
+
+
+# Nova's compute API names the request id in its own header too.
+COMPUTE_REQUEST_ID_HEADERS = ('x-compute-request-id',)
 
 
 def deploy(conf=None, placement_client=None):
@@ -29,10 +34,11 @@ def deploy(conf=None, placement_client=None):
     conf = conf or nl_conf.CONF
     if placement_client is None:
         placement_client = _lazy_placement_client(conf)
-    return pipeline.assemble(
+    return legacy_v2.LegacyV2(pipeline.assemble(
         router.APIRouter(), conf, auth.SETTINGS, microversion.TABLE,
         environ={util.CONF_KEY: conf, util.PLACEMENT_KEY: placement_client},
-        streaming=image_data.is_data_upload)
+        request_id_headers=COMPUTE_REQUEST_ID_HEADERS,
+        streaming=image_data.is_data_upload))
 
 
 def _lazy_placement_client(conf):

@@ -11,6 +11,7 @@ in the internal zone).
 import collections
 
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite import cells
 from nova_lite import conf as nl_conf
@@ -24,10 +25,13 @@ LOG = logging.getLogger(__name__)
 
 INTERNAL_ZONE = 'internal'
 COMPUTE_BINARY = 'nova-lite-compute'
-# Clients filter on Nova's binary names; accept them as aliases.
+# The API speaks Nova's binary names (users script against them: Tempest
+# filters on binary=nova-compute); the processes and the service records
+# keep their nova-lite-* names.
 BINARY_ALIASES = {'nova-compute': COMPUTE_BINARY,
                   'nova-conductor': 'nova-lite-conductor',
                   'nova-scheduler': 'nova-lite-scheduler'}
+_PUBLIC_BINARIES = {ours: nova for nova, ours in BINARY_ALIASES.items()}
 
 CellItem = collections.namedtuple('CellItem', 'cell_uuid item')
 
@@ -47,7 +51,13 @@ def zone_of_service(service, zones):
 
 
 def normalize_binary(binary):
+    """The service records' binary for a name the API was given."""
     return BINARY_ALIASES.get(binary, binary)
+
+
+def public_binary(binary):
+    """The binary name the API shows (Nova's) for a service record's."""
+    return _PUBLIC_BINARIES.get(binary, binary)
 
 
 def _gather(context, fn, include_cell0=False, **kwargs):
@@ -77,6 +87,21 @@ def all_compute_nodes(context):
 
 def is_up(service):
     return servicegroup.is_up(service)
+
+
+def uptime(service):
+    """What ``uptime`` prints on a host, as the libvirt driver reports it
+    (Nova's fake driver has none): the fake host is up since its compute
+    service first reported; None for a down or unknown service."""
+    if service is None or not is_up(service):
+        return None
+    now = timeutils.utcnow()
+    seconds = max(0, int((now - timeutils.normalize_time(
+        service.created_at)).total_seconds()))
+    days, rest = divmod(seconds, 86400)
+    return ' %s up %d days, %d:%02d,  0 users,  load average: 0.00, 0.00, ' \
+        '0.00' % (now.strftime('%H:%M:%S'), days, rest // 3600,
+                  rest % 3600 // 60)
 
 
 def compute_services_by_host(context):

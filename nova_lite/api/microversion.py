@@ -35,13 +35,18 @@ IMPLEMENTED = [
     ('2.13', 'server groups show project_id and user_id'),
     ('2.15', 'soft-affinity and soft-anti-affinity server groups'),
     ('2.23', 'os-migrations shows migration_type'),
+    ('2.26', 'server tags; tag filters of the server list'),
     ('2.28', 'hypervisor cpu_info is an object'),
     ('2.33', 'os-hypervisors paging (limit, marker)'),
     ('2.35', 'os-keypairs paging (limit, marker)'),
-    ('2.36', 'network quotas and limits hidden'),
-    ('2.39', 'maxImageMeta gone from limits'),
+    ('2.36', 'network quotas and limits hidden; image proxy gone (404)'),
+    ('2.39', 'maxImageMeta gone from limits; image metadata proxy gone'),
+    ('2.40', 'os-simple-tenant-usage paging (limit, marker)'),
     ('2.41', 'aggregates show their uuid'),
     ('2.43', 'os-hosts removed (404)'),
+    ('2.48', 'standardized server diagnostics'),
+    ('2.50', 'quota classes: server groups shown, network quotas gone'),
+    ('2.51', 'external event volume-extended accepted'),
     ('2.53', 'services and hypervisors by uuid; PUT /os-services/{uuid}; '
              'hypervisor_hostname_pattern, with_servers'),
     ('2.55', 'flavor description, PUT /flavors/{id}'),
@@ -54,10 +59,13 @@ IMPLEMENTED = [
     ('2.69', 'down cells: minimal UNKNOWN records (os-services here)'),
     ('2.75', 'unknown query parameters of flavors, limits and server '
              'groups are a 400; flavor swap 0 is 0, not ""'),
+    ('2.76', 'external event power-update accepted'),
     ('2.80', 'os-migrations user_id, project_id'),
+    ('2.82', 'external event accelerator-request-bound accepted'),
     ('2.84', 'instance action events show details'),
     ('2.88', 'hypervisor usage fields and /statistics gone; uptime'),
     ('2.92', 'keypair import only (public_key required); wider names'),
+    ('2.93', 'external event volume-reimaged accepted'),
 ]
 
 # Microversions about services nova_lite does not have: accepted, and the
@@ -70,7 +78,7 @@ ABSENT_SERVICES = [
     ('2.20', 'volume attach on shelved servers (volume)', 'not served'),
     ('2.31', 'serial console URLs (console)', 'not served: 404'),
     ('2.32', 'device tags on networks/volumes at boot', 'see servers'),
-    ('2.36', 'image/network/volume proxy APIs removed', 'never served'),
+    ('2.36', 'network/volume proxy APIs removed', 'never served'),
     ('2.37', 'networks auto/none required at boot',
      'auto, none and [] accepted, no network is built (see servers)'),
     ('2.44', 'fixed/floating IP actions, virtual interfaces removed',

@@ -11,11 +11,13 @@ from oslo_log import log as logging
 
 from nova_lite import cells
 from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import build_request as build_request_obj
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_group as group_obj
 from nova_lite.objects import keypair as keypair_obj
+from nova_lite.objects import quota_classes
 from nova_lite.objects import quotas
 
 CONF = nl_conf.CONF
@@ -25,10 +27,12 @@ LOG = logging.getLogger(__name__)
 # quotas are gone at 2.36 / 2.57).
 RESOURCES = ('instances', 'cores', 'ram', 'metadata_items', 'key_pairs',
              'server_groups', 'server_group_members', 'injected_files',
-             'injected_file_content_bytes', 'injected_file_path_length')
+             'injected_file_content_bytes', 'injected_file_path_bytes')
 FILE_RESOURCES = ('injected_files', 'injected_file_content_bytes',
-                  'injected_file_path_length')
+                  'injected_file_path_bytes')
 SERVER_RESOURCES = ('instances', 'cores', 'ram')
+# The [quota] option of a resource whose name differs (as in Nova).
+_OPTION_OF = {'injected_file_path_bytes': 'injected_file_path_length'}
 
 
 class OverQuota(exception.NovaLiteException):
@@ -42,8 +46,35 @@ class OverQuota(exception.NovaLiteException):
             '%s' % (resource, requested, used, allowed, resource))
 
 
+class MetadataLimitExceeded(exception.NovaLiteException):
+    """More metadata items than the project's limit (HTTP 403)."""
+
+    code = 403
+
+    def __init__(self, allowed):
+        super().__init__('Maximum number of metadata items exceeds %d'
+                         % allowed)
+
+
+def check_metadata_items(context, metadata):
+    """Raise MetadataLimitExceeded if a server's metadata has more items
+    than ``metadata_items`` of the caller's project allows (the schema
+    sets no count: the limit is a quota, as in Nova)."""
+    if not metadata:
+        return
+    limit = limits_for(context, context.project_id)['metadata_items']
+    if limit is not None and 0 <= limit < len(metadata):
+        raise MetadataLimitExceeded(limit)
+
+
 def default_limits():
-    return {name: getattr(CONF.quota, name) for name in RESOURCES}
+    """The ``[quota]`` defaults, overridden by the quota class
+    ``default`` (os-quota-class-sets), as in Nova."""
+    limits = {name: getattr(CONF.quota, _OPTION_OF.get(name, name))
+              for name in RESOURCES}
+    limits.update(quota_classes.default_overrides(
+        nl_context.get_admin_context(), RESOURCES))
+    return limits
 
 
 def limits_for(context, project_id, user_id=None):

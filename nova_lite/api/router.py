@@ -16,6 +16,8 @@ before ``/servers/{server_id}``), add its policy rules to ``policies/``.
 from nova_lite.api import faults
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import availability_zones
+from nova_lite.api.handlers import compute_images
+from nova_lite.api.handlers import extensions
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
@@ -25,15 +27,23 @@ from nova_lite.api.handlers import image_data
 from nova_lite.api.handlers import image_members
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import instance_actions
+from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_diagnostics
+from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_groups
+from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_migrations
+from nova_lite.api.handlers import server_password
+from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
+from nova_lite.api.handlers import simple_tenant_usage
 from nova_lite.api.handlers import versions
 from nova_lite.wsgi import router as wsgi_router
 
@@ -64,6 +74,32 @@ ROUTE_DECLARATIONS = {
         'DELETE': server_migrations.delete_server_migration},
     V + '/servers/{server_id}/migrations/{migration_id}/action': {
         'POST': server_migrations.server_migration_action},
+    # -- metadata, tags, password (handlers/server_*.py) -----------------
+    V + '/servers/{server_id}/metadata': {
+        'GET': server_metadata.list_metadata,
+        'POST': server_metadata.update_metadata,
+        'PUT': server_metadata.replace_metadata},
+    V + '/servers/{server_id}/metadata/{key}': {
+        'GET': server_metadata.show_item,
+        'PUT': server_metadata.update_item,
+        'DELETE': server_metadata.delete_item},
+    V + '/servers/{server_id}/tags': {
+        'GET': server_tags.list_tags,
+        'PUT': server_tags.replace_tags,
+        'DELETE': server_tags.delete_tags},
+    V + '/servers/{server_id}/tags/{tag}': {
+        'GET': server_tags.check_tag,
+        'PUT': server_tags.add_tag,
+        'DELETE': server_tags.delete_tag},
+    V + '/servers/{server_id}/os-server-password': {
+        'GET': server_password.show_password,
+        'DELETE': server_password.clear_password},
+    V + '/servers/{server_id}/diagnostics': {
+        'GET': server_diagnostics.show_diagnostics},
+    V + '/os-server-external-events': {
+        'POST': server_external_events.create_events},
+    V + '/extensions': {'GET': extensions.list_extensions},
+    V + '/extensions/{alias}': {'GET': extensions.show_extension},
     # -- flavors ----------------------------------------------------------
     V + '/flavors': {'GET': flavors.list_flavors,
                      'POST': flavors.create_flavor},
@@ -123,7 +159,11 @@ ROUTE_DECLARATIONS = {
     V + '/os-hypervisors/{hostname_pattern}/servers': {
         'GET': hypervisors.hypervisor_servers},
     V + '/os-hosts': {'GET': hosts.list_hosts},
-    V + '/os-hosts/{host_name}': {'GET': hosts.show_host},
+    V + '/os-hosts/{host_name}': {'GET': hosts.show_host,
+                                  'PUT': hosts.update_host},
+    V + '/os-hosts/{host_name}/reboot': {'GET': hosts.reboot_host},
+    V + '/os-hosts/{host_name}/shutdown': {'GET': hosts.shutdown_host},
+    V + '/os-hosts/{host_name}/startup': {'GET': hosts.startup_host},
     V + '/os-migrations': {'GET': migrations.list_migrations},
     # -- limits and quotas ----------------------------------------------------
     V + '/limits': {'GET': limits.show_limits},
@@ -135,12 +175,32 @@ ROUTE_DECLARATIONS = {
         'GET': quota_sets.show_defaults},
     V + '/os-quota-sets/{project_id}/detail': {
         'GET': quota_sets.show_quota_set_detail},
+    V + '/os-quota-class-sets/{class_name}': {
+        'GET': quota_class_sets.show_quota_class,
+        'PUT': quota_class_sets.update_quota_class},
+    # -- usage (handlers/simple_tenant_usage.py, instance_usage_audit_log) --
+    V + '/os-simple-tenant-usage': {
+        'GET': simple_tenant_usage.list_usages},
+    V + '/os-simple-tenant-usage/{tenant_id}': {
+        'GET': simple_tenant_usage.show_usage},
+    V + '/os-instance_usage_audit_log': {
+        'GET': instance_usage_audit_log.list_audit_logs},
+    V + '/os-instance_usage_audit_log/{before_timestamp}': {
+        'GET': instance_usage_audit_log.show_audit_log},
+    # -- the compute API's image proxy, Nova's shapes (compute_images.py) --
+    V + '/images': {'GET': compute_images.list_images},
+    V + '/images/detail': {'GET': compute_images.list_images_detail},
+    V + '/images/{image_id}': {'GET': compute_images.show_image,
+                               'DELETE': compute_images.delete_image},
+    V + '/images/{image_id}/metadata': {
+        'GET': compute_images.list_metadata,
+        'POST': compute_images.update_metadata,
+        'PUT': compute_images.replace_metadata},
+    V + '/images/{image_id}/metadata/{key}': {
+        'GET': compute_images.show_metadata_item,
+        'PUT': compute_images.update_metadata_item,
+        'DELETE': compute_images.delete_metadata_item},
     # -- the Image API v2 (handlers/images.py, image_data, image_members) --
-    # NOTE(nova_lite): list and show also under /v2.1/images, where the
-    # OpenStack clients look for images when a cloud's catch-all endpoint
-    # is the compute URL (no image_endpoint_override).
-    V + '/images': {'GET': images.list_images},
-    V + '/images/{image_id}': {'GET': images.show_image},
     '/image': {'GET': images.versions},
     '/image/versions': {'GET': images.versions},
     '/image/v2/images': {'GET': images.list_images,

@@ -42,6 +42,8 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
 from nova_lite.compute import allocations
 from nova_lite.compute import build
+from nova_lite.compute import deferred_delete
+from nova_lite.compute import guest_info
 from nova_lite.compute import lifecycle
 from nova_lite.compute import live_migration
 from nova_lite.compute import rebuild
@@ -52,6 +54,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
 from nova_lite.compute import snapshot
 from nova_lite.compute import stale_builds
+from nova_lite.compute import usage_audit
 from nova_lite.conductor import compute_task_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import conf as nl_conf
@@ -91,6 +94,8 @@ class ComputeManager(manager.Manager):
         self.rebuilds = None
         self.shelving = None
         self.snapshots = None
+        self.guest_info = None
+        self.deferred_deletes = None
 
     @property
     def conductor_api(self):
@@ -149,6 +154,11 @@ class ComputeManager(manager.Manager):
             host=self.host, allocations=held,
             conductor_api=self.conductor_api, **shared)
         self.snapshots = snapshot.Snapshots(host=self.host, **shared)
+        self.guest_info = guest_info.GuestInfo(
+            self.driver, self.records, shared['events'], self.conductor_api)
+        self.deferred_deletes = deferred_delete.DeferredDeletes(
+            self.host, self.driver, self.records, shared['events'],
+            self.conductor_api, self.lifecycle)
 
     def post_start_hook(self):
         """Clean up instances evacuated while down, report the nodes, then
@@ -353,6 +363,39 @@ class ComputeManager(manager.Manager):
         seconds; how many were."""
         return self.shelving.offload_expired_shelved_instances(context)
 
+    # -- diagnostics, external events, soft delete --------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def get_diagnostics(self, context, instance):
+        """Call: the guest's free-form diagnostics."""
+        return self.guest_info.get_diagnostics(instance)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def get_instance_diagnostics(self, context, instance):
+        """Call: the guest's 2.48 diagnostics."""
+        return self.guest_info.get_instance_diagnostics(instance)
+
+    def external_instance_event(self, context, events):
+        """Cast: events from other services (power-update...)."""
+        self.guest_info.external_instance_event(context, events)
+
+    def soft_delete_instance(self, context, instance):
+        """Cast: power off and keep (SOFT_DELETED)."""
+        self.deferred_deletes.soft_delete_instance(context, instance)
+
+    def restore_instance(self, context, instance):
+        """Cast: bring a soft-deleted instance back (ACTIVE)."""
+        self.deferred_deletes.restore_instance(context, instance)
+
+    def reclaim_queued_deletes(self, context):
+        """Delete the instances soft-deleted longer than
+        ``reclaim_instance_interval`` seconds; how many were."""
+        interval = CONF.reclaim_instance_interval
+        if interval <= 0:
+            return 0
+        return self.deferred_deletes.reclaim_queued_deletes(context,
+                                                            interval)
+
     # -- periodic tasks ------------------------------------------------------
 
     def update_available_resource(self, context, startup=False):
@@ -396,3 +439,21 @@ class ComputeManager(manager.Manager):
         if interval > 0 and self._due(
                 'offload_shelved', min(interval, shelve.OFFLOAD_CHECK_MAX)):
             self.offload_expired_shelved_instances(context)
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_reclaim_queued_deletes(self, context):
+        interval = CONF.reclaim_instance_interval
+        if interval > 0 and self._due(
+                'reclaim', min(interval, deferred_delete.RECLAIM_CHECK_MAX)):
+            self.reclaim_queued_deletes(context)
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_instance_usage_audit(self, context):
+        if CONF.instance_usage_audit and self._due(
+                'usage_audit', usage_audit.CHECK_INTERVAL):
+            self.instance_usage_audit(context)
+
+    def instance_usage_audit(self, context):
+        """Record this host's audit of the last completed period unless
+        recorded; True when it ran now."""
+        return usage_audit.audit(context, self.conductor_api, self.host)

@@ -30,7 +30,9 @@ class ComputeAPI:
     * 1.2 - Move operations: resize/migrate (prep_resize, resize_instance,
       finish_resize, confirm_resize, revert_resize, finish_revert_resize),
       live migration, rebuild/evacuate, shelve/shelve_offload/unshelve.
-    * 1.3 - snapshot_instance (createImage); shelve_instance takes the
+    * 1.3 - get_diagnostics, get_instance_diagnostics,
+      external_instance_event, soft_delete_instance, restore_instance;
+      snapshot_instance (createImage); shelve_instance takes the
       snapshot's ``image_id``.
     """
 
@@ -293,3 +295,32 @@ class ComputeAPI:
         self._cast_1_2(context, host, 'unshelve_instance',
                        instance=instance, node=node,
                        request_spec=request_spec, image=image)
+
+    # ---- 1.3: diagnostics, external events, soft delete ----
+
+    def get_diagnostics(self, context, instance):
+        """Call: the guest's free-form diagnostics (InstanceInvalidState
+        unless it runs)."""
+        return self.prepare(context, instance.host, version='1.3').call(
+            context, 'get_diagnostics', instance=instance)
+
+    def get_instance_diagnostics(self, context, instance):
+        """Call: the guest's 2.48 diagnostics (a dict)."""
+        return self.prepare(context, instance.host, version='1.3').call(
+            context, 'get_instance_diagnostics', instance=instance)
+
+    def external_instance_event(self, context, host, events):
+        """Cast: external events (dicts with ``name``, ``server_uuid``,
+        ``tag``, ``status``) for instances on ``host``."""
+        self.prepare(context, host, version='1.3').cast(
+            context, 'external_instance_event', events=events)
+
+    def soft_delete_instance(self, context, instance):
+        """Cast: power off, SOFT_DELETED (the API set soft-deleting)."""
+        self.prepare(context, instance.host, version='1.3').cast(
+            context, 'soft_delete_instance', instance=instance)
+
+    def restore_instance(self, context, instance):
+        """Cast: power a soft-deleted instance back on (restoring)."""
+        self.prepare(context, instance.host, version='1.3').cast(
+            context, 'restore_instance', instance=instance)

@@ -45,3 +45,6 @@ SHELVING_IMAGE_PENDING_UPLOAD = 'shelving_image_pending_upload'
 SHELVING_IMAGE_UPLOADING = 'shelving_image_uploading'
 SHELVING_OFFLOADING = 'shelving_offloading'
 UNSHELVING = 'unshelving'
+# soft delete (reclaim_instance_interval) and restore
+SOFT_DELETING = 'soft-deleting'
+RESTORING = 'restoring'

@@ -12,12 +12,14 @@ import copy
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite import conf as nl_conf
 from nova_lite.conductor import compute_task
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
+from nova_lite.objects import task_log as task_log_obj
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -27,9 +29,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.2)."""
+    """Conductor endpoint (API version 1.3)."""
 
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.3')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -245,3 +247,40 @@ class ConductorManager(manager.Manager):
     def migration_get_all_by_filters(self, context, filters):
         return objects.MigrationList.get_by_filters(
             self.cell_context(context), filters).objects
+
+    # -- the instance usage audit (1.3) ------------------------------------
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def instance_get_active_by_window(self, context, begin, end, host):
+        begin, end = _times(begin, end)
+        return objects.InstanceList.get_active_by_window(
+            self.cell_context(context), begin, end, host=host).objects
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def task_log_get(self, context, task_name, begin, end, host):
+        begin, end = _times(begin, end)
+        logs = task_log_obj.TaskLogList.get_all(
+            self.cell_context(context), task_name, begin, end, host=host)
+        return logs.objects[0] if logs.objects else None
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def task_log_begin_task(self, context, task_name, begin, end, host,
+                            task_items=None, message=None):
+        begin, end = _times(begin, end)
+        return task_log_obj.TaskLog.begin_task(
+            self.cell_context(context), task_name, begin, end, host,
+            task_items=task_items, message=message)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def task_log_end_task(self, context, task_name, begin, end, host,
+                          errors, message=None):
+        begin, end = _times(begin, end)
+        return task_log_obj.TaskLog.end_task(
+            self.cell_context(context), task_name, begin, end, host, errors,
+            message=message)
+
+
+def _times(*texts):
+    """Naive UTC datetimes of the ISO 8601 texts a compute sent."""
+    return [timeutils.normalize_time(timeutils.parse_isotime(text))
+            for text in texts]

@@ -47,6 +47,13 @@ Largest number of items a list request returns in one page.
 Below microversion 2.69, leave out instances of cells that do not answer
 (True) instead of failing the request.
 """),
+    cfg.BoolOpt('enable_instance_password', default=True, help="""
+Return the admin password of a server in the responses that set one
+(create, rebuild, evacuate before 2.14), as ``adminPass``: the one given,
+or a generated one. The fake driver injects nothing, so the password is
+only what the API promises; set False to leave ``adminPass`` out, as for
+a hypervisor that cannot inject passwords.
+"""),
     cfg.IntOpt('cell_timeout', default=60, min=1,
                help="""
 Seconds a scatter-gather read waits for each cell before it counts the cell

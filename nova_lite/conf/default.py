@@ -125,6 +125,26 @@ default); a positive number offloads after that many seconds, from a
 periodic task of the compute; ``-1`` never offloads by itself (an admin
 can still ``shelveOffload``).
 """),
+    cfg.IntOpt('reclaim_instance_interval',
+               default=0,
+               help="""
+Seconds a deleted server stays ``SOFT_DELETED`` (its guest powered off,
+its resources still claimed) before its compute reclaims it for good.
+
+Possible values: ``0`` or less deletes servers right away (the default);
+a positive number makes ``DELETE /servers/{id}`` a soft delete that the
+owner can undo with the ``restore`` action (or finish with
+``forceDelete``); a periodic task of the compute reclaims soft-deleted
+servers older than this.
+"""),
+    cfg.BoolOpt('instance_usage_audit',
+                default=False,
+                help="""
+Whether each compute audits, once per period (the last completed calendar
+month), the instances that ran on its host and records the run as a task
+log that ``os-instance_usage_audit_log`` reports. Off (the default),
+every compute is listed as not run there, as in Nova.
+"""),
     cfg.IntOpt('migrate_max_retries',
                default=-1,
                min=-1,

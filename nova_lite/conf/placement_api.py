@@ -15,8 +15,10 @@ placement_api_opts = [
     cfg.IntOpt('workers', default=2, min=1,
                help='Number of WSGI worker processes.'),
     cfg.StrOpt('auth_strategy', default='noauth2',
-               choices=[('noauth2', 'No authentication; the token "admin" '
-                         'is an admin, any other token a plain user.'),
+               choices=[('noauth2', 'No authentication (labs), as '
+                         'Placement\'s: the token is "user[:project]"; the '
+                         'roles are those of an X-Roles header, else admin '
+                         'for the user "admin" and none for others.'),
                         ('http_basic', 'HTTP basic authentication against '
                          '``http_basic_auth_user_file``.'),
                         ('keystone', 'Keystone tokens, checked by '

@@ -23,3 +23,4 @@ def register_all():
     __import__('nova_lite.objects.instance_mapping')
     __import__('nova_lite.objects.build_request')
     __import__('nova_lite.objects.migration')
+    __import__('nova_lite.objects.task_log')

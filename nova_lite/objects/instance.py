@@ -94,8 +94,9 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
 
     def _db_values(self):
         values = self.obj_get_changes()
-        for name in ('deleted', 'deleted_at', 'id', 'created_at',
-                     'updated_at'):
+        # NOTE(nova_lite): deleted_at may be written: a soft delete
+        # stamps it (the reclaim counts from it) and a restore clears it.
+        for name in ('deleted', 'id', 'created_at', 'updated_at'):
             values.pop(name, None)
         return values
 
@@ -150,6 +151,20 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
         rows = _db().instance_get_all_by_filters(
             context, filters, sort_keys=sort_keys, limit=limit,
             marker=marker)
+        return cls(context, objects=[Instance._from_db(context, r)
+                                     for r in rows])
+
+    @classmethod
+    def get_active_by_window(cls, context, begin, end=None,
+                             project_id=None, limit=None, marker=None,
+                             host=None):
+        """Instances, deleted or not, that ran some time between
+        ``begin`` and ``end`` (launched before ``end``, not terminated
+        before ``begin``), by project then uuid; ``marker``: the uuid
+        after which to start (MarkerNotFound)."""
+        rows = _db().instance_get_active_by_window(
+            context, begin, end=end, project_id=project_id, limit=limit,
+            marker=marker, host=host)
         return cls(context, objects=[Instance._from_db(context, r)
                                      for r in rows])
 

@@ -3,8 +3,12 @@
 The strategies themselves are shared with the compute API
 (:mod:`nova_lite.wsgi.auth`); what is placement's own:
 
-* ``noauth2`` (labs only): the token ``admin`` is an admin, any other
-  token (``user`` or ``user:project``) a plain member.
+* ``noauth2`` (labs only), as Placement's own noauth2: the token is
+  ``user[:project]``; the roles are those of an ``X-Roles`` header, else
+  ``admin`` for the user ``admin`` and none for anyone else; an
+  ``X-Project-Id`` header names the project, and ``OpenStack-System-Scope``
+  makes the token system scoped (no project). Placement's RBAC tests
+  build their personas (project reader, service, system admin...) this way.
 * ``http_basic`` and ``keystone``: the context carries the identity's own
   roles (``[placement_api] http_basic_admin_users`` are admins).
 * The version document at ``/`` needs no authentication, as in Placement.
@@ -18,20 +22,28 @@ CONTEXT_KEY = 'placement.context'
 ADMIN_TOKEN = 'admin'
 
 
-def noauth_context(token, request_id=None):
-    """The context noauth2 gives ``token``."""
-    if token == ADMIN_TOKEN:
-        return nl_context.RequestContext(
-            user_id='admin', project_id='admin', is_admin=True,
-            roles=['admin', 'member', 'reader'], request_id=request_id)
-    user, _, project = token.partition(':')
+def noauth_context(token, request_id=None, roles=None, project_id=None,
+                   system_scope=None):
+    """The context noauth2 gives ``token``; ``roles``, ``project_id`` and
+    ``system_scope`` are what the request's headers say, if anything."""
+    user, _, token_project = token.partition(':')
+    if roles is None:
+        roles = [ADMIN_TOKEN] if user == ADMIN_TOKEN else []
+    if project_id is None and not system_scope:
+        project_id = token_project or user
     return nl_context.RequestContext(
-        user_id=user, project_id=project or user, is_admin=False,
-        roles=['member', 'reader'], request_id=request_id)
+        user_id=user, project_id=project_id, is_admin='admin' in roles,
+        roles=roles, system_scope=system_scope, request_id=request_id)
 
 
 def _noauth_request_context(token, req):
-    return noauth_context(token, req.environ.get('openstack.request_id'))
+    roles = req.headers.get('X-Roles')
+    return noauth_context(
+        token, req.environ.get('openstack.request_id'),
+        roles=[r.strip() for r in roles.split(',')] if roles is not None
+        else None,
+        project_id=req.headers.get('X-Project-Id'),
+        system_scope=req.headers.get('OpenStack-System-Scope') or None)
 
 
 def _is_public(environ):

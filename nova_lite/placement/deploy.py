@@ -4,8 +4,12 @@ The pipeline is the one both REST services share
 (:mod:`nova_lite.wsgi.pipeline`: request id, fault wrapper, health check,
 microversion, auth, router); placement passes its router, its JSON error
 format and version table, and its auth settings (``[placement_api]
-auth_strategy``, ``/`` public).
+auth_strategy``, ``/`` public). When ``[cors] allowed_origin`` is set,
+oslo.middleware's CORS filter wraps it all, as in Placement: a preflight
+``OPTIONS`` needs no token and is answered 200 whatever the route says.
 """
+
+from oslo_middleware import cors
 
 from nova_lite import conf as nl_conf
 from nova_lite.placement import auth
@@ -21,8 +25,11 @@ MAX_BODY = 16 * 1024 * 1024
 
 def deploy(conf):
     """The placement WSGI application for ``conf``."""
-    return pipeline.assemble(handler.PlacementHandler(), conf, auth.SETTINGS,
-                             microversion.TABLE, max_body=MAX_BODY)
+    app = pipeline.assemble(handler.PlacementHandler(), conf, auth.SETTINGS,
+                            microversion.TABLE, max_body=MAX_BODY)
+    if conf.cors.allowed_origin:
+        app = cors.CORS(app, conf)
+    return app
 
 
 def loadapp(conf=None):

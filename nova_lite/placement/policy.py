@@ -1,9 +1,10 @@
 """Placement's oslo.policy enforcer and the ``authorize`` helper.
 
 The enforcer is created once per process from the global configuration;
-the lab default is the legacy rule set (``enforce_new_defaults = False``,
-``enforce_scope = False``), set here as option defaults so a deployment
-can still flip them in its configuration file.
+the lab default is the legacy rule set (``enforce_new_defaults = False``),
+set here as an option default so a deployment can still flip it in its
+configuration file. oslo.policy always checks a rule's scope types: a
+token of the wrong scope is a 403 like any other refusal.
 """
 
 import threading
@@ -48,8 +49,7 @@ _HOLDER = _EnforcerHolder()
 
 
 def set_lab_defaults(conf=CONF):
-    policy_opts.set_defaults(conf, enforce_scope=False,
-                             enforce_new_defaults=False)
+    policy_opts.set_defaults(conf, enforce_new_defaults=False)
 
 
 set_lab_defaults()
@@ -70,7 +70,7 @@ def authorize(context, rule_name, target=None):
     try:
         get_enforcer().authorize(rule_name, target, context,
                                  do_raise=True)
-    except policy.PolicyNotAuthorized:
+    except (policy.PolicyNotAuthorized, policy.InvalidScope):
         raise webob.exc.HTTPForbidden(
             'Policy does not allow %s to be performed.' % rule_name,
             comment=errors.DEFAULT)

@@ -10,31 +10,60 @@ import json
 import jsonschema
 from oslo_utils import uuidutils
 import webob
+import webob.acceptparse
 import webob.exc
 
 from nova_lite.placement import errors
 from nova_lite.placement import microversion
+from nova_lite.wsgi import microversion as wsgi_microversion
 
 JSON = 'application/json'
 
 
-def error_body(status_int, title, detail, code, request_id):
-    """The placement/API-SIG error document."""
-    return {'errors': [{
+def error_body(status_int, title, detail, code, request_id, version=None):
+    """The placement/API-SIG error document, as Placement words it: the
+    detail on one line (clients such as osc-placement show its last line),
+    ``code`` only from 1.23, and a 406 for a version it could not serve
+    names the versions it can."""
+    error = {
         'status': status_int,
         'title': title,
-        'detail': detail,
-        'code': code or errors.DEFAULT,
+        'detail': detail.replace('\r', '').replace('\n', ' '),
         'request_id': request_id,
-    }]}
+    }
+    if version is not None and version >= (1, 23):
+        error['code'] = code or errors.DEFAULT
+    if status_int == 406 and version is None:
+        error['max_version'] = wsgi_microversion.format_version(
+            microversion.MAX_VERSION)
+        error['min_version'] = wsgi_microversion.format_version(
+            microversion.MIN_VERSION)
+    return {'errors': [error]}
+
+
+def _error_media_type(req):
+    """JSON unless the client asks otherwise, as in Placement: no Accept
+    (or ``*/*``) means JSON; else the better of HTML and JSON for its
+    Accept, and plain text when it takes neither."""
+    accept = req.environ.get('HTTP_ACCEPT')
+    if not accept or accept == '*/*':
+        return JSON
+    offers = webob.acceptparse.create_accept_header(accept).acceptable_offers(
+        ['text/html', JSON])
+    return offers[0][0] if offers else 'text/plain'
 
 
 def json_error_response(req, exc):
-    """Turn a webob HTTP error into a JSON response in placement's shape."""
+    """Turn a webob HTTP error into a response in placement's shape: the
+    JSON ``errors`` document, or webob's HTML or text page for a client
+    that accepts HTML or neither (as Placement, whose errors are webob's)."""
+    if _error_media_type(req) != JSON:
+        return req.get_response(exc)
     code = getattr(exc, 'comment', None) or errors.DEFAULT
     detail = exc.detail if exc.detail is not None else exc.explanation
     request_id = req.environ.get('openstack.request_id')
-    body = error_body(exc.code, exc.title, str(detail), code, request_id)
+    body = error_body(exc.code, exc.title, str(detail), code, request_id,
+                      req.environ.get(microversion.ENVIRON_KEY))
     response = webob.Response(status=exc.status, content_type=JSON,
                               charset='utf-8')
     response.body = json.dumps(body).encode('utf-8')
@@ -166,7 +195,8 @@ def extract_json(req, schema):
 def query_params(req, schema):
     """The query string as a dict of strings, validated against ``schema``.
 
-    A parameter given twice is a 400 unless the schema declares it an array.
+    A parameter the schema declares an array keeps every value; any other
+    keeps its last one, as in Placement (which validates ``dict(req.GET)``).
     """
     params = {}
     props = schema.get('properties', {})
@@ -174,18 +204,12 @@ def query_params(req, schema):
         values = req.GET.getall(key)
         if props.get(key, {}).get('type') == 'array':
             params[key] = values
-        elif len(values) > 1:
-            raise bad_request('Query parameter %r may only appear once.'
-                              % key, errors.QUERYPARAM_DUPLICATE_KEY)
         else:
-            params[key] = values[0]
+            params[key] = values[-1]
     try:
         _check(params, schema)
     except jsonschema.ValidationError as exc:
-        code = (errors.QUERYPARAM_MISSING_VALUE if exc.validator == 'required'
-                else errors.QUERYPARAM_BAD_VALUE)
-        raise bad_request('Invalid query string parameters: %s' % exc,
-                          code)
+        raise bad_request('Invalid query string parameters: %s' % exc)
     return params
 
 
@@ -207,3 +231,14 @@ def location(req, path):
 
 def provider_link(req, uuid, suffix=''):
     return '%s/resource_providers/%s%s' % (req.script_name, uuid, suffix)
+
+
+def validate_query_dict(params, schema):
+    """400 with Placement's text when the query dict ``params`` breaks
+    ``schema``: 'Invalid query string parameters: ' and jsonschema's whole
+    report. For handlers that, like Placement, validate each key's last
+    value and then read repeated keys themselves."""
+    try:
+        _check(params, schema)
+    except jsonschema.ValidationError as exc:
+        raise bad_request('Invalid query string parameters: %s' % exc)

@@ -508,6 +508,40 @@ class ComputeDriver:
         raise NotImplementedError()
 
 
+    # -- diagnostics and external events -----------------------------------
+
+    def get_diagnostics(self, instance):
+        """Free-form diagnostics of a running guest (API before 2.48).
+
+        :param instance: the instance.
+        :returns: a dict of counters named as the hypervisor names them.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+    def get_instance_diagnostics(self, instance):
+        """Standard diagnostics of a running guest (API 2.48).
+
+        :param instance: the instance.
+        :returns: a dict with ``state``, ``driver``, ``hypervisor``,
+            ``hypervisor_os``, ``uptime``, ``config_drive``, ``num_cpus``,
+            ``num_nics``, ``num_disks``, ``cpu_details``, ``nic_details``,
+            ``disk_details`` and ``memory_details``.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+    def power_update_event(self, instance, target_power_state):
+        """The guest's power changed outside Nova (a ``power-update``
+        external event): record ``POWER_ON`` or ``POWER_OFF``.
+
+        :param instance: the instance.
+        :param target_power_state: ``POWER_ON`` or ``POWER_OFF``.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+
 def load_driver(name=None, virtapi=None, conf=None):
     """Create the driver named ``module.Class`` under ``nova_lite.virt``.
 

@@ -22,6 +22,7 @@ Fault injection, checked in this order on every spawn (after
 A failed spawn leaves nothing behind, as the interface requires.
 """
 
+import calendar
 import json
 import random
 import threading
@@ -386,6 +387,61 @@ class FakeDriver(driver.ComputeDriver):
         state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         self._store.update(driver.instance_field(instance, 'uuid'),
                            power_state=state, migrating=False)
+
+    # -- diagnostics and external events -------------------------------------
+
+    def _guest(self, instance):
+        self._started()
+        return self._store.get(driver.instance_field(instance, 'uuid'))
+
+    def get_diagnostics(self, instance):
+        """Counters of one vCPU, the memory, a disk ``vda`` and no NIC,
+        from the guest's resources."""
+        guest = self._guest(instance)
+        resources = guest.get('resources') or {}
+        result = {'memory': resources.get('MEMORY_MB', 0) * 1024,
+                  'vda_read': 0, 'vda_read_req': 0, 'vda_write': 0,
+                  'vda_write_req': 0, 'vda_errors': -1}
+        for cpu in range(resources.get('VCPU', 0) or 0):
+            result['cpu%d_time' % cpu] = 0
+        return result
+
+    def get_instance_diagnostics(self, instance):
+        """The 2.48 diagnostics of the guest: its vCPUs, memory (MiB),
+        one disk, no NIC (nova_lite plugs none)."""
+        guest = self._guest(instance)
+        resources = guest.get('resources') or {}
+        vcpus = resources.get('VCPU', 0) or 0
+        launched = driver.instance_field(instance, 'launched_at')
+        uptime = 0
+        if launched is not None:
+            uptime = max(0, int(time.time() - calendar.timegm(
+                launched.utctimetuple())))
+        return {
+            'state': power_state.STATE_MAP.get(guest['power_state'],
+                                               'pending'),
+            # NOTE(nova_lite): the API allows only the drivers Nova has
+            # (ironic, libvirt, vmwareapi, xenapi); Nova's fake driver
+            # says libvirt too.
+            'driver': 'libvirt', 'hypervisor': 'fake',
+            'hypervisor_os': 'fake', 'uptime': uptime,
+            'config_drive': bool(driver.instance_field(
+                instance, 'config_drive')),
+            'num_cpus': vcpus, 'num_nics': 0, 'num_disks': 1,
+            'cpu_details': [{'id': cpu, 'time': 0, 'utilisation': 0}
+                            for cpu in range(vcpus)],
+            'nic_details': [],
+            'disk_details': [{'read_bytes': 0, 'read_requests': 0,
+                              'write_bytes': 0, 'write_requests': 0,
+                              'errors_count': 0}],
+            'memory_details': {'maximum': resources.get('MEMORY_MB', 0),
+                               'used': 0},
+        }
+
+    def power_update_event(self, instance, target_power_state):
+        state = (power_state.RUNNING if target_power_state == 'POWER_ON'
+                 else power_state.SHUTDOWN)
+        self._set_state(instance, state)
 
 
 def guest_resources(instance, allocations):

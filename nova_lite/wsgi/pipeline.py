@@ -57,8 +57,17 @@ class Environ:
         return self.app(environ, start_response)
 
 
+class _RequestId(request_id.RequestId):
+    """oslo.middleware's request id, also in a service's own headers."""
+
+    def __init__(self, app, headers):
+        super().__init__(app)
+        self.compat_headers = list(headers)
+
+
 def assemble(router, conf, auth_settings, versions, environ=None,
-             max_body=request_input.DEFAULT_MAX_BODY, streaming=None):
+             max_body=request_input.DEFAULT_MAX_BODY,
+             request_id_headers=(), streaming=None):
     """``router`` behind the shared layers, in the order above.
 
     :param auth_settings: the service's :class:`auth.AuthSettings`; its
@@ -66,6 +75,9 @@ def assemble(router, conf, auth_settings, versions, environ=None,
     :param versions: the service's :class:`microversion.VersionTable`.
     :param environ: values every request's environ gets, or None.
     :param max_body: the largest request body accepted, in bytes.
+    :param request_id_headers: response headers that carry the request
+        id besides ``x-openstack-request-id`` (Nova's
+        ``x-compute-request-id``).
     :param streaming: ``(environ) -> bool``: requests whose body the
         handler streams itself (see ``request_input.InputGuard``).
     """
@@ -77,4 +89,4 @@ def assemble(router, conf, auth_settings, versions, environ=None,
         app = Environ(app, environ)
     app = HealthcheckRoute(app)
     app = faults.FaultWrapper(app, errors)
-    return request_id.RequestId(app)
+    return _RequestId(app, request_id_headers)

@@ -2,6 +2,8 @@
 
     python -m tests.compat [--group GROUP ...] [--no-osc] [--db-url URL]
         [--verbose]
+    python -m tests.compat --differential [--seed S] [--requests N]
+        [--candidate-queries M] ...
 
 For each server configuration the chosen groups need (legacy rules, new
 defaults, open policy, CORS) it starts ``nova-lite-placement`` (one worker,
@@ -10,6 +12,11 @@ groups' gabbi files and, on the legacy server, osc-placement's functional
 tests, then stops it. Prints the counts per group, the failures, and one
 ``N passed, M failed, K skipped`` line over everything; exits 1 when a
 test failed.
+
+``--differential`` runs the differential check instead
+(:mod:`tests.compat.differential`, with ``--start``: real Placement 16 from
+this environment against ``nova-lite-placement``); the options after it
+are the checker's.
 """
 
 import argparse
@@ -101,7 +108,17 @@ def main(argv=None):
     parser.add_argument('--db-url', help='placement database (default: '
                         'SQLite in a temporary directory)')
     parser.add_argument('--verbose', '-v', action='store_true')
-    args = parser.parse_args(argv)
+    parser.add_argument('--differential', action='store_true',
+                        help='run the differential check against real '
+                        'Placement instead (the options that follow are '
+                        'its own: see python -m tests.compat.differential '
+                        '--help)')
+    args, rest = parser.parse_known_args(argv)
+    if args.differential:
+        from tests.compat.differential import __main__ as differential
+        return differential.main(['--start'] + rest)
+    if rest:
+        parser.error('unrecognized arguments: %s' % ' '.join(rest))
     groups = args.group or list(placement_gabbits.GROUPS)
     gabbits_dir = upstream.placement_gabbits_dir()
     outcomes = {}

@@ -106,6 +106,8 @@ class Lab:
             self.keystone = 'http://127.0.0.1:%d/v3' % port
             self.env.update(NOVA_LITE_KEYSTONE='True',
                             NOVA_LITE_KEYSTONE_PORT=str(port))
+            self.keystone_password = self.env.setdefault(
+                'NOVA_LITE_KEYSTONE_PASSWORD', 'nova-lite')
         self.api = 'http://127.0.0.1:%d' % self.api_port
         self.placement = 'http://127.0.0.1:%d' % self.placement_port
         self.stack_seconds = None

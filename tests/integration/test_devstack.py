@@ -14,6 +14,7 @@ import urllib.request
 import uuid
 
 import fixtures
+import pymysql
 import testtools
 
 from tests.integration import test_services as base
@@ -128,3 +129,88 @@ class TestDevstackLab(testtools.TestCase):
         self.assertNotEqual(0, result.returncode)
         self.assertIn('FAILED at step: starting services', result.stdout)
         self.assertIn('placement.log', result.stdout)
+
+
+class TestPurgeRemovesOnlyItsLab(testtools.TestCase):
+    """unstack.sh --purge reads the lab's settings from its state directory.
+
+    Two labs share this machine's RabbitMQ and MariaDB under different name
+    prefixes. Purging one with nothing but ``NOVA_LITE_STATE_DIR`` set (no
+    local.conf values, no name) removes its vhosts and databases and leaves
+    the other lab's alone.
+    """
+
+    def setUp(self):
+        super().setUp()
+        base.require_rabbit(self)
+        base.require_mysql(self)
+
+    def _lab_env(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        return dict(
+            os.environ, NOVA_LITE_VENV=sys.prefix, NOVA_LITE_STATE_DIR=state,
+            NOVA_LITE_NAME='nl_pg_%s' % uuid.uuid4().hex[:6],
+            NOVA_LITE_API_PORT=str(_free_port()),
+            NOVA_LITE_PLACEMENT_PORT=str(_free_port()),
+            NOVA_LITE_CELLS='1', NOVA_LITE_COMPUTES_PER_CELL='1',
+            NOVA_LITE_NODES_PER_COMPUTE='1', NOVA_LITE_DATABASE='mysql',
+            INSTALL_SERVICES='False')
+
+    @staticmethod
+    def _script(env, name, *args):
+        return subprocess.run(
+            ['bash', os.path.join(DEVSTACK, name), *args], env=env,
+            capture_output=True, text=True, timeout=STACK_TIMEOUT)
+
+    @staticmethod
+    def _databases(prefix):
+        conn = pymysql.connect(host='127.0.0.1', user='root')
+        try:
+            with conn.cursor() as cur:
+                cur.execute('SHOW DATABASES')
+                return {row[0] for row in cur.fetchall()
+                        if row[0].startswith(prefix + '_')}
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _vhosts(prefix):
+        return {v for v in base._rabbitmqctl('list_vhosts').stdout.split()
+                if v == prefix or v.startswith(prefix + '_')}
+
+    def test_purge_with_only_the_state_dir_removes_exactly_its_lab(self):
+        labs = [self._lab_env(), self._lab_env()]
+        for env in labs:
+            self.addCleanup(self._script, env, 'unstack.sh', '--purge')
+        # Both at once: a stack mostly waits.
+        procs = [subprocess.Popen(
+            ['bash', os.path.join(DEVSTACK, 'stack.sh')], env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for env in labs]
+        for proc in procs:
+            out, _ = proc.communicate(timeout=STACK_TIMEOUT)
+            self.assertEqual(0, proc.returncode, out)
+        one, other = (env['NOVA_LITE_NAME'] for env in labs)
+        self.assertEqual(
+            {one + s for s in ('_api', '_placement', '_cell0', '_cell1')},
+            self._databases(one))
+        self.assertEqual({one, one + '_cell1'}, self._vhosts(one))
+        before = (self._databases(other), self._vhosts(other))
+
+        bare = {k: v for k, v in os.environ.items()
+                if not k.startswith('NOVA_LITE_')}
+        bare.update(NOVA_LITE_STATE_DIR=labs[0]['NOVA_LITE_STATE_DIR'],
+                    INSTALL_SERVICES='False')
+        down = self._script(bare, 'unstack.sh', '--purge')
+        self.assertEqual(0, down.returncode, down.stdout + down.stderr)
+        self.assertIn('lab %s (settings recorded' % one, down.stdout)
+
+        self.assertEqual(set(), self._databases(one))
+        self.assertEqual(set(), self._vhosts(one))
+        self.assertEqual(before, (self._databases(other),
+                                  self._vhosts(other)))
+        # The other lab still answers.
+        port = int(labs[1]['NOVA_LITE_API_PORT'])
+        with urllib.request.urlopen('http://127.0.0.1:%d/' % port,
+                                    timeout=10) as resp:
+            self.assertIn('versions', json.load(resp))

@@ -9,7 +9,8 @@ keystoneauth's ``admin_token``). One small two-cell lab on SQLite.
 from tests.integration import lab as lab_mod
 
 MEMBER, ADMIN = 'nova-lite', 'nova-lite-admin'
-COMPUTE_BINARY = 'nova-lite-compute'
+# The API speaks Nova's binary names (the process is nova-lite-compute).
+COMPUTE_BINARY = 'nova-compute'
 
 
 class TestClientsAgainstLab(lab_mod.LabTestCase):

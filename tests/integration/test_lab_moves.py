@@ -22,7 +22,8 @@ from tests.integration import lab as lab_mod
 from tests.integration import test_services as base
 
 ADMIN = 'nova-lite-admin'
-COMPUTE_BINARY = 'nova-lite-compute'
+# The API speaks Nova's binary names (the process is nova-lite-compute).
+COMPUTE_BINARY = 'nova-compute'
 FLAVORS = {'m1.tiny': {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1},
            'm1.small': {'VCPU': 1, 'MEMORY_MB': 2048, 'DISK_GB': 20},
            'm1.medium': {'VCPU': 2, 'MEMORY_MB': 4096, 'DISK_GB': 40}}

@@ -23,6 +23,7 @@ import functools
 
 from nova_lite.api.compute import actions as actions_api
 from nova_lite.api.compute import create as create_api
+from nova_lite.api.compute import deferred_delete as deferred_api
 from nova_lite.api.compute import delete as delete_api
 from nova_lite.api.compute import live as live_api
 from nova_lite.api.compute import resize as resize_api
@@ -30,8 +31,12 @@ from nova_lite.api.compute import server_list
 from nova_lite.api.compute import shelve as shelve_api
 from nova_lite.api.compute import snapshot as snapshot_api
 from nova_lite.clients import placement as placement_client
+from nova_lite import conf as nl_conf
 from nova_lite.compute import rpcapi
 from nova_lite.conductor import compute_task_rpcapi
+from nova_lite import exception
+
+CONF = nl_conf.CONF
 
 
 class API:
@@ -70,6 +75,11 @@ class API:
                                 self._resize)
 
     @functools.cached_property
+    def _deferred(self):
+        return deferred_api.DeferredDeleteAPI(self.compute_rpcapi,
+                                              self._delete)
+
+    @functools.cached_property
     def _live(self):
         return live_api.LiveAPI(self.compute_rpcapi, self.compute_task_api)
 
@@ -87,7 +97,8 @@ class API:
                max_count=None, availability_zone=None, scheduler_hints=None,
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
-               hostname=None, requested_host=None, requested_node=None):
+               hostname=None, requested_host=None, requested_node=None,
+               system_metadata=None):
         """See :meth:`.create.CreateAPI.create`."""
         return self._create.create(
             context, flavor, image_ref, name, min_count=min_count,
@@ -96,7 +107,8 @@ class API:
             metadata=metadata, description=description, networks=networks,
             user_data=user_data, forced_allowed=forced_allowed,
             hostname=hostname, requested_host=requested_host,
-            requested_node=requested_node)
+            requested_node=requested_node,
+            system_metadata=system_metadata)
 
     @staticmethod
     def get(context, uuid, with_fault=True):
@@ -145,7 +157,24 @@ class API:
     # -- delete ---------------------------------------------------------------
 
     def delete(self, context, server):
+        """Soft when ``reclaim_instance_interval`` > 0 and the server
+        may be soft-deleted (see :mod:`.deferred_delete`)."""
+        if CONF.reclaim_instance_interval > 0:
+            try:
+                self._deferred.soft_delete(context, server)
+                return
+            except exception.InstanceInvalidState:
+                pass
         self._delete.delete(context, server)
+
+    def restore(self, context, server):
+        self._deferred.restore(context, server)
+
+    def force_delete(self, context, server):
+        self._deferred.force_delete(context, server)
+
+    def reset_state(self, context, server, vm_state):
+        self._deferred.reset_state(context, server, vm_state)
 
     # -- resize and cold migrate ----------------------------------------------
 

@@ -36,8 +36,13 @@ class CreateAPI:
                max_count=None, availability_zone=None, scheduler_hints=None,
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
-               hostname=None, requested_host=None, requested_node=None):
+               hostname=None, requested_host=None, requested_node=None,
+               system_metadata=None):
         """Accept servers; returns (list of Instance, reservation id).
+
+        ``system_metadata``: items the new servers' system metadata
+        starts with (the access addresses and trusted certificates the
+        owner gave, see :mod:`nova_lite.api.views.servers`).
 
         ``availability_zone`` may force a host (``zone:host[:node]``,
         admins: no filters, no reschedule); ``requested_host`` /
@@ -49,6 +54,7 @@ class CreateAPI:
             raise exception.InvalidRequest(
                 reason='min_count must be <= max_count')
         image = checks.get_image(image_ref, context) if image_ref else None
+        quota.check_metadata_items(context, metadata)
         checks.check_networks(networks)
         zone, host, node = checks.parse_availability_zone(availability_zone)
         if (host or node) and not forced_allowed:
@@ -70,6 +76,7 @@ class CreateAPI:
                 context, uuid, flavor, image, name, index, count,
                 reservation_id, zone, key_name, key_data, metadata,
                 description, user_data, hostname)
+            values['system_metadata'].update(system_metadata or {})
             spec = build_request_spec(
                 context, uuid, flavor, image, count, zone, hints, group,
                 force_hosts=[host] if host else [],

@@ -267,6 +267,8 @@ def _matches(instance, filters):
     for key, wanted in filters.items():
         if key in ('deleted', 'changes-since'):
             continue
+        if key in ('tags', 'tags-any'):
+            return False  # a server being built has no tags yet
         if key not in instance.fields:
             continue
         value = getattr(instance, key) if instance.obj_attr_is_set(key) \

@@ -47,14 +47,17 @@ def _respond(req, aggregate):
 
 
 def _get(context, aggregate_id):
-    if not str(aggregate_id).isdigit():
+    """The aggregate of an integer id: 400 if not an integer, 404 if no
+    aggregate has it (a negative id included, as Nova)."""
+    try:
+        number = int(str(aggregate_id).strip())
+    except ValueError:
         raise webob.exc.HTTPBadRequest(
-            'Invalid aggregate id %s: an integer is required.'
-            % aggregate_id)
-    if int(aggregate_id) > util.DB_INT_MAX:
+            'Invalid input received: id must be an integer.')
+    if not 0 < number <= util.DB_INT_MAX:
         raise webob.exc.HTTPNotFound(
             'Aggregate %s could not be found.' % aggregate_id)
-    return aggregate_obj.Aggregate.get(context, int(aggregate_id))
+    return aggregate_obj.Aggregate.get(context, number)
 
 
 def list_aggregates(req):
@@ -84,7 +87,10 @@ def create_aggregate(req):
     aggregate = aggregate_obj.Aggregate.create(context, data['name'],
                                                metadata)
     LOG.info('Aggregate %s (%s) created', aggregate.name, aggregate.uuid)
-    return _respond(req, aggregate)
+    # Nova's create answer has neither hosts nor metadata.
+    item = view(req, aggregate)
+    del item['hosts'], item['metadata']
+    return util.json_response({'aggregate': item})
 
 
 def show_aggregate(req):

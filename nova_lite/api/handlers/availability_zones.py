@@ -21,7 +21,7 @@ def _zones(context, include_internal):
         if zone == host_info.INTERNAL_ZONE and not include_internal:
             continue
         zones.setdefault(zone, {}).setdefault(service.host, {})[
-            service.binary] = service
+            host_info.public_binary(service.binary)] = service
         if zone == host_info.INTERNAL_ZONE or not service.disabled:
             available[zone] = True
         else:

@@ -56,8 +56,10 @@ def view(req, flavor, with_extra_specs=None):
 
 
 def _is_public_filter(req, context):
+    """Only admins choose (``is_public=false|none``); everyone else lists
+    the public flavors plus the private ones shared with the project."""
     value = req.GET.get('is_public')
-    if value is None:
+    if value is None or not context.is_admin:
         return True
     if value.lower() == 'none':
         return None
@@ -77,10 +79,15 @@ def _visible_flavors(req):
     validation.query(req, query_schema)
     policy.authorize(context, 'flavors:list')
     is_public = _is_public_filter(req, context)
-    project = None if context.is_admin else context.project_id
+    # As Nova: the default listing (is_public true) adds the private
+    # flavors the caller's project may use, for admins too; admins also
+    # see disabled flavors.
+    project = None
+    if is_public:
+        is_public, project = None, context.project_id
     flavors = flavor_manage.get_all(
         context, is_public=is_public, project_id=project,
-        include_disabled=False,
+        include_disabled=context.is_admin,
         min_memory_mb=util.query_int(req, 'minRam'),
         min_root_gb=util.query_int(req, 'minDisk'))
     return util.paginate(flavors, req, lambda f: f.flavorid,

@@ -82,7 +82,7 @@ def _detail(req, node, service, new_ids):
                 'disabled_reason': service.disabled_reason
                 if service else None}}
     if microversion.at_least(req, '2.88'):
-        item['uptime'] = None
+        item['uptime'] = host_info.uptime(service)
         return item
     for name in _USAGE_FIELDS:
         value = getattr(node, name)
@@ -149,12 +149,11 @@ def _find(req, context, hypervisor_id):
     elif hypervisor_id.isdigit():
         matches = [n for n in nodes if n.item.id == int(hypervisor_id)]
     else:
-        raise webob.exc.HTTPBadRequest(
-            'Invalid hypervisor id %s: an integer is required below 2.53'
-            % hypervisor_id)
+        # Nova: an id that is not an integer names no hypervisor.
+        matches = []
     if not matches:
         raise webob.exc.HTTPNotFound(
-            'Hypervisor with ID %s could not be found.' % hypervisor_id)
+            "Hypervisor with ID '%s' could not be found." % hypervisor_id)
     return matches[0]
 
 
@@ -225,13 +224,21 @@ def hypervisor_servers(req):
 
 @microversion.require(max_version='2.87')
 def hypervisor_uptime(req):
-    """GET /os-hypervisors/{hypervisor_id}/uptime (up to 2.87).
-
-    Fake hypervisors have no uptime to report; the field is null.
-    """
+    """GET /os-hypervisors/{hypervisor_id}/uptime (up to 2.87): the
+    fake host's ``uptime`` line (see :func:`host_info.uptime`)."""
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:show')
     entry = _find(req, context, req.urlvars['hypervisor_id'])
-    item = _view(req, entry, _services_by_host(context))
-    item['uptime'] = None
+    services = _services_by_host(context)
+    item = _view(req, entry, services)
+    service = services.get((entry.cell_uuid, entry.item.host))
+    if service is None:
+        raise webob.exc.HTTPNotFound(
+            "Hypervisor with ID '%s' could not be found."
+            % req.urlvars['hypervisor_id'])
+    if not host_info.is_up(service):
+        raise webob.exc.HTTPBadRequest(
+            'Compute service of %s is unavailable at this time.'
+            % entry.item.host)
+    item['uptime'] = host_info.uptime(service)
     return util.json_response({'hypervisor': item})

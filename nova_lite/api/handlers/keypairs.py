@@ -62,18 +62,19 @@ def _create_schema(req):
     return schema.CREATE
 
 
-def _key_material(data):
+def _key_material(data, user_id):
+    """(type, public key, private key or None, fingerprint); a pair is
+    generated when no public key is given (x509: a certificate for
+    ``user_id``, as Nova)."""
     key_type = data.get('type', 'ssh')
     public_key = data.get('public_key')
     private_key = None
     try:
         if public_key is None:
-            if key_type == 'x509':
-                raise webob.exc.HTTPBadRequest(
-                    'Generating x509 key pairs is not supported; import '
-                    'a certificate with public_key.')
-            private_key, public_key, fingerprint = \
-                keypair_crypto.generate_ssh_keypair()
+            generate = (keypair_crypto.generate_x509_keypair
+                        if key_type == 'x509' else
+                        lambda user: keypair_crypto.generate_ssh_keypair())
+            private_key, public_key, fingerprint = generate(user_id)
         elif key_type == 'x509':
             fingerprint = keypair_crypto.x509_fingerprint(public_key)
         else:
@@ -92,7 +93,8 @@ def create_keypair(req):
     limits = quota.limits_for(context, context.project_id, user_id)
     used = len(keypair_obj.KeyPair.get_all_by_user(context, user_id))
     quota.check_count('key_pairs', 1, used, limits['key_pairs'])
-    key_type, public_key, private_key, fingerprint = _key_material(data)
+    key_type, public_key, private_key, fingerprint = _key_material(
+        data, user_id)
     keypair = keypair_obj.KeyPair.create(context, {
         'name': data['name'], 'user_id': user_id, 'type': key_type,
         'public_key': public_key, 'fingerprint': fingerprint})

@@ -16,9 +16,10 @@ from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.objects import quotas
 
+# The nova-network quotas shown and accepted below 2.36 (unlimited unless
+# set: Nova keeps what is set, and nothing counts against them).
 _LEGACY_NETWORK = {'fixed_ips': -1, 'floating_ips': -1,
-                   'security_groups': -1, 'security_group_rules': -1,
-                   'networks': -1}
+                   'security_groups': -1, 'security_group_rules': -1}
 
 
 def _resources(req):
@@ -47,12 +48,13 @@ def _user_id(req):
     return req.GET.get('user_id')
 
 
-def _quota_set(req, project_id, values):
-    body = {'id': project_id}
+def _quota_set(req, project_id, values, legacy=None):
+    """The set; ``project_id`` None: without ``id`` (Nova's PUT)."""
+    body = {} if project_id is None else {'id': project_id}
     body.update({name: values[name] for name in _resources(req)})
     if not microversion.at_least(req, '2.36'):
-        body.update(_LEGACY_NETWORK)
-        body.pop('networks')
+        body.update(legacy or {name: values.get(name, default)
+                               for name, default in _LEGACY_NETWORK.items()})
     return util.json_response({'quota_set': body})
 
 
@@ -78,7 +80,10 @@ def show_quota_set_detail(req):
     usage = quota.usage_for(context, project_id, user_id)
     detail = {name: {'limit': limits[name], 'in_use': usage[name],
                      'reserved': 0} for name in quota.RESOURCES}
-    return _quota_set(req, project_id, detail)
+    legacy = {name: {'limit': limits.get(name, default), 'in_use': 0,
+                     'reserved': 0}
+              for name, default in _LEGACY_NETWORK.items()}
+    return _quota_set(req, project_id, detail, legacy)
 
 
 def show_defaults(req):
@@ -88,7 +93,8 @@ def show_defaults(req):
 
 
 def update_quota_set(req):
-    """PUT /os-quota-sets/{project_id}[?user_id=]: 200 with the set."""
+    """PUT /os-quota-sets/{project_id}[?user_id=]: 200 with the set
+    (no ``id``, as Nova)."""
     project_id = _authorize(req, 'os-quota-sets:update')
     context = util.context(req)
     user_id = _user_id(req)
@@ -96,17 +102,16 @@ def update_quota_set(req):
     force = str(data.pop('force', False)).lower() in ('true', '1', 'yes',
                                                       'on')
     usage = {} if force else quota.usage_for(context, project_id, user_id)
-    for name, value in data.items():
-        if name in _LEGACY_NETWORK:
-            continue
-        value = int(value)
+    wanted = {name: int(value) for name, value in data.items()}
+    # Every value is checked before any is written (a 400 changes nothing).
+    for name, value in wanted.items():
         if not force and 0 <= value < usage.get(name, 0):
             raise webob.exc.HTTPBadRequest(
                 'Quota limit %d for %s must be greater than or equal to '
                 'already used and reserved %d.' % (value, name, usage[name]))
-        quotas.set_limit(context, project_id, name, value,
-                         user_id=user_id)
-    return _quota_set(req, project_id,
+    for name, value in wanted.items():
+        quotas.set_limit(context, project_id, name, value, user_id=user_id)
+    return _quota_set(req, None,
                       quota.limits_for(context, project_id, user_id))
 
 

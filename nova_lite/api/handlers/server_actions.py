@@ -7,15 +7,17 @@ to its compute; the answer is 202 with no body. A server in a state the
 action does not apply to, or locked (for non-admins), is a 409.
 """
 
-import secrets
-
 from oslo_utils import strutils
 import webob.exc
 
+from nova_lite.api import admin_password
 from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
+from nova_lite.api.handlers import server_admin_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api import policy
+from nova_lite.api import quota
+from nova_lite.api.schemas import server_admin_actions as admin_schema
 from nova_lite.api.schemas import server_live
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
@@ -67,11 +69,12 @@ def _resize(req, api, context, server, body):
 
 
 def _migrate(req, api, context, server, body):
-    """Before 2.56 the body is null; from 2.56 an admin may name the
+    """Before 2.56 the body is not looked at (Nova has no schema there:
+    ``null`` and ``{}`` both do); from 2.56 an admin may name the
     destination host (os-migrate-server:migrate:host)."""
-    if not microversion.at_least(req, '2.56'):
-        validation.validate(body, schema.MIGRATE)
-    host = (body.get('migrate') or {}).get('host')
+    host = None
+    if microversion.at_least(req, '2.56'):
+        host = (body.get('migrate') or {}).get('host')
     if host:
         policy.authorize(context, 'os-migrate-server:migrate:host',
                          servers._owner_target(server))
@@ -89,12 +92,6 @@ def _revert_resize(req, api, context, server, body):
 
 # ---- live migration, evacuate, rebuild (api.compute.live) ----
 
-def _generate_password():
-    """An admin password for a re-created guest (Nova makes one when the
-    caller gives none)."""
-    return secrets.token_urlsafe(9)
-
-
 def _migrate_live(req, api, context, server, body):
     """Admins; 202. ``block_migration`` may be ``"auto"`` (2.25); a host
     is checked by the scheduler unless ``force`` (2.30-2.67)."""
@@ -108,37 +105,46 @@ def _migrate_live(req, api, context, server, body):
 
 
 def _evacuate(req, api, context, server, body):
-    """Admins; 200, with ``adminPass`` before 2.14 only."""
+    """Admins; 200, with ``adminPass`` before 2.14 only (when the
+    deployment returns passwords)."""
     args = body['evacuate']
     host = args.get('host')
     force = strutils.bool_from_string(args.get('force', False), strict=True)
     if force and not host:
         raise webob.exc.HTTPBadRequest(
             'Forced evacuation needs a target host.')
-    password = args.get('adminPass') or _generate_password()
+    password = admin_password.of_request(args)
     api.evacuate(context, server, host, admin_password=password,
                  force=force)
-    if microversion.at_least(req, '2.14'):
+    body = {}
+    if not microversion.at_least(req, '2.14'):
+        body = admin_password.add_to({}, password)
+    if not body:
         return util.no_content(200)
-    return util.json_response({'adminPass': password})
+    return util.json_response(body)
 
 
 def _rebuild(req, api, context, server, body):
-    """The owner; 202 with the rebuilt server's view and ``adminPass``."""
+    """The owner; 202 with the rebuilt server's view (Nova's reduced one
+    below 2.75), ``adminPass`` and, from 2.57, ``user_data``."""
     args = body['rebuild']
-    password = args.get('adminPass') or _generate_password()
+    password = admin_password.of_request(args)
     values = {column: args[key] for key, column in (
         ('name', 'display_name'), ('description', 'display_description'),
         ('metadata', 'metadata'), ('hostname', 'hostname'),
         ('user_data', 'user_data'), ('key_name', 'key_name'))
         if key in args}
+    servers.with_access_ips(server.instance, args, values)
+    quota.check_metadata_items(context, args.get('metadata'))
     rebuilt = api.rebuild(
         context, server, args['imageRef'], admin_password=password,
         values=values,
         preserve_ephemeral=strutils.bool_from_string(
             args.get('preserve_ephemeral', False), strict=True))
-    view = servers._detail_with_extras(req, rebuilt)
-    view['adminPass'] = password
+    view = servers._detail_with_extras(req, rebuilt, mutation='rebuild')
+    admin_password.add_to(view, password)
+    if microversion.at_least(req, '2.57'):
+        view['user_data'] = rebuilt.instance.user_data
     return util.json_response({'server': view}, status=202)
 
 
@@ -219,6 +225,8 @@ ACTIONS = {
     'shelve': ('os-shelve:shelve', _shelve),
     'shelveOffload': ('os-shelve:shelve_offload', _shelve_offload),
     'unshelve': ('os-shelve:unshelve', _unshelve),
+    # ---- reset state, deferred delete (handlers/server_admin_actions) ----
+    **server_admin_actions.ACTIONS,
 }
 
 
@@ -239,6 +247,12 @@ def _schema_for(req, name):
         return server_live.schema_for(req, name)
     if name == 'lock' and microversion.at_least(req, '2.73'):
         return schema.LOCK_V2_73
+    if name == 'migrate' and not microversion.at_least(req, '2.56'):
+        return {}
+    if name in server_admin_actions.ACTIONS:
+        return {'os-resetState': admin_schema.RESET_STATE,
+                'restore': admin_schema.RESTORE,
+                'forceDelete': admin_schema.FORCE_DELETE}[name]
     return schema.ACTIONS[name]
 
 

@@ -13,8 +13,11 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import webob.exc
 
+from nova_lite.api import admin_password
 from nova_lite.api.compute import api as compute_api
+from nova_lite.api.compute import server_edits
 from nova_lite.api.compute import server_sort
+from nova_lite.api.handlers import flavors
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api.schemas import servers as schema
@@ -68,6 +71,7 @@ def _is_uuid(value):
 def _create_schema(req):
     for version, create_schema in (('2.90', schema.CREATE_V2_90),
                                    ('2.74', schema.CREATE_V2_74),
+                                   ('2.63', schema.CREATE_V2_63),
                                    ('2.37', schema.CREATE_V2_37),
                                    ('2.19', schema.CREATE_V2_19)):
         if microversion.at_least(req, version):
@@ -81,11 +85,15 @@ def _ref_id(ref):
 
 
 def _flavor(context, flavor_ref):
+    """The flavor to boot or resize to: 400 if unknown, disabled, or
+    private and not shared with the caller's project (as Nova, which
+    does not find it then)."""
+    flavorid = _ref_id(flavor_ref)
     try:
-        flavor = objects.Flavor.get_by_flavor_id(context, _ref_id(flavor_ref))
+        flavor = flavors.get_visible_flavor(context, flavorid)
     except exception.FlavorNotFound:
         raise webob.exc.HTTPBadRequest('Flavor %s could not be found.'
-                                       % flavor_ref)
+                                       % flavorid)
     if flavor.disabled:
         raise webob.exc.HTTPBadRequest('Flavor %s is disabled.' % flavor_ref)
     return flavor
@@ -123,6 +131,28 @@ def _image_ref(server):
     return image_ref
 
 
+def system_metadata_values(args):
+    """The access addresses and trusted certificate ids given in a create,
+    update or rebuild body, as system metadata items (see
+    :func:`views.system_metadata_items`)."""
+    return views.system_metadata_items(args)
+
+
+def with_access_ips(instance, args, values):
+    """``values`` plus the system metadata holding new access addresses
+    (and trusted certificates)."""
+    given = system_metadata_values(args)
+    if given:
+        system_metadata = dict(instance.system_metadata or {})
+        for key, value in given.items():
+            if value is None:
+                system_metadata.pop(key, None)
+            else:
+                system_metadata[key] = value
+        values['system_metadata'] = system_metadata
+    return values
+
+
 def _count(value, default):
     return default if value is None else int(value)
 
@@ -153,21 +183,25 @@ def create_server(req):
             networks=server.get('networks'),
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,
-            requested_node=node)
+            requested_node=node,
+            system_metadata={
+                key: value for key, value in
+                system_metadata_values(server).items() if value is not None})
     except exception.ImageNotFound as exc:
         raise webob.exc.HTTPBadRequest(exc.message)
-    return _create_response(req, server, instances, reservation_id)
+    return _create_response(req, server, instances, reservation_id,
+                            admin_password.of_request(server))
 
 
-def _create_response(req, server, instances, reservation_id):
+def _create_response(req, server, instances, reservation_id, password):
     if _wants_reservation_id(server):
         return util.json_response({'reservation_id': reservation_id},
                                   status=202)
     first = instances[0]
     links = util.links(req, 'servers', first.uuid)
-    body = {'server': {'id': first.uuid, 'links': links,
-                       'OS-DCF:diskConfig': 'MANUAL',
-                       'security_groups': [{'name': 'default'}]}}
+    body = {'server': admin_password.add_to(
+        {'id': first.uuid, 'links': links, 'OS-DCF:diskConfig': 'MANUAL',
+         'security_groups': [{'name': 'default'}]}, password)}
     return util.json_response(body, status=202,
                               headers={'Location': links[0]['href']})
 
@@ -186,19 +220,31 @@ def _list_filters(req, context, rule):
                              else schema.LIST_QUERY)
     is_admin = policy.check(context, rule + ':get_all_tenants')
     filters = {}
-    all_tenants = util.query_bool(req, 'all_tenants', False) \
-        if 'all_tenants' in query else False
+    all_tenants = _all_tenants(req)
     if all_tenants and not is_admin:
         policy.authorize(context, rule + ':get_all_tenants')
     project = query.get('project_id') or query.get('tenant_id')
-    if all_tenants or (project and is_admin):
+    if all_tenants:
         if project:
             filters['project_id'] = project
     else:
+        # As Nova (lp:1185290): without all_tenants, the caller's own
+        # project, whatever project_id/tenant_id say.
         filters['project_id'] = context.project_id
     _simple_filters(query, filters, is_admin)
     _state_filters(req, query, filters, is_admin)
+    if microversion.at_least(req, '2.26'):
+        server_edits.add_tag_filters(query, filters)
     return filters
+
+
+def _all_tenants(req):
+    """Nova's reading of ``all_tenants``: present and empty is true."""
+    if 'all_tenants' not in req.GET:
+        return False
+    if req.GET['all_tenants'] == '':
+        return True
+    return util.query_bool(req, 'all_tenants', False)
 
 
 _ADMIN_EXACT = {'host': 'host', 'node': 'node'}
@@ -297,17 +343,25 @@ def list_servers(req):
 
 
 def list_servers_detail(req):
-    return _list(req, 'servers:detail', _detail_with_extras)
+    return _list(req, 'servers:detail', _list_item)
 
 
-def _detail_with_extras(req, server):
+def _list_item(req, server):
+    """A server of the detailed list (no ``server_groups``, as Nova)."""
     if server.down:
         return views.down_detail(req, server)
-    groups = []
+    return views.detail(req, server, hints=_hints_of(req, server))
+
+
+def _detail_with_extras(req, server, mutation=None):
+    """One server's view: show, or a PUT/rebuild response (``mutation``)."""
+    if server.down:
+        return views.down_detail(req, server)
+    groups = None
     if microversion.at_least(req, '2.71'):
         groups = _groups_of(req, server)
     return views.detail(req, server, groups=groups,
-                        hints=_hints_of(req, server))
+                        hints=_hints_of(req, server), mutation=mutation)
 
 
 def _groups_of(req, server):
@@ -363,9 +417,11 @@ def update_server(req):
     if server.down:
         raise webob.exc.HTTPServiceUnavailable(
             'The cell of server %s does not answer.' % server.uuid)
+    with_access_ips(server.instance, body, values)
     if values:
         server = compute(req).update(util.context(req), server, values)
-    return util.json_response({'server': _detail_with_extras(req, server)})
+    return util.json_response(
+        {'server': _detail_with_extras(req, server, mutation='update')})
 
 
 def delete_server(req):

@@ -43,7 +43,8 @@ def view(req, service, zones):
     item = {
         'id': service.uuid if microversion.at_least(req, '2.53')
         else service.id,
-        'binary': service.binary, 'host': service.host,
+        'binary': host_info.public_binary(service.binary),
+        'host': service.host,
         'zone': host_info.zone_of_service(service, zones),
         'status': 'disabled' if service.disabled else 'enabled',
         'state': 'up' if host_info.is_up(service) else 'down',
@@ -61,7 +62,8 @@ def _down_cell_records(context, down_cells):
         cell = cell_mapping_obj.CellMapping.get_by_uuid(context, cell_uuid)
         for mapping in host_mapping_obj.HostMapping.get_all(context,
                                                             cell.id):
-            records.append({'binary': host_info.COMPUTE_BINARY,
+            records.append({'binary': host_info.public_binary(
+                host_info.COMPUTE_BINARY),
                             'host': mapping.host, 'status': 'UNKNOWN'})
     return records
 
@@ -221,7 +223,7 @@ def update_service(req):
     if service.binary != host_info.COMPUTE_BINARY:
         raise webob.exc.HTTPBadRequest(
             'Updating a %s service is not supported; only compute services '
-            'can be updated.' % service.binary)
+            'can be updated.' % host_info.public_binary(service.binary))
     service = _save(context, cell, service, values)
     zones = host_info.zones_by_host(context)
     return util.json_response({'service': view(req, service, zones)})

@@ -11,6 +11,8 @@ project's members (writes) and readers (reads) and by admins; the
 from oslo_policy import generator
 from oslo_policy import policy
 
+from nova_lite.api.policies import server_extras
+
 ADMIN = 'role:admin'
 PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
 PROJECT_READER = 'role:reader and project_id:%(project_id)s'
@@ -129,6 +131,15 @@ _API_RULES = [
     ('os-hosts:list', 'admin_api', 'List hosts', [('GET', '/os-hosts')]),
     ('os-hosts:show', 'admin_api', 'Show a host',
      [('GET', '/os-hosts/{host_name}')]),
+    ('os-hosts:update', 'admin_api', 'Enable a host or put it in '
+     'maintenance (the fake driver only answers)',
+     [('PUT', '/os-hosts/{host_name}')]),
+    ('os-hosts:reboot', 'admin_api', 'Reboot a host (the fake driver only '
+     'answers)', [('GET', '/os-hosts/{host_name}/reboot')]),
+    ('os-hosts:shutdown', 'admin_api', 'Shut a host down (the fake driver '
+     'only answers)', [('GET', '/os-hosts/{host_name}/shutdown')]),
+    ('os-hosts:start', 'admin_api', 'Start a host (the fake driver only '
+     'answers)', [('GET', '/os-hosts/{host_name}/startup')]),
     ('limits', 'any_reader', 'Show the caller\'s limits',
      [('GET', '/limits')]),
     ('limits:other_project', 'admin_api', 'Show another project\'s limits',
@@ -253,7 +264,8 @@ def api_rules():
                                          description,
                                          [{'method': m, 'path': p}
                                           for m, p in operations])
-            for name, check, description, operations in _API_RULES]
+            for name, check, description, operations in
+            _API_RULES + server_extras.RULES]
 
 
 def list_rules():

@@ -4,6 +4,9 @@ NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
         'pattern': r'^(?!\s)[^\x00-\x1f]*(?<!\s)$'}
 DESCRIPTION = {'type': ['string', 'null'], 'maxLength': 65535}
 UUID = {'type': 'string', 'format': 'uuid'}
+# A server's access addresses (Nova checks the format, nothing else).
+ACCESS_IPV4 = {'type': 'string', 'format': 'ipv4'}
+ACCESS_IPV6 = {'type': 'string', 'format': 'ipv6'}
 BOOLEAN = {'type': ['boolean', 'string'],
            'enum': [True, False, 'True', 'False', 'true', 'false', '1',
                     '0', 'yes', 'no', 'on', 'off', 'TRUE', 'FALSE']}

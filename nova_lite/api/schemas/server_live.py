@@ -53,7 +53,8 @@ def _evacuate(version):
                           common.obj(properties, required=required))
 
 
-_METADATA = {'type': 'object', 'maxProperties': 128,
+# No item count: the number of items is the metadata_items quota (403).
+_METADATA = {'type': 'object',
              'patternProperties': {
                  '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string',
                                                 'maxLength': 255}},
@@ -65,8 +66,8 @@ _REBUILD = {
     'metadata': _METADATA,
     'preserve_ephemeral': common.BOOLEAN,
     'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
-    'accessIPv4': {'type': 'string'},
-    'accessIPv6': {'type': 'string'},
+    'accessIPv4': common.ACCESS_IPV4,
+    'accessIPv6': common.ACCESS_IPV6,
 }
 
 

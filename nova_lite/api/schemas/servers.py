@@ -4,7 +4,8 @@ import copy
 
 from nova_lite.api.schemas import common
 
-_METADATA = {'type': 'object', 'maxProperties': 128,
+# No item count: the number of items is the metadata_items quota (403).
+_METADATA = {'type': 'object',
              'patternProperties': {'^[a-zA-Z0-9-_:. ]{1,255}$': {
                  'type': 'string', 'maxLength': 255}},
              'additionalProperties': False}
@@ -58,8 +59,8 @@ _SERVER = {
     'metadata': _METADATA,
     'networks': _NETWORKS_OLD,
     'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
-    'accessIPv4': {'type': 'string', 'format': 'ipv4'},
-    'accessIPv6': {'type': 'string'},
+    'accessIPv4': common.ACCESS_IPV4,
+    'accessIPv6': common.ACCESS_IPV6,
     'availability_zone': {'type': 'string', 'minLength': 1,
                           'maxLength': 255},
     'key_name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
@@ -86,7 +87,12 @@ def _create(server_props, required=('name', 'flavorRef')):
 
 _SERVER_V2_19 = dict(_SERVER, description=common.DESCRIPTION)
 _SERVER_V2_37 = dict(_SERVER_V2_19, networks=_NETWORKS)
-_SERVER_V2_74 = dict(_SERVER_V2_37, host={'type': 'string', 'minLength': 1,
+# 2.63: trusted image certificate ids (accepted and shown).
+TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
+                 'uniqueItems': True,
+                 'items': {'type': 'string', 'minLength': 1}}
+_SERVER_V2_63 = dict(_SERVER_V2_37, trusted_image_certificates=TRUSTED_CERTS)
+_SERVER_V2_74 = dict(_SERVER_V2_63, host={'type': 'string', 'minLength': 1,
                                           'maxLength': 255},
                      hypervisor_hostname={'type': 'string', 'minLength': 1,
                                           'maxLength': 255})
@@ -98,13 +104,15 @@ CREATE = _create(_SERVER)
 CREATE_V2_19 = _create(_SERVER_V2_19)
 CREATE_V2_37 = _create(_SERVER_V2_37,
                        required=('name', 'flavorRef', 'networks'))
+CREATE_V2_63 = _create(_SERVER_V2_63,
+                       required=('name', 'flavorRef', 'networks'))
 CREATE_V2_74 = _create(_SERVER_V2_74,
                        required=('name', 'flavorRef', 'networks'))
 CREATE_V2_90 = _create(_SERVER_V2_90,
                        required=('name', 'flavorRef', 'networks'))
 
-_UPDATE = {'name': common.NAME, 'accessIPv4': {'type': 'string'},
-           'accessIPv6': {'type': 'string'},
+_UPDATE = {'name': common.NAME, 'accessIPv4': common.ACCESS_IPV4,
+           'accessIPv6': common.ACCESS_IPV6,
            'OS-DCF:diskConfig': {'type': 'string',
                                  'enum': ['AUTO', 'MANUAL']}}
 UPDATE = common.wrapped('server', common.obj(_UPDATE))
@@ -140,6 +148,8 @@ _QUERY = {
     'vm_state': {'type': 'string'}, 'task_state': {'type': 'string'},
     'key_name': {'type': 'string'}, 'description': {'type': 'string'},
     'hostname': {'type': 'string'},
+    'tags': {'type': 'string'}, 'tags-any': {'type': 'string'},
+    'not-tags': {'type': 'string'}, 'not-tags-any': {'type': 'string'},
 }
 LIST_QUERY = common.obj(_QUERY, additional=True)
 LIST_QUERY_V2_75 = common.obj(copy.deepcopy(_QUERY))
@@ -172,8 +182,7 @@ RESIZE = common.wrapped('resize', common.obj(
     {'flavorRef': _FLAVOR_REF,
      'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']}},
     required=['flavorRef']))
-MIGRATE = common.wrapped('migrate', {'type': 'null'})
-# 2.56: an admin may name the destination host.
+# Before 2.56 the body is not validated; 2.56: an admin may name the host.
 MIGRATE_V2_56 = common.wrapped('migrate', {'oneOf': [
     {'type': 'null'},
     common.obj({'host': {'oneOf': [{'type': 'null'}, common.NAME]}})]})

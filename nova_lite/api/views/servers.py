@@ -8,6 +8,7 @@ minimal record with status ``UNKNOWN`` (microversion 2.69 and later).
 """
 
 import hashlib
+import json
 
 from nova_lite.api import microversion
 from nova_lite.api import policy
@@ -160,19 +161,22 @@ def _admin_fields(req, instance):
     return item
 
 
-def _versioned_fields(req, server, context, groups):
+def _versioned_fields(req, server, context, groups, full=True):
     instance = server.instance
     item = {}
     if microversion.at_least(req, '2.9'):
         item['locked'] = bool(_value(instance, 'locked', False))
-    if microversion.at_least(req, '2.16') and policy.check(
+    if full and microversion.at_least(req, '2.16') and policy.check(
             context, 'servers:show:host_status'):
         item['host_status'] = 'UP' if _value(instance, 'host') else ''
     if microversion.at_least(req, '2.19'):
         item['description'] = _value(instance, 'display_description')
     if microversion.at_least(req, '2.26'):
-        item['tags'] = []
-    if microversion.at_least(req, '2.71'):
+        item['tags'] = list((_value(instance, 'extra', {}) or {}).get(
+            'tags') or [])
+    if microversion.at_least(req, '2.63'):
+        item['trusted_image_certificates'] = trusted_certs(instance)
+    if groups is not None:
         item['server_groups'] = groups
     if microversion.at_least(req, '2.73'):
         item['locked_reason'] = (_value(instance, 'system_metadata', {})
@@ -182,11 +186,47 @@ def _versioned_fields(req, server, context, groups):
     return item
 
 
-def detail(req, server, groups=None, hints=None):
-    """An item of ``/servers/detail``, or the body of a show."""
-    context = util.context(req)
-    if server.down:
-        return down_detail(req, server)
+# Keys a PUT or rebuild response leaves out below 2.75 (Nova shows every
+# attribute there only from 2.75 on).
+_FULL_VIEW_ONLY = (
+    'OS-EXT-AZ:availability_zone', 'config_drive', 'OS-SRV-USG:launched_at',
+    'OS-SRV-USG:terminated_at', 'security_groups', 'OS-EXT-STS:task_state',
+    'OS-EXT-STS:vm_state', 'OS-EXT-STS:power_state',
+    'os-extended-volumes:volumes_attached')
+# NOTE(nova_lite): what Nova keeps in instance columns (access addresses)
+# or a trusted_certs object, nova_lite keeps in the system metadata.
+ACCESS_IP_KEYS = {'accessIPv4': 'access_ip_v4', 'accessIPv6': 'access_ip_v6'}
+TRUSTED_CERTS_KEY = 'trusted_image_certificates'
+
+
+def system_metadata_items(args):
+    """The system metadata items of a request body's access addresses
+    and trusted certificate ids (None unsets them)."""
+    items = {column: args[key] for key, column in ACCESS_IP_KEYS.items()
+             if key in args}
+    if TRUSTED_CERTS_KEY in args:
+        certs = args[TRUSTED_CERTS_KEY]
+        items[TRUSTED_CERTS_KEY] = None if certs is None else json.dumps(
+            certs)
+    return items
+
+
+def access_ips(instance):
+    """{'accessIPv4', 'accessIPv6'}: what the owner set, '' if nothing."""
+    system_metadata = _value(instance, 'system_metadata', {}) or {}
+    return {key: system_metadata.get(column) or ''
+            for key, column in ACCESS_IP_KEYS.items()}
+
+
+def trusted_certs(instance):
+    """The trusted image certificate ids given at create or rebuild, or
+    None (nova_lite verifies no image signatures; Nova shows them so)."""
+    system_metadata = _value(instance, 'system_metadata', {}) or {}
+    text = system_metadata.get(TRUSTED_CERTS_KEY)
+    return json.loads(text) if text else None
+
+
+def _base(req, server, context):
     instance = server.instance
     status = status_of(instance)
     launched = _value(instance, 'launched_at')
@@ -200,7 +240,7 @@ def detail(req, server, groups=None, hints=None):
         'created': util.isotime(instance.created_at),
         'updated': util.isotime(instance.updated_at or
                                 instance.created_at),
-        'addresses': {}, 'accessIPv4': '', 'accessIPv6': '',
+        'addresses': {},
         'links': util.links(req, 'servers', server.uuid),
         'OS-DCF:diskConfig': 'MANUAL',
         'progress': 100 if status == 'ACTIVE' else 0,
@@ -217,13 +257,39 @@ def detail(req, server, groups=None, hints=None):
         'os-extended-volumes:volumes_attached': [],
         'security_groups': [{'name': 'default'}],
     }
-    if policy.check(context, 'os-extended-server-attributes'):
-        item.update(_admin_fields(req, instance))
-    item.update(_versioned_fields(req, server, context, groups or []))
+    item.update(access_ips(instance))
+    return item
+
+
+def detail(req, server, groups=None, hints=None, mutation=None):
+    """An item of ``/servers/detail``, or the body of a show.
+
+    ``mutation`` ('update' or 'rebuild'): the body of a PUT or rebuild
+    response, which below 2.75 leaves out the zone, the extended status,
+    usage, volume and admin attributes (and ``key_name``: rebuild shows it
+    from 2.54, PUT from 2.75), as Nova's does.
+    """
+    context = util.context(req)
+    if server.down:
+        return down_detail(req, server)
+    item = _base(req, server, context)
+    full = mutation is None or microversion.at_least(req, '2.75')
+    if not full:
+        for key in _FULL_VIEW_ONLY:
+            del item[key]
+        if mutation == 'update' or not microversion.at_least(req, '2.54'):
+            del item['key_name']
+    elif policy.check(context, 'os-extended-server-attributes'):
+        item.update(_admin_fields(req, server.instance))
+    if microversion.at_least(req, '2.90'):
+        # 2.90 shows the hostname to everyone, not only to admins.
+        item.setdefault('OS-EXT-SRV-ATTR:hostname',
+                        _value(server.instance, 'hostname'))
+    item.update(_versioned_fields(req, server, context, groups, full))
     if microversion.at_least(req, '2.100'):
         item['scheduler_hints'] = hints or {}
     fault = _fault(server, context)
-    if fault is not None and status in ('ERROR', 'DELETED'):
+    if fault is not None and item['status'] in ('ERROR', 'DELETED'):
         item['fault'] = fault
     return item
 

@@ -337,6 +337,20 @@ class ProjectUserQuota(Base, _Row):
     hard_limit: Mapped[int | None] = mapped_column(sa.Integer)
 
 
+class QuotaClass(Base, _Row):
+    """A quota class's limit on one resource; the class ``default``
+    overrides the ``[quota]`` defaults of every project."""
+
+    __tablename__ = 'quota_classes'
+    __table_args__ = (
+        sa.Index('quota_classes_class_name_idx', 'class_name'),
+    )
+
+    class_name: Mapped[str | None] = mapped_column(Str)
+    resource: Mapped[str | None] = mapped_column(Str)
+    hard_limit: Mapped[int | None] = mapped_column(sa.Integer)
+
+
 class Image(Base, _Row):
     """An image of the image service (Glance v2's fields); the extra
     properties and the tags are JSON, the data a file of the store."""

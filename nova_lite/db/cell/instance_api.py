@@ -76,6 +76,21 @@ def instance_get_by_uuid(context, instance_uuid):
         return _instance_get(s, context, instance_uuid)
 
 
+# Server tag filters (lists of tags): all of / any of / not all of / none.
+_TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
+
+
+def tags_match(tags, tag_filters):
+    """Whether ``tags`` pass Nova's four tag filters."""
+    have = set(tags or ())
+    checks = {'tags': lambda wanted: wanted <= have,
+              'tags-any': lambda wanted: bool(wanted & have),
+              'not-tags': lambda wanted: not wanted <= have,
+              'not-tags-any': lambda wanted: not wanted & have}
+    return all(checks[key](set(value))
+               for key, value in tag_filters.items())
+
+
 def instance_get_all_by_filters(context, filters=None, sort_keys=None,
                                 limit=None, marker=None):
     """Instances matching ``filters`` (exact matches, lists mean any of).
@@ -103,16 +118,51 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
             column = getattr(model, key)
             query = query.where(column.in_(value) if isinstance(
                 value, (list, tuple, set)) else column == value)
+    tag_filters = {k: filters.pop(k) for k in _TAG_FILTERS if k in filters}
     keys = sort_keys or ['created_at', 'id']
     query = query.order_by(*[getattr(model, k).desc() for k in keys])
     with _reader(context) as s:
         rows = list(s.scalars(query))
+    if tag_filters:
+        rows = [r for r in rows if tags_match((r.extra or {}).get('tags'),
+                                              tag_filters)]
     if marker is not None:
         uuids = [r.uuid for r in rows]
         if marker not in uuids:
             raise exception.NotFound('Marker %s could not be found.' % marker)
         rows = rows[uuids.index(marker) + 1:]
     return rows[:limit] if limit is not None else rows
+
+
+def instance_get_active_by_window(context, begin, end=None,
+                                  project_id=None, limit=None, marker=None,
+                                  host=None):
+    """Instances (deleted ones too) launched before ``end`` and not
+    terminated before ``begin``, ordered by project and uuid, after the
+    instance ``marker`` (MarkerNotFound when it does not exist)."""
+    model = models.Instance
+    query = sa.select(model).where(sa.or_(model.terminated_at.is_(None),
+                                          model.terminated_at > begin))
+    if end is not None:
+        query = query.where(model.launched_at < end)
+    if project_id is not None:
+        query = query.where(model.project_id == project_id)
+    if host is not None:
+        query = query.where(model.host == host)
+    query = query.order_by(model.project_id, model.uuid)
+    with _reader(context) as s:
+        if marker is not None:
+            row = s.scalars(sa.select(model).where(
+                model.uuid == marker)).first()
+            if row is None:
+                raise exception.MarkerNotFound(marker=marker)
+            query = query.where(sa.or_(
+                model.project_id > row.project_id,
+                sa.and_(model.project_id == row.project_id,
+                        model.uuid > row.uuid)))
+        if limit is not None:
+            query = query.limit(limit)
+        return list(s.scalars(query))
 
 
 def instance_get_all_by_host(context, host, node=None):

@@ -277,3 +277,31 @@ class Migration(Base, types.TimestampMixin, types.SoftDeleteMixin):
     disk_total: Mapped[int | None] = mapped_column(sa.BigInteger)
     disk_processed: Mapped[int | None] = mapped_column(sa.BigInteger)
     disk_remaining: Mapped[int | None] = mapped_column(sa.BigInteger)
+
+
+class TaskLog(Base, types.TimestampMixin):
+    """One run of a periodic audit task on a host for a period (the
+    instance usage audit that os-instance_usage_audit_log reports)."""
+
+    __tablename__ = 'task_log'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'task_name', 'host', 'period_beginning', 'period_ending',
+            name='uniq_task_log0task_name0host0period_beginning0'
+                 'period_ending'),
+        sa.Index('ix_task_log_period_beginning', 'period_beginning'),
+        sa.Index('ix_task_log_host', 'host'),
+        sa.Index('ix_task_log_period_ending', 'period_ending'),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    task_name: Mapped[str] = mapped_column(Str, nullable=False)
+    state: Mapped[str] = mapped_column(Str, nullable=False)
+    host: Mapped[str] = mapped_column(Str, nullable=False)
+    period_beginning: Mapped[datetime.datetime] = mapped_column(
+        types.DateTime, nullable=False)
+    period_ending: Mapped[datetime.datetime] = mapped_column(
+        types.DateTime, nullable=False)
+    message: Mapped[str] = mapped_column(Str, nullable=False)
+    task_items: Mapped[int | None] = mapped_column(sa.Integer, default=0)
+    errors: Mapped[int | None] = mapped_column(sa.Integer, default=0)

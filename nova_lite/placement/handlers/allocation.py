@@ -23,6 +23,7 @@ POLICY = 'placement:allocations:%s'
 
 def _put_schema(want):
     for version, value in (((1, 38), schema.PUT_SCHEMA_V1_38),
+                           ((1, 34), schema.PUT_SCHEMA_V1_34),
                            ((1, 28), schema.PUT_SCHEMA_V1_28),
                            ((1, 12), schema.PUT_SCHEMA_V1_12),
                            ((1, 8), schema.PUT_SCHEMA_V1_8)):
@@ -34,6 +35,8 @@ def _put_schema(want):
 def _post_schema(want):
     if want >= (1, 38):
         return schema.POST_SCHEMA_V1_38
+    if want >= (1, 34):
+        return schema.POST_SCHEMA_V1_34
     if want >= (1, 28):
         return schema.POST_SCHEMA_V1_28
     return schema.POST_SCHEMA_V1_13

@@ -5,10 +5,11 @@ from nova_lite.placement import policy
 from nova_lite.placement import util
 
 
-def context(req, rule_name):
-    """The request context, after checking it may use ``rule_name``."""
+def context(req, rule_name, target=None):
+    """The request context, after checking it may use ``rule_name`` on
+    ``target`` (default: the caller's own project and user)."""
     ctx = req.environ[auth.CONTEXT_KEY]
-    policy.authorize(ctx, rule_name)
+    policy.authorize(ctx, rule_name, target)
     return ctx
 
 

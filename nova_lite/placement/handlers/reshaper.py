@@ -1,6 +1,7 @@
 """Handler of POST /reshaper (1.30+): inventories and allocations of a
-tree replaced in one transaction; 204, 409 on any generation conflict
-(nothing written), 400 for bad input.
+tree replaced in one transaction; 204, 409 on any generation conflict, on
+allocations that do not fit and on inventory still in use (nothing
+written), 400 for bad input or unknown providers and classes.
 """
 
 import webob.exc
@@ -56,11 +57,49 @@ def reshape(req):
     specs = _specs(want, body)
     try:
         reshaper_obj.reshape(ctx, inventories, specs)
-    except (exception.ResourceProviderNotFound,
-            exception.ResourceClassNotFound) as exc:
-        raise util.bad_request('Unable to reshape: %s' % exc.message)
-    except exception.ConcurrentUpdateDetected as exc:
-        raise webob.exc.HTTPConflict(
-            'Unable to reshape, a generation changed: %s' % exc.message,
-            comment=errors.CONCURRENT_UPDATE)
+    except exception.NovaLiteException as exc:
+        raise _http_error(exc)
     return util.no_content()
+
+
+_ALLOCATE = 'Unable to allocate inventory: '
+
+
+def _unable_to_allocate(exc):
+    """409 for allocations that do not fit (capacity, unit constraints,
+    no such inventory): Placement answers them all alike here."""
+    message = exc.message
+    if not message.startswith(_ALLOCATE):
+        message = _ALLOCATE + message
+    return webob.exc.HTTPConflict(message, comment=errors.DEFAULT)
+
+
+def _http_error(exc):
+    """The HTTP error of an exception of the reshape, in Placement's words;
+    any other is re-raised for the central mapping."""
+    if isinstance(exc, reshaper_obj.InventoryProviderNotFound):
+        return util.bad_request(
+            'Resource provider %s in inventories not found: %s'
+            % (exc.kwargs.get('uuid'), exc.message),
+            errors.RESOURCE_PROVIDER_NOT_FOUND)
+    if isinstance(exc, exception.ResourceProviderNotFound):
+        return util.bad_request(
+            "Allocation for resource provider '%s' that does not exist."
+            % exc.kwargs.get('uuid'))
+    if isinstance(exc, exception.ResourceClassNotFound):
+        return util.bad_request('Unable to reshape: %s' % exc.message)
+    if isinstance(exc, (reshaper_obj.ProviderGenerationConflict,
+                        exception.ConsumerGenerationConflict)):
+        return webob.exc.HTTPConflict(exc.message,
+                                      comment=errors.CONCURRENT_UPDATE)
+    if isinstance(exc, exception.ConcurrentUpdateDetected):
+        return webob.exc.HTTPConflict('update conflict: %s' % exc.message,
+                                      comment=errors.CONCURRENT_UPDATE)
+    if isinstance(exc, exception.InventoryInUse):
+        return webob.exc.HTTPConflict('update conflict: %s' % exc.message,
+                                      comment=errors.INVENTORY_INUSE)
+    if isinstance(exc, (exception.InvalidInventory,
+                        exception.AllocationConstraintsViolated,
+                        exception.CapacityExceeded)):
+        return _unable_to_allocate(exc)
+    raise exc

@@ -49,79 +49,128 @@ def _pick(want, versions):
     return chosen
 
 
-def _parse_member_of(values, want):
+def _bad_query(message):
+    return util.bad_request('Invalid query string parameters: ' + message)
+
+
+def _member_of_value(value):
+    """(aggregate uuids, forbidden) of one ``member_of`` value: a uuid,
+    ``in:`` uuids, or either prefixed with ``!``."""
+    if ',' in value and not value.startswith(('in:', '!in:')):
+        raise util.bad_request(
+            "Multiple values for 'member_of' must be prefixed with the "
+            "'in:' or '!in:' keyword using the valid microversion. Got: %s"
+            % value)
+    forbidden = value.startswith('!')
+    if forbidden:
+        value = value[1:]
+    uuids = value[3:].split(',') if value.startswith('in:') else [value]
+    for uuid in uuids:
+        if not uuidutils.is_uuid_like(uuid):
+            raise _bad_query("Expected 'member_of' parameter to contain "
+                             "valid UUID(s). Got: %s" % uuid)
+    return uuids, forbidden
+
+
+def _parse_member_of(values, want, suffix=''):
+    """[(aggregate uuids, forbidden)] of the ``member_of<suffix>`` values:
+    repeatable from 1.24, ``!`` from 1.32, as in Placement."""
+    if len(values) > 1 and want < (1, 24):
+        raise util.bad_request(
+            'Multiple member_of%s parameters are not supported' % suffix)
     entries = []
     for value in values:
-        forbidden = value.startswith('!')
-        if forbidden:
-            if want < (1, 32):
-                raise util.bad_request(
-                    'Forbidden member_of parameters are not supported in the '
-                    'specified microversion', errors.QUERYPARAM_BAD_VALUE)
-            value = value[1:]
-        if value.startswith('in:'):
-            value = value[3:]
-        uuids = value.split(',')
-        for uuid in uuids:
-            if not uuidutils.is_uuid_like(uuid):
-                raise util.bad_request(
-                    'Invalid query string parameters: Expected \'member_of\''
-                    ' parameter to contain valid UUID(s). Got: %s' % uuid,
-                    errors.QUERYPARAM_BAD_VALUE)
+        uuids, forbidden = _member_of_value(value)
+        if forbidden and want < (1, 32):
+            raise util.bad_request(
+                'Forbidden member_of%s parameters are not supported in the '
+                'specified microversion' % suffix)
         entries.append((uuids, forbidden))
-    if len(values) > 1 and want < (1, 24):
-        raise util.bad_request('Multiple member_of parameters are not '
-                               'supported before microversion 1.24.',
-                               errors.QUERYPARAM_DUPLICATE_KEY)
     return entries
 
 
 def parse_resources(text):
-    """{class: amount} from ``VCPU:2,MEMORY_MB:512``; 400 when malformed."""
+    """{class: amount} from ``VCPU:2,MEMORY_MB:512``; 400 when malformed.
+
+    As in Placement: names are taken as written, an amount is any integer
+    of at least 1, and a class named twice keeps its last amount. An amount
+    past what any inventory can give (``max_unit`` is at most 2**31-1) is
+    clamped, so that it matches nothing instead of overflowing SQL.
+    """
+    form = ('Badly formed resources parameter. Expected resources query '
+            'string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. '
+            'Got: %s.')
+    if not text.strip():
+        raise util.bad_request(form % 'empty string')
     result = {}
     for item in text.split(','):
-        name, sep, amount = item.partition(':')
-        name = name.strip()
-        amount = amount.strip()
-        if not sep or not name or not amount.isdigit() or not (
-                1 <= int(amount) <= MAX_AMOUNT):
+        parts = item.split(':')
+        if len(parts) != 2:
+            raise util.bad_request(form % item)
+        name, amount = parts
+        try:
+            amount = int(amount)
+        except ValueError:
             raise util.bad_request(
-                'Badly formed resources parameter. Expected resources '
-                'query string parameter in form: ?resources=VCPU:2,'
-                'MEMORY_MB:1024. Got: %s.' % text,
-                errors.QUERYPARAM_BAD_VALUE)
-        if name in result:
+                'Requested resource %s expected positive integer amount. '
+                'Got: %s.' % (name, amount))
+        if amount < 1:
             raise util.bad_request(
-                'Resource class %s appears more than once in resources.'
-                % name, errors.QUERYPARAM_DUPLICATE_KEY)
-        result[name] = int(amount)
+                'Requested resource %s requires amount >= 1. Got: %d.'
+                % (name, amount))
+        result[name] = min(amount, MAX_AMOUNT + 1)
     return result
 
 
+def _any_of_traits(value):
+    """The names of an ``in:A,B`` value (1.39+): one any-of entry."""
+    names = [n.strip() for n in value[3:].split(',')]
+    if not all(names):
+        raise _bad_query("Expected 'required' parameter value of the form: "
+                         "in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait "
+                         "in: %s" % value)
+    if any(n.startswith('!') for n in names):
+        raise _bad_query("The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' does "
+                         "not support forbidden traits. Got: %s" % value)
+    return [(sorted(set(names)), False)]
+
+
+def _all_of_traits(value, allow_forbidden):
+    """Entries of an ``A,!B`` value: each trait required or forbidden.
+
+    Any number of leading ``!`` forbids once, as in Placement."""
+    items = [n.strip() for n in value.split(',')]
+    forbidden = {n.lstrip('!') for n in items if n.startswith('!')}
+    if not all(items) or not all(forbidden):
+        raise _bad_query(
+            "Expected 'required' parameter value of the form: %s. Got an "
+            "empty trait in: %s" % ('HW_CPU_X86_VMX,!CUSTOM_MAGIC'
+                                    if allow_forbidden else
+                                    'HW_CPU_X86_VMX,CUSTOM_MAGIC', value))
+    if forbidden and not allow_forbidden:
+        raise _bad_query("Expected 'required' parameter value of the form: "
+                         "HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: %s" % value)
+    return ([([n], False) for n in items if not n.startswith('!')] +
+            [([n], True) for n in sorted(forbidden)])
+
+
 def _parse_required(values, want):
+    """[(trait names, forbidden)] of the ``required`` values.
+
+    ``!`` needs 1.22; ``in:`` and repeating the parameter need 1.39 (before
+    it, the last value counts, as in Placement)."""
+    if want < (1, 39):
+        values = values[-1:]
     entries = []
     for value in values:
-        for item in [value] if value.startswith('in:') else value.split(','):
-            forbidden = item.startswith('!')
-            name = item[1:] if forbidden else item
-            if forbidden and want < (1, 22):
-                raise util.bad_request(
-                    "Invalid trait name '%s' (forbidden traits need "
-                    "microversion 1.22)" % item, errors.QUERYPARAM_BAD_VALUE)
-            if name.startswith('in:'):
-                if want < (1, 39) or forbidden:
-                    raise util.bad_request(
-                        "The 'in:' syntax in 'required' needs microversion"
-                        " 1.39 and cannot be forbidden: %s" % item,
-                        errors.QUERYPARAM_BAD_VALUE)
-                names = name[3:].split(',')
-            else:
-                names = [name]
-            if not all(names):
-                raise util.bad_request(
-                    "Invalid query string parameters: empty trait in "
-                    "'required': %r" % value, errors.QUERYPARAM_BAD_VALUE)
-            entries.append((names, forbidden))
+        if not value.startswith('in:'):
+            entries += _all_of_traits(value, want >= (1, 22))
+        elif want < (1, 39):
+            raise _bad_query("The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' "
+                             "only supported since microversion 1.39. Got: "
+                             "%s" % value)
+        else:
+            entries += _any_of_traits(value)
     return entries
 
 
@@ -134,14 +183,12 @@ def _filters(req):
                                 ((1, 18), schema.QUERY_V1_18)])
     params = util.query_params(req, query_schema)
     filters = {'name': params.get('name'), 'uuid': params.get('uuid')}
-    if params.get('uuid') is not None and not uuidutils.is_uuid_like(
-            params['uuid']):
-        raise util.bad_request(
-            "Invalid query string parameters: '%s' is not a 'uuid'"
-            % params['uuid'], errors.QUERYPARAM_BAD_VALUE)
-    if params.get('in_tree') is not None:
-        util.require_uuid(params['in_tree'], 'in_tree')
-        filters['in_tree'] = params['in_tree']
+    for key in ('uuid', 'in_tree'):
+        # Placement's query schema gives both the format 'uuid'.
+        if params.get(key) is not None and not uuidutils.is_uuid_like(
+                params[key]):
+            raise _bad_query("'%s' is not a 'uuid'" % params[key])
+    filters['in_tree'] = params.get('in_tree')
     if params.get('member_of'):
         filters['member_of'] = _parse_member_of(params['member_of'], want)
     if params.get('resources') is not None:

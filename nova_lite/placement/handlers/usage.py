@@ -19,7 +19,10 @@ def list_usages(req):
 @microversion.require('1.9')
 def get_total_usages(req):
     """GET /usages?project_id=&user_id= (1.9+; by consumer type 1.38+)."""
-    ctx = common.context(req, 'placement:usages')
+    # The rule is about the project asked for: a project's reader may read
+    # its own usages under the new defaults.
+    ctx = common.context(req, 'placement:usages',
+                         {'project_id': req.GET.get('project_id')})
     want = microversion.of(req)
     query_schema = (schema.USAGES_QUERY_V1_38 if want >= (1, 38)
                     else schema.USAGES_QUERY_V1_9)

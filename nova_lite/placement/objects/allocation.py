@@ -4,9 +4,9 @@ A write replaces every allocation of each consumer it names, in one
 transaction: consumer generations are checked (1.28+), old allocations go,
 new ones are checked against ``(total - reserved) * allocation_ratio``,
 ``min_unit``, ``max_unit`` and ``step_size``, and the generation of every
-provider touched is bumped with a conditional UPDATE. A concurrent writer
-on the same provider makes that UPDATE miss; the whole transaction then
-runs again on a fresh snapshot (``common.write_transaction``), so capacity
+provider allocated from is bumped with a conditional UPDATE. A concurrent
+writer on the same provider makes that UPDATE miss; the whole transaction
+then runs again on a fresh snapshot (``common.write_transaction``), so capacity
 is never over-committed and callers only see 409s that mean something.
 """
 
@@ -175,11 +175,17 @@ def _sum_by_provider(specs):
 @common.write_transaction
 @db_api.writer
 def replace_all(context, specs):
-    """Write the allocations of every consumer in ``specs`` atomically."""
+    """Write the allocations of every consumer in ``specs`` atomically.
+
+    As in Placement, the generations bumped are those of the providers the
+    new allocations name, or, for a consumer whose allocations are emptied,
+    those it held: a provider an allocation merely leaves only gains free
+    capacity, which no concurrent writer needs guarding against.
+    """
     touched = set()
     for spec in specs:
-        touched |= set(spec.allocations)
-        touched |= _old_provider_uuids(context, spec.consumer_uuid)
+        touched |= (set(spec.allocations) if spec.allocations
+                    else _old_provider_uuids(context, spec.consumer_uuid))
     providers = _providers(context, touched)
     rc_ids = common.rc_ids(context, {
         rc for spec in specs for res in spec.allocations.values()
@@ -195,13 +201,12 @@ def replace_all(context, specs):
 @common.write_transaction
 @db_api.writer
 def delete_for_consumer(context, consumer_uuid):
-    """Remove every allocation of a consumer, and the consumer."""
-    touched = _old_provider_uuids(context, consumer_uuid)
-    if not touched:
+    """Remove every allocation of a consumer, and the consumer.
+
+    No provider generation changes, as in Placement: freeing capacity
+    cannot over-commit anything."""
+    deleted = context.session.execute(sa.delete(ALLOC).where(
+        ALLOC.c.consumer_id == consumer_uuid)).rowcount
+    if not deleted:
         raise exception.ConsumerNotFound(uuid=consumer_uuid)
-    providers = _providers(context, touched)
-    context.session.execute(sa.delete(ALLOC).where(
-        ALLOC.c.consumer_id == consumer_uuid))
     consumer_obj.delete(context, consumer_obj.find(context, consumer_uuid))
-    for rp in providers.values():
-        common.bump_internal(context, rp.id, rp.uuid, rp.generation)

@@ -3,20 +3,25 @@ allocation requests, and summarise the providers involved.
 
 The rules (Placement's, restated):
 
-* a numbered group is served by one provider: every class of the group
-  fits on it, it has the group's required traits (an ``in:`` entry needs
-  one of its names) and none of its forbidden ones, it (or its root) is in
-  the group's ``member_of`` aggregates, and it is in ``in_tree``'s tree;
-  a numbered group without resources (1.36) just names such a provider;
+* a numbered group is served by one provider of the tree or a sharing
+  provider anchored to it: every class of the group fits on it, it has
+  the group's required traits (an ``in:`` entry needs one of its names)
+  and none of its forbidden ones, it is itself in the group's
+  ``member_of`` aggregates, and it is in ``in_tree``'s tree; a numbered
+  group without resources (1.36) just names such a provider;
 * the unnumbered group takes each class from one provider of the tree or
   from a sharing provider anchored to it; no provider used may carry a
   forbidden trait, and the providers used together must have the required
-  traits; without resources it names one provider of the tree;
-* ``group_policy=isolate`` makes the providers of the numbered groups with
-  resources pairwise distinct; amounts that land on the same provider and
-  class are added up and must still fit;
+  traits; for ``member_of`` a provider of the tree counts through its own
+  aggregates or its root's, a sharing provider only through its own, and a
+  root in a forbidden aggregate rules out its whole tree;
+* ``group_policy=isolate`` makes the providers of the numbered groups
+  (resourceless ones included) pairwise distinct; amounts that land on the
+  same provider and class are added up and must still fit;
 * ``same_subtree``: among the providers of the listed groups, one is an
   ancestor (or self) of all the others;
+* before 1.29 a candidate may not use two providers of one tree (nested
+  providers alone are fine);
 * ``limit`` stops the search once enough candidates exist (after shuffling
   the trees when ``randomize`` is set); ``max_candidates`` bounds the
   generation in every case.
@@ -85,12 +90,9 @@ class _Search:
 
 # -- per-provider checks ------------------------------------------------------
 
-def _member_ok(provider, root_aggs, entries):
-    aggs = provider.aggs | root_aggs
-    for agg_ids, forbidden in entries:
-        if bool(aggs & agg_ids) == forbidden:
-            return False
-    return True
+def _in_all(aggs, entries):
+    """``aggs`` meets every positive member_of entry (any-of each)."""
+    return all(aggs & agg_ids for agg_ids in entries)
 
 
 def _traits_ok(traits, any_of, forbidden):
@@ -100,7 +102,16 @@ def _traits_ok(traits, any_of, forbidden):
 
 
 class _GroupRules:
-    """A group's constraints in ids, checked per provider."""
+    """A group's constraints in ids, checked per provider.
+
+    ``member_of`` is Placement's, which differs by group: a numbered group's
+    provider must itself be in the aggregates; in the unnumbered group a
+    provider of the tree counts as a member through its own aggregates or
+    (all of them) its root's, and a sharing provider from elsewhere only
+    through its own. A forbidden aggregate excludes a provider that is in
+    it, and in the unnumbered group also every provider of a tree whose
+    root (the anchor) is in it.
+    """
 
     def __init__(self, group, ids):
         self.group = group
@@ -108,59 +119,77 @@ class _GroupRules:
                           for rc, amount in sorted(group.resources.items())]
         self.any_of = [ids.trait_ids(e) for e in group.required_any_of]
         self.forbidden = ids.trait_ids(group.forbidden_traits)
-        self.member_of = [(ids.agg_ids(uuids), forbidden)
-                          for uuids, forbidden in group.member_of]
+        self.member_of = [ids.agg_ids(uuids)
+                          for uuids, forbidden in group.member_of
+                          if not forbidden]
+        self.forbidden_aggs = {a for uuids, forbidden in group.member_of
+                               if forbidden for a in ids.agg_ids(uuids)}
         self.tree_root = (ids.tree_roots.get(group.in_tree, -1)
                           if group.in_tree else None)
 
-    def placed_ok(self, provider, root_aggs):
-        """member_of and in_tree hold for ``provider``."""
+    def _aggs_ok(self, provider, anchor):
+        if not self.group.numbered:
+            if provider.root_id == anchor.id:
+                if self.member_of and not (
+                        _in_all(provider.aggs, self.member_of) or
+                        _in_all(anchor.aggs, self.member_of)):
+                    return False
+            elif not _in_all(provider.aggs, self.member_of):
+                return False
+            return not ((provider.aggs | anchor.aggs) & self.forbidden_aggs)
+        return (_in_all(provider.aggs, self.member_of) and
+                not provider.aggs & self.forbidden_aggs)
+
+    def placed_ok(self, provider, anchor):
+        """member_of and in_tree hold for ``provider`` in a candidate
+        anchored at the root provider ``anchor``."""
         if self.tree_root is not None and provider.root_id != self.tree_root:
             return False
-        return not self.member_of or _member_ok(provider, root_aggs,
-                                                self.member_of)
+        if self.member_of or self.forbidden_aggs:
+            return self._aggs_ok(provider, anchor)
+        return True
 
-    def single_ok(self, provider, root_aggs):
+    def single_ok(self, provider, anchor):
         """``provider`` alone satisfies the whole group."""
         if not _traits_ok(provider.traits, self.any_of, self.forbidden):
             return False
         if not all(provider.fits(rc, n) for rc, n in self.resources):
             return False
-        return self.placed_ok(provider, root_aggs)
+        return self.placed_ok(provider, anchor)
 
 
 # -- fragments: the ways one group is met in one tree -------------------------
 
-def _numbered_fragments(rules, pool, root_aggs):
+def _numbered_fragments(rules, pool, anchor):
     fragments = []
     for provider in pool:
-        if rules.single_ok(provider, root_aggs):
+        if rules.single_ok(provider, anchor):
             allocation = {provider.id: dict(rules.resources)}
             fragments.append((allocation, (provider.id,)))
     return fragments
 
 
-def _single_provider_fragments(rules, provider, root_aggs):
+def _single_provider_fragments(rules, provider, anchor):
     """The common flat case: one provider serves the whole group."""
     if provider.traits & rules.forbidden or not all(
             provider.fits(rc, n) for rc, n in rules.resources):
         return []
     if rules.any_of and not all(provider.traits & e for e in rules.any_of):
         return []
-    if not rules.placed_ok(provider, root_aggs):
+    if not rules.placed_ok(provider, anchor):
         return []
     return [({provider.id: dict(rules.resources)}, (provider.id,))]
 
 
-def _unnumbered_fragments(rules, pool, root_aggs):
+def _unnumbered_fragments(rules, pool, anchor):
     if len(pool) == 1:
-        return _single_provider_fragments(rules, pool[0], root_aggs)
+        return _single_provider_fragments(rules, pool[0], anchor)
     choices = []
     for rc_id, amount in rules.resources:
         fitting = [p for p in pool
                    if not (p.traits & rules.forbidden)
                    and p.fits(rc_id, amount)
-                   and rules.placed_ok(p, root_aggs)]
+                   and rules.placed_ok(p, anchor)]
         if not fitting:
             return []
         choices.append(fitting)
@@ -178,16 +207,16 @@ def _unnumbered_fragments(rules, pool, root_aggs):
     return fragments
 
 
-def _resourceless_fragments(rules, tree, root_aggs):
-    return [({}, (p.id,)) for p in tree if rules.single_ok(p, root_aggs)]
+def _resourceless_fragments(rules, pool, anchor):
+    return [({}, (p.id,)) for p in pool if rules.single_ok(p, anchor)]
 
 
-def _fragments(rules, tree, pool, root_aggs):
+def _fragments(rules, pool, anchor):
     if not rules.resources:
-        return _resourceless_fragments(rules, tree, root_aggs)
+        return _resourceless_fragments(rules, pool, anchor)
     if rules.group.numbered:
-        return _numbered_fragments(rules, pool, root_aggs)
-    return _unnumbered_fragments(rules, pool, root_aggs)
+        return _numbered_fragments(rules, pool, anchor)
+    return _unnumbered_fragments(rules, pool, anchor)
 
 
 # -- combining the groups -----------------------------------------------------
@@ -210,9 +239,11 @@ def _merge(parts, by_id):
 
 
 def _isolated(parts, groups):
+    """Every numbered group, resourceless ones included, on a provider of
+    its own."""
     chosen = [mapped[0]
-              for (alloc, mapped), group in zip(parts, groups, strict=True)
-              if group.numbered and alloc]
+              for (_, mapped), group in zip(parts, groups, strict=True)
+              if group.numbered]
     return len(chosen) == len(set(chosen))
 
 
@@ -245,7 +276,7 @@ def _tree_candidates(search, rules, root_id, tree, by_id):
                        if s not in members]
     per_group = []
     for group_rules in rules:
-        fragments = _fragments(group_rules, tree, pool, root.aggs)
+        fragments = _fragments(group_rules, pool, root)
         if not fragments:
             return
         per_group.append(fragments)
@@ -270,8 +301,11 @@ def _tree_candidates(search, rules, root_id, tree, by_id):
         yield merged, mapping
 
 
-def _nested(allocation, by_id):
-    return any(by_id[rp_id].parent_id is not None for rp_id in allocation)
+def _one_per_tree(allocation, by_id):
+    """Before 1.29 Placement is blind to trees: a candidate may use a
+    nested provider, but not two providers of one tree."""
+    roots = {by_id[rp_id].root_id for rp_id in allocation}
+    return len(roots) == len(allocation)
 
 
 def _duplicate(search, allocation, mapping, root_id, by_id):
@@ -299,7 +333,7 @@ def _collect(search, rules, trees):
             continue
         for allocation, mapping in _tree_candidates(search, rules, root_id,
                                                     tree, by_id):
-            if not nested_aware and _nested(allocation, by_id):
+            if not nested_aware and not _one_per_tree(allocation, by_id):
                 continue
             if _duplicate(search, allocation, mapping, root_id, by_id):
                 continue
@@ -360,12 +394,12 @@ def _search(context, request):
 
 
 def _summary_ids(search, by_id):
-    """Providers to summarise: whole trees from 1.29, else those used."""
-    if not search.request.nested_aware:
-        return sorted({rp for alloc, _ in search.results for rp in alloc})
+    """Providers to summarise: from 1.29 the whole trees of the providers
+    allocated from (not of those only named by a resourceless group), else
+    those allocated from."""
     ids = {rp for alloc, _ in search.results for rp in alloc}
-    ids |= {rp for _, mapping in search.results
-            for rps in mapping.values() for rp in rps}
+    if not search.request.nested_aware:
+        return sorted(ids)
     roots = {by_id[rp].root_id for rp in ids}
     ids |= {p.id for p in by_id.values() if p.root_id in roots}
     return sorted(ids)
@@ -393,7 +427,9 @@ def _summaries(context, search, by_id, all_classes):
             parent_uuid=parent.uuid if parent is not None else None,
             root_uuid=root.uuid if root is not None else provider.uuid,
             resources=resources,
-            traits=sorted([trait_names[t] for t in provider.traits]))
+            # NOTE(nova_lite): in trait id order, as Placement lists them
+            # (standard traits first); clients compare these lists.
+            traits=[trait_names[t] for t in sorted(provider.traits)])
     return result, rc_names
 
 

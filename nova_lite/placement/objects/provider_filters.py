@@ -6,7 +6,8 @@
 * ``name``, ``uuid``: exact match;
 * ``member_of``: list of (aggregate uuids, forbidden) - any-of per entry,
   AND across entries, forbidden entries exclude;
-* ``resources``: {resource class: amount} each with enough free capacity;
+* ``resources``: {resource class: amount} each with enough free capacity,
+  within ``min_unit``..``max_unit`` and a multiple of ``step_size``;
 * ``in_tree``: a provider uuid, whose whole tree matches;
 * ``required``: list of (trait names, forbidden) - any-of per entry, AND
   across entries, forbidden entries exclude.
@@ -54,13 +55,15 @@ def _with_traits(context, names):
 
 
 def _check_traits_exist(context, entries):
-    names = {n for group, _ in entries for n in group}
+    """400 naming the first unknown trait, in Placement's words."""
+    names = [n for group, _ in entries for n in group]
     found = _ids(context, sa.select(common.TRAIT.c.name).where(
-        common.TRAIT.c.name.in_(names)))
-    missing = names - found
+        common.TRAIT.c.name.in_(set(names))))
+    missing = [n for n in names if n not in found]
     if missing:
         raise exception.Invalid(
-            reason='No such trait(s): %s' % ', '.join(sorted(missing)))
+            'Invalid trait(s) in "required" parameter: %s'
+            % exception.TraitNotFound(names=missing[0]))
 
 
 def _apply_entries(context, entries, lookup, every_id):
@@ -80,8 +83,8 @@ def _with_capacity(context, resources):
     try:
         rc_ids = common.rc_ids(context, resources)
     except exception.ResourceClassNotFound as exc:
-        raise exception.Invalid(reason='Invalid resource class in '
-                                       'resources parameter: %s' % exc)
+        raise exception.Invalid('Invalid resource class in resources '
+                                'parameter: %s' % exc)
     for name, amount in resources.items():
         rc_id = rc_ids[name]
         used = (sa.select(sa.func.coalesce(sa.func.sum(alloc.c.used), 0))
@@ -93,6 +96,7 @@ def _with_capacity(context, resources):
         ids = _ids(context, sa.select(inv.c.resource_provider_id).where(
             inv.c.resource_class_id == rc_id,
             inv.c.min_unit <= amount, inv.c.max_unit >= amount,
+            sa.literal(amount) % inv.c.step_size == 0,
             capacity - used >= amount))
         result = ids if result is None else result & ids
     return result

@@ -118,7 +118,7 @@ def resolve(context, request):
         ids.traits[SHARES_TRAIT] = ids.shares_trait
     missing = names - set(ids.traits)
     if missing:
-        raise exception.Invalid(reason='No such trait(s): %s'
+        raise exception.Invalid(reason='No such trait(s): %s.'
                                 % ', '.join(sorted(missing)))
     ids.aggs = _names_to_ids(context, common.AGG, common.AGG.c.uuid,
                              request.aggregate_uuids())

@@ -2,46 +2,91 @@
 allocations of several consumers in one transaction.
 
 Used when inventory moves inside a tree (a root's VGPU to new child
-providers) while it is in use. The order inside the transaction matters:
+providers) while it is in use, or back. The steps are Placement's, and so
+are the provider generations a reshape leaves (clients read them back):
 
-1. the provider generations the caller sent are checked and bumped (any
-   mismatch is a 409 and nothing is written);
-2. the old allocations of every consumer named go, so inventory they used
-   may be removed;
-3. the new inventories are written (still refusing to drop or shrink
-   below what other consumers use);
-4. the new allocations are written with their consumer generation and
-   capacity checks, and every other provider touched gets its generation
-   bumped, so a claim racing with the reshape is retried on the new shape.
+1. the provider generations the caller sent for ``inventories`` are
+   checked (a mismatch is a 409 and nothing is written);
+2. *interim* inventories: each provider with new inventories keeps its old
+   classes too, with the new ones added or updated over them (generation
+   +1), so allocations can move in either direction;
+3. the allocations of every consumer named are replaced (a consumer given
+   no allocations loses its old ones and goes away); the new ones are
+   checked against capacity and unit constraints, and every provider they
+   land on, or that an emptied consumer left, gets generation +1;
+4. *final* inventories: exactly those sent (generation +1); a class that
+   goes while allocations still use it is a 409 ``inventory.inuse``.
 """
 
 from oslo_log import log as logging
-import sqlalchemy as sa
 
 from nova_lite.placement.db import api as db_api
+from nova_lite.placement import exception
 from nova_lite.placement.objects import allocation as alloc_obj
 from nova_lite.placement.objects import common
-from nova_lite.placement.objects import consumer as consumer_obj
 from nova_lite.placement.objects import inventory as inv_obj
 
 LOG = logging.getLogger(__name__)
 
 
-def _touched(context, inventories, specs):
-    touched = set(inventories)
-    for spec in specs:
-        touched |= set(spec.allocations)
-        touched |= alloc_obj._old_provider_uuids(context, spec.consumer_uuid)
-    return touched
+class InventoryProviderNotFound(exception.ResourceProviderNotFound):
+    """A provider named in ``inventories`` does not exist."""
 
 
-def _drop_old_allocations(context, specs):
+class ProviderGenerationConflict(exception.ConcurrentUpdateDetected):
+    msg_fmt = ('resource provider generation conflict for provider '
+               '%(uuid)s: actual: %(actual)s, given: %(given)s')
+
+
+def _check_inventory_providers(context, inventories):
+    try:
+        providers = alloc_obj._providers(context, set(inventories))
+    except exception.ResourceProviderNotFound as exc:
+        raise InventoryProviderNotFound(uuid=exc.kwargs['uuid'])
+    for rp_uuid, (given, _) in sorted(inventories.items()):
+        actual = providers[rp_uuid].generation
+        if given != actual:
+            raise ProviderGenerationConflict(uuid=rp_uuid, actual=actual,
+                                             given=given)
+    return providers
+
+
+class _Generations:
+    """The generation of each provider touched, bumped as Placement does."""
+
+    def __init__(self, providers):
+        self.providers = providers
+        self.current = {u: rp.generation for u, rp in providers.items()}
+
+    def bump(self, context, rp_uuid):
+        rp = self.providers[rp_uuid]
+        self.current[rp_uuid] = common.bump_internal(
+            context, rp.id, rp_uuid, self.current[rp_uuid])
+
+
+def _visited(context, specs):
+    """Providers whose generation the allocation step bumps: those the new
+    allocations land on, and those a consumer given none leaves."""
+    visited = set()
     for spec in specs:
-        existing = consumer_obj.find(context, spec.consumer_uuid)
-        consumer_obj.check_generation(spec.consumer_uuid, existing,
-                                      spec.consumer_generation)
-        context.session.execute(sa.delete(common.ALLOC).where(
-            common.ALLOC.c.consumer_id == spec.consumer_uuid))
+        if spec.allocations:
+            visited |= set(spec.allocations)
+        else:
+            visited |= alloc_obj._old_provider_uuids(context,
+                                                     spec.consumer_uuid)
+    return visited
+
+
+def _replace_allocations(context, specs, providers, generations):
+    visited = _visited(context, specs)
+    rc_ids = common.rc_ids(context, {
+        rc for spec in specs for res in spec.allocations.values()
+        for rc in res})
+    for spec in specs:
+        alloc_obj._write_consumer(context, spec, providers, rc_ids)
+    alloc_obj._check_capacity(context, providers, specs)
+    for rp_uuid in sorted(visited):
+        generations.bump(context, rp_uuid)
 
 
 @common.write_transaction
@@ -51,24 +96,25 @@ def reshape(context, inventories, specs):
 
     :param inventories: {rp uuid: (generation, {rc: inventory dict})}
     :param specs: [allocation.ConsumerAllocations]
-    :raises ConcurrentUpdateDetected: a provider generation differs.
+    :raises InventoryProviderNotFound: a provider of ``inventories``.
+    :raises ProviderGenerationConflict: a generation sent is not current.
     """
-    providers = alloc_obj._providers(context,
-                                     _touched(context, inventories, specs))
-    for rp_uuid, (generation, _) in sorted(inventories.items()):
-        rp = providers[rp_uuid]
-        common.increment_generation(context, rp.id, rp_uuid, generation)
-    _drop_old_allocations(context, specs)
+    inventory_providers = _check_inventory_providers(context, inventories)
+    touched = set(inventories)
+    for spec in specs:
+        touched |= set(spec.allocations)
+        touched |= alloc_obj._old_provider_uuids(context, spec.consumer_uuid)
+    providers = dict(inventory_providers)
+    providers.update(alloc_obj._providers(context, touched - set(providers)))
+    generations = _Generations(providers)
+    for rp_uuid, (_, wanted) in sorted(inventories.items()):
+        if wanted:
+            inv_obj._write(context, providers[rp_uuid], wanted,
+                           replace_all=False)
+            generations.bump(context, rp_uuid)
+    _replace_allocations(context, specs, providers, generations)
     for rp_uuid, (_, wanted) in sorted(inventories.items()):
         inv_obj._write(context, providers[rp_uuid], wanted, replace_all=True)
-    rc_ids = common.rc_ids(context, {
-        rc for spec in specs for res in spec.allocations.values()
-        for rc in res})
-    for spec in specs:
-        alloc_obj._write_consumer(context, spec, providers, rc_ids)
-    alloc_obj._check_capacity(context, providers, specs)
-    for rp_uuid in sorted(set(providers) - set(inventories)):
-        rp = providers[rp_uuid]
-        common.bump_internal(context, rp.id, rp.uuid, rp.generation)
+        generations.bump(context, rp_uuid)
     LOG.info('Reshaped inventories of %d providers and allocations of %d '
              'consumers', len(inventories), len(specs))

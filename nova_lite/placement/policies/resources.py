@@ -39,8 +39,6 @@ _RULES = [
      'Replace the aggregates of a provider.', [('PUT', RP + '/aggregates')]),
     ('placement:resource_providers:usages', 'Show the usages of a provider.',
      [('GET', RP + '/usages')]),
-    ('placement:usages', 'Show usages of a project or user.',
-     [('GET', '/usages')]),
     ('placement:resource_providers:allocations:list',
      'List the allocations against a provider.',
      [('GET', RP + '/allocations')]),
@@ -80,6 +78,12 @@ _RULES = [
      [('GET', '/allocation_candidates')]),
 ]
 
+# Readable by a reader of the project the request names.
+_PROJECT_READER = [
+    ('placement:usages', 'Show usages of a project or user.',
+     [('GET', '/usages')]),
+]
+
 _SERVICE_ONLY = [
     ('placement:reshaper:reshape',
      'Reshape inventories and allocations atomically.',
@@ -89,4 +93,6 @@ _SERVICE_ONLY = [
 
 def rules():
     return ([base.rule(*r) for r in _RULES] +
+            [base.rule(*r, check_str=base.ADMIN_OR_PROJECT_READER_OR_SERVICE)
+             for r in _PROJECT_READER] +
             [base.rule(*r, check_str=base.SERVICE) for r in _SERVICE_ONLY])

@@ -73,7 +73,24 @@ PUT_SCHEMA_V1_28['properties']['allocations'].pop('minProperties')
 PUT_SCHEMA_V1_28['properties']['consumer_generation'] = {
     'anyOf': [common.GENERATION, {'type': 'null'}]}
 PUT_SCHEMA_V1_28['required'].append('consumer_generation')
-PUT_SCHEMA_V1_38 = copy.deepcopy(PUT_SCHEMA_V1_28)
+# 1.34: the candidate's ``mappings`` (request group suffix -> provider
+# uuids) may be sent back; Placement checks its form and keeps nothing. The
+# key pattern is unanchored there, so only keys with such a character are
+# checked (the unsuffixed group's '' is not).
+MAPPINGS = {
+    'type': 'object',
+    'minProperties': 1,
+    'patternProperties': {
+        '[a-zA-Z0-9_-]{1,64}': {
+            'type': 'array',
+            'minItems': 1,
+            'items': {'type': 'string', 'format': 'uuid'},
+        },
+    },
+}
+PUT_SCHEMA_V1_34 = copy.deepcopy(PUT_SCHEMA_V1_28)
+PUT_SCHEMA_V1_34['properties']['mappings'] = MAPPINGS
+PUT_SCHEMA_V1_38 = copy.deepcopy(PUT_SCHEMA_V1_34)
 PUT_SCHEMA_V1_38['properties']['consumer_type'] = {
     'type': 'string', 'pattern': '^[A-Z0-9_]+$', 'minLength': 1,
     'maxLength': 255}
@@ -93,4 +110,5 @@ def _post(put_schema):
 
 POST_SCHEMA_V1_13 = _post(PUT_SCHEMA_V1_12)
 POST_SCHEMA_V1_28 = _post(PUT_SCHEMA_V1_28)
+POST_SCHEMA_V1_34 = _post(PUT_SCHEMA_V1_34)
 POST_SCHEMA_V1_38 = _post(PUT_SCHEMA_V1_38)

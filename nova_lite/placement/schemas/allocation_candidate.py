@@ -1,32 +1,81 @@
-"""Query string rules of GET /allocation_candidates, by microversion.
+"""Query string schemas of GET /allocation_candidates, by microversion.
 
-The query has request-wide keys and per-group keys (``resources``,
-``required``, ``member_of``, ``in_tree``, each optionally followed by a
-group suffix). The tables below say from which version each one exists
-and whether it may be repeated; the handler checks them in this order.
+Placement validates the query string (each key with its last value) against
+one JSON schema per microversion before parsing anything, and clients and
+upstream's tests match jsonschema's own report ("'limit' was unexpected",
+"Failed validating 'pattern'", "'resources1@' does not match any of the
+regexes: ..."). So the schemas have Placement's shape: which keys exist
+from which version, the request group key patterns, ``limit``'s pattern and
+``group_policy``'s enum.
 """
 
+import functools
 import re
 
-# key: (first version, repeatable from version or None)
-GROUP_KEYS = {
-    'resources': ((1, 10), None),
-    'required': ((1, 17), (1, 39)),
-    'member_of': ((1, 21), (1, 24)),
-    'in_tree': ((1, 31), None),
-}
-REQUEST_KEYS = {
-    'limit': ((1, 16), None),
-    'group_policy': ((1, 25), None),
-    'root_required': ((1, 35), None),
-    'same_subtree': ((1, 36), (1, 36)),
-}
-GROUP_KEY = re.compile(r'^(resources|required|member_of|in_tree)(.*)$')
-GRANULAR_VERSION = (1, 25)
-# Suffixes: digits until 1.32, then 1-64 of [a-zA-Z0-9_-].
-SUFFIX_V1_25 = re.compile(r'^[0-9]+$')
-SUFFIX_V1_33 = re.compile(r'^[a-zA-Z0-9_-]{1,64}$')
-STRING_SUFFIX_VERSION = (1, 33)
-RESOURCELESS_VERSION = (1, 36)
+# Request group suffixes: digits until 1.32, then 1-64 of [a-zA-Z0-9_-].
+GROUP_PAT = r'[1-9][0-9]*'
+GROUP_PAT_1_33 = r'[a-zA-Z0-9_-]{1,64}'
+GROUP_KEYS = ('resources', 'required', 'member_of', 'in_tree')
 GROUP_POLICIES = ('none', 'isolate')
-TRAIT_NAME = re.compile(r'^[A-Z0-9_]+$')
+_STRING = {'type': 'string'}
+_LIMIT = {'type': ['integer', 'string'], 'pattern': '^[1-9][0-9]*$',
+          'minimum': 1, 'minLength': 1}
+
+# The versions at which the schema changes, newest first.
+VERSIONS = ((1, 36), (1, 35), (1, 33), (1, 31), (1, 25), (1, 21), (1, 17),
+            (1, 16), (1, 10))
+
+
+def group_key_pattern(prefix, suffix_pattern):
+    return '^%s(%s)?$' % (prefix, suffix_pattern)
+
+
+@functools.cache
+def compiled(prefix, suffix_pattern):
+    """The compiled :func:`group_key_pattern` (group 1 is the suffix)."""
+    return re.compile(group_key_pattern(prefix, suffix_pattern))
+
+
+def _flat(want):
+    """1.10-1.24: one unnumbered group, ``resources`` required."""
+    properties = {'resources': _STRING}
+    if want >= (1, 16):
+        properties['limit'] = _LIMIT
+    if want >= (1, 17):
+        properties['required'] = _STRING
+    if want >= (1, 21):
+        properties['member_of'] = _STRING
+    return {'type': 'object', 'properties': properties,
+            'required': ['resources'], 'additionalProperties': False}
+
+
+def _granular(want):
+    """1.25+: suffixed request groups; no key is required by the schema."""
+    suffix = GROUP_PAT_1_33 if want >= (1, 33) else GROUP_PAT
+    keys = GROUP_KEYS if want >= (1, 31) else GROUP_KEYS[:3]
+    properties = {'limit': _LIMIT,
+                  'group_policy': {'type': 'string',
+                                   'enum': list(GROUP_POLICIES)}}
+    if want >= (1, 35):
+        properties['root_required'] = _STRING
+    if want >= (1, 36):
+        properties['same_subtree'] = _STRING
+    return {'type': 'object', 'properties': properties,
+            'patternProperties': {group_key_pattern(key, suffix): _STRING
+                                  for key in keys},
+            'additionalProperties': False}
+
+
+def _build(want):
+    return _granular(want) if want >= (1, 25) else _flat(want)
+
+
+_SCHEMAS = {version: _build(version) for version in VERSIONS}
+
+
+def query_schema(want):
+    """The schema for microversion ``want`` (a (major, minor) tuple)."""
+    for version in VERSIONS:
+        if want >= version:
+            return _SCHEMAS[version]
+    return _SCHEMAS[VERSIONS[-1]]

@@ -24,6 +24,8 @@ _INVENTORIES = {
             'additionalProperties': False,
         },
     },
+    # As in Placement: a reshape names at least one provider's inventories.
+    'minProperties': 1,
     'additionalProperties': False,
 }
 

@@ -155,11 +155,13 @@ class TestImageCatalog(testtools.TestCase):
         self.assertEqual(400, self.api.get(
             '/image/v2/images?os_hidden=sure').status)
 
-    def test_also_under_the_compute_endpoint(self):
-        shown = self.api.get(V + '/images/%s' % IMAGE_B).body
+    def test_compute_image_proxy_in_nova_shapes(self):
+        shown = self.api.get(V + '/images/%s' % IMAGE_B).body['image']
         self.assertEqual('ubuntu', shown['name'])
-        listed = self.api.get(V + '/images?name=ubuntu').body['images']
-        self.assertEqual([IMAGE_B], [i['id'] for i in listed])
+        self.assertEqual('aarch64', shown['metadata']['hw_architecture'])
+        listed = self.api.get(V + '/images?name=ubuntu').body
+        self.assertEqual([IMAGE_B], [i['id'] for i in listed['images']])
+        self.assertNotIn('first', listed)
 
     def test_show(self):
         image = self.api.get('/image/v2/images/%s' % self.default_id,

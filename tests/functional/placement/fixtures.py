@@ -99,3 +99,11 @@ class RandomCandidatesFixture(APIFixture):
         placement.conf_fixture.config(
             group='placement_api', randomize_allocation_candidates=True,
             max_allocation_candidates=3)
+
+
+class CORSFixture(APIFixture):
+    """oslo.middleware's CORS filter on, for one allowed origin."""
+
+    def configure(self, placement):
+        placement.conf_fixture.config(
+            group='cors', allowed_origin=['http://valid.example.com'])

@@ -37,6 +37,8 @@ object_data = {
     'Flavor': '1.0-b4fbc1dc1c992d0b13edb8ffe502e5fd',
     'Migration': '1.0-0adfce2c0aa14a2e43c0180e159f17af',
     'MigrationList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'TaskLog': '1.0-a1177980e44c6c57c704ffc1bf9e9c73',
+    'TaskLogList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'RequestSpec': '1.0-eabb4b5870999c70ba24caaffc96f51a',
     'RequestSpecDestination': '1.0-749d510e81189db8fdc3501edaab0c3b',
     'RequestSpecGroup': '1.0-79a80139c26568a926c3891697e47196',

@@ -1,8 +1,11 @@
 """Authentication strategies and policy defaults of placement."""
 
+import json
+
 from oslo_config import fixture as config_fixture
 import testtools
 import webob
+import webob.exc
 
 from nova_lite import conf as nl_conf
 from nova_lite.placement import auth
@@ -24,11 +27,32 @@ class TestNoAuth(testtools.TestCase):
         self.assertTrue(ctx.is_admin)
         self.assertIn('admin', ctx.roles)
 
-    def test_other_tokens_are_members(self):
+    def test_admin_user_with_project_is_admin(self):
+        ctx = auth.noauth_context('admin:admin')
+        self.assertEqual(['admin'], ctx.roles)
+
+    def test_other_tokens_have_no_roles(self):
         ctx = auth.noauth_context('alice:demo')
         self.assertFalse(ctx.is_admin)
+        self.assertEqual([], ctx.roles)
         self.assertEqual(('alice', 'demo'), (ctx.user_id, ctx.project_id))
         self.assertEqual('notused', auth.noauth_context('notused').user_id)
+
+    def test_headers_name_roles_project_and_scope(self):
+        app = wsgi_auth.NoAuth(_echo_policy_values, auth.SETTINGS)
+        req = webob.Request.blank('/x', headers={
+            'X-Auth-Token': 'user', 'X-Roles': 'reader, member',
+            'X-Project-Id': 'p1'})
+        values = req.get_response(app).json
+        self.assertEqual(['reader', 'member'], values['roles'])
+        self.assertEqual(('user', 'p1'),
+                         (values['user_id'], values['project_id']))
+        req = webob.Request.blank('/x', headers={
+            'X-Auth-Token': 'user', 'X-Roles': 'admin',
+            'OpenStack-System-Scope': 'all'})
+        values = req.get_response(app).json
+        self.assertEqual(('all', None),
+                         (values['system_scope'], values['project_id']))
 
     def test_middleware(self):
         app = wsgi_auth.NoAuth(_echo_context, auth.SETTINGS)
@@ -37,6 +61,12 @@ class TestNoAuth(testtools.TestCase):
         response = webob.Request.blank('/x').get_response(app)
         self.assertEqual(401, response.status_int)
         self.assertEqual(401, response.json['errors'][0]['status'])
+
+
+def _echo_policy_values(environ, start_response):
+    values = environ[auth.CONTEXT_KEY].to_policy_values()
+    start_response('200 OK', [('Content-Type', 'application/json')])
+    return [json.dumps(dict(values)).encode()]
 
 
 class TestKeystoneStrategy(testtools.TestCase):
@@ -63,19 +93,25 @@ class TestPolicyRules(testtools.TestCase):
         rules = policies.list_rules()
         names = [r.name for r in rules]
         self.assertEqual(len(names), len(set(names)))
-        for rule in rules[1:]:
+        # Placement's base rule names, which a policy file may override.
+        self.assertEqual(['admin_api', 'service_api', 'admin_or_service_api',
+                          'project_reader_api',
+                          'admin_or_project_reader_or_service_api'],
+                         names[:5])
+        for rule in rules[5:]:
             self.assertTrue(rule.name.startswith('placement:'))
             self.assertTrue(rule.description)
+            self.assertEqual(['project'], rule.scope_types)
 
-    def _allowed(self, token, rule, new_defaults):
+    def _allowed(self, token, rule, new_defaults, target=None, **headers):
         flags = self.useFixture(config_fixture.Config(nl_conf.CONF))
         placement_fixture.ensure_parsed(nl_conf.CONF)
         flags.config(group='oslo_policy', enforce_new_defaults=new_defaults)
         policy.reset()
         self.addCleanup(policy.reset)
         enforcer = policy.get_enforcer()
-        ctx = auth.noauth_context(token)
-        return enforcer.authorize(rule, {}, ctx, do_raise=False)
+        ctx = auth.noauth_context(token, **headers)
+        return enforcer.authorize(rule, target or {}, ctx, do_raise=False)
 
     def test_legacy_defaults(self):
         self.assertTrue(self._allowed('admin', 'placement:reshaper:reshape',
@@ -92,3 +128,39 @@ class TestPolicyRules(testtools.TestCase):
             'admin', 'placement:allocations:update', True))
         self.assertFalse(self._allowed(
             'alice', 'placement:allocations:update', True))
+
+    def test_service_role_under_new_defaults(self):
+        self.assertTrue(self._allowed('nova', 'placement:reshaper:reshape',
+                                      True, roles=['service']))
+        self.assertTrue(self._allowed(
+            'nova', 'placement:resource_providers:list', True,
+            roles=['service']))
+
+    def test_project_reader_reads_own_usages_only(self):
+        reader = dict(roles=['reader'], project_id='p1')
+        self.assertTrue(self._allowed('bob', 'placement:usages', True,
+                                      {'project_id': 'p1'}, **reader))
+        self.assertFalse(self._allowed('bob', 'placement:usages', True,
+                                       {'project_id': 'p2'}, **reader))
+        # The legacy rules add role:admin to the new ones (oslo.policy
+        # accepts either), so they do not take the reader's right away.
+        self.assertTrue(self._allowed('bob', 'placement:usages', False,
+                                      {'project_id': 'p1'}, **reader))
+        self.assertFalse(self._allowed('bob', 'placement:usages', False,
+                                       {'project_id': 'p2'}, **reader))
+
+    def test_system_scoped_admin_is_refused(self):
+        self.assertFalse(self._allowed(
+            'admin', 'placement:resource_providers:list', True,
+            roles=['admin'], system_scope='all'))
+
+    def test_authorize_turns_wrong_scope_into_403(self):
+        flags = self.useFixture(config_fixture.Config(nl_conf.CONF))
+        placement_fixture.ensure_parsed(nl_conf.CONF)
+        flags.config(group='oslo_policy', enforce_new_defaults=True)
+        policy.reset()
+        self.addCleanup(policy.reset)
+        ctx = auth.noauth_context('admin', roles=['admin'],
+                                  system_scope='all')
+        self.assertRaises(webob.exc.HTTPForbidden, policy.authorize, ctx,
+                          'placement:resource_providers:list')

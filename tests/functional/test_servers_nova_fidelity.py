@@ -1,0 +1,207 @@
+"""What a Nova user sees of servers where nova_lite used to differ
+(issue 15): adminPass, private flavors, access IPs, PUT/rebuild views,
+trusted_image_certificates, all_tenants/tenant_id, the metadata quota
+and the migrate body at 2.1. Through the whole stack, in-process."""
+
+import testtools
+
+from nova_lite.testing import integrated
+from tests.functional import test_servers_api
+
+OTHER_TOKEN = 'bob:other-project'
+_FULL_VIEW_ONLY = ('OS-EXT-AZ:availability_zone', 'OS-EXT-STS:vm_state',
+                   'OS-EXT-STS:task_state', 'OS-EXT-STS:power_state',
+                   'OS-SRV-USG:launched_at', 'config_drive',
+                   'security_groups', 'os-extended-volumes:volumes_attached')
+
+
+def _image():
+    return integrated.CONF.image_catalog.default_image_uuid
+
+
+class FidelityTestCase(testtools.TestCase):
+    flags = None
+
+    def setUp(self):
+        super().setUp()
+        self.cloud = self.useFixture(integrated.IntegratedFixture(
+            flags=self.flags))
+        self.useFixture(test_servers_api.NameOrderScheduler())
+        self.cloud.start_compute('host1')
+        self.api = self.cloud.api
+        self.admin_api = self.cloud.admin_api
+
+    def boot(self, api=None, **kwargs):
+        server = self.cloud.create_server(api=api, **kwargs)
+        self.cloud.wait_for_builds()
+        return self.cloud.wait_for_server(server['id'], 'ACTIVE')
+
+    def rebuild(self, server_id, version, **args):
+        args.setdefault('imageRef', self.cloud.get_server(server_id)[
+            'image']['id'])
+        return self.api.post('/servers/%s/action' % server_id,
+                             {'rebuild': args}, version=version)
+
+
+class TestAdminPass(FidelityTestCase):
+    def test_create_and_rebuild_return_the_password(self):
+        created = self.cloud.create_server()
+        self.assertEqual(12, len(created['adminPass']))
+        given = self.cloud.create_server(name='two', adminPass='s3cret')
+        self.assertEqual('s3cret', given['adminPass'])
+        self.cloud.wait_for_builds()
+        self.cloud.wait_for_server(created['id'], 'ACTIVE')
+        rebuilt = self.rebuild(created['id'], '2.1', adminPass='n3w')
+        self.assertEqual(202, rebuilt.status, rebuilt)
+        self.assertEqual('n3w', rebuilt.body['server']['adminPass'])
+
+
+class TestAdminPassDisabled(FidelityTestCase):
+    flags = {'api': {'enable_instance_password': False}}
+
+    def test_no_password_anywhere(self):
+        created = self.cloud.create_server()
+        self.assertNotIn('adminPass', created)
+        self.cloud.wait_for_builds()
+        self.cloud.wait_for_server(created['id'], 'ACTIVE')
+        rebuilt = self.rebuild(created['id'], '2.1')
+        self.assertNotIn('adminPass', rebuilt.body['server'])
+
+
+class TestServers(FidelityTestCase):
+    def test_private_flavor_needs_access_to_boot(self):
+        self.admin_api.post('/flavors', {'flavor': {
+            'name': 'priv', 'id': 'priv', 'ram': 64, 'vcpus': 1, 'disk': 1,
+            'os-flavor-access:is_public': False}})
+        body = {'server': {'name': 'vm', 'flavorRef': 'priv',
+                           'imageRef': _image(), 'networks': 'none'}}
+        refused = self.api.post('/servers', body)
+        self.assertEqual(400, refused.status, refused)
+        self.assertEqual('Flavor priv could not be found.',
+                         refused.body['badRequest']['message'])
+        self.admin_api.post('/flavors/priv/action', {
+            'addTenantAccess': {'tenant': 'demo-project'}})
+        self.assertEqual(202, self.api.post('/servers', body).status)
+        self.assertEqual(400, self.api.post(
+            '/servers', body, token=OTHER_TOKEN).status)
+        self.cloud.wait_for_builds()
+
+    def test_access_ips_are_kept(self):
+        server = self.boot(accessIPv4='192.0.2.10',
+                           accessIPv6='2001:db8::10')
+        self.assertEqual(('192.0.2.10', '2001:db8::10'),
+                         (server['accessIPv4'], server['accessIPv6']))
+        updated = self.api.put('/servers/%s' % server['id'], {
+            'server': {'accessIPv6': '2001:db8::11'}})
+        self.assertEqual('2001:db8::11', updated.body['server']['accessIPv6'])
+        self.assertEqual('192.0.2.10', updated.body['server']['accessIPv4'])
+        rebuilt = self.rebuild(server['id'], '2.1', accessIPv4='192.0.2.12')
+        self.assertEqual('192.0.2.12', rebuilt.body['server']['accessIPv4'])
+        for bad in ({'accessIPv6': 'not-an-address'},
+                    {'accessIPv4': '2001:db8::1'}):
+            resp = self.api.put('/servers/%s' % server['id'],
+                                {'server': bad})
+            self.assertEqual(400, resp.status, bad)
+        resp = self.api.post('/servers', {'server': {
+            'name': 'bad', 'flavorRef': '1', 'networks': 'none',
+            'imageRef': server['image']['id'], 'accessIPv6': '1::2::3'}})
+        self.assertEqual(400, resp.status, resp)
+        self.assertEqual('', self.boot(name='plain')['accessIPv4'])
+
+    def test_put_and_rebuild_views_by_version(self):
+        server = self.boot()
+        put = self.api.put('/servers/%s' % server['id'],
+                           {'server': {'name': 'renamed'}}, version='2.1')
+        rebuilt = self.rebuild(server['id'], '2.1').body['server']
+        for view in (put.body['server'], rebuilt):
+            for key in _FULL_VIEW_ONLY + ('key_name',):
+                self.assertNotIn(key, view)
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        at_2_63 = self.rebuild(server['id'], '2.63').body['server']
+        self.assertIsNone(at_2_63['trusted_image_certificates'])
+        self.assertIn('key_name', at_2_63)          # from 2.54
+        self.assertIn('user_data', at_2_63)         # from 2.57
+        self.assertNotIn('OS-EXT-STS:vm_state', at_2_63)
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        at_2_75 = self.rebuild(server['id'], '2.75').body['server']
+        for key in _FULL_VIEW_ONLY:
+            self.assertIn(key, at_2_75)
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        shown = self.api.get('/servers/%s' % server['id'], version='2.63')
+        self.assertIsNone(shown.body['server']['trusted_image_certificates'])
+        self.assertNotIn('trusted_image_certificates', self.api.get(
+            '/servers/%s' % server['id'], version='2.62').body['server'])
+        # The owner sees the hostname from 2.90 (before, admins only).
+        self.assertNotIn('OS-EXT-SRV-ATTR:hostname', self.api.get(
+            '/servers/%s' % server['id'], version='2.89').body['server'])
+        self.assertEqual('server', self.api.get(
+            '/servers/%s' % server['id'], version='2.90').body['server'][
+                'OS-EXT-SRV-ATTR:hostname'])
+
+    def test_all_tenants_and_tenant_id(self):
+        mine = self.boot()
+        theirs = self.boot(api=self.admin_api, name='admins')
+        for query in ('all_tenants', 'all_tenants=', 'all_tenants=1'):
+            ids = {s['id'] for s in self.admin_api.get(
+                '/servers?' + query).body['servers']}
+            self.assertEqual({mine['id'], theirs['id']}, ids, query)
+        # Without all_tenants an admin's tenant_id is ignored (as Nova).
+        ids = [s['id'] for s in self.admin_api.get(
+            '/servers?tenant_id=demo-project').body['servers']]
+        self.assertEqual([theirs['id']], ids)
+        ids = [s['id'] for s in self.admin_api.get(
+            '/servers?all_tenants&tenant_id=demo-project').body['servers']]
+        self.assertEqual([mine['id']], ids)
+        self.assertEqual(403, self.api.get('/servers?all_tenants=').status)
+
+    def test_metadata_beyond_the_quota_is_403(self):
+        body = {'server': {'name': 'meta', 'flavorRef': '1',
+                           'networks': 'none', 'imageRef': _image(),
+                           'metadata': {'k%d' % i: 'v' for i in range(129)}}}
+        resp = self.api.post('/servers', body)
+        self.assertEqual(403, resp.status, resp)
+        self.assertEqual('Maximum number of metadata items exceeds 128',
+                         resp.body['forbidden']['message'])
+        self.admin_api.put('/os-quota-sets/demo-project', {
+            'quota_set': {'metadata_items': 2}})
+        body['server']['metadata'] = {'a': '1', 'b': '2', 'c': '3'}
+        self.assertEqual(403, self.api.post('/servers', body).status)
+        server = self.boot()
+        resp = self.rebuild(server['id'], '2.1',
+                            metadata={'a': '1', 'b': '2', 'c': '3'})
+        self.assertEqual(403, resp.status, resp)
+
+    def test_migrate_body_is_not_checked_before_2_56(self):
+        server = self.boot()
+        self.api.post('/servers/%s/action' % server['id'], {'pause': None})
+        self.cloud.wait_for_server(server['id'], 'PAUSED')
+        for body in ({}, None, {'host': 'host1'}):
+            resp = self.admin_api.post(
+                '/servers/%s/action' % server['id'], {'migrate': body},
+                version='2.1')
+            self.assertEqual(409, resp.status, resp)
+        resp = self.admin_api.post(
+            '/servers/%s/action' % server['id'], {'migrate': {}},
+            version='2.56')
+        self.assertEqual(409, resp.status, resp)
+        resp = self.admin_api.post(
+            '/servers/%s/action' % server['id'], {'migrate': {'x': 1}},
+            version='2.56')
+        self.assertEqual(400, resp.status, resp)
+
+    def test_trusted_image_certificates_from_2_63(self):
+        body = {'server': {'name': 'tc', 'flavorRef': '1', 'networks': 'none',
+                           'imageRef': _image(),
+                           'trusted_image_certificates': ['cert-a']}}
+        self.assertEqual(400, self.api.post('/servers', body,
+                                            version='2.62').status)
+        resp = self.api.post('/servers', body, version='2.63')
+        self.assertEqual(202, resp.status, resp)
+        self.cloud.wait_for_builds()
+        server = self.cloud.wait_for_server(resp.body['server']['id'],
+                                            'ACTIVE', api=self.api)
+        self.assertEqual(['cert-a'], server['trusted_image_certificates'])
+        rebuilt = self.rebuild(server['id'], '2.63',
+                               trusted_image_certificates=None)
+        self.assertIsNone(rebuilt.body['server'][
+            'trusted_image_certificates'])
