@@ -210,6 +210,7 @@ ROUTE_DECLARATIONS = {
                                     'DELETE': images.delete_image},
     '/image/v2/images/{image_id}/file': {'GET': image_data.download,
                                          'PUT': image_data.upload},
+    '/image/v2/images/{image_id}/tasks': {'GET': images.list_tasks},
     '/image/v2/images/{image_id}/tags/{tag}': {
         'PUT': images.add_tag, 'DELETE': images.delete_tag},
     '/image/v2/images/{image_id}/members': {

@@ -160,6 +160,15 @@ class TestCreateShowDelete(ImageAPITestBase):
         self.assertEqual(204, self.api.get('%s/%s/file' % (
             IMAGES, default)).status)
 
+    def test_tasks_of_an_image(self):
+        image = self.create(visibility='private')
+        response = self.api.get('%s/%s/tasks' % (IMAGES, image['id']),
+                                token=MEMBER)
+        self.assertEqual((200, {'tasks': []}),
+                         (response.status, response.body))
+        self.assertEqual(404, self.api.get('%s/%s/tasks' % (
+            IMAGES, image['id']), token=OTHER).status)
+
     def test_unknown_image(self):
         missing = '%s/00000000-0000-4000-8000-000000000000' % IMAGES
         self.assertEqual(404, self.api.get(missing).status)
