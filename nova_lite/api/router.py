@@ -200,7 +200,7 @@ ROUTE_DECLARATIONS = {
         'GET': compute_images.show_metadata_item,
         'PUT': compute_images.update_metadata_item,
         'DELETE': compute_images.delete_metadata_item},
-    # -- the read-only Image API v2 of the image catalog ------------------
+    # -- the Image API v2 (handlers/images.py, image_data, image_members) --
     '/image': {'GET': images.versions},
     '/image/versions': {'GET': images.versions},
     '/image/v2/images': {'GET': images.list_images,
@@ -210,6 +210,7 @@ ROUTE_DECLARATIONS = {
                                     'DELETE': images.delete_image},
     '/image/v2/images/{image_id}/file': {'GET': image_data.download,
                                          'PUT': image_data.upload},
+    '/image/v2/images/{image_id}/tasks': {'GET': images.list_tasks},
     '/image/v2/images/{image_id}/tags/{tag}': {
         'PUT': images.add_tag, 'DELETE': images.delete_tag},
     '/image/v2/images/{image_id}/members': {

@@ -10,9 +10,11 @@ The list filters are Nova's (``name``, ``status``, ``changes-since``,
 ``server``, ``type``, ``minRam``, ``minDisk``, ``property-*``) with
 ``limit``/``marker`` paging and ``images_links``.
 
-The image service is the read-only catalog here: deleting an image or
-changing its metadata is refused (403), as the image service refuses a
-change to an image the caller does not own.
+Deletes and metadata changes go to the image service with the caller's
+rights, as Nova proxies them to Glance: the owner (or an admin) may, a
+protected image is not deleted, and the configured catalog images are
+read-only (403), as the image service refuses them
+(:mod:`nova_lite.api.image_service`).
 """
 
 from urllib import parse
@@ -21,7 +23,7 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 import webob.exc
 
-from nova_lite.api import image_service
+from nova_lite.api import image_service as service
 from nova_lite.api import image_store
 from nova_lite.api import microversion
 from nova_lite.api import policy
@@ -49,37 +51,33 @@ _PROGRESS = {'queued': 25, 'saving': 50, 'active': 100}
 # -- the image service (Glance v2 representation) ---------------------------
 
 def _all_images(req):
-    """The images the caller may see, as Glance lists them."""
+    """What the caller's default Glance listing shows."""
     context = util.context(req)
-    images = image_service.all_images(context, util.conf(req))
-    return [image_service.view(image) for image in
-            image_service.listed(context, images, None, None)]
+    return [service.view(i) for i in service.listed(
+        context, service.all_images(context, util.conf(req)), None,
+        'accepted')]
 
 
-def _image(req, image_id):
-    """The image in the image service's internal form (404 as Nova)."""
+def _internal(req, image_id):
     try:
-        return image_service.get(util.context(req), util.conf(req),
-                                 image_id)
+        return service.get(util.context(req), util.conf(req), image_id)
     except webob.exc.HTTPNotFound:
         raise webob.exc.HTTPNotFound('Image not found.')
 
 
 def _get_image(req, image_id):
-    return image_service.view(_image(req, image_id))
+    return service.view(_internal(req, image_id))
 
 
-def _set_properties(req, image_id, properties):
-    """Store the image's new properties through the image service's rules
-    (403 for a catalog image or another project's), as Nova's proxy asks
-    Glance."""
+def _set_properties(req, image_id, metadata):
+    """Write the image's properties (the caller must own it)."""
     context = util.context(req)
-    image = _image(req, image_id)
-    image_service.check_owner(context, image)
-    for name, value in properties.items():
-        image_service.check_property(name, value)
-    image_obj.Image.update(context, image['id'],
-                           {'properties': properties})
+    policy.authorize(context, 'images:write')
+    image = _internal(req, image_id)
+    service.check_owner(context, image)
+    for key, value in metadata.items():
+        service.check_property(key, value)
+    image_obj.Image.update(context, image_id, {'properties': metadata})
 
 
 # -- Nova's view -------------------------------------------------------------
@@ -210,12 +208,12 @@ def show_image(req):
 
 @microversion.require(max_version=MAX_PROXY_VERSION)
 def delete_image(req):
-    """DELETE /images/{image_id}: 204 (403 when the image is protected,
-    configured in the catalog or another project's)."""
+    """DELETE /images/{image_id}: 204; 403 for a protected image or one
+    the caller does not own."""
     context = util.context(req)
-    policy.authorize(context, 'images:list')
-    image = _image(req, req.urlvars['image_id'])
-    image_service.check_owner(context, image, 'delete')
+    policy.authorize(context, 'images:write')
+    image = _internal(req, req.urlvars['image_id'])
+    service.check_owner(context, image, 'delete')
     if image['protected']:
         raise webob.exc.HTTPForbidden(
             'Image %s is protected and cannot be deleted.' % image['id'])
@@ -261,7 +259,7 @@ def _check_quota(req, metadata):
 
 @microversion.require(max_version=MAX_METADATA_VERSION)
 def update_metadata(req):
-    """POST: merge properties (403: the catalog cannot change)."""
+    """POST: merge properties; all of them back."""
     image, metadata = _image_metadata(req)
     metadata.update(validation.body(req, metadata_schema.SET)['metadata'])
     _check_quota(req, metadata)
@@ -271,7 +269,7 @@ def update_metadata(req):
 
 @microversion.require(max_version=MAX_METADATA_VERSION)
 def replace_metadata(req):
-    """PUT: replace the properties (403: the catalog cannot change)."""
+    """PUT: replace the properties."""
     image = _image_metadata(req)[0]
     metadata = validation.body(req, metadata_schema.SET)['metadata']
     _check_quota(req, metadata)

@@ -234,6 +234,14 @@ def show_image(req):
     return util.json_response(service.view(image))
 
 
+def list_tasks(req):
+    """GET /image/v2/images/{image_id}/tasks (Image API 2.12): the tasks
+    that worked on the image. nova_lite has no import or location tasks,
+    so an image the caller sees has none."""
+    image_for(req)
+    return util.json_response({'tasks': []})
+
+
 # -- create -------------------------------------------------------------------
 
 def _json_object(req):

@@ -160,6 +160,15 @@ class TestCreateShowDelete(ImageAPITestBase):
         self.assertEqual(204, self.api.get('%s/%s/file' % (
             IMAGES, default)).status)
 
+    def test_tasks_of_an_image(self):
+        image = self.create(visibility='private')
+        response = self.api.get('%s/%s/tasks' % (IMAGES, image['id']),
+                                token=MEMBER)
+        self.assertEqual((200, {'tasks': []}),
+                         (response.status, response.body))
+        self.assertEqual(404, self.api.get('%s/%s/tasks' % (
+            IMAGES, image['id']), token=OTHER).status)
+
     def test_unknown_image(self):
         missing = '%s/00000000-0000-4000-8000-000000000000' % IMAGES
         self.assertEqual(404, self.api.get(missing).status)
@@ -422,3 +431,31 @@ class TestVisibility(ImageAPITestBase):
                                  {'member': 'proj-b'}, token=MEMBER)
         self.assertEqual(403, response.status, response)
         self.assertIn('Only shared images have members', response.text)
+
+
+class TestComputeImageProxy(ImageAPITestBase):
+    """/v2.1/images (Nova's shapes, up to 2.35) reads and writes the image
+    service with the caller's rights."""
+
+    def test_metadata_and_delete_through_the_proxy(self):
+        image = self.create(name='proxied', visibility='private', k='v')
+        url = '/v2.1/images/%s' % image['id']
+        shown = self.api.get(url, token=MEMBER, version='2.35').body
+        self.assertEqual({'k': 'v'}, shown['image']['metadata'])
+        self.assertEqual(404, self.api.get(url, token=OTHER,
+                                           version='2.35').status)
+        response = self.api.post(url + '/metadata', {'metadata': {
+            'x': 'y'}}, token=MEMBER, version='2.35')
+        self.assertEqual(200, response.status, response)
+        self.assertEqual({'k': 'v', 'x': 'y'}, response.body['metadata'])
+        self.assertEqual('y', self.show(image['id'])['x'])
+        self.assertEqual(204, self.api.delete(url + '/metadata/k',
+                                              token=MEMBER,
+                                              version='2.35').status)
+        self.assertNotIn('k', self.show(image['id']))
+        self.assertEqual(403, self.api.delete(
+            '/v2.1/images/%s' % catalog_conf.DEFAULT_IMAGE_UUID,
+            token=ADMIN, version='2.35').status)
+        self.assertEqual(204, self.api.delete(url, token=MEMBER,
+                                              version='2.35').status)
+        self.show(image['id'], status=404)
