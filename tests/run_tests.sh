@@ -14,8 +14,10 @@
 #   missing and running as root (devstack/lib/services.sh, the same code as
 #   stack.sh). Without them the integration tests skip, or fail when
 #   NOVA_LITE_REQUIRE_SERVICES=1 (CI).
+# With no arguments it then runs the envs named in $NOVA_LITE_EXTRA_ENVS
+# (CI: compat, upstream Placement's suites; see .ci/run), each in turn.
 # It ends with one plain "N passed, M failed, K skipped" line over every
-# slice that ran, and exits with tox's code.
+# slice that ran, and exits non-zero when any env failed.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -67,7 +69,7 @@ nl_find_tox() {
 
 nl_summary() {
     # One plain line over the subunit streams the slices left.
-    ls .ci-results/*.subunit >/dev/null 2>&1 || return 0
+    ls .ci-results/*.subunit .ci-results/*.json >/dev/null 2>&1 || return 0
     local py
     for py in .tox/*/bin/python; do
         if "$py" -c 'import subunit, testtools' 2>/dev/null; then
@@ -82,5 +84,11 @@ TOX=$(nl_find_tox) || { nl_say "ERROR: could not install tox"; exit 1; }
 rm -rf .ci-results
 "$TOX" "$@"
 rc=$?
+if [ $# -eq 0 ]; then
+    for env in ${NOVA_LITE_EXTRA_ENVS:-}; do
+        nl_say "also running tox -e $env (NOVA_LITE_EXTRA_ENVS)"
+        "$TOX" -e "$env" || rc=1
+    done
+fi
 nl_summary || { echo "0 passed, 1 failed"; [ $rc -ne 0 ] || rc=1; }
 exit $rc

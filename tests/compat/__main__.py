@@ -20,6 +20,7 @@ are the checker's.
 """
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -108,6 +109,9 @@ def main(argv=None):
     parser.add_argument('--db-url', help='placement database (default: '
                         'SQLite in a temporary directory)')
     parser.add_argument('--verbose', '-v', action='store_true')
+    parser.add_argument('--results', help='also write the counts and the '
+                        'failures as JSON here (what tests/summary.py adds '
+                        'to the CI line)')
     parser.add_argument('--differential', action='store_true',
                         help='run the differential check against real '
                         'Placement instead (the options that follow are '
@@ -134,7 +138,18 @@ def main(argv=None):
     for group, outcome in outcomes.items():
         print('%-14s %s' % (group, outcome.summary()))
     print(total.summary())
+    if args.results:
+        write_results(args.results, total)
     return 1 if total.failed else 0
+
+
+def write_results(path, total):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, 'w') as f:
+        json.dump({'passed': total.passed, 'failed': total.failed,
+                   'skipped': total.skipped,
+                   'failures': [' '.join(item) for item in total.failures]},
+                  f, indent=1)
 
 
 if __name__ == '__main__':
