@@ -102,6 +102,8 @@ def failures(result):
         why.append('burst POSTs answered %s (want 202 or 503)' % odd)
     unanswered = sum(n for s, n in result['burst']['statuses'].items()
                      if not s.isdigit())
+    unanswered += sum(1 for s in (result.get('outage_probe') or {}).get(
+        'post_statuses', ()) if not s.isdigit())
     if len(result.get('unannounced', ())) > unanswered:
         why.append('%d servers made by creates answered 503'
                    % (len(result['unannounced']) - unanswered))

@@ -88,6 +88,12 @@ class TestFaultSuite(testtools.TestCase):
                 unannounced={'s1': 'ACTIVE'},
                 burst={'statuses': {'202': 29, 'timeout': 1}})))
 
+    def test_creates_the_outage_probe_gave_up_on_may_make_servers(self):
+        why = runner.failures(_result(
+            unannounced={'s1': 'ERROR', 's2': 'ACTIVE'},
+            outage_probe={'post_statuses': ['503', 'timeout', 'timeout']}))
+        self.assertEqual([], why)
+
     def test_an_error_is_the_only_reason(self):
         self.assertEqual(['error: LabError: stack.sh failed'],
                          runner.failures({'error': 'Traceback\n'
