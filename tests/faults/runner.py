@@ -83,8 +83,12 @@ def new_burst(lab, count):
     servers, _ = faultlab.wait_settled(lab, accepted, deadline, only=True)
     active = sum(1 for sid in accepted
                  if servers.get(sid, {}).get('status') == 'ACTIVE')
+    ended = {}
+    for sid in accepted:
+        status = servers.get(sid, {}).get('status', 'gone')
+        ended[status] = ended.get(status, 0) + 1
     return {'sent': count, 'accepted': len(accepted), 'active': active,
-            'statuses': burst.summary()['statuses'],
+            'statuses': burst.summary()['statuses'], 'servers': ended,
             'ok': active == count}
 
 
