@@ -66,13 +66,16 @@ def ghost_races(lab, races):
     flavor; the deleted servers still listed or counted in quota."""
     faultlab.compute_call(lab, 'POST', '/flavors', UNSCHEDULABLE)
     rng = random.Random(16)
-    ids = []
+    ids, statuses, refusals = [], {}, []
     for i in range(races):
         body = faultlab.create_body('race-%02d' % i)
         body['server']['flavorRef'] = 'fuzz-huge'
         status, _, reply = faultlab.compute_call(lab, 'POST', '/servers',
                                                  body, admin=False)
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
         if status != 202:
+            if len(refusals) < 3:
+                refusals.append(reply)
             continue
         sid = reply['server']['id']
         ids.append(sid)
@@ -85,7 +88,8 @@ def ghost_races(lab, races):
         lab, 'GET', '/os-quota-sets/%s/detail' % faultlab.lab_mod.
         MEMBER_PROJECT)
     in_use = quota['quota_set']['instances']['in_use'] if quota else None
-    return {'created': len(ids), 'ghosts': len(ghosts), 'ghost_ids': ghosts,
+    return {'created': len(ids), 'post_statuses': statuses,
+            'refusals': refusals, 'ghosts': len(ghosts), 'ghost_ids': ghosts,
             'instances_in_use_after': in_use}
 
 
