@@ -92,19 +92,35 @@ class FaultLab(lab_mod.Lab):
     def kill_service(self, name, sig):
         """Signal the process group of lab service ``name`` (pid file
         name: ``conductor``, ``conductor-cell1``, ``compute-<host>``); wait
-        until it is gone. Its command line, for :meth:`start_service`."""
+        until it is gone."""
         pid = self.pids()[name]
-        with open('/proc/%d/cmdline' % pid, 'rb') as f:
-            cmdline = [a.decode() for a in f.read().split(b'\0') if a]
         os.killpg(pid, sig)
         lab_mod.base.wait_for(
             lambda: not lab_mod.alive(pid) or lab_mod._is_zombie(pid),
             timeout=120, what='%s gone' % name)
-        return cmdline
 
-    def start_service(self, name, cmdline):
-        """Start ``cmdline`` again as stack.sh does (own session, log and
-        pid file of ``name``), without stack.sh's other steps."""
+    def service_command(self, name):
+        """The command stack.sh (devstack/lib/lab.sh nl_start_services)
+        runs for ``name``; /proc's command line is the process title."""
+        etc = os.path.join(self.state, 'etc')
+        binary = os.path.join(sys.prefix, 'bin', 'nova-lite-')
+        if name == 'conductor':
+            return [binary + 'conductor', '--config-file',
+                    os.path.join(etc, 'api-level.conf')]
+        kind, _, where = name.partition('-')
+        if kind == 'conductor':
+            return [binary + 'conductor', '--config-file',
+                    os.path.join(etc, where + '.conf'), '--cell', where]
+        if kind == 'compute':
+            return [binary + 'compute', '--config-file',
+                    os.path.join(etc, where + '.conf'), '--config-dir',
+                    os.path.join(etc, where + '.conf.d')]
+        raise ValueError('no command known for lab service %r' % name)
+
+    def start_service(self, name):
+        """Start ``name`` again as stack.sh does (own session, log and
+        pid file), without stack.sh's other steps."""
+        cmdline = self.service_command(name)
         with open(os.path.join(self.state, 'logs', name + '.log'),
                   'ab') as log:
             proc = subprocess.Popen(cmdline, env=self.env, stdout=log,

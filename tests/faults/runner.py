@@ -83,8 +83,12 @@ def new_burst(lab, count):
     servers, _ = faultlab.wait_settled(lab, accepted, deadline, only=True)
     active = sum(1 for sid in accepted
                  if servers.get(sid, {}).get('status') == 'ACTIVE')
+    ended = {}
+    for sid in accepted:
+        status = servers.get(sid, {}).get('status', 'gone')
+        ended[status] = ended.get(status, 0) + 1
     return {'sent': count, 'accepted': len(accepted), 'active': active,
-            'statuses': burst.summary()['statuses'],
+            'statuses': burst.summary()['statuses'], 'servers': ended,
             'ok': active == count}
 
 
@@ -102,6 +106,8 @@ def failures(result):
         why.append('burst POSTs answered %s (want 202 or 503)' % odd)
     unanswered = sum(n for s, n in result['burst']['statuses'].items()
                      if not s.isdigit())
+    unanswered += sum(1 for s in (result.get('outage_probe') or {}).get(
+        'post_statuses', ()) if not s.isdigit())
     if len(result.get('unannounced', ())) > unanswered:
         why.append('%d servers made by creates answered 503'
                    % (len(result['unannounced']) - unanswered))

@@ -151,13 +151,12 @@ def mariadb_restart(ctx):
 
 def _process_fault(ctx, service, sig, down):
     """Signal a lab service, stay ``down`` seconds, start it again with
-    the command line it had (what stack.sh would run, minus its other
-    steps)."""
+    the command stack.sh runs for it (not stack.sh's other steps)."""
     outage = Outage()
-    cmdline = ctx.lab.kill_service(service, sig)
+    ctx.lab.kill_service(service, sig)
     outage.mark_stopped()
     outage.wait_down(down)
-    ctx.lab.start_service(service, cmdline)
+    ctx.lab.start_service(service)
     return outage.mark_up()
 
 

@@ -25,7 +25,7 @@ from tests.fuzz import strategies
 
 RESULTS_DIR = 'fuzz-results'
 UNSCHEDULABLE = {'flavor': {'name': 'fuzz-huge', 'id': 'fuzz-huge',
-                            'ram': 10 ** 7, 'vcpus': 1, 'disk': 1}}
+                            'ram': 10 ** 6, 'vcpus': 1, 'disk': 1}}
 
 
 def parse_args(argv=None):
@@ -65,14 +65,21 @@ def ghost_races(lab, races):
     """Create then delete (10-50 ms later) servers of an unschedulable
     flavor; the deleted servers still listed or counted in quota."""
     faultlab.compute_call(lab, 'POST', '/flavors', UNSCHEDULABLE)
+    # No quota in the way: a ghost's usage shows in in_use all the same.
+    faultlab.compute_call(
+        lab, 'PUT', '/os-quota-sets/' + faultlab.lab_mod.MEMBER_PROJECT,
+        {'quota_set': {'instances': -1, 'cores': -1, 'ram': -1}})
     rng = random.Random(16)
-    ids = []
+    ids, statuses, refusals = [], {}, []
     for i in range(races):
         body = faultlab.create_body('race-%02d' % i)
         body['server']['flavorRef'] = 'fuzz-huge'
         status, _, reply = faultlab.compute_call(lab, 'POST', '/servers',
                                                  body, admin=False)
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
         if status != 202:
+            if len(refusals) < 3:
+                refusals.append(reply)
             continue
         sid = reply['server']['id']
         ids.append(sid)
@@ -85,7 +92,8 @@ def ghost_races(lab, races):
         lab, 'GET', '/os-quota-sets/%s/detail' % faultlab.lab_mod.
         MEMBER_PROJECT)
     in_use = quota['quota_set']['instances']['in_use'] if quota else None
-    return {'created': len(ids), 'ghosts': len(ghosts), 'ghost_ids': ghosts,
+    return {'created': len(ids), 'post_statuses': statuses,
+            'refusals': refusals, 'ghosts': len(ghosts), 'ghost_ids': ghosts,
             'instances_in_use_after': in_use}
 
 

@@ -1,6 +1,9 @@
 """The fault suite's own logic (tests/faults): option environment,
 placement arithmetic, audit parsing and the verdict of a run."""
 
+import sys
+import types
+
 import testtools
 
 from tests.faults import faultlab
@@ -39,6 +42,23 @@ class TestFaultSuite(testtools.TestCase):
         self.assertEqual([], faultlab.audit_orphans(
             'No orphaned allocations were found.\n'))
 
+    def test_lab_services_restart_with_stack_sh_commands(self):
+        lab = types.SimpleNamespace(state='/s')
+        command = faultlab.FaultLab.service_command
+        bin_ = sys.prefix + '/bin/nova-lite-'
+        self.assertEqual(
+            [bin_ + 'conductor', '--config-file', '/s/etc/api-level.conf'],
+            command(lab, 'conductor'))
+        self.assertEqual(
+            [bin_ + 'conductor', '--config-file', '/s/etc/cell1.conf',
+             '--cell', 'cell1'], command(lab, 'conductor-cell1'))
+        self.assertEqual(
+            [bin_ + 'compute', '--config-file',
+             '/s/etc/cell1-compute1.conf', '--config-dir',
+             '/s/etc/cell1-compute1.conf.d'],
+            command(lab, 'compute-cell1-compute1'))
+        self.assertRaises(ValueError, command, lab, 'api')
+
     def test_a_clean_run_passes(self):
         self.assertEqual([], runner.failures(_result()))
 
@@ -67,6 +87,12 @@ class TestFaultSuite(testtools.TestCase):
             runner.failures(_result(
                 unannounced={'s1': 'ACTIVE'},
                 burst={'statuses': {'202': 29, 'timeout': 1}})))
+
+    def test_creates_the_outage_probe_gave_up_on_may_make_servers(self):
+        why = runner.failures(_result(
+            unannounced={'s1': 'ERROR', 's2': 'ACTIVE'},
+            outage_probe={'post_statuses': ['503', 'timeout', 'timeout']}))
+        self.assertEqual([], why)
 
     def test_an_error_is_the_only_reason(self):
         self.assertEqual(['error: LabError: stack.sh failed'],
