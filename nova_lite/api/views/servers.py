@@ -65,6 +65,12 @@ for _status in set(_ACTIVE_TASK_STATUS.values()):
 STATUS_VM_STATES['REVERT_RESIZE'] = [vm_states.RESIZED]
 
 
+# The statuses whose servers show ``progress`` (Nova's view leaves it out
+# for the others, e.g. SHUTOFF or ERROR).
+PROGRESS_STATUSES = ('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE', 'VERIFY_RESIZE',
+                     'MIGRATING')
+
+
 def status_of(instance):
     vm_state = instance.vm_state
     task_state = instance.task_state
@@ -243,7 +249,6 @@ def _base(req, server, context):
         'addresses': {},
         'links': util.links(req, 'servers', server.uuid),
         'OS-DCF:diskConfig': 'MANUAL',
-        'progress': 100 if status == 'ACTIVE' else 0,
         'OS-EXT-AZ:availability_zone': _value(instance,
                                               'availability_zone', ''),
         'config_drive': _value(instance, 'config_drive', ''),
@@ -257,6 +262,8 @@ def _base(req, server, context):
         'os-extended-volumes:volumes_attached': [],
         'security_groups': [{'name': 'default'}],
     }
+    if status in PROGRESS_STATUSES:
+        item['progress'] = _value(instance, 'progress') or 0
     item.update(access_ips(instance))
     return item
 
