@@ -153,6 +153,14 @@ def with_access_ips(instance, args, values):
     return values
 
 
+def _description(req, server):
+    """Below 2.19 Nova stores the name as the description, which a
+    later microversion then shows."""
+    if microversion.at_least(req, '2.19'):
+        return server.get('description')
+    return server['name']
+
+
 def _count(value, default):
     return default if value is None else int(value)
 
@@ -179,7 +187,7 @@ def create_server(req):
             availability_zone=zone, scheduler_hints=_hints(body),
             key_name=server.get('key_name'),
             metadata=server.get('metadata'),
-            description=server.get('description'),
+            description=_description(req, server),
             networks=server.get('networks'),
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,

@@ -17,3 +17,18 @@ class ProgressTest(base.ServerSubresourceBase):
         self.assertNotIn('progress', server)
         listed = self.api.get('/servers/detail').body['servers']
         self.assertNotIn('progress', listed[0])
+
+
+class DescriptionTest(base.ServerSubresourceBase):
+
+    def test_created_below_2_19_the_name_is_the_description(self):
+        r = self.api.post('/servers', {'server': {
+            'name': 'old-client', 'flavorRef': '1',
+            'imageRef': self.server['image']['id']}}, version='2.18')
+        self.assertEqual(202, r.status, r)
+        server = self.api.get('/servers/%s' % r.body['server']['id'],
+                              version='2.19').body['server']
+        self.assertEqual('old-client', server['description'])
+        mine = self.api.get('/servers/%s' % self.sid,
+                            version='2.19').body['server']
+        self.assertIsNone(mine['description'])
