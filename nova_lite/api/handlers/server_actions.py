@@ -128,6 +128,8 @@ def _rebuild(req, api, context, server, body):
     """The owner; 202 with the rebuilt server's view (Nova's reduced one
     below 2.75), ``adminPass`` and, from 2.57, ``user_data``."""
     args = body['rebuild']
+    if args.get('trusted_image_certificates'):
+        policy.authorize(context, 'servers:rebuild:trusted_certs')
     password = admin_password.of_request(args)
     values = {column: args[key] for key, column in (
         ('name', 'display_name'), ('description', 'display_description'),

@@ -178,6 +178,8 @@ def create_server(req):
     flavor = _flavor(context, server['flavorRef'])
     image_ref = _image_ref(server)
     zone, forced, host, node = _destination(req, server)
+    if server.get('trusted_image_certificates'):
+        policy.authorize(context, 'servers:create:trusted_certs')
     min_count = _count(server.get('min_count'), 1)
     max_count = _count(server.get('max_count'), min_count)
     try:

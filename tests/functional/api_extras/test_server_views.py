@@ -1,6 +1,10 @@
 """Fields of a server's view that depend on its state, as Nova shows
 them (all services in one process)."""
 
+from oslo_policy import policy as oslo_policy
+
+from nova_lite.api import policies
+from nova_lite.api import policy
 from tests.functional.api_extras import test_server_subresources as base
 
 
@@ -32,3 +36,30 @@ class DescriptionTest(base.ServerSubresourceBase):
         mine = self.api.get('/servers/%s' % self.sid,
                             version='2.19').body['server']
         self.assertIsNone(mine['description'])
+
+
+class TrustedCertsPolicyTest(base.ServerSubresourceBase):
+
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(policy.reset)
+        policy.get_enforcer().set_rules(oslo_policy.Rules.from_dict({
+            policies.P + 'servers:create:trusted_certs': '!',
+            policies.P + 'servers:rebuild:trusted_certs': '!'}),
+            overwrite=False, use_conf=False)
+
+    def test_certificates_need_their_own_rules(self):
+        image = self.server['image']['id']
+        certs = {'trusted_image_certificates': ['cert-1']}
+        r = self.api.post('/servers', {'server': dict(
+            certs, name='s', flavorRef='1', imageRef=image,
+            networks='none')}, version='2.63')
+        self.assertEqual(403, r.status, r)
+        r = self.api.post('/servers/%s/action' % self.sid, {
+            'rebuild': dict(certs, imageRef=image)}, version='2.63')
+        self.assertEqual(403, r.status, r)
+        # Without certificates the rules are not consulted.
+        r = self.api.post('/servers', {'server': {
+            'name': 's', 'flavorRef': '1', 'imageRef': image,
+            'networks': 'none'}}, version='2.63')
+        self.assertEqual(202, r.status, r)
