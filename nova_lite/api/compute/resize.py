@@ -63,7 +63,7 @@ class ResizeAPI:
                 reason='When resizing, instances must change flavor!')
         if flavor.disabled:
             raise exception.InvalidRequest(
-                reason='Flavor %s is disabled.' % flavor.flavorid)
+                reason='Flavor %s could not be found.' % flavor.flavorid)
         if (flavor.root_gb or 0) < instance.flavor_value('root_gb'):
             raise exception.InvalidRequest(
                 reason="Resize of the root disk down is not allowed: "

@@ -64,7 +64,8 @@ def _unlock(req, api, context, server, body):
 # ---- resize / cold migrate (api.compute.resize) ----
 
 def _resize(req, api, context, server, body):
-    flavor = servers._flavor(context, body['resize']['flavorRef'])
+    flavor = servers._flavor(context, body['resize']['flavorRef'],
+                             allow_disabled=True)
     api.resize(context, server, flavor)
 
 

@@ -84,18 +84,21 @@ def _ref_id(ref):
     return str(ref).rstrip('/').rsplit('/', 1)[-1]
 
 
-def _flavor(context, flavor_ref):
+def _flavor(context, flavor_ref, allow_disabled=False):
     """The flavor to boot or resize to: 400 if unknown, disabled, or
     private and not shared with the caller's project (as Nova, which
-    does not find it then)."""
+    does not find it then). A disabled flavor is "not found" too, and
+    Nova's message at create names the flavor's internal id; a resize
+    checks it itself (``allow_disabled``), after the same-flavor check."""
     flavorid = _ref_id(flavor_ref)
     try:
         flavor = flavors.get_visible_flavor(context, flavorid)
     except exception.FlavorNotFound:
         raise webob.exc.HTTPBadRequest('Flavor %s could not be found.'
                                        % flavorid)
-    if flavor.disabled:
-        raise webob.exc.HTTPBadRequest('Flavor %s is disabled.' % flavor_ref)
+    if flavor.disabled and not allow_disabled:
+        raise webob.exc.HTTPBadRequest('Flavor %s could not be found.'
+                                       % flavor.id)
     return flavor
 
 

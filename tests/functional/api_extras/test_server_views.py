@@ -4,6 +4,8 @@ them (all services in one process)."""
 from oslo_policy import policy as oslo_policy
 
 from nova_lite.api import policies
+from nova_lite import context as nl_context
+from nova_lite.db.api import api as db_api
 from nova_lite.api import policy
 from tests.functional.api_extras import test_server_subresources as base
 
@@ -63,3 +65,25 @@ class TrustedCertsPolicyTest(base.ServerSubresourceBase):
             'name': 's', 'flavorRef': '1', 'imageRef': image,
             'networks': 'none'}}, version='2.63')
         self.assertEqual(202, r.status, r)
+
+
+class DisabledFlavorTest(base.ServerSubresourceBase):
+
+    def test_a_disabled_flavor_is_not_found(self):
+        r = self.admin_api.post('/flavors', {'flavor': {
+            'name': 'retired', 'ram': 256, 'vcpus': 1, 'disk': 1,
+            'id': 'retired'}})
+        self.assertEqual(200, r.status, r)
+        row = db_api.flavor_update(nl_context.get_admin_context(),
+                                   'retired', {'disabled': True})
+        image = self.server['image']['id']
+        r = self.api.post('/servers', {'server': {
+            'name': 's', 'flavorRef': 'retired', 'imageRef': image,
+            'networks': 'none'}})
+        # Nova's message at create names the flavor's internal id.
+        self.assertEqual(400, r.status, r)
+        self.assertIn('Flavor %s could not be found.' % row.id, r.text)
+        r = self.api.post('/servers/%s/action' % self.sid,
+                          {'resize': {'flavorRef': 'retired'}})
+        self.assertEqual(400, r.status, r)
+        self.assertIn('Flavor retired could not be found.', r.text)
