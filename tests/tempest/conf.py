@@ -65,6 +65,10 @@ def build(lab, facts, log_dir, neutron=False):
             'admin_password': lab.keystone_password,
             'admin_project_name': 'admin',
             'admin_domain_name': 'Default',
+            # No network service to give each test project its own network
+            # and router (--neutron marks networking available, it does
+            # not create a network service).
+            'create_isolated_networks': 'False',
         },
         'identity': {
             'uri_v3': lab.keystone, 'auth_version': 'v3',
@@ -94,8 +98,9 @@ def build(lab, facts, log_dir, neutron=False):
             'attach_encrypted_volume': 'False',
             'volume_multiattach': 'False', 'volume_backed_live_migration':
                 'False', 'block_migrate_cinder_iscsi': 'False',
-            # No network service: no ports to attach.
-            'interface_attach': 'True' if neutron else 'False',
+            # No network service: no ports to attach (with --neutron too:
+            # marking networking available does not create ports).
+            'interface_attach': 'False',
             # No metadata service nor config drive (no guest reads them).
             'metadata_service': 'False', 'config_drive': 'False',
             # Injected files (personality, below 2.57) reach no fake guest.
