@@ -87,3 +87,39 @@ class DisabledFlavorTest(base.ServerSubresourceBase):
                           {'resize': {'flavorRef': 'retired'}})
         self.assertEqual(400, r.status, r)
         self.assertIn('Flavor retired could not be found.', r.text)
+
+
+class FlavorFitsImageTest(base.ServerSubresourceBase):
+
+    def create(self, flavor='1'):
+        return self.api.post('/servers', {'server': {
+            'name': 's', 'flavorRef': flavor,
+            'imageRef': self.server['image']['id'], 'networks': 'none'}})
+
+    def rebuild(self):
+        return self.api.post('/servers/%s/action' % self.sid, {
+            'rebuild': {'imageRef': self.server['image']['id']}})
+
+    def test_image_min_ram_above_the_flavor_memory(self):
+        self.cloud.conf.flags(default_image_min_ram=1024,
+                              group='image_catalog')
+        for r in (self.create(), self.rebuild()):
+            self.assertEqual(400, r.status, r)
+            self.assertIn("Flavor's memory is too small for requested "
+                          "image.", r.text)
+        self.assertEqual(202, self.create(flavor='2').status)
+
+    def test_image_min_disk_and_size_above_the_root_disk(self):
+        self.cloud.conf.flags(default_image_min_disk=2,
+                              group='image_catalog')
+        r = self.create()
+        self.assertEqual(400, r.status, r)
+        self.assertIn('Flavor disk is 1073741824 bytes, minimum size is '
+                      '2147483648 bytes.', r.text)
+        self.cloud.conf.flags(default_image_min_disk=0,
+                              default_image_size=2 * 1024 ** 3,
+                              group='image_catalog')
+        r = self.rebuild()
+        self.assertEqual(400, r.status, r)
+        self.assertIn("Flavor's disk is too small for requested image.",
+                      r.text)
