@@ -31,6 +31,7 @@ from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import networks
 from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
@@ -100,6 +101,19 @@ ROUTE_DECLARATIONS = {
         'POST': server_external_events.create_events},
     V + '/extensions': {'GET': extensions.list_extensions},
     V + '/extensions/{alias}': {'GET': extensions.show_extension},
+    # -- network proxies (handlers/networks.py): no network service ------
+    V + '/os-networks': {'GET': networks.list_networks,
+                         'POST': networks.create_network},
+    V + '/os-networks/add': {'POST': networks.create_network},
+    V + '/os-networks/{network_id}': {'GET': networks.show_network,
+                                      'DELETE': networks.delete_network},
+    V + '/os-networks/{network_id}/action': {
+        'POST': networks.network_action},
+    V + '/os-tenant-networks': {'GET': networks.list_tenant_networks,
+                                'POST': networks.create_network},
+    V + '/os-tenant-networks/{network_id}': {
+        'GET': networks.show_tenant_network,
+        'DELETE': networks.delete_network},
     # -- flavors ----------------------------------------------------------
     V + '/flavors': {'GET': flavors.list_flavors,
                      'POST': flavors.create_flavor},
