@@ -288,6 +288,10 @@ def detail(req, server, groups=None, hints=None, mutation=None):
             del item['key_name']
     elif policy.check(context, 'os-extended-server-attributes'):
         item.update(_admin_fields(req, server.instance))
+        if mutation == 'rebuild':
+            # Nova's rebuild answer carries ``user_data`` (from 2.57) at
+            # the top level instead.
+            item.pop('OS-EXT-SRV-ATTR:user_data', None)
     if microversion.at_least(req, '2.90'):
         # 2.90 shows the hostname to everyone, not only to admins.
         item.setdefault('OS-EXT-SRV-ATTR:hostname',

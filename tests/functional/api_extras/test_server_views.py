@@ -123,3 +123,15 @@ class FlavorFitsImageTest(base.ServerSubresourceBase):
         self.assertEqual(400, r.status, r)
         self.assertIn("Flavor's disk is too small for requested image.",
                       r.text)
+
+
+class RebuildAnswerTest(base.ServerSubresourceBase):
+
+    def test_admin_sees_user_data_only_at_the_top_level(self):
+        r = self.admin_api.post('/servers/%s/action' % self.sid, {
+            'rebuild': {'imageRef': self.server['image']['id']}},
+            version='2.75')
+        self.assertEqual(202, r.status, r)
+        self.assertIn('OS-EXT-SRV-ATTR:host', r.body['server'])
+        self.assertNotIn('OS-EXT-SRV-ATTR:user_data', r.body['server'])
+        self.assertIn('user_data', r.body['server'])
