@@ -135,3 +135,20 @@ class RebuildAnswerTest(base.ServerSubresourceBase):
         self.assertIn('OS-EXT-SRV-ATTR:host', r.body['server'])
         self.assertNotIn('OS-EXT-SRV-ATTR:user_data', r.body['server'])
         self.assertIn('user_data', r.body['server'])
+
+
+class ResizeQuotaTest(base.ServerSubresourceBase):
+
+    def test_what_the_new_flavor_adds_must_fit(self):
+        self.cloud.conf.flags(cores=1, group='quota')
+        r = self.api.post('/servers/%s/action' % self.sid,
+                          {'resize': {'flavorRef': '3'}})
+        self.assertEqual(403, r.status, r)
+        self.assertIn('Quota exceeded for cores: Requested 1, but already '
+                      'used 1 of 1 cores', r.text)
+        self.cloud.conf.flags(cores=-1, ram=1024, group='quota')
+        r = self.api.post('/servers/%s/action' % self.sid,
+                          {'resize': {'flavorRef': '2'}})
+        self.assertEqual(403, r.status, r)
+        self.assertIn('Quota exceeded for ram', r.text)
+        self.assertEqual('ACTIVE', self.cloud.get_server(self.sid)['status'])
