@@ -8,6 +8,7 @@ minimal record with status ``UNKNOWN`` (microversion 2.69 and later).
 """
 
 import hashlib
+import ipaddress
 import json
 
 from nova_lite.api import microversion
@@ -208,13 +209,25 @@ TRUSTED_CERTS_KEY = 'trusted_image_certificates'
 def system_metadata_items(args):
     """The system metadata items of a request body's access addresses
     and trusted certificate ids (None unsets them)."""
-    items = {column: args[key] for key, column in ACCESS_IP_KEYS.items()
-             if key in args}
+    items = {column: _canonical_ip(args[key])
+             for key, column in ACCESS_IP_KEYS.items() if key in args}
     if TRUSTED_CERTS_KEY in args:
         certs = args[TRUSTED_CERTS_KEY]
         items[TRUSTED_CERTS_KEY] = None if certs is None else json.dumps(
             certs)
     return items
+
+
+def _canonical_ip(value):
+    """An access address as Nova stores it (an IP address field): the
+    canonical text, e.g. ``::babe:dc0c:1602`` for a long IPv6 form; an
+    empty value is kept (it unsets)."""
+    if not value:
+        return value
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
 
 
 def access_ips(instance):

@@ -152,3 +152,18 @@ class ResizeQuotaTest(base.ServerSubresourceBase):
         self.assertEqual(403, r.status, r)
         self.assertIn('Quota exceeded for ram', r.text)
         self.assertEqual('ACTIVE', self.cloud.get_server(self.sid)['status'])
+
+
+class AccessAddressTest(base.ServerSubresourceBase):
+
+    def test_shown_in_canonical_form(self):
+        r = self.api.post('/servers', {'server': {
+            'name': 's', 'flavorRef': '1', 'networks': 'none',
+            'imageRef': self.server['image']['id'],
+            'accessIPv4': '1.1.1.1',
+            'accessIPv6': '0000:0000:0000:0000:0000:babe:220.12.22.2'}})
+        self.assertEqual(202, r.status, r)
+        server = self.api.get('/servers/%s' % r.body['server']['id'])
+        self.assertEqual('::babe:dc0c:1602',
+                         server.body['server']['accessIPv6'])
+        self.assertEqual('1.1.1.1', server.body['server']['accessIPv4'])
