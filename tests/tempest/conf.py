@@ -8,9 +8,13 @@ off, each switch with its reason; no test is excluded by name.
 
 import configparser
 import io
+import os
 
 from keystoneauth1.identity import v3
 from keystoneauth1 import session as ksa_session
+
+from nova_lite.conf import filter_scheduler
+
 
 def admin_session(lab):
     auth = v3.Password(
@@ -47,6 +51,19 @@ def discover(lab):
         'compute_hosts': len(computes),
         'hypervisors': len(hypervisors['hypervisors']),
     }
+
+
+def enabled_filters(lab):
+    """The scheduler filters the lab runs (its api-level.conf), so Tempest
+    skips the tests of filters it does not."""
+    conf = configparser.ConfigParser(interpolation=None, strict=False)
+    conf.read(os.path.join(lab.state, 'etc', 'api-level.conf'))
+    value = conf.get('filter_scheduler', 'enabled_filters', fallback=None)
+    if value is None:
+        value = ','.join(next(
+            opt.default for opt in filter_scheduler.filter_scheduler_opts
+            if opt.name == 'enabled_filters'))
+    return ','.join(name.strip() for name in value.split(','))
 
 
 def build(lab, facts, log_dir, neutron=False):
@@ -111,7 +128,7 @@ def build(lab, facts, log_dir, neutron=False):
             'pause': 'True', 'suspend': 'True', 'shelve': 'True',
             'shelve_migrate': 'True', 'snapshot': 'True',
             'swap_volume': 'False', 'hostname_fqdn_sanitization': 'True',
-            'scheduler_enabled_filters': 'all',
+            'scheduler_enabled_filters': enabled_filters(lab),
             'disk_config': 'False',
         },
         'service_available': {
