@@ -13,6 +13,8 @@ its paths (the more specific literal paths such as ``/servers/detail``
 before ``/servers/{server_id}``), add its policy rules to ``policies/``.
 """
 
+import webob.exc
+
 from nova_lite.api import faults
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import availability_zones
@@ -237,10 +239,36 @@ ROUTE_DECLARATIONS = {
 
 
 class APIRouter(wsgi_router.Router):
-    """The compute API's routes on the shared dispatcher, with Nova's
-    leniency (a trailing slash ignored, HEAD served by GET); 404 and 405
-    as faults."""
+    """The compute API's routes on the shared dispatcher (HEAD served by
+    GET); errors as faults.
+
+    Under ``/v2.1`` Nova's routes match a method and an exact path: a
+    known path asked with another method, or with a trailing slash
+    (``DELETE /images/``, ``GET /os-simple-tenant-usage/``), is a 404,
+    and only the version document answers at ``/v2.1/`` too. The image
+    service under ``/image`` keeps Glance's 405 and ignores a trailing
+    slash.
+    """
 
     def __init__(self, declarations=None):
         declarations = declarations or ROUTE_DECLARATIONS
         super().__init__(declarations, faults.ERRORS, lenient=True)
+
+    def _path(self, req):
+        path = req.path_info or '/'
+        if _is_compute(path) and path != V + '/':
+            return path
+        return super()._path(req)
+
+    def _handler(self, req, methods):
+        try:
+            return super()._handler(req, methods)
+        except webob.exc.HTTPMethodNotAllowed:
+            if _is_compute(req.path_info or '/'):
+                raise webob.exc.HTTPNotFound(
+                    'The resource could not be found.')
+            raise
+
+
+def _is_compute(path):
+    return path == V or path.startswith(V + '/')
