@@ -254,6 +254,8 @@ def _schema_for(req, name):
         return {}
     if name in server_admin_actions.ACTIONS:
         return {'os-resetState': admin_schema.RESET_STATE,
+                'injectNetworkInfo': admin_schema.INJECT_NETWORK_INFO,
+                'resetNetwork': admin_schema.RESET_NETWORK,
                 'restore': admin_schema.RESTORE,
                 'forceDelete': admin_schema.FORCE_DELETE}[name]
     return schema.ACTIONS[name]

@@ -167,3 +167,14 @@ class AccessAddressTest(base.ServerSubresourceBase):
         self.assertEqual('::babe:dc0c:1602',
                          server.body['server']['accessIPv6'])
         self.assertEqual('1.1.1.1', server.body['server']['accessIPv4'])
+
+
+class NetworkAdminActionsTest(base.ServerSubresourceBase):
+
+    def test_inject_network_info_admins_only_reset_network_gone(self):
+        path = '/servers/%s/action' % self.sid
+        body = {'injectNetworkInfo': None}
+        self.assertEqual(403, self.api.post(path, body).status)
+        self.assertEqual(202, self.admin_api.post(path, body).status)
+        self.assertEqual(410, self.admin_api.post(
+            path, {'resetNetwork': None}).status)
