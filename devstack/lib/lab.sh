@@ -92,6 +92,10 @@ service_down_time = 60
 # As devstack: a lab may have one compute per cell, and resizes must work.
 allow_resize_to_same_host = True
 
+[filter_scheduler]
+# As devstack: the default filters plus the same/different host hints.
+enabled_filters = ComputeFilter,AvailabilityZoneFilter,ComputeCapabilitiesFilter,ImagePropertiesFilter,ServerGroupAntiAffinityFilter,ServerGroupAffinityFilter,SameHostFilter,DifferentHostFilter
+
 [compute]
 instance_build_timeout = $NOVA_LITE_BUILD_TIMEOUT
 

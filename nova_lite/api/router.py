@@ -13,6 +13,8 @@ its paths (the more specific literal paths such as ``/servers/detail``
 before ``/servers/{server_id}``), add its policy rules to ``policies/``.
 """
 
+import webob.exc
+
 from nova_lite.api import faults
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import availability_zones
@@ -31,6 +33,7 @@ from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import networks
 from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
@@ -100,6 +103,19 @@ ROUTE_DECLARATIONS = {
         'POST': server_external_events.create_events},
     V + '/extensions': {'GET': extensions.list_extensions},
     V + '/extensions/{alias}': {'GET': extensions.show_extension},
+    # -- network proxies (handlers/networks.py): no network service ------
+    V + '/os-networks': {'GET': networks.list_networks,
+                         'POST': networks.create_network},
+    V + '/os-networks/add': {'POST': networks.create_network},
+    V + '/os-networks/{network_id}': {'GET': networks.show_network,
+                                      'DELETE': networks.delete_network},
+    V + '/os-networks/{network_id}/action': {
+        'POST': networks.network_action},
+    V + '/os-tenant-networks': {'GET': networks.list_tenant_networks,
+                                'POST': networks.create_network},
+    V + '/os-tenant-networks/{network_id}': {
+        'GET': networks.show_tenant_network,
+        'DELETE': networks.delete_network},
     # -- flavors ----------------------------------------------------------
     V + '/flavors': {'GET': flavors.list_flavors,
                      'POST': flavors.create_flavor},
@@ -224,10 +240,36 @@ ROUTE_DECLARATIONS = {
 
 
 class APIRouter(wsgi_router.Router):
-    """The compute API's routes on the shared dispatcher, with Nova's
-    leniency (a trailing slash ignored, HEAD served by GET); 404 and 405
-    as faults."""
+    """The compute API's routes on the shared dispatcher (HEAD served by
+    GET); errors as faults.
+
+    Under ``/v2.1`` Nova's routes match a method and an exact path: a
+    known path asked with another method, or with a trailing slash
+    (``DELETE /images/``, ``GET /os-simple-tenant-usage/``), is a 404,
+    and only the version document answers at ``/v2.1/`` too. The image
+    service under ``/image`` keeps Glance's 405 and ignores a trailing
+    slash.
+    """
 
     def __init__(self, declarations=None):
         declarations = declarations or ROUTE_DECLARATIONS
         super().__init__(declarations, faults.ERRORS, lenient=True)
+
+    def _path(self, req):
+        path = req.path_info or '/'
+        if _is_compute(path) and path != V + '/':
+            return path
+        return super()._path(req)
+
+    def _handler(self, req, methods):
+        try:
+            return super()._handler(req, methods)
+        except webob.exc.HTTPMethodNotAllowed:
+            if _is_compute(req.path_info or '/'):
+                raise webob.exc.HTTPNotFound(
+                    'The resource could not be found.')
+            raise
+
+
+def _is_compute(path):
+    return path == V or path.startswith(V + '/')

@@ -418,7 +418,7 @@ class MalformedRequestsTestCase(testtools.TestCase):
              404),
             ('POST', '/servers/%s/action' % sid, {'lock': {
                 'locked_reason': 'r'}}, 400),
-            ('PATCH', '/servers/%s' % sid, {}, 405),
+            ('PATCH', '/servers/%s' % sid, {}, 404),
         ]
         for method, path, body, expected in cases:
             if body is None and method in ('POST', 'PUT'):

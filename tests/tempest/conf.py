@@ -8,9 +8,13 @@ off, each switch with its reason; no test is excluded by name.
 
 import configparser
 import io
+import os
 
 from keystoneauth1.identity import v3
 from keystoneauth1 import session as ksa_session
+
+from nova_lite.conf import filter_scheduler
+
 
 def admin_session(lab):
     auth = v3.Password(
@@ -49,6 +53,19 @@ def discover(lab):
     }
 
 
+def enabled_filters(lab):
+    """The scheduler filters the lab runs (its api-level.conf), so Tempest
+    skips the tests of filters it does not."""
+    conf = configparser.ConfigParser(interpolation=None, strict=False)
+    conf.read(os.path.join(lab.state, 'etc', 'api-level.conf'))
+    value = conf.get('filter_scheduler', 'enabled_filters', fallback=None)
+    if value is None:
+        value = ','.join(next(
+            opt.default for opt in filter_scheduler.filter_scheduler_opts
+            if opt.name == 'enabled_filters'))
+    return ','.join(name.strip() for name in value.split(','))
+
+
 def build(lab, facts, log_dir, neutron=False):
     """The text of tempest.conf. ``neutron=True`` marks networking
     available (issue 15's second pass: the tests Tempest skips without a
@@ -65,6 +82,10 @@ def build(lab, facts, log_dir, neutron=False):
             'admin_password': lab.keystone_password,
             'admin_project_name': 'admin',
             'admin_domain_name': 'Default',
+            # No network service to give each test project its own network
+            # and router (--neutron marks networking available, it does
+            # not create a network service).
+            'create_isolated_networks': 'False',
         },
         'identity': {
             'uri_v3': lab.keystone, 'auth_version': 'v3',
@@ -94,8 +115,9 @@ def build(lab, facts, log_dir, neutron=False):
             'attach_encrypted_volume': 'False',
             'volume_multiattach': 'False', 'volume_backed_live_migration':
                 'False', 'block_migrate_cinder_iscsi': 'False',
-            # No network service: no ports to attach.
-            'interface_attach': 'True' if neutron else 'False',
+            # No network service: no ports to attach (with --neutron too:
+            # marking networking available does not create ports).
+            'interface_attach': 'False',
             # No metadata service nor config drive (no guest reads them).
             'metadata_service': 'False', 'config_drive': 'False',
             # Injected files (personality, below 2.57) reach no fake guest.
@@ -106,7 +128,7 @@ def build(lab, facts, log_dir, neutron=False):
             'pause': 'True', 'suspend': 'True', 'shelve': 'True',
             'shelve_migrate': 'True', 'snapshot': 'True',
             'swap_volume': 'False', 'hostname_fqdn_sanitization': 'True',
-            'scheduler_enabled_filters': 'all',
+            'scheduler_enabled_filters': enabled_filters(lab),
             'disk_config': 'False',
         },
         'service_available': {

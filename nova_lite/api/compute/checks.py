@@ -19,6 +19,7 @@ from nova_lite.objects import keypair as keypair_obj
 CONF = nl_conf.CONF
 
 NETWORKS_WITHOUT_SERVICE = ('auto', 'none')
+GiB = 1024 ** 3
 
 
 def get_image(image_ref, context=None):
@@ -33,6 +34,30 @@ def get_image(image_ref, context=None):
         raise exception.InvalidRequest(
             reason='Image %s is not active.' % image['id'])
     return image
+
+
+def check_flavor_fits_image(memory_mb, root_gb, image):
+    """400 in Nova's words when ``image`` asks for more memory than the
+    flavor has, or is larger (or has a larger ``min_disk``) than its root
+    disk; a flavor with a 0 GB root disk is not checked for disk (Nova's
+    legacy reading of 0)."""
+    if memory_mb < int(image.get('min_ram') or 0):
+        raise exception.InvalidRequest(
+            reason="Flavor's memory is too small for requested image.")
+    disk = (root_gb or 0) * GiB
+    if not disk:
+        return
+    size = int(image.get('size') or 0)
+    if size > disk:
+        raise exception.InvalidRequest(
+            reason="Flavor's disk is too small for requested image. Flavor "
+                   "disk is %d bytes, image is %d bytes." % (disk, size))
+    min_disk = int(image.get('min_disk') or 0) * GiB
+    if min_disk > disk:
+        raise exception.InvalidRequest(
+            reason="Flavor's disk is smaller than the minimum size "
+                   "specified in image metadata. Flavor disk is %d bytes, "
+                   "minimum size is %d bytes." % (disk, min_disk))
 
 
 def _image_visible(context, image):

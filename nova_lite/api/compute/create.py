@@ -65,6 +65,9 @@ class CreateAPI:
             raise exception.InvalidRequest(
                 reason='min_count must be <= max_count')
         image = checks.get_image(image_ref, context) if image_ref else None
+        if image is not None:
+            checks.check_flavor_fits_image(flavor.memory_mb, flavor.root_gb,
+                                           image)
         quota.check_metadata_items(context, metadata)
         checks.check_networks(networks)
         zone, host, node = checks.parse_availability_zone(availability_zone)

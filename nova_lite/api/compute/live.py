@@ -146,6 +146,9 @@ class LiveAPI:
         image = checks.get_image(image_ref, context)
         instance = actions.instance_for(context, server, 'rebuild',
                                         REBUILD_STATES)
+        checks.check_flavor_fits_image(instance.flavor_value('memory_mb'),
+                                       instance.flavor_value('root_gb'),
+                                       image)
         orig_image_ref = instance.image_ref
         image_changed = image['id'] != orig_image_ref
         values = dict(values or {})

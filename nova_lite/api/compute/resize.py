@@ -22,6 +22,7 @@ import os_traits
 
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import checks
+from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
@@ -63,13 +64,14 @@ class ResizeAPI:
                 reason='When resizing, instances must change flavor!')
         if flavor.disabled:
             raise exception.InvalidRequest(
-                reason='Flavor %s is disabled.' % flavor.flavorid)
+                reason='Flavor %s could not be found.' % flavor.flavorid)
         if (flavor.root_gb or 0) < instance.flavor_value('root_gb'):
             raise exception.InvalidRequest(
                 reason="Resize of the root disk down is not allowed: "
                        "flavor %s has %s GB, the server %s GB." % (
                            flavor.flavorid, flavor.root_gb or 0,
                            instance.flavor_value('root_gb')))
+        _check_upsize_quota(context, instance, flavor)
         self._start_cold_move(context, server, instance, flavor, 'resize')
 
     def migrate(self, context, server, host=None):
@@ -285,3 +287,19 @@ class ResizeAPI:
             return
         spec.flavor = flavor_of(context, instance)
         spec.save()
+
+
+def _check_upsize_quota(context, instance, flavor):
+    """403 when the cores or RAM the new flavor adds exceed the owner's
+    quota (Nova counts only what grows; the instance count is the
+    same)."""
+    grows = {'cores': flavor.vcpus - instance.flavor_value('vcpus'),
+             'ram': flavor.memory_mb - instance.flavor_value('memory_mb')}
+    grows = {name: delta for name, delta in grows.items() if delta > 0}
+    if not grows:
+        return
+    limits = quota.limits_for(context, instance.project_id,
+                              instance.user_id)
+    used = quota.server_usage(context, instance.project_id)
+    for name, delta in grows.items():
+        quota.check_count(name, delta, used[name], limits.get(name, -1))

@@ -64,7 +64,8 @@ def _unlock(req, api, context, server, body):
 # ---- resize / cold migrate (api.compute.resize) ----
 
 def _resize(req, api, context, server, body):
-    flavor = servers._flavor(context, body['resize']['flavorRef'])
+    flavor = servers._flavor(context, body['resize']['flavorRef'],
+                             allow_disabled=True)
     api.resize(context, server, flavor)
 
 
@@ -128,6 +129,8 @@ def _rebuild(req, api, context, server, body):
     """The owner; 202 with the rebuilt server's view (Nova's reduced one
     below 2.75), ``adminPass`` and, from 2.57, ``user_data``."""
     args = body['rebuild']
+    if args.get('trusted_image_certificates'):
+        policy.authorize(context, 'servers:rebuild:trusted_certs')
     password = admin_password.of_request(args)
     values = {column: args[key] for key, column in (
         ('name', 'display_name'), ('description', 'display_description'),
@@ -251,6 +254,8 @@ def _schema_for(req, name):
         return {}
     if name in server_admin_actions.ACTIONS:
         return {'os-resetState': admin_schema.RESET_STATE,
+                'injectNetworkInfo': admin_schema.INJECT_NETWORK_INFO,
+                'resetNetwork': admin_schema.RESET_NETWORK,
                 'restore': admin_schema.RESTORE,
                 'forceDelete': admin_schema.FORCE_DELETE}[name]
     return schema.ACTIONS[name]

@@ -84,18 +84,21 @@ def _ref_id(ref):
     return str(ref).rstrip('/').rsplit('/', 1)[-1]
 
 
-def _flavor(context, flavor_ref):
+def _flavor(context, flavor_ref, allow_disabled=False):
     """The flavor to boot or resize to: 400 if unknown, disabled, or
     private and not shared with the caller's project (as Nova, which
-    does not find it then)."""
+    does not find it then). A disabled flavor is "not found" too, and
+    Nova's message at create names the flavor's internal id; a resize
+    checks it itself (``allow_disabled``), after the same-flavor check."""
     flavorid = _ref_id(flavor_ref)
     try:
         flavor = flavors.get_visible_flavor(context, flavorid)
     except exception.FlavorNotFound:
         raise webob.exc.HTTPBadRequest('Flavor %s could not be found.'
                                        % flavorid)
-    if flavor.disabled:
-        raise webob.exc.HTTPBadRequest('Flavor %s is disabled.' % flavor_ref)
+    if flavor.disabled and not allow_disabled:
+        raise webob.exc.HTTPBadRequest('Flavor %s could not be found.'
+                                       % flavor.id)
     return flavor
 
 
@@ -153,6 +156,14 @@ def with_access_ips(instance, args, values):
     return values
 
 
+def _description(req, server):
+    """Below 2.19 Nova stores the name as the description, which a
+    later microversion then shows."""
+    if microversion.at_least(req, '2.19'):
+        return server.get('description')
+    return server['name']
+
+
 def _count(value, default):
     return default if value is None else int(value)
 
@@ -170,6 +181,8 @@ def create_server(req):
     flavor = _flavor(context, server['flavorRef'])
     image_ref = _image_ref(server)
     zone, forced, host, node = _destination(req, server)
+    if server.get('trusted_image_certificates'):
+        policy.authorize(context, 'servers:create:trusted_certs')
     min_count = _count(server.get('min_count'), 1)
     max_count = _count(server.get('max_count'), min_count)
     try:
@@ -179,7 +192,7 @@ def create_server(req):
             availability_zone=zone, scheduler_hints=_hints(body),
             key_name=server.get('key_name'),
             metadata=server.get('metadata'),
-            description=server.get('description'),
+            description=_description(req, server),
             networks=server.get('networks'),
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,

@@ -14,3 +14,8 @@ RESTORE = {'type': 'object', 'properties': {'restore': {}},
            'required': ['restore'], 'additionalProperties': False}
 FORCE_DELETE = {'type': 'object', 'properties': {'forceDelete': {}},
                 'required': ['forceDelete'], 'additionalProperties': False}
+# Nova takes any value (it means null).
+INJECT_NETWORK_INFO = {
+    'type': 'object', 'properties': {'injectNetworkInfo': {}},
+    'required': ['injectNetworkInfo'], 'additionalProperties': False}
+RESET_NETWORK = {}

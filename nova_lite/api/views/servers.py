@@ -8,6 +8,7 @@ minimal record with status ``UNKNOWN`` (microversion 2.69 and later).
 """
 
 import hashlib
+import ipaddress
 import json
 
 from nova_lite.api import microversion
@@ -63,6 +64,12 @@ for _vm, _status in _VM_STATUS.items():
 for _status in set(_ACTIVE_TASK_STATUS.values()):
     STATUS_VM_STATES.setdefault(_status, []).append(vm_states.ACTIVE)
 STATUS_VM_STATES['REVERT_RESIZE'] = [vm_states.RESIZED]
+
+
+# The statuses whose servers show ``progress`` (Nova's view leaves it out
+# for the others, e.g. SHUTOFF or ERROR).
+PROGRESS_STATUSES = ('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE', 'VERIFY_RESIZE',
+                     'MIGRATING')
 
 
 def status_of(instance):
@@ -202,13 +209,25 @@ TRUSTED_CERTS_KEY = 'trusted_image_certificates'
 def system_metadata_items(args):
     """The system metadata items of a request body's access addresses
     and trusted certificate ids (None unsets them)."""
-    items = {column: args[key] for key, column in ACCESS_IP_KEYS.items()
-             if key in args}
+    items = {column: _canonical_ip(args[key])
+             for key, column in ACCESS_IP_KEYS.items() if key in args}
     if TRUSTED_CERTS_KEY in args:
         certs = args[TRUSTED_CERTS_KEY]
         items[TRUSTED_CERTS_KEY] = None if certs is None else json.dumps(
             certs)
     return items
+
+
+def _canonical_ip(value):
+    """An access address as Nova stores it (an IP address field): the
+    canonical text, e.g. ``::babe:dc0c:1602`` for a long IPv6 form; an
+    empty value is kept (it unsets)."""
+    if not value:
+        return value
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
 
 
 def access_ips(instance):
@@ -243,7 +262,6 @@ def _base(req, server, context):
         'addresses': {},
         'links': util.links(req, 'servers', server.uuid),
         'OS-DCF:diskConfig': 'MANUAL',
-        'progress': 100 if status == 'ACTIVE' else 0,
         'OS-EXT-AZ:availability_zone': _value(instance,
                                               'availability_zone', ''),
         'config_drive': _value(instance, 'config_drive', ''),
@@ -257,6 +275,8 @@ def _base(req, server, context):
         'os-extended-volumes:volumes_attached': [],
         'security_groups': [{'name': 'default'}],
     }
+    if status in PROGRESS_STATUSES:
+        item['progress'] = _value(instance, 'progress') or 0
     item.update(access_ips(instance))
     return item
 
@@ -281,6 +301,10 @@ def detail(req, server, groups=None, hints=None, mutation=None):
             del item['key_name']
     elif policy.check(context, 'os-extended-server-attributes'):
         item.update(_admin_fields(req, server.instance))
+        if mutation == 'rebuild':
+            # Nova's rebuild answer carries ``user_data`` (from 2.57) at
+            # the top level instead.
+            item.pop('OS-EXT-SRV-ATTR:user_data', None)
     if microversion.at_least(req, '2.90'):
         # 2.90 shows the hostname to everyone, not only to admins.
         item.setdefault('OS-EXT-SRV-ATTR:hostname',

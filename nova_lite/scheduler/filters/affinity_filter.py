@@ -64,7 +64,11 @@ class ServerGroupAntiAffinityFilter(filters.BaseHostFilter):
         if spec.instance_uuid and spec.instance_uuid in host_state.instances:
             return True
         limit = max_server_per_host(group)
-        on_host = len(set(host_state.instances) & set(group.members))
+        # A host's other nodes count: a pick made earlier in this request
+        # on a sibling node is in the group's hosts, not in this node's
+        # instances.
+        on_host = max(len(set(host_state.instances) & set(group.members)),
+                      list(group.hosts).count(host_state.host))
         if on_host < limit:
             return True
         LOG.debug('%s rejected: %d members of anti-affinity group %s '

@@ -102,15 +102,24 @@ class TestRoutingAndFaults(testtools.TestCase):
         self.assertEqual(404, resp.status)
         self.assertEqual(404, resp.body['itemNotFound']['code'])
 
-    def test_wrong_method_is_405_with_allow(self):
+    def test_wrong_method_is_not_found(self):
+        # Nova's routes match a method and a path: no 405 in the compute
+        # API, a known path asked with another method is a 404.
         resp = self.api.delete(V + '/flavors')
-        self.assertEqual(405, resp.status)
-        self.assertEqual('GET, POST', resp.headers['Allow'])
-        self.assertIn('badMethod', resp.body)
+        self.assertEqual(404, resp.status)
+        self.assertEqual(404, resp.body['itemNotFound']['code'])
 
-    def test_post_to_version_document_is_405(self):
+    def test_post_to_version_document_is_not_found(self):
         resp = self.api.post(V, {})
-        self.assertEqual(405, resp.status)
+        self.assertEqual(404, resp.status)
+
+    def test_trailing_slash_is_not_found_but_for_the_version(self):
+        self.assertEqual(404, self.api.get(V + '/flavors/').status)
+        self.assertEqual(404, self.api.delete(V + '/images/').status)
+        self.assertEqual(404, self.api.get(
+            V + '/os-simple-tenant-usage/').status)
+        self.assertEqual(200, self.api.get(V + '/').status)
+        self.assertEqual(200, self.api.get(V + '/flavors').status)
 
     def test_malformed_json_is_bad_request(self):
         resp = self.api.post(V + '/flavors', raw_body='{"flavor": ')

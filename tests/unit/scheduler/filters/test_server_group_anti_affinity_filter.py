@@ -44,3 +44,14 @@ class TestServerGroupAntiAffinityFilter(fakes.FilterTestCase):
                                 self.filt.host_passes, fakes.fake_host(),
                                 spec)
         self.assertEqual('max_server_per_host', err.key)
+
+    def test_pick_on_a_sibling_node_of_the_host_counts(self):
+        spec = fakes.fake_spec(instance_group=fakes.group(
+            'anti-affinity', members=['i1', 'i2']))
+        node1 = fakes.fake_host(host='host1', node='node1')
+        node2 = fakes.fake_host(host='host1', node='node2')
+        host_state.consume_selected_host(node1, spec, 'i1')
+        spec.instance_uuid = 'i2'
+        self.assertFails(node2, spec)
+        self.assertPasses(fakes.fake_host(host='host2', node='node3'),
+                          spec)
