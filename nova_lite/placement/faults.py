@@ -40,6 +40,9 @@ def to_http_error(exc):
     return None
 
 
+METHOD_NOT_ALLOWED = 'The method specified is not allowed for this resource.'
+
+
 class PlacementErrors(wsgi_faults.ErrorFormat):
     """Placement's wording of the errors the shared layers answer."""
 
@@ -50,7 +53,8 @@ class PlacementErrors(wsgi_faults.ErrorFormat):
         return util.json_error_response(req, exc)
 
     def method_not_allowed(self, method):
-        return 'The method %s is not allowed for this resource.' % method
+        # NOTE(nova_lite): webob's 405 template already names the method.
+        return METHOD_NOT_ALLOWED
 
     def internal_message(self, request_id, exc):
         return ('An unexpected error occurred; see the placement log for '

@@ -88,8 +88,8 @@ def require(min_version, status_code=404):
                 if status_code == 405:
                     # Placement's words: the method does not exist yet.
                     raise webob.exc.HTTPMethodNotAllowed(
-                        'The method %s is not allowed for this resource.'
-                        % req.method, comment=errors.DEFAULT)
+                        'The method specified is not allowed for this '
+                        'resource.', comment=errors.DEFAULT)
                 raise webob.exc.HTTPNotFound(
                     'The resource could not be found.',
                     comment=errors.DEFAULT)
