@@ -87,9 +87,9 @@ class TraitInUse(Conflict):
 
 
 class CapacityExceeded(Conflict):
-    msg_fmt = ('Unable to allocate inventory: unable to allocate '
-               '%(requested)s of %(resource_class)s on resource provider '
-               '%(uuid)s. The requested amount would exceed the capacity.')
+    msg_fmt = ("Unable to allocate inventory: Unable to create allocation "
+               "for '%(resource_class)s' on resource provider '%(uuid)s'. "
+               "The requested amount would exceed the capacity.")
 
 
 class InvalidInventory(Invalid):

@@ -90,13 +90,15 @@ def json_error_response(req, exc):
     return response
 
 
-def json_response(data, status=200, last_modified=None, req=None):
-    """A JSON response; GETs at 1.15+ also get cache headers."""
+def json_response(data, status=200, last_modified=None, req=None,
+                  modified_now=True):
+    """A JSON response; GETs at 1.15+ also get cache headers
+    (``modified_now=False``: no last-modified when there is no stamp)."""
     response = webob.Response(status=status, content_type=JSON,
                               charset='utf-8')
     response.body = json.dumps(data).encode('utf-8')
     if req is not None:
-        add_cache_headers(req, response, last_modified)
+        add_cache_headers(req, response, last_modified, modified_now)
     return response
 
 
@@ -106,13 +108,15 @@ def no_content(status=204):
     return response
 
 
-def add_cache_headers(req, response, last_modified=None):
+def add_cache_headers(req, response, last_modified=None, modified_now=True):
     """From 1.15, no-cache and last-modified on what a GET, PUT or POST
     answers with a body (Placement sets them on writes too)."""
     if req.method not in ('GET', 'PUT', 'POST') or (
             microversion.of(req) < (1, 15)):
         return
     response.cache_control = 'no-cache'
+    if last_modified is None and not modified_now:
+        return
     # NOTE(nova_lite): naive datetimes from the DB are UTC; webob formats
     # them as an HTTP date.
     response.last_modified = last_modified or _now()

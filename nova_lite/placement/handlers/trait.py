@@ -112,7 +112,8 @@ def update_traits_for_resource_provider(req):
             ctx, common.provider_uuid(req),
             body['resource_provider_generation'], body['traits'])
     except exception.TraitNotFound as exc:
-        raise util.bad_request(exc.message)
+        # Placement's words here differ from its TraitNotFound's.
+        raise util.bad_request('No such trait %s' % exc.kwargs['names'])
     except exception.ConcurrentUpdateDetected:
         raise util.generation_conflict()
     return util.json_response(_serialize(rp, names), req=req,

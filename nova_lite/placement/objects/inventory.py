@@ -64,8 +64,9 @@ def get_all(context, rp_uuid):
     """(provider, {rc: inventory}, last modified)."""
     rp = rp_obj.find(context, rp_uuid)
     rows = _rows(context, rp.id)
+    # NOTE(nova_lite): no rows, no last-modified (Placement sends none).
     return (rp, {rc: _as_dict(r) for rc, r in rows.items()},
-            _last_modified(rp, rows.values()))
+            _last_modified(rp, rows.values()) if rows else None)
 
 
 @db_api.reader
@@ -147,6 +148,7 @@ def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     exists = rc_name in _rows(context, rp.id)
     if must_exist and not exists:
+        common.rc_ids(context, [rc_name])  # an unknown class first
         raise exception.InventoryNotFound(resource_class=rc_name,
                                           uuid=rp_uuid)
     if not must_exist and exists:
@@ -167,6 +169,7 @@ def delete_one(context, rp_uuid, rc_name):
     rp = rp_obj.find(context, rp_uuid)
     rows = _rows(context, rp.id)
     if rc_name not in rows:
+        common.rc_ids(context, [rc_name])  # an unknown class first
         raise exception.InventoryNotFound(resource_class=rc_name,
                                           uuid=rp_uuid)
     if usage_by_class(context, rp.id).get(rc_name):
