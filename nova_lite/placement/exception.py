@@ -28,7 +28,7 @@ Invalid = nl_exc.Invalid
 
 
 class ResourceProviderNotFound(NotFound):
-    msg_fmt = 'No resource provider with uuid %(uuid)s found.'
+    msg_fmt = 'No resource provider with uuid %(uuid)s found'
 
 
 class ResourceClassNotFound(NotFound):
@@ -78,8 +78,8 @@ class CannotDeleteParentProvider(Conflict):
 
 
 class ResourceClassInUse(Conflict):
-    msg_fmt = ("Error in delete resource class '%(name)s': Cannot delete "
-               "resource class %(name)s. Class is in use in inventory.")
+    msg_fmt = ('Error in delete resource class: Cannot delete resource '
+               'class %(name)s. Class is in use in inventory.')
 
 
 class TraitInUse(Conflict):

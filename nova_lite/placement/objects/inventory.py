@@ -104,7 +104,13 @@ def _write(context, rp, wanted, replace_all):
     """Make the provider's inventories ``wanted`` (all or some classes)."""
     current = _rows(context, rp.id)
     usage = usage_by_class(context, rp.id)
-    rc_ids = common.rc_ids(context, wanted)
+    try:
+        rc_ids = common.rc_ids(context, wanted)
+    except exception.ResourceClassNotFound as exc:
+        # Placement names the first unknown class of the body.
+        missing = exc.kwargs['name'].split(', ')
+        raise exception.ResourceClassNotFound(
+            name=next(rc for rc in wanted if rc in missing))
     if replace_all:
         removed = [rc for rc in current if rc not in wanted]
         in_use = [rc for rc in removed if usage.get(rc)]
