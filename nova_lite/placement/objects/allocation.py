@@ -125,22 +125,28 @@ def _check_constraints(rp_uuid, rc, amount, inventories):
 
 def _check_capacity(context, providers, specs):
     """Check the new allocations (the old ones of the consumers written
-    are already replaced): per consumer the unit constraints, per provider
-    and class the capacity against the usage after the write."""
+    are already replaced) one by one in the body's order, as Placement
+    does, so the first one refused is the one it names: its unit
+    constraints, then the capacity against the usage before the write plus
+    what the body asked of that class so far."""
     inventories = {u: inv_obj.provider_inventories(context, rp.id)
                    for u, rp in providers.items()}
+    wanted = _sum_by_provider(specs)
+    usage = {}
+    asked = {}
     for spec in specs:
         for rp_uuid, resources in spec.allocations.items():
             for rc, amount in resources.items():
                 _check_constraints(rp_uuid, rc, amount, inventories[rp_uuid])
-    for rp_uuid in _sum_by_provider(specs):
-        usage = inv_obj.usage_by_class(context, providers[rp_uuid].id)
-        for rc, used in usage.items():
-            inv = inventories[rp_uuid].get(rc)
-            wanted = _sum_by_provider(specs)[rp_uuid].get(rc)
-            if wanted and inv is not None and used > inv_obj.capacity(inv):
-                raise exception.CapacityExceeded(
-                    requested=wanted, resource_class=rc, uuid=rp_uuid)
+                if rp_uuid not in usage:
+                    usage[rp_uuid] = inv_obj.usage_by_class(
+                        context, providers[rp_uuid].id)
+                asked[rp_uuid, rc] = asked.get((rp_uuid, rc), 0) + amount
+                before = usage[rp_uuid].get(rc, 0) - wanted[rp_uuid][rc]
+                inv = inventories[rp_uuid][rc]
+                if before + asked[rp_uuid, rc] > inv_obj.capacity(inv):
+                    raise exception.CapacityExceeded(
+                        requested=amount, resource_class=rc, uuid=rp_uuid)
 
 
 def _old_provider_uuids(context, consumer_uuid):
@@ -197,6 +203,12 @@ def replace_all(context, specs):
     those it held: a provider an allocation merely leaves only gains free
     capacity, which no concurrent writer needs guarding against.
     """
+    # Every consumer's generation first, then providers, classes and
+    # amounts: Placement's order of refusals.
+    for spec in specs:
+        consumer_obj.check_generation(
+            spec.consumer_uuid, consumer_obj.find(context, spec.consumer_uuid),
+            spec.consumer_generation)
     touched = set()
     for spec in specs:
         touched |= (set(spec.allocations) if spec.allocations
