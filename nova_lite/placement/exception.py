@@ -28,7 +28,7 @@ Invalid = nl_exc.Invalid
 
 
 class ResourceProviderNotFound(NotFound):
-    msg_fmt = 'No resource provider with uuid %(uuid)s found.'
+    msg_fmt = 'No resource provider with uuid %(uuid)s found'
 
 
 class ResourceClassNotFound(NotFound):
@@ -78,8 +78,8 @@ class CannotDeleteParentProvider(Conflict):
 
 
 class ResourceClassInUse(Conflict):
-    msg_fmt = ("Error in delete resource class '%(name)s': Cannot delete "
-               "resource class %(name)s. Class is in use in inventory.")
+    msg_fmt = ('Error in delete resource class: Cannot delete resource '
+               'class %(name)s. Class is in use in inventory.')
 
 
 class TraitInUse(Conflict):
@@ -87,9 +87,9 @@ class TraitInUse(Conflict):
 
 
 class CapacityExceeded(Conflict):
-    msg_fmt = ('Unable to allocate inventory: unable to allocate '
-               '%(requested)s of %(resource_class)s on resource provider '
-               '%(uuid)s. The requested amount would exceed the capacity.')
+    msg_fmt = ("Unable to allocate inventory: Unable to create allocation "
+               "for '%(resource_class)s' on resource provider '%(uuid)s'. "
+               "The requested amount would exceed the capacity.")
 
 
 class InvalidInventory(Invalid):

@@ -14,6 +14,7 @@ from nova_lite.placement import errors
 from nova_lite.placement import exception
 from nova_lite.placement import util
 from nova_lite.wsgi import faults as wsgi_faults
+from nova_lite.wsgi import microversion as wsgi_microversion
 
 # NOTE(nova_lite): the most specific classes first; the first match wins.
 _EXCEPTION_MAP = [
@@ -36,8 +37,17 @@ def to_http_error(exc):
     """The webob error a domain exception stands for, or None."""
     for domain_cls, http_cls, code in _EXCEPTION_MAP:
         if isinstance(exc, domain_cls):
-            return http_cls(exc.message, comment=code)
+            http = http_cls(exc.message, comment=code)
+            # NOTE(nova_lite): Placement's handlers let a missing provider
+            # or class through; its 404 is raised past the layer that adds
+            # Vary. A missing trait they answer themselves.
+            http.outside_handler = isinstance(exc, exception.NotFound) and (
+                not isinstance(exc, exception.TraitNotFound))
+            return http
     return None
+
+
+METHOD_NOT_ALLOWED = 'The method specified is not allowed for this resource.'
 
 
 class PlacementErrors(wsgi_faults.ErrorFormat):
@@ -45,12 +55,16 @@ class PlacementErrors(wsgi_faults.ErrorFormat):
 
     bad_utf8 = 'The request path or query string is not valid UTF-8.'
     db_unavailable = 'The placement database is unavailable, retry later.'
+    not_found = None
 
     def render(self, req, exc):
+        if getattr(exc, 'outside_handler', False):
+            req.environ[wsgi_microversion.NO_VARY_ENVIRON] = True
         return util.json_error_response(req, exc)
 
     def method_not_allowed(self, method):
-        return 'The method %s is not allowed for this resource.' % method
+        # NOTE(nova_lite): webob's 405 template already names the method.
+        return METHOD_NOT_ALLOWED
 
     def internal_message(self, request_id, exc):
         return ('An unexpected error occurred; see the placement log for '

@@ -66,10 +66,11 @@ MAX_VERSION = wsgi_microversion.parse(VERSIONS[-1])
 TABLE = wsgi_microversion.VersionTable(
     SERVICE_TYPE, MIN_VERSION, MAX_VERSION, ENVIRON_KEY,
     wsgi_microversion.Messages(
-        bad_header='invalid version string: {text}',
-        bad_format='invalid version string: {text}',
-        unsupported='Unacceptable version header: {text}'),
-    vary=wsgi_microversion.HEADER.lower())
+        bad_header='Invalid microversion: {text}',
+        bad_format='Invalid microversion: {error}',
+        unsupported='Invalid microversion: Unacceptable version header: '
+                    '{text}'),
+    vary=wsgi_microversion.HEADER.lower(), headers_on_bad_version=False)
 
 
 def of(req):
@@ -85,14 +86,12 @@ def require(min_version, status_code=404):
     def decorate(handler):
         def guarded(req):
             if of(req) < wanted:
+                # NOTE(nova_lite): as Placement, the bare status: webob's
+                # explanation and no message.
                 if status_code == 405:
-                    # Placement's words: the method does not exist yet.
                     raise webob.exc.HTTPMethodNotAllowed(
-                        'The method %s is not allowed for this resource.'
-                        % req.method, comment=errors.DEFAULT)
-                raise webob.exc.HTTPNotFound(
-                    'The resource could not be found.',
-                    comment=errors.DEFAULT)
+                        comment=errors.DEFAULT)
+                raise webob.exc.HTTPNotFound(comment=errors.DEFAULT)
             return handler(req)
         guarded.__name__ = handler.__name__
         guarded.__doc__ = handler.__doc__

@@ -21,14 +21,13 @@ JSON = 'application/json'
 
 
 def error_body(status_int, title, detail, code, request_id, version=None):
-    """The placement/API-SIG error document, as Placement words it: the
-    detail on one line (clients such as osc-placement show its last line),
+    """The placement/API-SIG error document, as Placement words it:
     ``code`` only from 1.23, and a 406 for a version it could not serve
     names the versions it can."""
     error = {
         'status': status_int,
         'title': title,
-        'detail': detail.replace('\r', '').replace('\n', ' '),
+        'detail': detail,
         'request_id': request_id,
     }
     if version is not None and version >= (1, 23):
@@ -39,6 +38,21 @@ def error_body(status_int, title, detail, code, request_id, version=None):
         error['min_version'] = wsgi_microversion.format_version(
             microversion.MIN_VERSION)
     return {'errors': [error]}
+
+
+def webob_detail(req, exc):
+    """The ``detail`` Placement sends: webob's plain rendering of the
+    error, its explanation of the status, a blank line, then the message
+    and trailing blanks ("...incorrect.\\n\\n <message>  "). Placement's
+    JSON errors are webob's body run through its formatter, and clients and
+    tests match it, so it is copied even though it reads badly (see
+    doc/placement-compat.md)."""
+    def as_detail(body, status, title, environ):
+        return webob.exc.strip_tags(body)
+    # NOTE(nova_lite): json_body renders the exception's template the way
+    # webob's own formatters see it; the formatter keeps only the text.
+    exc.json_formatter = as_detail
+    return json.loads(exc.json_body(req.environ))
 
 
 def _error_media_type(req):
@@ -57,12 +71,15 @@ def json_error_response(req, exc):
     """Turn a webob HTTP error into a response in placement's shape: the
     JSON ``errors`` document, or webob's HTML or text page for a client
     that accepts HTML or neither (as Placement, whose errors are webob's)."""
+    # NOTE(nova_lite): the error code rides in webob's ``comment``; as in
+    # Placement it is taken out before rendering, or the page shows it.
+    code = getattr(exc, 'comment', None) or errors.DEFAULT
+    exc.comment = None
     if _error_media_type(req) != JSON:
         return req.get_response(exc)
-    code = getattr(exc, 'comment', None) or errors.DEFAULT
-    detail = exc.detail if exc.detail is not None else exc.explanation
     request_id = req.environ.get('openstack.request_id')
-    body = error_body(exc.code, exc.title, str(detail), code, request_id,
+    body = error_body(exc.code, exc.title, webob_detail(req, exc), code,
+                      request_id,
                       req.environ.get(microversion.ENVIRON_KEY))
     response = webob.Response(status=exc.status, content_type=JSON,
                               charset='utf-8')
@@ -73,13 +90,15 @@ def json_error_response(req, exc):
     return response
 
 
-def json_response(data, status=200, last_modified=None, req=None):
-    """A JSON response; GETs at 1.15+ also get cache headers."""
+def json_response(data, status=200, last_modified=None, req=None,
+                  modified_now=True):
+    """A JSON response; GETs at 1.15+ also get cache headers
+    (``modified_now=False``: no last-modified when there is no stamp)."""
     response = webob.Response(status=status, content_type=JSON,
                               charset='utf-8')
     response.body = json.dumps(data).encode('utf-8')
     if req is not None:
-        add_cache_headers(req, response, last_modified)
+        add_cache_headers(req, response, last_modified, modified_now)
     return response
 
 
@@ -89,13 +108,15 @@ def no_content(status=204):
     return response
 
 
-def add_cache_headers(req, response, last_modified=None):
+def add_cache_headers(req, response, last_modified=None, modified_now=True):
     """From 1.15, no-cache and last-modified on what a GET, PUT or POST
     answers with a body (Placement sets them on writes too)."""
     if req.method not in ('GET', 'PUT', 'POST') or (
             microversion.of(req) < (1, 15)):
         return
     response.cache_control = 'no-cache'
+    if last_modified is None and not modified_now:
+        return
     # NOTE(nova_lite): naive datetimes from the DB are UTC; webob formats
     # them as an HTTP date.
     response.last_modified = last_modified or _now()

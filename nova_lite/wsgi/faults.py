@@ -23,6 +23,9 @@ class ErrorFormat:
 
     bad_utf8 = None
     db_unavailable = None
+    # The message of a 404 for a path no route matches (None: webob's
+    # explanation alone).
+    not_found = 'The resource could not be found.'
 
     def render(self, req, exc):
         """The response for ``exc``, a ``webob.exc.HTTPException`` (>= 400)."""

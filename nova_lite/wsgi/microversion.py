@@ -16,11 +16,16 @@ import webob.exc
 
 HEADER = 'OpenStack-API-Version'
 
+# Set in the WSGI environ by a service's error renderer for a response that
+# must not carry ``Vary`` (Placement: errors raised outside its handlers).
+NO_VARY_ENVIRON = 'nova_lite.microversion.no_vary'
+
 Version = collections.namedtuple('Version', 'major minor')
 
 # The services word their 400/406 differently. ``{text}`` is what the
-# client sent (or microversion-parse's complaint), ``{min}``/``{max}``
-# the supported range.
+# client sent (or microversion-parse's complaint), ``{error}`` (400 for a
+# malformed version) microversion-parse's reason, ``{min}``/``{max}`` the
+# supported range.
 Messages = collections.namedtuple('Messages',
                                   'bad_header bad_format unsupported')
 
@@ -33,6 +38,16 @@ def parse(text):
     return Version(int(major), int(minor))
 
 
+def _parse_error(text):
+    """microversion-parse's complaint about a malformed version (what
+    Placement quotes), or None when it would take ``text``."""
+    try:
+        microversion_parse.parse_version_string(text)
+    except TypeError as exc:
+        return str(exc)
+    return None
+
+
 def format_version(version):
     return '%d.%d' % tuple(version)
 
@@ -43,10 +58,14 @@ class VersionTable:
     :param environ_key: where the middleware puts the version served.
     :param legacy_header: a second request/response header, or None.
     :param vary: the ``Vary`` value every response carries.
+    :param headers_on_bad_version: whether the 400/406 for a version that
+        cannot be served carries the minimum's headers (Placement's has
+        none).
     """
 
     def __init__(self, service_type, min_version, max_version, environ_key,
-                 messages, legacy_header=None, vary=HEADER):
+                 messages, legacy_header=None, vary=HEADER,
+                 headers_on_bad_version=True):
         self.service_type = service_type
         self.min_version = min_version
         self.max_version = max_version
@@ -54,6 +73,7 @@ class VersionTable:
         self.messages = messages
         self.legacy_header = legacy_header
         self.vary = vary
+        self.headers_on_bad_version = headers_on_bad_version
 
     def _requested_text(self, environ):
         headers = microversion_parse.headers_from_wsgi_environ(environ)
@@ -61,8 +81,8 @@ class VersionTable:
         return microversion_parse.get_version(
             headers, service_type=self.service_type, legacy_headers=legacy)
 
-    def _message(self, template, text):
-        return template.format(text=text,
+    def _message(self, template, text, error=None):
+        return template.format(text=text, error=error or text,
                                min=format_version(self.min_version),
                                max=format_version(self.max_version))
 
@@ -81,8 +101,8 @@ class VersionTable:
         try:
             version = parse(text)
         except ValueError:
-            raise webob.exc.HTTPBadRequest(
-                self._message(self.messages.bad_format, text))
+            raise webob.exc.HTTPBadRequest(self._message(
+                self.messages.bad_format, text, _parse_error(text)))
         if not self.min_version <= version <= self.max_version:
             raise webob.exc.HTTPNotAcceptable(
                 self._message(self.messages.unsupported, text))
@@ -120,13 +140,16 @@ class MicroversionMiddleware:
             version = self.versions.extract(req.environ)
         except webob.exc.HTTPException as exc:
             response = self.errors.render(req, exc)
-            self._decorate(response, self.versions.min_version)
+            if self.versions.headers_on_bad_version:
+                self._decorate(req, response, self.versions.min_version)
             return response
         req.environ[self.versions.environ_key] = version
         response = req.get_response(self.app)
-        self._decorate(response, version)
+        self._decorate(req, response, version)
         return response
 
-    def _decorate(self, response, version):
+    def _decorate(self, req, response, version):
         for key, value in self.versions.response_headers(version).items():
+            if key == 'Vary' and req.environ.get(NO_VARY_ENVIRON):
+                continue
             response.headers[key] = value

@@ -37,6 +37,10 @@ class Router:
         domain exception mapped here, inside the microversion layer, so
         its response carries the version headers; unmapped ones go on to
         the fault wrapper.
+
+    A 404 for an unknown path is marked ``outside_handler`` (as a
+    ``domain_errors`` mapping may mark its own), for a service whose
+    errors show where they arose (Placement's carry no ``Vary`` then).
     """
 
     def __init__(self, table, errors, lenient=False, before=None,
@@ -69,7 +73,9 @@ class Router:
     def _dispatch(self, req):
         match = self.mapper.match(self._path(req))
         if match is None:
-            raise webob.exc.HTTPNotFound('The resource could not be found.')
+            exc = webob.exc.HTTPNotFound(self.errors.not_found)
+            exc.outside_handler = True
+            raise exc
         handler = self._handler(req, self.routes[match.pop('route_path')])
         req.environ['wsgiorg.routing_args'] = ((), match)
         if self.before is not None:

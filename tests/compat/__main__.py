@@ -120,7 +120,8 @@ def main(argv=None):
     args, rest = parser.parse_known_args(argv)
     if args.differential:
         from tests.compat.differential import __main__ as differential
-        return differential.main(['--start'] + rest)
+        db_url = ['--db-url', args.db_url] if args.db_url else []
+        return differential.main(['--start'] + db_url + rest)
     if rest:
         parser.error('unrecognized arguments: %s' % ' '.join(rest))
     groups = args.group or list(placement_gabbits.GROUPS)

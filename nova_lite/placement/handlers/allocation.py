@@ -101,6 +101,9 @@ def _write(ctx, specs, consumer_uuid=None):
     except (exception.InvalidInventory,
             exception.AllocationConstraintsViolated) as exc:
         raise webob.exc.HTTPConflict(exc.message, comment=errors.DEFAULT)
+    except exception.ConsumerGenerationConflict as exc:
+        raise webob.exc.HTTPConflict(exc.message,
+                                     comment=errors.CONCURRENT_UPDATE)
     except exception.ConcurrentUpdateDetected as exc:
         raise webob.exc.HTTPConflict(
             'Inventory and/or allocations changed while attempting to '

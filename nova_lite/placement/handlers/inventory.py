@@ -40,12 +40,19 @@ def _serialize_all(rp, inventories):
             'inventories': inventories}
 
 
-def _unknown_class_as_400(fn, *args):
+def _unknown_class_as_400(prefix, fn, *args):
+    """Call ``fn``; an unknown class is a 400 worded ``prefix: reason``."""
     try:
         return fn(*args)
     except exception.ResourceClassNotFound as exc:
-        raise util.bad_request('Unknown resource class in inventory: %s'
-                               % exc.message)
+        raise util.bad_request('%s: %s' % (prefix, exc.message))
+
+
+def _generation_conflict(exc):
+    """Placement's short words for a stale generation in an inventory
+    PUT."""
+    return webob.exc.HTTPConflict('resource provider generation conflict',
+                                  comment=errors.CONCURRENT_UPDATE)
 
 
 def _conflict(exc):
@@ -60,7 +67,8 @@ def get_inventories(req):
     ctx = common.context(req, POLICY % 'list')
     rp, inventories, modified = inv_obj.get_all(ctx, common.provider_uuid(req))
     return util.json_response(_serialize_all(rp, inventories),
-                              last_modified=modified, req=req)
+                              last_modified=modified, req=req,
+                              modified_now=False)
 
 
 def get_inventory(req):
@@ -84,11 +92,20 @@ def set_inventories(req):
     body = util.extract_json(req, schema.PUT_ALL_SCHEMA)
     for rc, values in body['inventories'].items():
         _check_reserved(req, rc, values)
-    rp, inventories, _ = _unknown_class_as_400(
-        inv_obj.set_all, ctx, common.provider_uuid(req),
-        body['resource_provider_generation'], body['inventories'])
+    uuid = common.provider_uuid(req)
+    try:
+        rp, inventories, modified = _unknown_class_as_400(
+            'Unknown resource class in inventory for resource provider %s'
+            % uuid, inv_obj.set_all, ctx, uuid,
+            body['resource_provider_generation'], body['inventories'])
+    except exception.ConcurrentUpdateDetected as exc:
+        raise _generation_conflict(exc)
+    except exception.InventoryInUse as exc:
+        raise webob.exc.HTTPConflict('update conflict: %s' % exc.message,
+                                     comment=errors.INVENTORY_INUSE)
+    # NOTE(nova_lite): no last-modified for an empty set, as Placement.
     return util.json_response(_serialize_all(rp, inventories), req=req,
-                              last_modified=rp.last_modified)
+                              last_modified=modified, modified_now=False)
 
 
 def create_inventory(req):
@@ -102,6 +119,8 @@ def create_inventory(req):
     _check_reserved(req, rc, body, 'create')
     try:
         rp, inv, _ = _unknown_class_as_400(
+            'Unable to create inventory for resource provider %s'
+            % common.provider_uuid(req),
             inv_obj.set_one, ctx, common.provider_uuid(req), None, rc,
             body, False)
     except exception.Exists as exc:
@@ -121,14 +140,18 @@ def update_inventory(req):
     body = util.extract_json(req, schema.PUT_ONE_SCHEMA)
     generation = body.pop('resource_provider_generation')
     _check_reserved(req, rc, body)
+    # NOTE(nova_lite): an unknown class is Placement's 404 (its lookup's
+    # NotFound, let through), after the generation check.
     try:
-        rp, inv, _ = _unknown_class_as_400(
-            inv_obj.set_one, ctx, common.provider_uuid(req), generation, rc,
-            body, True)
-    except exception.InventoryNotFound as exc:
+        rp, inv, _ = inv_obj.set_one(ctx, common.provider_uuid(req),
+                                     generation, rc, body, True)
+    except exception.ConcurrentUpdateDetected as exc:
+        raise _generation_conflict(exc)
+    except exception.InventoryNotFound:
         raise util.bad_request(
             'No inventory record with resource class for resource provider '
-            '%s: %s' % (common.provider_uuid(req), exc.message))
+            '%s: No inventory of class %s found.'
+            % (common.provider_uuid(req), rc))
     return util.json_response(_serialize_one(inv, rp.generation), req=req,
                               last_modified=rp.last_modified)
 
@@ -139,10 +162,19 @@ def delete_inventory(req):
     rc = util.wsgi_path_item(req.environ, 'resource_class')
     try:
         inv_obj.delete_one(ctx, common.provider_uuid(req), rc)
-    except exception.InventoryNotFound as exc:
+    except exception.ResourceClassNotFound as exc:
         raise webob.exc.HTTPNotFound(
             'No inventory of class %s found for delete: %s'
             % (rc, exc.message), comment=errors.DEFAULT)
+    except exception.InventoryNotFound:
+        raise webob.exc.HTTPNotFound(
+            'No inventory of class %s found for delete: No inventory of '
+            'class %s found for delete' % (rc, rc), comment=errors.DEFAULT)
+    except exception.InventoryInUse as exc:
+        # NOTE(nova_lite): Placement's code here is concurrent_update.
+        raise webob.exc.HTTPConflict(
+            'Unable to delete inventory of class %s: %s'
+            % (rc, exc.message), comment=errors.CONCURRENT_UPDATE)
     return util.no_content()
 
 

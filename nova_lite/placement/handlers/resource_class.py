@@ -1,5 +1,8 @@
 """Handlers of /resource_classes[/{name}] (1.2+)."""
 
+import webob.exc
+
+from nova_lite.placement import errors
 from nova_lite.placement import exception
 from nova_lite.placement.handlers import common
 from nova_lite.placement import microversion
@@ -41,7 +44,11 @@ def create_resource_class(req):
     """POST /resource_classes: 201 with Location; 409 if it exists."""
     ctx = common.context(req, POLICY % 'create')
     body = util.extract_json(req, schema.RC_POST_SCHEMA)
-    rc = rc_obj.create(ctx, body['name'])
+    try:
+        rc = rc_obj.create(ctx, body['name'])
+    except exception.Exists as exc:
+        # NOTE(nova_lite): no specific code here in Placement.
+        raise webob.exc.HTTPConflict(exc.message, comment=errors.DEFAULT)
     response = util.no_content(201)
     response.location = util.location(req, '/resource_classes/' + rc.name)
     return response
@@ -81,5 +88,9 @@ def update_resource_class(req):
 def delete_resource_class(req):
     """DELETE /resource_classes/{name}: 204; 400 standard, 409 in use."""
     ctx = common.context(req, POLICY % 'delete')
-    rc_obj.destroy(ctx, util.wsgi_path_item(req.environ, 'name'))
+    try:
+        rc_obj.destroy(ctx, util.wsgi_path_item(req.environ, 'name'))
+    except exception.NotCustom as exc:
+        raise util.bad_request('Error in delete resource class: %s'
+                               % exc.message)
     return util.no_content()

@@ -230,7 +230,8 @@ def create_resource_provider(req):
                            body.get('parent_provider_uuid'))
     except exception.InvalidParent as exc:
         raise util.bad_request('Unable to create resource provider "%s", '
-                               '%s: %s' % (body['name'], uuid, exc.message))
+                               '%s: Object action create failed because: %s'
+                               % (body['name'], uuid, exc.message))
     if want >= (1, 20):
         response = util.json_response(serialize(req, rp), req=req,
                                       last_modified=rp.last_modified)
@@ -252,12 +253,17 @@ def update_resource_provider(req):
                   'allow_reparent': want >= (1, 37)}
     uuid = common.provider_uuid(req)
     try:
-        rp = rp_obj.update(ctx, uuid, body['name'], **kwargs)
+        rp, previous_update = rp_obj.update(ctx, uuid, body['name'],
+                                            **kwargs)
     except exception.InvalidParent as exc:
-        raise util.bad_request('Unable to save resource provider %s: %s'
+        raise util.bad_request('Unable to save resource provider %s: Object '
+                               'action update failed because: %s'
                                % (uuid, exc.message))
+    # NOTE(nova_lite): Placement sends the provider's updated_at as read
+    # before the write: none for a provider never updated.
     return util.json_response(serialize(req, rp), req=req,
-                              last_modified=rp.last_modified)
+                              last_modified=previous_update,
+                              modified_now=False)
 
 
 def delete_resource_provider(req):

@@ -16,11 +16,14 @@ _CUSTOM_RE = re.compile(r'^CUSTOM_[A-Z0-9_]+$')
 
 
 def _name_filter(value):
-    """(names, prefix) from ``in:A,B`` or ``startswith:CUSTOM``."""
+    """(names, prefix) from ``in:A,B`` or ``startswith:CUSTOM``; another
+    word before the colon filters nothing, as in Placement."""
     if value.startswith('in:'):
         return [n for n in value[3:].split(',') if n], None
     if value.startswith('startswith:'):
         return None, value[len('startswith:'):]
+    if ':' in value:
+        return None, None
     raise util.bad_request(
         "Badly formatted name parameter. Expected name query string "
         "parameter in form: ?name=[in|startswith]:[name1,name2|prefix]. "
@@ -34,7 +37,7 @@ def _associated(value):
     if lowered not in ('true', 'false'):
         raise util.bad_request(
             'The query parameter "associated" only accepts "true" or '
-            '"false", got %r' % value)
+            '"false"')
     return lowered == 'true'
 
 
@@ -112,7 +115,8 @@ def update_traits_for_resource_provider(req):
             ctx, common.provider_uuid(req),
             body['resource_provider_generation'], body['traits'])
     except exception.TraitNotFound as exc:
-        raise util.bad_request(exc.message)
+        # Placement's words here differ from its TraitNotFound's.
+        raise util.bad_request('No such trait %s' % exc.kwargs['names'])
     except exception.ConcurrentUpdateDetected:
         raise util.generation_conflict()
     return util.json_response(_serialize(rp, names), req=req,

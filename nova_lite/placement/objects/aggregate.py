@@ -50,12 +50,11 @@ def _aggregate_ids(context, uuids):
 @db_api.writer
 def set_for_provider(context, rp_uuid, uuids, generation=None):
     """Replace a provider's aggregates; with ``generation`` (1.19+) only if
-    it still matches, otherwise against the generation read here."""
+    it still matches, bumping it; without (before 1.19) the generation
+    stays, as in Placement."""
     rp = rp_obj.find(context, rp_uuid)
     ids = _aggregate_ids(context, uuids)
-    if generation is None:
-        common.bump_internal(context, rp.id, rp.uuid, rp.generation)
-    else:
+    if generation is not None:
         common.increment_generation(context, rp.id, rp.uuid, generation)
     context.session.execute(sa.delete(RP_AGG).where(
         RP_AGG.c.resource_provider_id == rp.id))

@@ -12,6 +12,7 @@ is never over-committed and callers only see 409s that mean something.
 
 import dataclasses
 
+from oslo_log import log as logging
 import sqlalchemy as sa
 
 from nova_lite.placement.db import api as db_api
@@ -21,6 +22,8 @@ from nova_lite.placement.objects import common
 from nova_lite.placement.objects import consumer as consumer_obj
 from nova_lite.placement.objects import inventory as inv_obj
 from nova_lite.placement.objects import resource_provider as rp_obj
+
+LOG = logging.getLogger(__name__)
 
 ALLOC = common.ALLOC
 RP = common.RP
@@ -85,15 +88,18 @@ def get_for_provider(context, rp_uuid):
     return rp, result, _latest(rows)
 
 
-def _providers(context, uuids):
+def _providers(context, uuids, order=None):
+    """{uuid: row}; a missing one is NotFound: all of them, or with
+    ``order`` the first in it (Placement names the first of the body)."""
     rows = context.session.execute(sa.select(
         RP.c.id, RP.c.uuid, RP.c.generation).where(
             RP.c.uuid.in_(uuids))).all()
     found = {r.uuid: r for r in rows}
     missing = set(uuids) - set(found)
     if missing:
+        first = [u for u in order or () if u in missing][:1]
         raise exception.ResourceProviderNotFound(
-            uuid=', '.join(sorted(missing)))
+            uuid=', '.join(first or sorted(missing)))
     return found
 
 
@@ -107,32 +113,40 @@ def _check_constraints(rp_uuid, rc, amount, inventories):
     inv = inventories[rc]
     if amount < inv['min_unit'] or amount > inv['max_unit'] or (
             amount % inv['step_size']):
+        # Placement's words; which bound is broken it leaves to the log.
+        LOG.debug('Amount %d of %s on %s violates min_unit %d, max_unit %d '
+                  'or step_size %d.', amount, rc, rp_uuid, inv['min_unit'],
+                  inv['max_unit'], inv['step_size'])
         raise exception.AllocationConstraintsViolated(
-            reason='Unable to allocate inventory for consumer: the amount '
-                   '%d of %s on resource provider %s violates min_unit %d, '
-                   'max_unit %d or step_size %d.'
-                   % (amount, rc, rp_uuid, inv['min_unit'], inv['max_unit'],
-                      inv['step_size']))
+            reason="Unable to create allocation for '%s' on resource "
+                   "provider '%s'. The requested amount would violate "
+                   "inventory constraints." % (rc, rp_uuid))
 
 
 def _check_capacity(context, providers, specs):
     """Check the new allocations (the old ones of the consumers written
-    are already replaced): per consumer the unit constraints, per provider
-    and class the capacity against the usage after the write."""
+    are already replaced) one by one in the body's order, as Placement
+    does, so the first one refused is the one it names: its unit
+    constraints, then the capacity against the usage before the write plus
+    what the body asked of that class so far."""
     inventories = {u: inv_obj.provider_inventories(context, rp.id)
                    for u, rp in providers.items()}
+    wanted = _sum_by_provider(specs)
+    usage = {}
+    asked = {}
     for spec in specs:
         for rp_uuid, resources in spec.allocations.items():
             for rc, amount in resources.items():
                 _check_constraints(rp_uuid, rc, amount, inventories[rp_uuid])
-    for rp_uuid in _sum_by_provider(specs):
-        usage = inv_obj.usage_by_class(context, providers[rp_uuid].id)
-        for rc, used in usage.items():
-            inv = inventories[rp_uuid].get(rc)
-            wanted = _sum_by_provider(specs)[rp_uuid].get(rc)
-            if wanted and inv is not None and used > inv_obj.capacity(inv):
-                raise exception.CapacityExceeded(
-                    requested=wanted, resource_class=rc, uuid=rp_uuid)
+                if rp_uuid not in usage:
+                    usage[rp_uuid] = inv_obj.usage_by_class(
+                        context, providers[rp_uuid].id)
+                asked[rp_uuid, rc] = asked.get((rp_uuid, rc), 0) + amount
+                before = usage[rp_uuid].get(rc, 0) - wanted[rp_uuid][rc]
+                inv = inventories[rp_uuid][rc]
+                if before + asked[rp_uuid, rc] > inv_obj.capacity(inv):
+                    raise exception.CapacityExceeded(
+                        requested=amount, resource_class=rc, uuid=rp_uuid)
 
 
 def _old_provider_uuids(context, consumer_uuid):
@@ -189,11 +203,18 @@ def replace_all(context, specs):
     those it held: a provider an allocation merely leaves only gains free
     capacity, which no concurrent writer needs guarding against.
     """
+    # Every consumer's generation first, then providers, classes and
+    # amounts: Placement's order of refusals.
+    for spec in specs:
+        consumer_obj.check_generation(
+            spec.consumer_uuid, consumer_obj.find(context, spec.consumer_uuid),
+            spec.consumer_generation)
     touched = set()
     for spec in specs:
         touched |= (set(spec.allocations) if spec.allocations
                     else _old_provider_uuids(context, spec.consumer_uuid))
-    providers = _providers(context, touched)
+    providers = _providers(context, touched, order=[
+        uuid for spec in specs for uuid in spec.allocations])
     rc_ids = common.rc_ids(context, {
         rc for spec in specs for res in spec.allocations.values()
         for rc in res})

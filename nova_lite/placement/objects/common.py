@@ -48,8 +48,15 @@ class InternalGenerationConflict(RetryTransaction):
         super().__init__(uuid)
 
 
+MAX_GENERATION = 2147483647
+
+
 def increment_generation(context, rp_id, rp_uuid, expected):
     """Bump a provider's generation if it is still ``expected``."""
+    if isinstance(expected, int) and not 0 <= expected < MAX_GENERATION:
+        # NOTE(nova_lite): the schemas take any integer (as Placement's);
+        # one no provider can have is a conflict, not a database overflow.
+        raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     result = context.session.execute(
         sa.update(RP).where(RP.c.id == rp_id, RP.c.generation == expected)
         .values(generation=expected + 1, updated_at=models.utcnow()))

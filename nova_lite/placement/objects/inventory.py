@@ -5,6 +5,7 @@ bumps it. An inventory may not be removed while allocations use its class,
 nor shrunk below what is allocated (both 409 ``placement.inventory.inuse``).
 """
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
 
@@ -64,8 +65,9 @@ def get_all(context, rp_uuid):
     """(provider, {rc: inventory}, last modified)."""
     rp = rp_obj.find(context, rp_uuid)
     rows = _rows(context, rp.id)
+    # NOTE(nova_lite): no rows, no last-modified (Placement sends none).
     return (rp, {rc: _as_dict(r) for rc, r in rows.items()},
-            _last_modified(rp, rows.values()))
+            _last_modified(rp, rows.values()) if rows else None)
 
 
 @db_api.reader
@@ -103,7 +105,13 @@ def _write(context, rp, wanted, replace_all):
     """Make the provider's inventories ``wanted`` (all or some classes)."""
     current = _rows(context, rp.id)
     usage = usage_by_class(context, rp.id)
-    rc_ids = common.rc_ids(context, wanted)
+    try:
+        rc_ids = common.rc_ids(context, wanted)
+    except exception.ResourceClassNotFound as exc:
+        # Placement names the first unknown class of the body.
+        missing = exc.kwargs['name'].split(', ')
+        raise exception.ResourceClassNotFound(
+            name=next(rc for rc in wanted if rc in missing))
     if replace_all:
         removed = [rc for rc in current if rc not in wanted]
         in_use = [rc for rc in removed if usage.get(rc)]
@@ -136,6 +144,22 @@ def set_all(context, rp_uuid, generation, inventories):
     return get_all(context, rp_uuid)
 
 
+def _duplicate(context, rp, rc_name, values):
+    """Refuse a second inventory of a class with the database's own
+    duplicate-entry error, which Placement quotes (statement and all: an
+    oddity matched on purpose, see doc/placement-compat.md)."""
+    try:
+        context.session.execute(sa.insert(INV).values(
+            resource_provider_id=rp.id,
+            resource_class_id=common.rc_ids(context, [rc_name])[rc_name],
+            created_at=models.utcnow(), **with_defaults(values)))
+    except db_exc.DBDuplicateEntry as exc:
+        raise exception.Exists(message=str(exc))
+    # NOTE(nova_lite): unreachable while the unique constraint holds.
+    raise exception.Exists(what='Inventory for %s on resource provider %s'
+                                % (rc_name, rp.uuid))
+
+
 @common.write_transaction
 @db_api.writer
 def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
@@ -147,12 +171,11 @@ def set_one(context, rp_uuid, generation, rc_name, values, must_exist):
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     exists = rc_name in _rows(context, rp.id)
     if must_exist and not exists:
+        common.rc_ids(context, [rc_name])  # an unknown class first
         raise exception.InventoryNotFound(resource_class=rc_name,
                                           uuid=rp_uuid)
     if not must_exist and exists:
-        raise exception.Exists(
-            what='Inventory for %s on resource provider %s'
-                 % (rc_name, rp_uuid))
+        _duplicate(context, rp, rc_name, values)
     if generation is None:
         common.bump_internal(context, rp.id, rp.uuid, rp.generation)
     else:
@@ -167,6 +190,7 @@ def delete_one(context, rp_uuid, rc_name):
     rp = rp_obj.find(context, rp_uuid)
     rows = _rows(context, rp.id)
     if rc_name not in rows:
+        common.rc_ids(context, [rc_name])  # an unknown class first
         raise exception.InventoryNotFound(resource_class=rc_name,
                                           uuid=rp_uuid)
     if usage_by_class(context, rp.id).get(rc_name):

@@ -187,14 +187,16 @@ def _update_in_db(context, uuid, name, parent_uuid, allow_reparent):
         name=name, updated_at=models.utcnow()))
     if parent_uuid is not _UNSET:
         _reparent(context, rp, parent_uuid, allow_reparent)
-    return find(context, uuid)
+    return find(context, uuid), rp.updated_at
 
 
 _UNSET = object()
 
 
 def update(context, uuid, name, parent_uuid=_UNSET, allow_reparent=False):
-    """Rename (and maybe re-parent, 1.37+) a provider."""
+    """Rename (and maybe re-parent, 1.37+) a provider: (the provider, its
+    ``updated_at`` before this write, which Placement's answer carries as
+    last-modified)."""
     try:
         return _update_in_db(context, uuid, name, parent_uuid,
                              allow_reparent)
@@ -210,16 +212,17 @@ def destroy(context, uuid):
     """Delete a provider with no allocations and no children."""
     rp = find(context, uuid)
     session = context.session
-    used = session.execute(sa.select(sa.func.count()).select_from(
-        common.ALLOC).where(common.ALLOC.c.resource_provider_id == rp.id)
-    ).scalar()
-    if used:
-        raise exception.ResourceProviderInUse(uuid=uuid)
+    # Children first, then allocations: Placement's order of refusals.
     children = session.execute(sa.select(sa.func.count()).select_from(RP)
                                .where(RP.c.parent_provider_id == rp.id)
                                ).scalar()
     if children:
         raise exception.CannotDeleteParentProvider(uuid=uuid)
+    used = session.execute(sa.select(sa.func.count()).select_from(
+        common.ALLOC).where(common.ALLOC.c.resource_provider_id == rp.id)
+    ).scalar()
+    if used:
+        raise exception.ResourceProviderInUse(uuid=uuid)
     for table in (common.INV, common.RP_TRAIT, common.RP_AGG):
         session.execute(sa.delete(table).where(
             table.c.resource_provider_id == rp.id))

@@ -115,6 +115,12 @@ def get_for_provider(context, rp_uuid):
     return rp, _provider_traits(context, rp.id)
 
 
+def _provider_traits_ids(context, rp_id):
+    return context.session.execute(
+        sa.select(RP_TRAIT.c.trait_id).where(
+            RP_TRAIT.c.resource_provider_id == rp_id)).scalars().all()
+
+
 def _trait_ids(context, names):
     rows = context.session.execute(sa.select(TRAIT.c.name, TRAIT.c.id).where(
         TRAIT.c.name.in_(names))).all()
@@ -135,6 +141,10 @@ def set_for_provider(context, rp_uuid, generation, names):
         # in Placement.
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     ids = _trait_ids(context, set(names))
+    # NOTE(nova_lite): as Placement, the same set again changes nothing,
+    # the generation included.
+    if set(ids.values()) == set(_provider_traits_ids(context, rp.id)):
+        return rp, sorted(ids)
     common.increment_generation(context, rp.id, rp.uuid, generation)
     context.session.execute(sa.delete(RP_TRAIT).where(
         RP_TRAIT.c.resource_provider_id == rp.id))
@@ -150,6 +160,8 @@ def set_for_provider(context, rp_uuid, generation, names):
 @db_api.writer
 def delete_for_provider(context, rp_uuid):
     rp = rp_obj.find(context, rp_uuid)
+    if not _provider_traits_ids(context, rp.id):
+        return  # nothing to delete: no generation bump, as in Placement
     common.increment_generation(context, rp.id, rp.uuid, rp.generation)
     context.session.execute(sa.delete(RP_TRAIT).where(
         RP_TRAIT.c.resource_provider_id == rp.id))

@@ -22,7 +22,7 @@ ONE_INVENTORY = {
 
 PUT_ONE_SCHEMA = copy.deepcopy(ONE_INVENTORY)
 PUT_ONE_SCHEMA['properties']['resource_provider_generation'] = (
-    common.GENERATION)
+    common.ANY_GENERATION)
 PUT_ONE_SCHEMA['required'] = ['total', 'resource_provider_generation']
 
 POST_SCHEMA = copy.deepcopy(PUT_ONE_SCHEMA)
@@ -32,7 +32,7 @@ POST_SCHEMA['required'] = ['total', 'resource_class']
 PUT_ALL_SCHEMA = {
     'type': 'object',
     'properties': {
-        'resource_provider_generation': common.GENERATION,
+        'resource_provider_generation': common.ANY_GENERATION,
         'inventories': {
             'type': 'object',
             'patternProperties': {'^[A-Z0-9_]+$': ONE_INVENTORY},

@@ -17,7 +17,7 @@ PROVIDER_TRAITS_SCHEMA = {
     'properties': {
         'traits': {'type': 'array', 'items': common.TRAIT_NAME,
                    'uniqueItems': True},
-        'resource_provider_generation': common.GENERATION,
+        'resource_provider_generation': common.ANY_GENERATION,
     },
     'required': ['traits', 'resource_provider_generation'],
     'additionalProperties': False,
@@ -30,7 +30,7 @@ AGGREGATES_SCHEMA_V1_1 = _AGG_LIST
 AGGREGATES_SCHEMA_V1_19 = {
     'type': 'object',
     'properties': {'aggregates': _AGG_LIST,
-                   'resource_provider_generation': common.GENERATION},
+                   'resource_provider_generation': common.ANY_GENERATION},
     'required': ['aggregates', 'resource_provider_generation'],
     'additionalProperties': False,
 }

@@ -40,6 +40,10 @@ def parser():
                    help='with --start: a virtualenv holding '
                    'openstack-placement (default: this Python if it has '
                    'it, else /tmp/placement-venv)')
+    p.add_argument('--db-url',
+                   help='with --start: the target\'s database, which must '
+                   'exist (default: SQLite in a temporary directory; the '
+                   'reference always runs on SQLite)')
     p.add_argument('--seed', default='1', help='makes the run reproducible')
     p.add_argument('--requests', type=int, default=2000,
                    help='requests in API sequences (default 2000)')
@@ -90,7 +94,7 @@ def run_started(args):
             os.path.join(tmp, 'reference'),
             servers.placement_python(args.placement_venv))
         target = servers.TargetPlacement(
-            'sqlite:///%s' % os.path.join(tmp, 'target.db'),
+            args.db_url or 'sqlite:///%s' % os.path.join(tmp, 'target.db'),
             args.target_port or None)
         reference.start()
         try:
