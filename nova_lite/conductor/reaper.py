@@ -13,8 +13,12 @@ forever, holding their claim and their quota:
   gave up on the build while its conductor was unreachable.
 
 Both are older than the build timeout, by their ``created_at``; both have
-their claim in placement deleted. Only the super conductor runs this: it
-alone reaches the API database and every cell.
+their claim in placement deleted. And a claim the scheduler made for an
+instance that was buried meanwhile (the conductor's call timed out, the
+scheduler's answer came too late or was lost in a broker outage) is
+deleted: an instance of cell0, deleted or not, holds nothing. Only the
+super conductor runs this: it alone reaches the API database and every
+cell.
 """
 
 import datetime
@@ -32,6 +36,10 @@ from nova_lite.objects import cell_mapping as cell_mapping_obj
 
 LOG = logging.getLogger(__name__)
 
+# Seconds after its burial during which a cell0 instance is checked for a
+# claim the scheduler made late (at least twice the build timeout).
+CELL0_CLAIM_WINDOW = 600
+
 
 class StuckBuild(exception.NovaLiteException):
     msg_fmt = '%(reason)s'
@@ -48,8 +56,11 @@ def reap(context, placement, timeout, now=None):
     """ERROR (with a fault, claim deleted) what is stuck; how many."""
     now = (now or timeutils.utcnow()).replace(tzinfo=None)
     limit = now - datetime.timedelta(seconds=timeout)
+    since = now - datetime.timedelta(
+        seconds=max(CELL0_CLAIM_WINDOW, 2 * timeout))
     return (reap_build_requests(context, placement, timeout, limit) +
-            reap_hostless_instances(context, placement, timeout, limit))
+            reap_hostless_instances(context, placement, timeout, limit) +
+            reap_cell0_claims(context, placement, since))
 
 
 def reap_build_requests(context, placement, timeout, limit):
@@ -118,3 +129,27 @@ def _set_error(cctxt, instance, error):
         return False
     common.set_error_with_fault(cctxt, instance.uuid, error)
     return True
+
+
+def reap_cell0_claims(context, placement, since):
+    """Delete the claims of the cell0 instances created or changed since
+    ``since`` (buried, or deleted); how many there were.
+
+    The scheduler claims before it answers: when the conductor's call
+    timed out, the conductor drops the claims and buries the instances,
+    but a scheduler still working on the request (or whose request waited
+    in its queue through an outage) may claim after that.
+    """
+    cell0 = objects.CellMapping.get_by_uuid(context,
+                                            cell_mapping_obj.CELL0_UUID)
+    count = 0
+    with nl_context.target_cell(context, cell0) as cctxt:
+        cctxt.read_deleted = 'yes'
+        buried = objects.InstanceList.get_by_filters(
+            cctxt, {'touched-since': since})
+    for instance in buried:
+        if common.delete_allocations(placement, instance.uuid):
+            count += 1
+    if count:
+        LOG.warning('%d claims of instances in cell0 deleted', count)
+    return count
