@@ -8,6 +8,8 @@ answers 503 in Nova's fault format,
 with nothing left behind, while GETs keep answering.
 """
 
+import time
+
 import fixtures
 import oslo_messaging as messaging
 from oslo_messaging.rpc import client as rpc_client
@@ -24,12 +26,17 @@ class BusDownTestCase(testtools.TestCase):
         self.cloud.start_compute('host1')
         self.retries = []
         self.bus_up = True
+        self.hang = 0
+        self.cast_uuids = []
         real_cast = rpc_client._BaseCallContext.cast
         test = self
 
         def cast(cctxt, ctxt, method, **kwargs):
             if cctxt.target.namespace == 'compute_task':
                 test.retries.append(cctxt.retry)
+                test.cast_uuids.extend(br.instance_uuid for br in
+                                       kwargs.get('build_requests', ()))
+                time.sleep(test.hang)
             if not test.bus_up:
                 raise messaging.MessageDeliveryFailure(
                     'Unable to connect to AMQP server after %s tries'
@@ -54,6 +61,30 @@ class BusDownTestCase(testtools.TestCase):
                                      listed.body['servers']))
         limits = self.cloud.api.get('/limits').body['limits']['absolute']
         self.assertEqual(0, limits['totalInstancesUsed'])
+
+    def test_create_whose_cast_hangs_answers_503_in_time(self):
+        # A cast stuck (a connect to a broker that does not answer, the
+        # connection pool) is bounded by [api] build_cast_timeout; when it
+        # gets through afterwards, the conductor finds no build request and
+        # builds nothing.
+        self.cloud.conf.flags(build_cast_timeout=0.3, group='api')
+        self.hang = 1.5
+        body = {'server': {'name': 'vm', 'flavorRef': '1',
+                           'imageRef': integrated.CONF.image_catalog
+                           .default_image_uuid,
+                           'networks': 'none'}}
+        started = time.monotonic()
+        response = self.cloud.api.post('/servers', body)
+        self.assertEqual(503, response.status, response)
+        self.assertLess(time.monotonic() - started, 1.5)
+        time.sleep(self.hang + 1.5)
+        listed = self.cloud.api.get('/servers')
+        self.assertEqual((200, []), (listed.status,
+                                     listed.body['servers']))
+        limits = self.cloud.api.get('/limits').body['limits']['absolute']
+        self.assertEqual(0, limits['totalInstancesUsed'])
+        [uuid] = self.cast_uuids
+        self.assertEqual({}, self.cloud.allocations(uuid))
 
     def test_create_with_the_bus_up_casts_with_bounded_retries(self):
         server = self.cloud.create_server()
