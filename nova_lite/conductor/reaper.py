@@ -26,6 +26,7 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor.tasks import bury
 from nova_lite.conductor.tasks import common
@@ -124,8 +125,13 @@ def _set_error(cctxt, instance, error):
     instance.vm_state = vm_states.ERROR
     instance.task_state = None
     try:
-        instance.save(expected_vm_state=[vm_states.BUILDING])
-    except (exception.InstanceNotFound, exception.UnexpectedVMStateError):
+        # NOTE(nova_lite): only from the states a build starts from: a
+        # compute that took the build meanwhile (its cast was late) made it
+        # spawning on its host, and it now owns the claim and the timeout.
+        instance.save(expected_vm_state=[vm_states.BUILDING],
+                      expected_task_state=[task_states.SCHEDULING, None])
+    except (exception.InstanceNotFound, exception.UnexpectedVMStateError,
+            exception.UnexpectedTaskStateError):
         return False
     common.set_error_with_fault(cctxt, instance.uuid, error)
     return True

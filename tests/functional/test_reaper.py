@@ -17,6 +17,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import compute_task
 from nova_lite.conductor.tasks import build as build_task
 from nova_lite import context as nl_context
+from nova_lite import objects
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 from nova_lite.testing import integrated
 
@@ -81,6 +82,29 @@ class ReaperTestCase(testtools.TestCase):
         self.assertEqual(0, self._reap(after=TIMEOUT // 2))
         self.assertEqual(1, self._reap())
         self._assert_reaped(server['id'])
+
+    def test_build_a_compute_took_is_left_to_the_compute(self):
+        # The late cast reached the compute between the reaper's read and
+        # its save: the compute made it spawning (host not yet listed).
+        self.useFixture(fixtures.MockPatchObject(
+            compute_rpcapi.ComputeAPI, 'build_and_run_instance',
+            lambda *args, **kwargs: None))
+        server = self.cloud.create_server()
+        real_save = objects.Instance.save
+
+        def taken_meanwhile(instance, **kwargs):
+            with nl_context.target_cell(
+                    self.ctxt, self.cloud.dbs.cells['cell1']) as cctxt:
+                taken = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+                taken.task_state = 'spawning'
+                real_save(taken)
+            return real_save(instance, **kwargs)
+        self.useFixture(fixtures.MockPatchObject(
+            objects.Instance, 'save', taken_meanwhile))
+        self.assertEqual(0, self._reap())
+        self.assertEqual('BUILD', self.cloud.get_server(server['id'])[
+            'status'])
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
 
     def test_active_servers_are_left_alone(self):
         server = self.cloud.create_server()
