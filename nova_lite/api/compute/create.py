@@ -13,6 +13,7 @@ server nobody will build must not appear.
 import json
 import re
 import threading
+import time
 
 import kombu.exceptions
 from oslo_log import log as logging
@@ -81,6 +82,7 @@ class CreateAPI:
         hints = _normalise_hints(scheduler_hints or {})
         group = _group_for(context, hints)
         count = _check_quota(context, flavor, min_count, max_count)
+        _bus_breaker.check()
         reservation_id = 'r-' + uuidutils.generate_uuid()[:8]
         build_requests, specs, instances = [], [], []
         for index in range(count):
@@ -123,8 +125,33 @@ class CreateAPI:
                       '%s', ', '.join(br.instance_uuid
                                       for br in build_requests), error)
             _withdraw(context, build_requests, group)
+            _bus_breaker.trip()
             raise exception.ServiceUnavailable(
                 reason='the message bus cannot be reached, retry later')
+
+
+class _BusBreaker:
+    """After a create whose cast failed, the next creates of this
+    process answer 503 at once for :data:`BREAKER_SECONDS` instead of
+    each holding a worker thread through the same retries: in an outage
+    the queued requests (GETs among them) are answered in time."""
+
+    def __init__(self):
+        self._until = 0.0
+
+    def trip(self):
+        self._until = time.monotonic() + BREAKER_SECONDS
+
+    def check(self):
+        if time.monotonic() < self._until:
+            raise exception.ServiceUnavailable(
+                reason='the message bus cannot be reached, retry later')
+
+
+# Seconds during which creates answer 503 without trying the bus after a
+# failed cast.
+BREAKER_SECONDS = 5.0
+_bus_breaker = _BusBreaker()
 
 
 class CastTimeout(messaging.MessageDeliveryFailure):

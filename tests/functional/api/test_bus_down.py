@@ -15,6 +15,7 @@ import oslo_messaging as messaging
 from oslo_messaging.rpc import client as rpc_client
 import testtools
 
+from nova_lite.api.compute import create as create_mod
 from nova_lite.testing import integrated
 
 
@@ -26,6 +27,9 @@ class BusDownTestCase(testtools.TestCase):
         self.cloud.start_compute('host1')
         self.retries = []
         self.bus_up = True
+        # each test its own breaker (a tripped one answers 503 for 5 s)
+        self.useFixture(fixtures.MockPatchObject(
+            create_mod, '_bus_breaker', create_mod._BusBreaker()))
         self.hang = 0
         self.cast_uuids = []
         real_cast = rpc_client._BaseCallContext.cast
@@ -85,6 +89,26 @@ class BusDownTestCase(testtools.TestCase):
         self.assertEqual(0, limits['totalInstancesUsed'])
         [uuid] = self.cast_uuids
         self.assertEqual({}, self.cloud.allocations(uuid))
+
+    def test_creates_after_a_failed_cast_answer_503_at_once(self):
+        self.bus_up = False
+        body = {'server': {'name': 'vm', 'flavorRef': '1',
+                           'imageRef': integrated.CONF.image_catalog
+                           .default_image_uuid,
+                           'networks': 'none'}}
+        self.assertEqual(503, self.cloud.api.post('/servers', body).status)
+        self.assertEqual(1, len(self.retries))
+        # the next create does not try the bus (nor store anything)
+        response = self.cloud.api.post('/servers', body)
+        self.assertEqual(503, response.status)
+        self.assertEqual(1, len(self.retries))
+        # after the breaker's seconds, creates try again
+        self.bus_up = True
+        self.useFixture(fixtures.MockPatchObject(
+            create_mod, 'BREAKER_SECONDS', 0))
+        create_mod._bus_breaker.trip()
+        server = self.cloud.create_server()
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
 
     def test_create_with_the_bus_up_casts_with_bounded_retries(self):
         server = self.cloud.create_server()
