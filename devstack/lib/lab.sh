@@ -103,6 +103,13 @@ instance_build_timeout = $NOVA_LITE_BUILD_TIMEOUT
 # Durable, replicated RPC queues: a cast queued for a service survives a
 # RabbitMQ crash (classic queues are not durable by default and lose it).
 rabbit_quorum_queue = $NOVA_LITE_RABBIT_QUORUM
+# Reply (and fanout) queues too: a classic reply queue dies with the broker
+# and comes back only when its caller's connection has reconnected; a
+# server whose reply finds no queue for kombu_missing_consumer_retry_timeout
+# then drops every reply to that caller for a minute (oslo.messaging's
+# obsolete reply queue cache), so calls made just after an outage time out.
+# A quorum reply queue survives the restart and keeps the replies.
+rabbit_transient_quorum_queue = $NOVA_LITE_RABBIT_QUORUM
 # With quorum queues amqp_durable_queues is implied; without them, at least
 # make the queues durable.
 amqp_durable_queues = True

@@ -6,9 +6,9 @@ a fault. With ``[compute] instance_build_timeout`` set, the periodic check
 does the same for builds running longer than that. The ERROR save expects
 the vm state ``building``, so a build that completes at the same moment
 wins or loses cleanly. A build put in ERROR here holds nothing afterwards:
-its guest (if the driver kept one) is destroyed and its allocation
-deleted, through the ``release`` callable the compute passes
-(:meth:`nova_lite.compute.build.Builds.release`).
+its guest (if the driver kept one) is destroyed, its allocation deleted
+and its host and node cleared, through the ``release`` callable the
+compute passes (:meth:`nova_lite.compute.build.Builds.release`).
 """
 
 import datetime
@@ -34,7 +34,11 @@ def building_instances(conductor, context, host):
 
 
 def _fail(records, context, instance, error, release):
+    # NOTE(nova_lite): released, the instance is on no host any more (as
+    # after any failed build): a host and node in ERROR would claim
+    # usage that placement no longer has.
     if not records.set_error(context, instance.uuid, error,
+                             clear_host=release is not None,
                              expected_vm_state=vm_states.BUILDING):
         return False
     if release is not None:

@@ -13,8 +13,12 @@ forever, holding their claim and their quota:
   gave up on the build while its conductor was unreachable.
 
 Both are older than the build timeout, by their ``created_at``; both have
-their claim in placement deleted. Only the super conductor runs this: it
-alone reaches the API database and every cell.
+their claim in placement deleted. And a claim the scheduler made for an
+instance that was buried meanwhile (the conductor's call timed out, the
+scheduler's answer came too late or was lost in a broker outage) is
+deleted: an instance of cell0, deleted or not, holds nothing. Only the
+super conductor runs this: it alone reaches the API database and every
+cell.
 """
 
 import datetime
@@ -22,6 +26,7 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor.tasks import bury
 from nova_lite.conductor.tasks import common
@@ -31,6 +36,10 @@ from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 
 LOG = logging.getLogger(__name__)
+
+# Seconds after its burial during which a cell0 instance is checked for a
+# claim the scheduler made late (at least twice the build timeout).
+CELL0_CLAIM_WINDOW = 600
 
 
 class StuckBuild(exception.NovaLiteException):
@@ -48,8 +57,11 @@ def reap(context, placement, timeout, now=None):
     """ERROR (with a fault, claim deleted) what is stuck; how many."""
     now = (now or timeutils.utcnow()).replace(tzinfo=None)
     limit = now - datetime.timedelta(seconds=timeout)
+    since = now - datetime.timedelta(
+        seconds=max(CELL0_CLAIM_WINDOW, 2 * timeout))
     return (reap_build_requests(context, placement, timeout, limit) +
-            reap_hostless_instances(context, placement, timeout, limit))
+            reap_hostless_instances(context, placement, timeout, limit) +
+            reap_cell0_claims(context, placement, since))
 
 
 def reap_build_requests(context, placement, timeout, limit):
@@ -113,8 +125,37 @@ def _set_error(cctxt, instance, error):
     instance.vm_state = vm_states.ERROR
     instance.task_state = None
     try:
-        instance.save(expected_vm_state=[vm_states.BUILDING])
-    except (exception.InstanceNotFound, exception.UnexpectedVMStateError):
+        # NOTE(nova_lite): only from the states a build starts from: a
+        # compute that took the build meanwhile (its cast was late) made it
+        # spawning on its host, and it now owns the claim and the timeout.
+        instance.save(expected_vm_state=[vm_states.BUILDING],
+                      expected_task_state=[task_states.SCHEDULING, None])
+    except (exception.InstanceNotFound, exception.UnexpectedVMStateError,
+            exception.UnexpectedTaskStateError):
         return False
     common.set_error_with_fault(cctxt, instance.uuid, error)
     return True
+
+
+def reap_cell0_claims(context, placement, since):
+    """Delete the claims of the cell0 instances created or changed since
+    ``since`` (buried, or deleted); how many there were.
+
+    The scheduler claims before it answers: when the conductor's call
+    timed out, the conductor drops the claims and buries the instances,
+    but a scheduler still working on the request (or whose request waited
+    in its queue through an outage) may claim after that.
+    """
+    cell0 = objects.CellMapping.get_by_uuid(context,
+                                            cell_mapping_obj.CELL0_UUID)
+    count = 0
+    with nl_context.target_cell(context, cell0) as cctxt:
+        cctxt.read_deleted = 'yes'
+        buried = objects.InstanceList.get_by_filters(
+            cctxt, {'touched-since': since})
+    for instance in buried:
+        if common.delete_allocations(placement, instance.uuid):
+            count += 1
+    if count:
+        LOG.warning('%d claims of instances in cell0 deleted', count)
+    return count

@@ -67,6 +67,14 @@ the last). When the bus still cannot be reached, the servers are withdrawn
 and the request answers 503, within about 10 seconds with the defaults,
 instead of holding a worker thread for the whole outage.
 """),
+    cfg.FloatOpt('build_cast_timeout', default=6.0, min=0.1, help="""
+Seconds a create waits for its cast to the super conductor. The bounded
+retries alone are not a bound in time: a cast may wait for a connection of
+the pool, or for a TCP connect to a broker that does not answer. Past this,
+the servers are withdrawn and the request answers 503, as when the retries
+are exhausted; a cast that gets through later finds no build request, and
+the conductor drops it (as for a server deleted before it was scheduled).
+"""),
 ]
 
 

@@ -9,12 +9,15 @@ deletes their claim.
 import datetime
 
 import fixtures
+import oslo_messaging as messaging
 from oslo_utils import timeutils
 import testtools
 
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import compute_task
+from nova_lite.conductor.tasks import build as build_task
 from nova_lite import context as nl_context
+from nova_lite import objects
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 from nova_lite.testing import integrated
 
@@ -80,9 +83,73 @@ class ReaperTestCase(testtools.TestCase):
         self.assertEqual(1, self._reap())
         self._assert_reaped(server['id'])
 
+    def test_build_a_compute_took_is_left_to_the_compute(self):
+        # The late cast reached the compute between the reaper's read and
+        # its save: the compute made it spawning (host not yet listed).
+        self.useFixture(fixtures.MockPatchObject(
+            compute_rpcapi.ComputeAPI, 'build_and_run_instance',
+            lambda *args, **kwargs: None))
+        server = self.cloud.create_server()
+        real_save = objects.Instance.save
+
+        def taken_meanwhile(instance, **kwargs):
+            with nl_context.target_cell(
+                    self.ctxt, self.cloud.dbs.cells['cell1']) as cctxt:
+                taken = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+                taken.task_state = 'spawning'
+                real_save(taken)
+            return real_save(instance, **kwargs)
+        self.useFixture(fixtures.MockPatchObject(
+            objects.Instance, 'save', taken_meanwhile))
+        self.assertEqual(0, self._reap())
+        self.assertEqual('BUILD', self.cloud.get_server(server['id'])[
+            'status'])
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
+
     def test_active_servers_are_left_alone(self):
         server = self.cloud.create_server()
         self.cloud.wait_for_server(server['id'], 'ACTIVE')
         self.assertEqual(0, self._reap(after=TIMEOUT * 100))
         self.assertEqual('ACTIVE',
                          self.cloud.get_server(server['id'])['status'])
+
+
+class LateSchedulerAnswerTestCase(testtools.TestCase):
+    """The scheduler claimed, but its answer never reached the conductor
+    (the call timed out: a broker outage lost or delayed the reply)."""
+
+    def setUp(self):
+        super().setUp()
+        self.cloud = self.useFixture(integrated.IntegratedFixture())
+        self.cloud.start_compute('host1')
+        self.ctxt = nl_context.get_admin_context()
+        real = scheduler_rpcapi.SchedulerAPI.select_destinations
+
+        def claimed_then_timed_out(api, *args, **kwargs):
+            real(api, *args, **kwargs)
+            raise messaging.MessagingTimeout('Timed out waiting for a reply')
+        self.useFixture(fixtures.MockPatchObject(
+            scheduler_rpcapi.SchedulerAPI, 'select_destinations',
+            claimed_then_timed_out))
+
+    def test_claim_dropped_when_buried(self):
+        server = self.cloud.create_server()
+        server = self.cloud.wait_for_server(server['id'], 'ERROR')
+        self.assertIn('Timed out', server['fault']['message'])
+        self.assertEqual({}, self.cloud.allocations(server['id']))
+
+    def test_claim_made_after_the_burial_is_reaped(self):
+        # The scheduler claims only after the conductor dropped the claims.
+        self.useFixture(fixtures.MockPatchObject(
+            build_task.ScheduleAndBuildTask, '_drop_claims',
+            lambda *args, **kwargs: None))
+        server = self.cloud.create_server()
+        self.cloud.wait_for_server(server['id'], 'ERROR')
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
+        later = timeutils.utcnow() + datetime.timedelta(seconds=5)
+        self.assertEqual(1, self.cloud.super_conductor.manager
+                         .reap_stuck_builds(self.ctxt, TIMEOUT, now=later))
+        self.assertEqual({}, self.cloud.allocations(server['id']))
+        # once only
+        self.assertEqual(0, self.cloud.super_conductor.manager
+                         .reap_stuck_builds(self.ctxt, TIMEOUT, now=later))

@@ -5,12 +5,15 @@ build request, a request spec and an instance mapping with no cell (the
 server is then visible, from its build request), adds the instances to
 their server group, and casts ``schedule_and_build_instances`` to the
 super conductor. When the bus cannot be reached within ``[api]
-build_cast_retries`` retries, everything stored is withdrawn and the
-request fails with 503: a server nobody will build must not appear.
+build_cast_retries`` retries, or within ``[api] build_cast_timeout``
+seconds, everything stored is withdrawn and the request fails with 503: a
+server nobody will build must not appear.
 """
 
 import json
 import re
+import threading
+import time
 
 import kombu.exceptions
 from oslo_log import log as logging
@@ -82,6 +85,7 @@ class CreateAPI:
         hints = _normalise_hints(scheduler_hints or {})
         group = _group_for(context, hints)
         count = _check_quota(context, flavor, min_count, max_count)
+        _bus_breaker.check()
         reservation_id = 'r-' + uuidutils.generate_uuid()[:8]
         build_requests, specs, instances = [], [], []
         for index in range(count):
@@ -111,10 +115,11 @@ class CreateAPI:
 
     def _cast(self, context, build_requests, specs, image, networks, group):
         try:
-            self.compute_task_api.schedule_and_build_instances(
-                context, build_requests, specs, image=image,
-                requested_networks=networks,
-                retry=CONF.api.build_cast_retries)
+            _within(CONF.api.build_cast_timeout,
+                    self.compute_task_api.schedule_and_build_instances,
+                    context, build_requests, specs, image=image,
+                    requested_networks=networks,
+                    retry=CONF.api.build_cast_retries)
         except _BUS_DOWN as error:
             # NOTE(nova_lite): past its retries oslo.messaging raises
             # MessageDeliveryFailure, or kombu's OperationalError when it
@@ -123,8 +128,59 @@ class CreateAPI:
                       '%s', ', '.join(br.instance_uuid
                                       for br in build_requests), error)
             _withdraw(context, build_requests, group)
+            _bus_breaker.trip()
             raise exception.ServiceUnavailable(
                 reason='the message bus cannot be reached, retry later')
+
+
+class _BusBreaker:
+    """After a create whose cast failed, the next creates of this
+    process answer 503 at once for :data:`BREAKER_SECONDS` instead of
+    each holding a worker thread through the same retries: in an outage
+    the queued requests (GETs among them) are answered in time."""
+
+    def __init__(self):
+        self._until = 0.0
+
+    def trip(self):
+        self._until = time.monotonic() + BREAKER_SECONDS
+
+    def check(self):
+        if time.monotonic() < self._until:
+            raise exception.ServiceUnavailable(
+                reason='the message bus cannot be reached, retry later')
+
+
+# Seconds during which creates answer 503 without trying the bus after a
+# failed cast.
+BREAKER_SECONDS = 5.0
+_bus_breaker = _BusBreaker()
+
+
+class CastTimeout(messaging.MessageDeliveryFailure):
+    """The cast did not return within ``[api] build_cast_timeout``."""
+
+
+def _within(timeout, func, *args, **kwargs):
+    """``func(*args, **kwargs)`` in a thread, waited for ``timeout``
+    seconds at most (:class:`CastTimeout` then; the thread goes on, its
+    retries bounded)."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome['result'] = func(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 - re-raised below
+            outcome['error'] = error
+    thread = threading.Thread(target=run, name='create-cast', daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise CastTimeout('the cast did not get through within %ss'
+                          % timeout)
+    if 'error' in outcome:
+        raise outcome['error']
+    return outcome.get('result')
 
 
 def _withdraw(context, build_requests, group):

@@ -68,6 +68,10 @@ class ScheduleAndBuildTask:
                 self.context, spec, uuids, return_alternates=True)
         except Exception as exc:  # noqa: BLE001 - NoValidHost and the rest
             LOG.warning('Scheduling instances %s failed: %s', uuids, exc)
+            # NOTE(nova_lite): a call that timed out (its reply lost in a
+            # broker outage) may have claimed: the scheduler claims before
+            # it answers. A buried instance holds nothing.
+            self._drop_claims(uuids)
             bury.bury_in_cell0(self.context, self.build_requests, exc)
             return None
         if len(host_lists) != len(uuids):

@@ -182,8 +182,8 @@ def claim_forced_host(cctxt, placement, instance, host, source_consumer):
 def delete_allocations(placement, instance_uuid):
     """Drop every allocation of the instance; a missing one is fine, a
     failed delete is retried in the background
-    (:mod:`nova_lite.clients.claim_release`)."""
-    claim_release.release(placement, instance_uuid)
+    (:mod:`nova_lite.clients.claim_release`). True when there was one."""
+    return claim_release.release(placement, instance_uuid)
 
 
 def set_error_with_fault(cctxt, instance_uuid, error, host=None):

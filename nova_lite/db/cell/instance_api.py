@@ -98,7 +98,9 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     """Instances matching ``filters`` (exact matches, lists mean any of).
 
     ``deleted`` (bool) in filters overrides ``context.read_deleted``;
-    ``changes-since`` (datetime) keeps rows updated since then. Sorted by
+    ``changes-since`` (datetime) keeps rows updated since then,
+    ``touched-since`` those created or updated since then (an instance
+    created in its final state has no ``updated_at``). Sorted by
     ``sort_keys`` (default created_at then id, newest first); ``marker`` is
     the uuid of the last instance of the previous page.
     """
@@ -114,6 +116,10 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     since = filters.pop('changes-since', None)
     if since is not None:
         query = query.where(model.updated_at >= since)
+    touched = filters.pop('touched-since', None)
+    if touched is not None:
+        query = query.where(sa.or_(model.created_at >= touched,
+                                   model.updated_at >= touched))
     for key in _EXACT_FILTERS:
         if key in filters:
             value = filters[key]

@@ -98,6 +98,8 @@ class BuildFaultTestCase(test_build.BuildTestBase):
         instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
         self.assertEqual(vm_states.ERROR, instance.vm_state)
         self._assert_nothing_held(compute, instance)
+        # released: on no host (its usage would not match placement's)
+        self.assertEqual((None, None), (instance.host, instance.node))
 
     def test_build_cast_after_error_is_dropped(self):
         """A build whose instance was put in ERROR meanwhile (left over at
@@ -140,6 +142,7 @@ class BuildFaultTestCase(test_build.BuildTestBase):
         instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
         self.assertEqual(vm_states.ERROR, instance.vm_state)
         self._assert_nothing_held(compute, instance)
+        self.assertEqual((None, None), (instance.host, instance.node))
 
 
 class StartOrderTestCase(test_build.BuildTestBase):
