@@ -88,6 +88,7 @@ def _write(ctx, specs, consumer_uuid=None):
     try:
         alloc_obj.replace_all(ctx, specs)
     except exception.ResourceProviderNotFound as exc:
+        alloc_obj.leave_new_consumers(ctx, specs)
         raise util.bad_request(
             "Allocation for resource provider '%s' that does not exist."
             % exc.kwargs.get('uuid'))
@@ -141,6 +142,10 @@ def list_for_consumer(req):
         return util.json_response({'allocations': {}}, req=req)
     consumer, allocations, modified = alloc_obj.get_for_consumer(
         ctx, _consumer_uuid(consumer_uuid))
+    if not allocations:
+        # As in Placement, which reads the consumer from its allocations: a
+        # consumer holding nothing (leave_new_consumers) is not shown.
+        consumer = None
     data = {'allocations': allocations}
     if want >= (1, 12) and consumer is not None:
         data['project_id'] = consumer.project_id

@@ -179,6 +179,13 @@ def _write_consumer(context, spec, providers, rc_ids):
     if _insert_allocations(context, spec, providers, rc_ids):
         consumer_obj.upsert(context, spec.consumer_uuid, spec.project_id,
                             spec.user_id, spec.consumer_type, existing)
+    elif existing is None:
+        # As in Placement 16: a new consumer written with no allocations
+        # is kept, at generation 0 and holding nothing (see
+        # leave_new_consumers).
+        consumer_obj.create_empty(context, spec.consumer_uuid,
+                                  spec.project_id, spec.user_id,
+                                  spec.consumer_type)
     else:
         consumer_obj.delete(context, existing)
 
@@ -224,6 +231,28 @@ def replace_all(context, specs):
     for rp_uuid in sorted(touched):
         rp = providers[rp_uuid]
         common.bump_internal(context, rp.id, rp.uuid, rp.generation)
+
+
+@common.write_transaction
+@db_api.writer
+def leave_new_consumers(context, specs):
+    """Create, at generation 0 and holding nothing, the consumers of
+    ``specs`` that do not exist: what Placement 16 leaves behind when a
+    write names a provider that does not exist.
+
+    Placement creates the consumers of a write first, in their own
+    transactions, and removes the new ones only when the allocation write
+    itself fails; a 400 for an unknown provider comes in between, so they
+    stay, and a later write for one of them with ``consumer_generation:
+    null`` is a generation conflict ("expected 0 but got None"). Clients
+    and the differential check see that, so nova_lite does the same
+    (doc/placement-compat.md).
+    """
+    for spec in specs:
+        if consumer_obj.find(context, spec.consumer_uuid) is None:
+            consumer_obj.create_empty(
+                context, spec.consumer_uuid, spec.project_id, spec.user_id,
+                spec.consumer_type)
 
 
 @common.write_transaction

@@ -122,6 +122,17 @@ def upsert(context, uuid, project_id, user_id, consumer_type, existing):
             reason='consumer %s was updated concurrently.' % uuid)
 
 
+def create_empty(context, uuid, project_id, user_id, consumer_type):
+    """A consumer at generation 0 holding nothing (see
+    ``allocation.leave_new_consumers``)."""
+    values = {'project_id': ensure_project(context, project_id),
+              'user_id': ensure_user(context, user_id)}
+    if consumer_type is not None:
+        values['consumer_type_id'] = ensure_type(context, consumer_type)
+    context.session.execute(sa.insert(CONSUMER).values(
+        uuid=uuid, generation=0, created_at=models.utcnow(), **values))
+
+
 def delete(context, existing):
     if existing is not None:
         context.session.execute(sa.delete(CONSUMER).where(
