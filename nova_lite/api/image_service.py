@@ -23,6 +23,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import webob.exc
 
+from nova_lite.api import image_store
 from nova_lite import exception
 from nova_lite import image_catalog as catalog
 from nova_lite.objects import image as image_obj
@@ -146,6 +147,17 @@ def get(context, conf, image_id):
                                     member_statuses(context)):
         raise webob.exc.HTTPNotFound('No image found with ID %s' % image_id)
     return image
+
+
+def destroy(context, conf, image_id):
+    """Remove a stored image's record, then its data; False when the
+    record was already gone (a concurrent delete), and nothing is done."""
+    try:
+        image_obj.Image.destroy(context, image_id)
+    except exception.ImageRecordNotFound:
+        return False
+    image_store.delete(conf, image_id)
+    return True
 
 
 def check_owner(context, image, action='modify'):

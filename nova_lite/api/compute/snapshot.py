@@ -15,7 +15,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite.api.compute import actions
-from nova_lite.api import image_store
+from nova_lite.api import image_service
 from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
@@ -83,12 +83,9 @@ def create_image(context, instance, name, image_type,
 def delete_image(image_id):
     """Drop a snapshot image and its data: the image of an action that
     did not start, or of a shelved server being deleted."""
-    try:
-        image_obj.Image.destroy(nl_context.get_admin_context(), image_id)
-    except exception.ImageRecordNotFound:
-        return
-    image_store.delete(CONF, image_id)
-    LOG.info('Snapshot image %s deleted', image_id)
+    if image_service.destroy(nl_context.get_admin_context(), CONF,
+                             image_id):
+        LOG.info('Snapshot image %s deleted', image_id)
 
 
 def delete_shelved_image(instance):

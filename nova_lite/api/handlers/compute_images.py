@@ -24,13 +24,11 @@ from oslo_utils import timeutils
 import webob.exc
 
 from nova_lite.api import image_service as service
-from nova_lite.api import image_store
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api.schemas import server_metadata as metadata_schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite import exception
 from nova_lite.objects import image as image_obj
 
 MAX_PROXY_VERSION = '2.35'
@@ -217,11 +215,8 @@ def delete_image(req):
     if image['protected']:
         raise webob.exc.HTTPForbidden(
             'Image %s is protected and cannot be deleted.' % image['id'])
-    try:
-        image_obj.Image.destroy(context, image['id'])
-    except exception.ImageRecordNotFound:
+    if not service.destroy(context, util.conf(req), image['id']):
         raise webob.exc.HTTPNotFound('Image not found.')
-    image_store.delete(util.conf(req), image['id'])
     return util.no_content()
 
 

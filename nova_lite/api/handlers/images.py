@@ -17,7 +17,6 @@ from oslo_utils import uuidutils
 import webob.exc
 
 from nova_lite.api import image_service as service
-from nova_lite.api import image_store
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite import exception
@@ -417,12 +416,9 @@ def delete_image(req):
     if image['protected']:
         raise webob.exc.HTTPForbidden(
             'Image %s is protected and cannot be deleted.' % image['id'])
-    try:
-        image_obj.Image.destroy(context, image['id'])
-    except exception.ImageRecordNotFound:
+    if not service.destroy(context, util.conf(req), image['id']):
         raise webob.exc.HTTPNotFound(
             'No image found with ID %s' % image['id'])
-    image_store.delete(util.conf(req), image['id'])
     LOG.info('Image %s deleted', image['id'])
     return util.no_content()
 
