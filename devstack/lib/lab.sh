@@ -305,7 +305,8 @@ CONF
 }
 
 nl_manage() {
-    echo "+ nova-lite-manage $*" >> "$LOGS/manage.log"
+    # Passwords of URLs are not logged.
+    echo "+ nova-lite-manage $*" | sed -E 's#://([^:/@]+):[^@/]*@#://\1:***@#g' >> "$LOGS/manage.log"
     "$VENV/bin/nova-lite-manage" --config-file "$ETC/api-level.conf" "$@" >> "$LOGS/manage.log" 2>&1
 }
 
