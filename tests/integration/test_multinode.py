@@ -182,6 +182,24 @@ class TestControllerAndTwoComputeHosts(testtools.TestCase):
                  s.get('fault')) for s in (found or [[]])[0]]))
         return found[0]
 
+    def memory_used(self, host_of):
+        """{compute host: MEMORY_MB used on its nodes} from placement."""
+        placement = 'http://%s:%d' % (self.net.address('ctl'),
+                                      PLACEMENT_PORT)
+        headers = {'OpenStack-API-Version': 'placement 1.39'}
+        status, body = self.request('GET', placement + '/resource_providers',
+                                    headers=headers)
+        self.assertEqual(200, status, body)
+        used = {}
+        for rp in body['resource_providers']:
+            status, usages = self.request(
+                'GET', placement + '/resource_providers/%s/usages'
+                % rp['uuid'], headers=headers)
+            host = host_of[rp['name']]
+            used[host] = used.get(host, 0) + usages['usages'].get(
+                'MEMORY_MB', 0)
+        return used
+
     # -- the test -----------------------------------------------------------
 
     def test_boot_spread_kill_a_host_evacuate_and_unstack(self):
@@ -271,6 +289,11 @@ class TestControllerAndTwoComputeHosts(testtools.TestCase):
                            for s in ss if s['id'] in moved),
             'evacuated servers ACTIVE on %s' % hosts['cmp2'])
         self.assertEqual(20, len(servers))
+        # Placement: the rescuing host holds all 20 (m1.tiny: 512 MB each);
+        # the dead host keeps its 10 source claims until its compute comes
+        # back and frees them, as in Nova.
+        self.assertEqual({hosts['cmp2']: 20 * 512, dead: 10 * 512},
+                         self.memory_used(host_of))
 
         # unstack.sh on each host leaves nothing of its own.
         pids = {}
