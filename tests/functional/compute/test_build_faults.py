@@ -11,6 +11,7 @@ import datetime
 import fixtures
 from oslo_db import exception as db_exc
 
+from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite import conf as nl_conf
@@ -143,6 +144,36 @@ class BuildFaultTestCase(test_build.BuildTestBase):
         self.assertEqual(vm_states.ERROR, instance.vm_state)
         self._assert_nothing_held(compute, instance)
         self.assertEqual((None, None), (instance.host, instance.node))
+
+
+class LeftOverDeleteTestCase(BuildFaultTestCase):
+    """A compute killed while it deleted (or whose terminate cast was
+    lost: casts are acknowledged on receipt) finishes the delete at its
+    next start, before it consumes, as Nova's init_host does."""
+
+    def _deleting(self):
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        instance.task_state = task_states.DELETING
+        instance.save()
+        compute.stop()
+        return instance
+
+    def test_restart_completes_the_delete(self):
+        instance = self._deleting()
+        compute = self.start_compute()
+        self.assertEqual([], objects.InstanceList.get_by_filters(
+            self.ctxt, {'uuid': instance.uuid}).objects)
+        self._assert_nothing_held(compute, instance)
+
+    def test_terminate_delivered_after_it_is_a_no_op(self):
+        instance = self._deleting()
+        compute = self.start_compute()
+        compute.manager.terminate_instance(self.ctxt, instance)
+        self.assertEqual([], objects.InstanceList.get_by_filters(
+            self.ctxt, {'uuid': instance.uuid}).objects)
+        self._assert_nothing_held(compute, instance)
 
 
 class StartOrderTestCase(test_build.BuildTestBase):
