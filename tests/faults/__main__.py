@@ -124,11 +124,9 @@ def _ensure_running(rabbit, mysql):
         mysql.start()
 
 
-def _check_ports(base):
-    busy = [p for p in (base + 10, base + 11, base + 12, base + 20)
+def _busy_ports(base):
+    return [p for p in (base + 10, base + 11, base + 12, base + 20)
             if services.port_open(p)]
-    if busy:
-        raise SystemExit('ports %s of the suite\'s range are in use' % busy)
 
 
 def main(argv=None):
@@ -151,7 +149,15 @@ def main(argv=None):
             report.add(fault.name, 'fail' if required else 'skip', reason)
         report.write()
         return 1 if required else 0
-    _check_ports(args.port_base)
+    busy = _busy_ports(args.port_base)
+    if busy:
+        reason = ('ports %s of the suite\'s range are in use (set '
+                  'NOVA_LITE_FAULTS_PORT_BASE)' % busy)
+        print('FAIL fault suite: %s' % reason)
+        for fault in faults:
+            report.add(fault.name, 'fail', reason)
+        report.write()
+        return 1
     os.makedirs(RESULTS_DIR, exist_ok=True)
     root = tempfile.mkdtemp(prefix='nova-lite-faults-')
     rabbit = services.PrivateRabbit(root, args.port_base + 10)
