@@ -100,6 +100,7 @@ def get_all(context, filters=None):
 
 
 def _insert(context, uuid, name, parent):
+    """Insert the row; the provider as :func:`find` would now read it."""
     now = models.utcnow()
     result = context.session.execute(sa.insert(RP).values(
         uuid=uuid, name=name, generation=0, created_at=now,
@@ -109,6 +110,13 @@ def _insert(context, uuid, name, parent):
     if parent is None:
         context.session.execute(sa.update(RP).where(RP.c.id == rp_id)
                                 .values(root_provider_id=rp_id))
+    return ResourceProvider(
+        id=rp_id, uuid=uuid, name=name, generation=0,
+        parent_provider_uuid=parent.uuid if parent else None,
+        root_provider_uuid=parent.root_provider_uuid if parent else uuid,
+        created_at=now, updated_at=None,
+        parent_provider_id=parent.id if parent else None,
+        root_provider_id=parent.root_provider_id if parent else rp_id)
 
 
 def _parent_or_400(context, parent_uuid):
@@ -127,8 +135,7 @@ def _create_in_db(context, uuid, name, parent_uuid):
             reason='parent provider UUID cannot be same as UUID. Please set '
                    'parent provider UUID to None if there is no parent.')
     parent = _parent_or_400(context, parent_uuid) if parent_uuid else None
-    _insert(context, uuid, name, parent)
-    return find(context, uuid)
+    return _insert(context, uuid, name, parent)
 
 
 def _duplicate(context, uuid, name):
