@@ -171,7 +171,13 @@ CONF
 
     local cell host
     for cell in $(nl_cells); do
-        { _nl_common_opts; printf '\n[database]\nconnection = %s\n' "$(nl_db_url "${NOVA_LITE_NAME}_$cell")"; } \
+        # A cell conductor serves every compute of its cell from many RPC
+        # threads at once: with oslo.db's pool of 5, a burst of builds
+        # opened (and closed) a new MariaDB connection for most of its
+        # transactions, each with a new TLS context from PyMySQL, which
+        # was half of the conductor's CPU. Keep that many connections.
+        { _nl_common_opts; printf '\n[database]\nconnection = %s\nmax_pool_size = %s\n' \
+            "$(nl_db_url "${NOVA_LITE_NAME}_$cell")" "$NOVA_LITE_CELL_DB_POOL"; } \
             > "$ETC/$cell.conf"
         sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $cell-conductor" "$ETC/$cell.conf"
         for host in $(nl_computes "$cell"); do
