@@ -95,6 +95,9 @@ INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
 NOVA_LITE_BUILD_TIMEOUT=${NOVA_LITE_BUILD_TIMEOUT:-300}
 NOVA_LITE_RABBIT_QUORUM=${NOVA_LITE_RABBIT_QUORUM:-True}
 NOVA_LITE_RABBIT_HEARTBEAT=${NOVA_LITE_RABBIT_HEARTBEAT:-30}
+# Database connections each cell conductor keeps open ([database]
+# max_pool_size of its cell's file; oslo.db's default is 5).
+NOVA_LITE_CELL_DB_POOL=${NOVA_LITE_CELL_DB_POOL:-20}
 # Prefix of the lab's RabbitMQ vhosts and MySQL databases, so that several
 # labs (or a lab and the tests) can share one RabbitMQ and one MariaDB.
 NOVA_LITE_NAME=${NOVA_LITE_NAME:-nova_lite}

@@ -26,6 +26,7 @@ Exceptions::
 
 import io
 import json
+import os
 import time
 import urllib.parse
 
@@ -37,6 +38,7 @@ import requests
 import requests.adapters
 import requests.auth
 import requests.structures
+import requests.utils
 
 from nova_lite import conf as nl_conf
 
@@ -194,6 +196,22 @@ class KeystoneTokenAuth(requests.auth.AuthBase):
         return request
 
 
+def environment_session(endpoint):
+    """A ``requests.Session`` for ``endpoint`` that reads the proxy and CA
+    bundle settings of the environment once, here, instead of on every
+    request (requests scans all of ``os.environ`` twice per request when
+    ``trust_env`` is on: about 0.3 ms, more than placement's own work on
+    a small request)."""
+    session = requests.Session()
+    session.proxies.update(requests.utils.get_environ_proxies(endpoint))
+    bundle = (os.environ.get('REQUESTS_CA_BUNDLE') or
+              os.environ.get('CURL_CA_BUNDLE'))
+    if bundle:
+        session.verify = bundle
+    session.trust_env = False
+    return session
+
+
 class PlacementClient:
     """Typed calls to placement; one instance per process is enough."""
 
@@ -201,7 +219,7 @@ class PlacementClient:
         conf = conf or CONF
         group = conf.placement
         self.endpoint = (endpoint or group.endpoint).rstrip('/')
-        self.session = session or requests.Session()
+        self.session = session or environment_session(self.endpoint)
         self.timeout = group.timeout
         self.connect_retries = group.connect_retries
         self.retry_delay = group.connect_retry_delay

@@ -27,11 +27,16 @@ persist.
 
 from oslo_log import log as logging
 
+import concurrent.futures
+
 from nova_lite.clients import placement as placement_client
+from nova_lite.clients import report_batch
+from nova_lite import conf as nl_conf
 from nova_lite.provider_tree import diff as provider_tree_diff
 from nova_lite.provider_tree import tree as pt
 
 LOG = logging.getLogger(__name__)
+CONF = nl_conf.CONF
 
 MAX_FLUSH_ATTEMPTS = 4
 RESHAPER_MICROVERSION = '1.30'
@@ -55,8 +60,10 @@ def _provider_record(provider):
 class ReportClient:
     """Provider tree sync and allocations for one compute process."""
 
-    def __init__(self, client):
+    def __init__(self, client, concurrency=None):
         self.client = client
+        self.concurrency = (concurrency if concurrency is not None else
+                            CONF.placement.max_parallel_requests)
         self._known_custom = set()
 
     # -- reading ---------------------------------------------------------
@@ -75,8 +82,14 @@ class ReportClient:
             root = provider.get('root_provider_uuid') or provider['uuid']
             if root in wanted:
                 by_root[root].append(_provider_record(provider))
-        return {root: self._build_tree(records)
-                for root, records in by_root.items()}
+        self._read_associations([record for records in by_root.values()
+                                 for record in records])
+        result = {}
+        for root, records in by_root.items():
+            tree = pt.ProviderTree()
+            tree.populate_from_iterable(records)
+            result[root] = tree
+        return result
 
     def read_tree(self, root_uuid):
         """The tree of ``root_uuid`` (empty when placement lacks it)."""
@@ -84,11 +97,26 @@ class ReportClient:
         return self._build_tree([_provider_record(p) for p in listing])
 
     def _build_tree(self, records):
-        for record in records:
-            record.update(self._associations(record['uuid']))
+        self._read_associations(records)
         tree = pt.ProviderTree()
         tree.populate_from_iterable(records)
         return tree
+
+    def _read_associations(self, records):
+        """Add inventories, traits and aggregates to each provider record
+        (three reads each, ``concurrency`` records at a time)."""
+        def read(record):
+            record.update(self._associations(record['uuid']))
+
+        if self.concurrency <= 1 or len(records) <= 1:
+            for record in records:
+                read(record)
+            return
+        with concurrent.futures.ThreadPoolExecutor(
+                max_workers=min(self.concurrency, len(records)),
+                thread_name_prefix='placement-read') as pool:
+            for _ in pool.map(read, records):
+                pass
 
     def _associations(self, rp_uuid):
         inventories = self.client.get_inventories(rp_uuid)
@@ -147,8 +175,7 @@ class ReportClient:
 
     def _add_new(self, tree, providers):
         records = [_provider_record(p) for p in providers]
-        for record in records:
-            record.update(self._associations(record['uuid']))
+        self._read_associations(records)
         tree.populate_from_iterable(records)
 
     # -- writing ---------------------------------------------------------
@@ -181,6 +208,26 @@ class ReportClient:
         raise FlushConflict('provider tree %s: generation conflicts after %d '
                             'attempts' % (wanted.get_provider_uuids()[:1],
                                           MAX_FLUSH_ATTEMPTS))
+
+    def flush_many(self, jobs):
+        """:meth:`flush` for many trees at once (one per node of a
+        compute), in few round trips and ``concurrency`` requests at a
+        time: see :mod:`nova_lite.clients.report_batch`.
+
+        :param jobs: :class:`report_batch.FlushJob` list; each gets its
+            ``writes`` and ``error`` (None: placement holds ``wanted``).
+        :returns: the number of write requests sent.
+        """
+        return report_batch.flush_many(self, jobs, self.concurrency)
+
+    def create_new_providers(self, flushed, wanted):
+        """Create the providers of ``wanted`` that ``flushed`` lacks
+        (parents first) and add them to ``flushed``; the writes sent."""
+        counter = [0]
+        for provider in provider_tree_diff.diff_trees(flushed,
+                                                      wanted).creates:
+            self._create(flushed, provider, counter)
+        return counter[0]
 
     def _apply(self, flushed, changes):
         counter = [0]
@@ -295,6 +342,11 @@ class ReportClient:
                     trait not in self._known_custom:
                 self.client.ensure_trait(trait)
                 self._known_custom.add(trait)
+
+    def ensure_resource_classes(self, inventory):
+        """Create the custom resource classes of ``inventory`` placement
+        may not know yet (once per process)."""
+        self._ensure_resource_classes(inventory)
 
     def _ensure_resource_classes(self, inventory):
         for rc in inventory:

@@ -42,6 +42,7 @@ from oslo_serialization import jsonutils
 
 from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
+from nova_lite.clients import report_batch
 from nova_lite.compute import tree_cache
 from nova_lite import conf as nl_conf
 from nova_lite import exception
@@ -58,6 +59,11 @@ _RATIO_COLUMNS = {'VCPU': 'cpu_allocation_ratio',
                   'MEMORY_MB': 'ram_allocation_ratio',
                   'DISK_GB': 'disk_allocation_ratio'}
 _CONDUCTOR_ERRORS = (messaging.MessagingException, exception.NovaLiteException)
+# What stops one node's report, not the others'.
+_NODE_ERRORS = (placement_client.PlacementClientError,
+                virt_exc.VirtDriverError, ValueError)
+# compute_nodes rows one conductor call writes at most.
+RECORDS_PER_CALL = 100
 
 
 class PeriodResult:
@@ -112,9 +118,8 @@ class ResourceTracker:
                 self._refresh_service(context)
                 self._load_compute_nodes(context)
                 self._forget_gone_nodes(context, nodenames)
-                for name in nodenames:
-                    result.records_written += self._update_record(context,
-                                                                  name)
+                result.records_written += self._update_records(context,
+                                                               nodenames)
             except _CONDUCTOR_ERRORS as error:
                 LOG.warning('Resource update of %s skipped this period: %s',
                             self.host, error)
@@ -145,10 +150,50 @@ class ResourceTracker:
 
     # -- compute_nodes rows -------------------------------------------------
 
+    def _update_records(self, context, nodenames):
+        """Create or refresh the rows of ``nodenames``; the writes needed.
+
+        Rows that changed go to the conductor together
+        (``compute_nodes_save``, :data:`RECORDS_PER_CALL` a call) when it
+        takes them, one call each otherwise.
+        """
+        pending = {}
+        for name in nodenames:
+            values = self._record_values(
+                name, self.driver.get_available_resource(name))
+            node = self.compute_nodes.get(name)
+            if node is None or self._changed(node, values):
+                pending[name] = values
+        if len(pending) < 2 or not self._can_save_many():
+            for name, values in pending.items():
+                self._write_record(context, name, values)
+            return len(pending)
+        names = list(pending)
+        for start in range(0, len(names), RECORDS_PER_CALL):
+            chunk = {n: pending[n]
+                     for n in names[start:start + RECORDS_PER_CALL]}
+            for node in self.conductor.compute_nodes_save(context,
+                                                          self.host, chunk):
+                self.compute_nodes[node.hypervisor_hostname] = node
+                self._gone.pop(node.hypervisor_hostname, None)
+        return len(pending)
+
+    def _can_save_many(self):
+        check = getattr(self.conductor, 'can_save_compute_nodes', None)
+        return bool(check is not None and check())
+
+    @staticmethod
+    def _changed(node, values):
+        return {k: v for k, v in values.items()
+                if k != 'uuid' and getattr(node, k) != v}
+
     def _update_record(self, context, nodename):
         """Create or refresh the node's row; 1 if a write was needed."""
         resources = self.driver.get_available_resource(nodename)
-        values = self._record_values(nodename, resources)
+        return self._write_record(
+            context, nodename, self._record_values(nodename, resources))
+
+    def _write_record(self, context, nodename, values):
         node = self.compute_nodes.get(nodename)
         if node is None:
             node = self.conductor.compute_node_get_or_create(
@@ -156,8 +201,7 @@ class ResourceTracker:
             self.compute_nodes[nodename] = node
             self._gone.pop(nodename, None)
             return 1
-        changed = {k: v for k, v in values.items()
-                   if k != 'uuid' and getattr(node, k) != v}
+        changed = self._changed(node, values)
         if not changed:
             return 0
         try:
@@ -258,19 +302,21 @@ class ResourceTracker:
     # -- placement ------------------------------------------------------------
 
     def _report(self, nodenames, result):
-        done = 0
         try:
             self._delete_gone_providers()
             self._read_missing_trees(nodenames)
             self._check_due_trees(nodenames, result)
-            for name in nodenames:
-                result.placement_writes += self._report_node(name, result)
-                done += 1
+            jobs = self._flush_jobs(nodenames, result)
+            result.placement_writes += self.reportclient.flush_many(jobs)
+            outage = self._flush_errors(jobs, result)
+            if outage is not None:
+                raise outage
         except placement_client.PlacementUnreachable as error:
-            result.unreported = len(nodenames) - done
+            if not result.unreported:
+                result.unreported = len(nodenames)
             self._note_outage(error, result.unreported, len(nodenames))
         except placement_client.PlacementClientError as error:
-            result.unreported = len(nodenames) - done
+            result.unreported = len(nodenames)
             result.errors += 1
             LOG.error('Placement refused the resource update of %s, '
                       'retrying next period: %s', self.host, error)
@@ -332,25 +378,60 @@ class ResourceTracker:
             tree_cache.save(self._cache_path, self.host, self._flushed)
             self._dirty = False
 
-    def _report_node(self, nodename, result):
-        """Flush one node's tree; the number of writes it took."""
-        node = self.compute_nodes.get(nodename)
-        if node is None or nodename not in self._flushed:
-            return 0
-        flushed = self._flushed[nodename]
-        try:
-            return self._sync_tree(nodename, node.uuid, flushed)
-        except placement_client.PlacementUnreachable:
-            raise
-        except (placement_client.PlacementClientError,
-                virt_exc.VirtDriverError, ValueError) as error:
-            LOG.error('Provider tree of node %s not reported: %s', nodename,
-                      error)
-            # Re-read it from placement next period.
-            self._flushed.pop(nodename, None)
-            self._dirty = True
-            result.errors += 1
-            return 0
+    def _flush_jobs(self, nodenames, result):
+        """One flush job per node whose tree the driver was asked about;
+        a node needing a reshape is reshaped here, on its own."""
+        jobs = []
+        for name in nodenames:
+            node = self.compute_nodes.get(name)
+            if node is None or name not in self._flushed:
+                continue
+            flushed = self._flushed[name]
+            rebuild = self._rebuilder(name, node.uuid)
+            try:
+                jobs.append(report_batch.FlushJob(name, flushed,
+                                                  rebuild(flushed), rebuild))
+            except virt_exc.ReshapeNeeded:
+                try:
+                    result.placement_writes += self._reshape(
+                        name, node.uuid, flushed, rebuild)
+                except placement_client.PlacementUnreachable:
+                    raise
+                except _NODE_ERRORS as error:
+                    self._node_not_reported(name, error, result)
+            except _NODE_ERRORS as error:
+                self._node_not_reported(name, error, result)
+        return jobs
+
+    def _flush_errors(self, jobs, result):
+        """Log the nodes whose flush failed; the placement outage that
+        stopped some, if any (those are counted unreported)."""
+        outage = None
+        for job in jobs:
+            if job.error is None:
+                continue
+            if isinstance(job.error, placement_client.PlacementUnreachable):
+                outage = job.error
+                result.unreported += 1
+            elif isinstance(job.error, _NODE_ERRORS):
+                self._node_not_reported(job.key, job.error, result)
+            else:
+                LOG.error('Provider tree of node %s not reported: %r',
+                          job.key, job.error)
+                self._forget_tree(job.key)
+                result.errors += 1
+        return outage
+
+    def _node_not_reported(self, nodename, error, result):
+        LOG.error('Provider tree of node %s not reported: %s', nodename,
+                  error)
+        self._forget_tree(nodename)
+        result.errors += 1
+
+    def _forget_tree(self, nodename):
+        # Re-read it from placement next period.
+        self._flushed.pop(nodename, None)
+        self._dirty = True
 
     def _check_due_trees(self, nodenames, result):
         """Re-read what others changed in the trees due for a check: one
@@ -394,15 +475,12 @@ class ResourceTracker:
         else:
             tree.remove_traits(root_uuid, os_traits.COMPUTE_STATUS_DISABLED)
 
-    def _sync_tree(self, nodename, root_uuid, flushed):
+    def _rebuilder(self, nodename, root_uuid):
+        """A rebuild function: the wanted tree of the node from a
+        flushed one (the driver's edits and the owned traits)."""
         def rebuild(fresh):
             return self._wanted_tree(nodename, root_uuid, fresh)
-
-        try:
-            wanted = rebuild(flushed)
-        except virt_exc.ReshapeNeeded:
-            return self._reshape(nodename, root_uuid, flushed, rebuild)
-        return self.reportclient.flush(flushed, wanted, rebuild=rebuild)
+        return rebuild
 
     def _reshape(self, nodename, root_uuid, flushed, rebuild):
         """Reshape the node's tree; a generation conflict (an allocation
@@ -438,21 +516,22 @@ class ResourceTracker:
         Failures are logged; the next periodic run converges anyway.
         :returns: placement writes sent.
         """
-        writes = 0
         with self._lock:
             self.disabled = not enabled
+            jobs = []
             for name, flushed in list(self._flushed.items()):
                 node = self.compute_nodes.get(name)
                 if node is None or not flushed.exists(node.uuid):
                     continue
                 rebuild = self._traits_only(node.uuid)
-                try:
-                    writes += self.reportclient.flush(
-                        flushed, rebuild(flushed), rebuild=rebuild)
-                except placement_client.PlacementClientError as error:
-                    LOG.warning('Disabled trait of node %s not updated '
-                                '(next periodic retries): %s', name, error)
-                    break
+                jobs.append(report_batch.FlushJob(name, flushed,
+                                                  rebuild(flushed), rebuild))
+            writes = self.reportclient.flush_many(jobs)
+            failed = [job for job in jobs if job.error is not None]
+            if failed:
+                LOG.warning('Disabled trait of %d nodes not updated (next '
+                            'periodic retries), first %s: %s', len(failed),
+                            failed[0].key, failed[0].error)
             if writes:
                 self._dirty = True
                 self._save_trees()

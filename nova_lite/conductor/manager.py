@@ -34,9 +34,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.3)."""
+    """Conductor endpoint (API version 1.4)."""
 
-    target = messaging.Target(version='1.3')
+    target = messaging.Target(version='1.4')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -161,6 +161,17 @@ class ConductorManager(manager.Manager):
         node.failed_builds = 0 if succeeded else node.failed_builds + 1
         node.save()
         return node.failed_builds
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def compute_nodes_save(self, context, host, nodes):
+        """1.4: many nodes of ``host`` created, restored or updated in one
+        transaction (a compute registering or refreshing many nodes);
+        ``nodes`` is ``{nodename: values}``, as compute_node_get_or_create
+        takes them. Returns the nodes in that order."""
+        saved = objects.ComputeNodeList.save_for_host(
+            self.cell_context(context), host, nodes)
+        LOG.info('%d compute nodes of %s saved', len(saved), host)
+        return saved.objects
 
     # -- instances (1.1) -------------------------------------------------
 

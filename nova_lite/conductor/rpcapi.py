@@ -33,9 +33,11 @@ class ConductorAPI:
     * 1.3 - The instance usage audit of a compute:
       instance_get_active_by_window, task_log_get, task_log_begin_task,
       task_log_end_task.
+    * 1.4 - compute_nodes_save: many compute nodes of a host written in
+      one call (and one transaction).
     """
 
-    VERSION = '1.3'
+    VERSION = '1.4'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -76,6 +78,18 @@ class ConductorAPI:
         """
         return self._call(context, 'compute_node_get_or_create', host=host,
                           nodename=nodename, values=values)
+
+    def can_save_compute_nodes(self):
+        """True when the conductor takes :meth:`compute_nodes_save`."""
+        return self.client.can_send_version('1.4')
+
+    def compute_nodes_save(self, context, host, nodes):
+        """Call (1.4): ``{nodename: values}`` of ``host`` created, restored
+        or updated as compute_node_get_or_create does, in one
+        transaction; the list of ComputeNodes in that order."""
+        cctxt = self.client.prepare(version='1.4')
+        return cctxt.call(context, 'compute_nodes_save', host=host,
+                          nodes=nodes)
 
     def compute_node_update(self, context, compute_id, values):
         """Call: update a ComputeNode and return it."""

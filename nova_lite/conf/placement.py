@@ -59,6 +59,12 @@ error is raised to the caller.
 """),
     cfg.FloatOpt('connect_retry_delay', default=0.5, min=0,
                  help='Seconds between two connection retries.'),
+    cfg.IntOpt('max_parallel_requests', default=8, min=1, help="""
+Placement requests a compute sends at the same time when it has many
+independent ones: creating, writing or re-reading the provider trees of
+many nodes (one compute serving hundreds of fake or Ironic-like nodes).
+Each tree's own writes stay in order. 1 sends them one by one.
+"""),
 ]
 
 

@@ -152,3 +152,23 @@ class ComputeNodeList(base.NovaLiteObjectListBase, base.NovaLiteObject):
         rows = _db().compute_node_get_all(context)
         return cls(context, objects=[ComputeNode._from_db(context, r)
                                      for r in rows])
+
+    @classmethod
+    def save_for_host(cls, context, host, nodes):
+        """Create, restore or update many nodes of ``host`` at once.
+
+        :param nodes: ``{nodename: values}`` (ComputeNode fields; ``uuid``
+            used on create and to find a soft-deleted row to restore).
+        :returns: the list of the nodes, in the order of ``nodes``.
+        """
+        checked = {}
+        for name, values in nodes.items():
+            # NOTE(nova_lite): the object's fields coerce and check the
+            # values, as ComputeNode.create and save do.
+            probe = ComputeNode(context, **values)
+            clean = probe.obj_get_changes()
+            clean.pop('deleted', None)
+            checked[name] = clean
+        written = _db().compute_nodes_save(context, host, checked)
+        return cls(context, objects=[
+            ComputeNode._from_db(context, written[name]) for name in nodes])

@@ -9,7 +9,8 @@ import sys
 import time
 
 BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
-              'compute_periodic', 'scheduler_select', 'scheduler_race',
+              'compute_periodic', 'compute_registration',
+              'scheduler_select', 'scheduler_race',
               'boot_throughput', 'move_latency')
 RESULTS_DIR = 'bench-results'
 

@@ -259,6 +259,60 @@ def compute_node_restore(context, compute_id):
 
 
 @session.retry_on_transient
+def compute_nodes_save(context, host, nodes):
+    """Write many nodes of ``host`` in one transaction; their rows.
+
+    :param nodes: ``{nodename: values}``; each node's live row of
+        (``host``, nodename) gets ``values``; without one, a soft-deleted
+        row with ``values['uuid']`` is restored (to ``host``) and gets
+        them, as does a live row with that uuid elsewhere (the node moved
+        host); otherwise a row is inserted. ``uuid`` never changes on an
+        existing row.
+    :returns: ``{nodename: row}``.
+    :raises ComputeNodeExists: a unique key clashes; nothing is written.
+    """
+    names = list(nodes)
+    uuids = [v['uuid'] for v in nodes.values() if v.get('uuid')]
+    result = {}
+    taken = exception.ComputeNodeExists(host=host, node=','.join(names))
+    with rows.duplicate_raises(taken), _writer(context) as s:
+        live = {n.hypervisor_hostname: n for n in s.scalars(
+            sa.select(models.ComputeNode).where(
+                models.ComputeNode.host == host,
+                models.ComputeNode.hypervisor_hostname.in_(names),
+                models.ComputeNode.deleted == 0))}
+        by_uuid = {}
+        if uuids:
+            by_uuid = {n.uuid: n for n in s.scalars(
+                sa.select(models.ComputeNode).where(
+                    models.ComputeNode.uuid.in_(uuids)))}
+        for name, values in nodes.items():
+            node = live.get(name)
+            if node is None:
+                # NOTE(nova_lite): as compute_node_get_or_create: the row
+                # with this uuid, deleted or on another host, is taken
+                # over (a node that came back, or moved host).
+                node = by_uuid.get(values.get('uuid'))
+            if node is None:
+                node = models.ComputeNode()
+                node.update(dict(values, host=host,
+                                 hypervisor_hostname=name))
+                node.uuid = values.get('uuid') or \
+                    uuidutils.generate_uuid()
+                s.add(node)
+            else:
+                node.update({k: v for k, v in values.items()
+                             if k != 'uuid'})
+                node.host = host
+                node.hypervisor_hostname = name
+                node.deleted = 0
+                node.deleted_at = None
+            result[name] = node
+        s.flush()
+    return result
+
+
+@session.retry_on_transient
 def compute_node_mark_mapped(context, compute_ids):
     """Set ``mapped`` = 1 on the given nodes (discover_hosts)."""
     if not compute_ids:

@@ -65,6 +65,31 @@ def increment_generation(context, rp_id, rp_uuid, expected):
     return expected + 1
 
 
+def bump_internal_many(context, expected):
+    """:func:`bump_internal` for many providers in one statement.
+
+    :param expected: {rp id: (uuid, generation read in this transaction)}.
+    :returns: {rp id: new generation}.
+    """
+    if not expected:
+        return {}
+    if len(expected) == 1:
+        (rp_id, (rp_uuid, generation)), = expected.items()
+        return {rp_id: bump_internal(context, rp_id, rp_uuid, generation)}
+    ids = sorted(expected)
+    result = context.session.execute(
+        sa.update(RP).where(
+            RP.c.id.in_(ids),
+            RP.c.generation == sa.case(
+                {rp_id: expected[rp_id][1] for rp_id in ids},
+                value=RP.c.id))
+        .values(generation=RP.c.generation + 1,
+                updated_at=models.utcnow()))
+    if result.rowcount != len(ids):
+        raise InternalGenerationConflict(uuid=expected[ids[0]][0])
+    return {rp_id: expected[rp_id][1] + 1 for rp_id in ids}
+
+
 def bump_internal(context, rp_id, rp_uuid, expected):
     """Like :func:`increment_generation`, for generations read internally."""
     try:

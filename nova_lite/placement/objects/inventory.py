@@ -134,6 +134,97 @@ def _write(context, rp, wanted, replace_all):
                 created_at=now, **inv))
 
 
+def _rows_of(context, rp_ids):
+    """{rp id: {rc name: row}} of many providers, in one query."""
+    rows = context.session.execute(
+        sa.select(INV, common.RC.c.name.label('rc_name'))
+        .select_from(INV.join(common.RC,
+                              INV.c.resource_class_id == common.RC.c.id))
+        .where(INV.c.resource_provider_id.in_(rp_ids))
+        .order_by(INV.c.resource_provider_id,
+                  INV.c.resource_class_id)).all()
+    result = {rp_id: {} for rp_id in rp_ids}
+    for row in rows:
+        result[row.resource_provider_id][row.rc_name] = row
+    return result
+
+
+def _usage_of(context, rp_ids):
+    """{rp id: {rc name: used}} of many providers, in one query."""
+    rows = context.session.execute(
+        sa.select(ALLOC.c.resource_provider_id, common.RC.c.name,
+                  sa.func.sum(ALLOC.c.used))
+        .select_from(ALLOC.join(common.RC,
+                                ALLOC.c.resource_class_id == common.RC.c.id))
+        .where(ALLOC.c.resource_provider_id.in_(rp_ids))
+        .group_by(ALLOC.c.resource_provider_id, common.RC.c.name)).all()
+    result = {rp_id: {} for rp_id in rp_ids}
+    for rp_id, name, used in rows:
+        result[rp_id][name] = int(used)
+    return result
+
+
+def _first_unknown_class(context, order, wanted):
+    """ResourceClassNotFound naming the class :func:`_write`, provider by
+    provider in ``order``, would have named first; None if all known."""
+    try:
+        return common.rc_ids(context, set().union(*wanted.values())), None
+    except exception.ResourceClassNotFound as exc:
+        missing = set(exc.kwargs['name'].split(', '))
+    for rp_uuid in order:
+        for rc in wanted[rp_uuid]:
+            if rc in missing:
+                return None, exception.ResourceClassNotFound(name=rc)
+    raise AssertionError('unknown classes %s not wanted' % missing)
+
+
+def write_many(context, providers, wanted, replace_all):
+    """:func:`_write` for many providers in a handful of statements (the
+    reshaper's inventories), checked in the order of their uuids, so the
+    error raised is the one a provider-by-provider write would raise.
+
+    :param providers: {uuid: ResourceProvider}.
+    :param wanted: {uuid: {rc: inventory dict}}.
+    """
+    order = sorted(wanted)
+    rp_ids = [providers[u].id for u in order]
+    current = _rows_of(context, rp_ids)
+    usage = _usage_of(context, rp_ids)
+    ids, error = _first_unknown_class(context, order, wanted)
+    if error is not None:
+        raise error
+    now = models.utcnow()
+    deletes, inserts, updates = [], [], []
+    for rp_uuid in order:
+        rp = providers[rp_uuid]
+        rows, used = current[rp.id], usage[rp.id]
+        if replace_all:
+            removed = [rc for rc in rows if rc not in wanted[rp_uuid]]
+            in_use = [rc for rc in removed if used.get(rc)]
+            if in_use:
+                raise exception.InventoryInUse(
+                    resource_classes=', '.join(in_use), uuid=rp.uuid)
+            deletes.extend(rows[rc].id for rc in removed)
+        for rc, values in wanted[rp_uuid].items():
+            inv = with_defaults(values)
+            _check_new_inventory(rp.uuid, rc, inv, used.get(rc, 0))
+            if rc in rows:
+                updates.append(dict(inv, row_id=rows[rc].id))
+            else:
+                inserts.append(dict(inv, resource_provider_id=rp.id,
+                                    resource_class_id=ids[rc],
+                                    created_at=now))
+    if deletes:
+        context.session.execute(sa.delete(INV).where(INV.c.id.in_(deletes)))
+    if updates:
+        context.session.execute(
+            sa.update(INV).where(INV.c.id == sa.bindparam('row_id'))
+            .values(updated_at=now,
+                    **{f: sa.bindparam(f) for f in FIELDS}), updates)
+    if inserts:
+        context.session.execute(sa.insert(INV), inserts)
+
+
 @common.write_transaction
 @db_api.writer
 def set_all(context, rp_uuid, generation, inventories):

@@ -63,6 +63,14 @@ class _Generations:
         self.current[rp_uuid] = common.bump_internal(
             context, rp.id, rp_uuid, self.current[rp_uuid])
 
+    def bump_all(self, context, rp_uuids):
+        """:meth:`bump` each of ``rp_uuids``, in one statement."""
+        by_id = {self.providers[u].id: u for u in rp_uuids}
+        bumped = common.bump_internal_many(context, {
+            rp_id: (u, self.current[u]) for rp_id, u in by_id.items()})
+        for rp_id, generation in bumped.items():
+            self.current[by_id[rp_id]] = generation
+
 
 def _visited(context, specs):
     """Providers whose generation the allocation step bumps: those the new
@@ -107,14 +115,15 @@ def reshape(context, inventories, specs):
     providers = dict(inventory_providers)
     providers.update(alloc_obj._providers(context, touched - set(providers)))
     generations = _Generations(providers)
-    for rp_uuid, (_, wanted) in sorted(inventories.items()):
-        if wanted:
-            inv_obj._write(context, providers[rp_uuid], wanted,
-                           replace_all=False)
-            generations.bump(context, rp_uuid)
+    # NOTE(nova_lite): each step writes every provider in a few statements
+    # (a compute registering many nodes sends hundreds at once); errors
+    # are found in the order of the uuids, as one by one.
+    interim = {u: wanted for u, (_, wanted) in inventories.items() if wanted}
+    inv_obj.write_many(context, providers, interim, replace_all=False)
+    generations.bump_all(context, interim)
     _replace_allocations(context, specs, providers, generations)
-    for rp_uuid, (_, wanted) in sorted(inventories.items()):
-        inv_obj._write(context, providers[rp_uuid], wanted, replace_all=True)
-        generations.bump(context, rp_uuid)
+    final = {u: wanted for u, (_, wanted) in inventories.items()}
+    inv_obj.write_many(context, providers, final, replace_all=True)
+    generations.bump_all(context, final)
     LOG.info('Reshaped inventories of %d providers and allocations of %d '
              'consumers', len(inventories), len(specs))

@@ -40,7 +40,7 @@ class ResourceProvider:
         return self.updated_at or self.created_at
 
 
-def _select():
+def _build_select():
     parent = RP.alias('parent')
     root = RP.alias('root')
     return sa.select(
@@ -52,6 +52,15 @@ def _select():
     ).select_from(
         RP.outerjoin(parent, RP.c.parent_provider_id == parent.c.id)
         .outerjoin(root, RP.c.root_provider_id == root.c.id))
+
+
+# NOTE(nova_lite): statements are immutable; building the aliases and their
+# column collections cost about 1 ms per request, so it is done once.
+_SELECT = _build_select()
+
+
+def _select():
+    return _SELECT
 
 
 def _from_row(row):
@@ -91,6 +100,7 @@ def get_all(context, filters=None):
 
 
 def _insert(context, uuid, name, parent):
+    """Insert the row; the provider as :func:`find` would now read it."""
     now = models.utcnow()
     result = context.session.execute(sa.insert(RP).values(
         uuid=uuid, name=name, generation=0, created_at=now,
@@ -100,6 +110,13 @@ def _insert(context, uuid, name, parent):
     if parent is None:
         context.session.execute(sa.update(RP).where(RP.c.id == rp_id)
                                 .values(root_provider_id=rp_id))
+    return ResourceProvider(
+        id=rp_id, uuid=uuid, name=name, generation=0,
+        parent_provider_uuid=parent.uuid if parent else None,
+        root_provider_uuid=parent.root_provider_uuid if parent else uuid,
+        created_at=now, updated_at=None,
+        parent_provider_id=parent.id if parent else None,
+        root_provider_id=parent.root_provider_id if parent else rp_id)
 
 
 def _parent_or_400(context, parent_uuid):
@@ -118,8 +135,7 @@ def _create_in_db(context, uuid, name, parent_uuid):
             reason='parent provider UUID cannot be same as UUID. Please set '
                    'parent provider UUID to None if there is no parent.')
     parent = _parent_or_400(context, parent_uuid) if parent_uuid else None
-    _insert(context, uuid, name, parent)
-    return find(context, uuid)
+    return _insert(context, uuid, name, parent)
 
 
 def _duplicate(context, uuid, name):

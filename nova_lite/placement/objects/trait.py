@@ -145,15 +145,18 @@ def set_for_provider(context, rp_uuid, generation, names):
     # the generation included.
     if set(ids.values()) == set(_provider_traits_ids(context, rp.id)):
         return rp, sorted(ids)
-    common.increment_generation(context, rp.id, rp.uuid, generation)
+    new_generation = common.increment_generation(context, rp.id, rp.uuid,
+                                                 generation)
+    now = models.utcnow()
     context.session.execute(sa.delete(RP_TRAIT).where(
         RP_TRAIT.c.resource_provider_id == rp.id))
     if ids:
-        now = models.utcnow()
         context.session.execute(sa.insert(RP_TRAIT), [
             {'resource_provider_id': rp.id, 'trait_id': i, 'created_at': now}
             for i in ids.values()])
-    return rp_obj.find(context, rp_uuid), sorted(ids)
+    # NOTE(nova_lite): the row as it now is, without reading it back.
+    return (dataclasses.replace(rp, generation=new_generation,
+                                updated_at=now), sorted(ids))
 
 
 @common.write_transaction

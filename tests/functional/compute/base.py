@@ -5,6 +5,8 @@ placement request of the computes goes through :class:`RequestLog`, so a
 test can count what a periodic run or a restart sent.
 """
 
+import threading
+
 import requests
 import testtools
 
@@ -14,19 +16,26 @@ from nova_lite import testing
 
 
 class RequestLog:
-    """Records (method, path) of every request of a PlacementClient."""
+    """Records (method, path) of every request of a PlacementClient, and
+    the bodies of the writes in ``bodies`` (same order as ``writes``)."""
 
     def __init__(self, client):
         self.requests = []
+        self.bodies = []
+        self._lock = threading.Lock()
         self._request = client.request
         client.request = self._record
 
     def _record(self, method, path, *args, **kwargs):
-        self.requests.append((method, path))
+        with self._lock:
+            self.requests.append((method, path))
+            if method != 'GET':
+                self.bodies.append(args[0] if args else kwargs.get('body'))
         return self._request(method, path, *args, **kwargs)
 
     def clear(self):
         self.requests = []
+        self.bodies = []
 
     @property
     def writes(self):

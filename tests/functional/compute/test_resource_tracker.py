@@ -10,6 +10,7 @@ import os_traits
 
 from nova_lite import objects
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.virt import fake_layout
 from tests.functional.compute import base
 
@@ -43,6 +44,38 @@ class ResourceTrackerTestCase(base.ComputeTestBase):
                          {(n, fake_layout.node_uuid(n)) for n in NODES})
         self.assertEqual({4.0}, {n.cpu_allocation_ratio for n in nodes})
 
+    def _count_record_calls(self):
+        calls = []
+        for name in ('compute_nodes_save', 'compute_node_get_or_create',
+                     'compute_node_update'):
+            real = getattr(conductor_rpcapi.ConductorAPI, name)
+
+            def counting(api, *args, _real=real, _name=name, **kwargs):
+                calls.append(_name)
+                return _real(api, *args, **kwargs)
+            self.useFixture(fixtures.MonkeyPatch(
+                'nova_lite.conductor.rpcapi.ConductorAPI.' + name,
+                counting))
+        return calls
+
+    def test_rows_are_saved_in_one_conductor_call(self):
+        calls = self._count_record_calls()
+        compute = self.start_compute()
+        self.assertEqual(['compute_nodes_save'], calls)
+        self.flags(memory_mb=16384, group='fake_driver')
+        compute.manager.driver.init_host('host1')
+        compute.manager.update_available_resource(self.ctxt)
+        self.assertEqual(['compute_nodes_save'] * 2, calls)
+        nodes = objects.ComputeNodeList.get_all(self.ctxt)
+        self.assertEqual({16384}, {n.memory_mb for n in nodes})
+
+    def test_conductor_capped_below_1_4_gets_a_call_per_row(self):
+        self.flags(conductor='1.3', group='upgrade_levels')
+        calls = self._count_record_calls()
+        self.start_compute()
+        self.assertEqual(['compute_node_get_or_create'] * 3, calls)
+        self.assertEqual(3, len(objects.ComputeNodeList.get_all(self.ctxt)))
+
     def test_periodic_without_change_writes_nothing(self):
         compute = self.start_compute()
         self.log.clear()
@@ -63,13 +96,33 @@ class ResourceTrackerTestCase(base.ComputeTestBase):
         self.log.clear()
         self.restart_compute(compute)
         roots = {fake_layout.node_uuid(n) for n in NODES}
-        self.assertEqual(
-            sorted(('PUT', '/resource_providers/%s/inventories' % u)
-                   for u in roots), sorted(self.log.writes))
+        # The three changed inventories (not the GPUs') go in one batch.
+        self.assertEqual([('POST', '/reshaper')], self.log.writes)
+        body = self.log.bodies[0]
+        self.assertEqual(roots, set(body['inventories']))
+        self.assertEqual({}, body['allocations'])
         for uuid in roots:
             self.assertEqual(32, self.inventory(uuid)['VCPU']['total'])
         nodes = objects.ComputeNodeList.get_all(self.ctxt)
         self.assertEqual({32}, {n.vcpus for n in nodes})
+        # The generations the batch left were learnt: nothing to resend.
+        self.log.clear()
+        self.flags(resource_provider_association_refresh=0, group='compute')
+        compute = self.restart_compute(compute)
+        compute.manager.update_available_resource(self.ctxt)
+        self.assertEqual([], self.log.writes)
+
+    def test_two_changed_inventories_are_written_one_by_one(self):
+        compute = self.start_compute()
+        self.flags(vgpus_per_pgpu=8, group='fake_driver')
+        self.log.clear()
+        self.restart_compute(compute)
+        gpus = [fake_layout.child_uuid(NODES[0], 'pgpu', i) for i in (0, 1)]
+        self.assertEqual(
+            sorted(('PUT', '/resource_providers/%s/inventories' % u)
+                   for u in gpus), sorted(self.log.writes))
+        for uuid in gpus:
+            self.assertEqual(8, self.inventory(uuid)['VGPU']['total'])
 
     def test_restart_reads_one_listing_with_the_saved_trees(self):
         compute = self.start_compute()

@@ -62,6 +62,39 @@ class ConductorRecordsTestCase(testtools.TestCase):
         back = self._node()
         self.assertEqual((first.id, False), (back.id, back.deleted))
 
+    def test_save_many_creates_updates_and_restores_in_one_call(self):
+        kept = self._node()
+        gone = self.conductor.compute_node_get_or_create(
+            self.ctxt, 'h1', 'n2', {'uuid': NODE_UUID[:-2] + '22',
+                                    'vcpus': 8})
+        self.conductor.compute_node_delete(self.ctxt, gone.id)
+        nodes = {'n1': {'uuid': NODE_UUID, 'vcpus': 32},
+                 'n2': {'uuid': gone.uuid, 'vcpus': 4},
+                 'n3': {'uuid': NODE_UUID[:-2] + '33', 'vcpus': 2,
+                        'stats': {'supported_instances': '[]'}}}
+        saved = self.conductor.compute_nodes_save(self.ctxt, 'h1', nodes)
+        self.assertEqual(['n1', 'n2', 'n3'],
+                         [n.hypervisor_hostname for n in saved])
+        self.assertEqual((kept.id, 32), (saved[0].id, saved[0].vcpus))
+        self.assertEqual((gone.id, False, 4),
+                         (saved[1].id, saved[1].deleted, saved[1].vcpus))
+        self.assertEqual((nodes['n3']['uuid'], 'h1', {
+            'supported_instances': '[]'}),
+            (saved[2].uuid, saved[2].host, saved[2].stats))
+        live = self.conductor.compute_node_get_all_by_host(self.ctxt, 'h1')
+        self.assertEqual({(n.hypervisor_hostname, n.vcpus) for n in saved},
+                         {(n.hypervisor_hostname, n.vcpus) for n in live})
+
+    def test_save_many_writes_nothing_on_a_bad_value(self):
+        self._node()
+        save = unwrapped(self.conductor.compute_nodes_save)
+        self.assertRaises(ValueError, save, self.ctxt, 'h1', {
+            'n1': {'uuid': NODE_UUID, 'vcpus': 64},
+            'n2': {'uuid': NODE_UUID[:-2] + '22', 'vcpus': 'many'}})
+        nodes = self.conductor.compute_node_get_all_by_host(self.ctxt, 'h1')
+        self.assertEqual([('n1', 8)],
+                         [(n.hypervisor_hostname, n.vcpus) for n in nodes])
+
     def test_build_result_counts_and_resets(self):
         node = self._node()
         for expected in (1, 2):

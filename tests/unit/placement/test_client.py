@@ -7,6 +7,7 @@ purpose. No mock.patch.
 
 import json
 
+import fixtures
 from oslo_config import cfg
 from oslo_config import fixture as config_fixture
 import requests
@@ -142,3 +143,29 @@ class TestPlacementClient(testtools.TestCase):
         self.assertRaises(client_mod.PlacementUnreachable,
                           client.request, 'GET', '/')
         self.assertEqual(2, adapter.calls)
+
+
+class EnvironmentSessionTestCase(testtools.TestCase):
+    """Proxy settings come from the environment once, at start."""
+
+    def _session(self, **env):
+        for name in ('http_proxy', 'HTTP_PROXY', 'no_proxy', 'NO_PROXY',
+                     'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'):
+            self.useFixture(fixtures.EnvironmentVariable(name,
+                                                         env.get(name)))
+        return client_mod.environment_session('http://10.1.2.3:8778')
+
+    def test_proxy_of_the_environment_is_kept(self):
+        session = self._session(http_proxy='http://proxy.example:3128')
+        self.assertEqual('http://proxy.example:3128',
+                         session.proxies.get('http'))
+        self.assertFalse(session.trust_env)
+
+    def test_no_proxy_for_the_endpoint_is_honoured(self):
+        session = self._session(http_proxy='http://proxy.example:3128',
+                                no_proxy='10.1.2.3')
+        self.assertNotIn('http', session.proxies)
+
+    def test_ca_bundle_of_the_environment_is_kept(self):
+        session = self._session(REQUESTS_CA_BUNDLE='/etc/ssl/bundle.pem')
+        self.assertEqual('/etc/ssl/bundle.pem', session.verify)
