@@ -13,7 +13,7 @@ to when it is made:
   then a cast to its compute;
 * delete (:mod:`.delete`), resize and cold migration (:mod:`.resize`),
   live migration, evacuate and rebuild (:mod:`.live`), shelve
-  (:mod:`.shelve`), createImage (:mod:`.snapshot`).
+  (:mod:`.shelve`), createImage and createBackup (:mod:`.snapshot`).
 
 A handler makes one ``API`` per request; the objects of the concerns are
 made on first use, so a request builds only what it needs.
@@ -228,6 +228,13 @@ class API:
     def snapshot(self, context, server, name, metadata=None):
         """See :meth:`.snapshot.SnapshotAPI.snapshot`."""
         return self._snapshot.snapshot(context, server, name, metadata)
+
+    def backup(self, context, server, name, backup_type, rotation,
+               metadata=None, check_quota=True):
+        """See :meth:`.snapshot.SnapshotAPI.backup`."""
+        return self._snapshot.backup(context, server, name, backup_type,
+                                     rotation, metadata,
+                                     check_quota=check_quota)
 
     # -- shelve ---------------------------------------------------------------
 

@@ -213,8 +213,15 @@ _IMAGE_METADATA = {k: v for k, v in _METADATA.items()
                    if k != 'maxProperties'}
 CREATE_IMAGE = common.wrapped('createImage', common.obj(
     {'name': common.NAME, 'metadata': _IMAGE_METADATA}, required=['name']))
+# createBackup: Nova's schema; a rotation is a non-negative integer (or
+# its digits as a string).
+CREATE_BACKUP = common.wrapped('createBackup', common.obj(
+    {'name': common.NAME, 'backup_type': {'type': 'string'},
+     'rotation': common.NON_NEGATIVE_INT, 'metadata': _IMAGE_METADATA},
+    required=['name', 'backup_type', 'rotation']))
 ACTIONS.update({
     'createImage': CREATE_IMAGE,
+    'createBackup': CREATE_BACKUP,
     'shelve': common.wrapped('shelve', _NULL_OR_EMPTY),
     'shelveOffload': common.wrapped('shelveOffload', _NULL_OR_EMPTY),
     'unshelve': UNSHELVE_V2_1,
