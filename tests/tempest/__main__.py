@@ -1,20 +1,28 @@
 """``tox -e tempest``: Tempest 47's compute API tests against a new lab.
 
     python -m tests.tempest [--regex R] [--no-smoke] [--neutron]
-        [--workspace DIR] [--keep-lab] [--database mysql|sqlite]
+        [--workers N] [--workspace DIR] [--keep-lab]
+        [--database mysql|sqlite] [--results FILE]
 
 Stacks a Keystone lab (1 cell x 2 computes x 2 fake nodes) in a private
 state directory, writes ``tempest.conf`` from it (tests/tempest/conf.py),
-then runs ``tempest run --regex '^tempest\\.api\\.compute' --serial`` and
-``tempest run --smoke --serial`` in a Tempest workspace. Prints the counts
-of each run, the failures, and one ``N passed, M failed, K skipped`` line;
-exits 1 when a test failed. The lab is unstacked at the end (``--purge``)
-unless ``--keep-lab``.
+then runs, in one ``tempest run`` (``--concurrency`` 2 by default, Tempest
+partitions by test class; ``--workers 1`` is ``--serial``), the tests of
+``^tempest\\.api\\.compute`` and Tempest's smoke tests (``--smoke``'s
+selection, ``[...smoke...]`` in the id): a smoke test in the compute regex
+runs once. Prints the counts of the compute selection and of the smoke
+selection, each honestly over its own tests, the failures, then one
+``N passed, M failed, K skipped`` line over every test that ran; exits 1
+when a test failed. ``--results`` writes those counts as JSON
+(``.ci-results/tempest.json`` for tests/run_tests.sh's summary). The lab is
+unstacked at the end (``--purge``) unless ``--keep-lab``.
 """
 
 import argparse
 import io
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,37 +36,94 @@ from tests.integration import test_services
 from tests.tempest import conf as tempest_conf
 
 COMPUTE_REGEX = r'^tempest\.api\.compute'
+# What ``tempest run --smoke`` selects: the ``smoke`` attribute in the id.
+SMOKE_REGEX = r'\[.*\bsmoke\b'
 
 
 def tempest_bin():
     return os.path.join(sys.prefix, 'bin', 'tempest')
 
 
-def run_tempest(workspace, args):
-    """One ``tempest run``; its subunit stream's counts and failures."""
+def run_tempest(workspace, args, workers):
+    """One ``tempest run``; its subunit stream and its wall time."""
     started = time.monotonic()
     config = os.path.join(workspace, 'etc', 'tempest.conf')
-    subprocess.run([tempest_bin(), 'run', '--serial', '--config-file',
-                    config, *args],
-                   cwd=workspace, check=False)
+    mode = ['--serial'] if workers <= 1 else [
+        '--concurrency', str(workers)]
+    subprocess.run([tempest_bin(), 'run', *mode, '--config-file', config,
+                    *args], cwd=workspace, check=False)
     seconds = time.monotonic() - started
     stream = subprocess.run(
         [os.path.join(sys.prefix, 'bin', 'stestr'), 'last', '--subunit'],
         cwd=workspace, capture_output=True, check=False).stdout
-    return summarize(stream) + (seconds,)
+    return stream, seconds
 
 
-def summarize(stream):
-    """(passed, failed ids, skipped) of a subunit v2 byte stream; class
-    set-up failures count as failed tests, as stestr reports them."""
-    result = testtools.StreamSummary()
-    result.startTestRun()
+# subunit's final statuses and what the report counts them as.
+_OUTCOMES = {'success': 'passed', 'xfail': 'passed', 'skip': 'skipped',
+             'fail': 'failed', 'uxsuccess': 'failed'}
+
+
+def outcomes(stream):
+    """{test id: 'passed' | 'failed' | 'skipped'} of a subunit v2 byte
+    stream; a class set-up failure (``setUpClass (<class>)``) is a failed
+    test, as stestr reports it."""
+    found = {}
+
+    class Collect(testtools.StreamResult):
+        def status(self, test_id=None, test_status=None, **_kwargs):
+            if test_id and test_status in _OUTCOMES:
+                found[test_id] = _OUTCOMES[test_status]
+
+    collector = Collect()
+    collector.startTestRun()
     subunit.ByteStreamToStreamResult(
-        io.BytesIO(stream), non_subunit_name='stdout').run(result)
-    result.stopTestRun()
-    failed = [test.id() for test, _ in result.errors + result.failures]
-    skipped = len(result.skipped)
-    return result.testsRun - len(failed) - skipped, failed, skipped
+        io.BytesIO(stream), non_subunit_name='stdout').run(collector)
+    collector.stopTestRun()
+    return found
+
+
+def summarize(found, regex=None):
+    """(passed, failed ids, skipped) of the tests whose id matches
+    ``regex`` (all without one)."""
+    chosen = {t: o for t, o in found.items()
+              if regex is None or re.search(regex, _matchable(t))}
+    failed = sorted(t for t, o in chosen.items() if o == 'failed')
+    skipped = sum(1 for o in chosen.values() if o == 'skipped')
+    return len(chosen) - len(failed) - skipped, failed, skipped
+
+
+def _matchable(test_id):
+    """The id a selection regex sees: a class fixture's failure
+    (``setUpClass (tempest.api.compute....Test)``) as its class."""
+    fixture = re.match(r'^\w+ \((.+)\)$', test_id)
+    return fixture.group(1) if fixture else test_id
+
+
+def selection(regex, smoke):
+    """The ``--regex`` of the one run: the compute tests, and the smoke
+    tests as well unless ``smoke`` is off."""
+    return '(%s)|(%s)' % (regex, SMOKE_REGEX) if smoke else regex
+
+
+def report(found, regex, smoke, seconds):
+    """The lines of the report and the totals over every test."""
+    lines = []
+    parts = [('regex %s' % regex, regex)]
+    if smoke:
+        parts.append(('smoke (tempest run --smoke\'s tests)', SMOKE_REGEX))
+    for name, part in parts:
+        passed, failed, skipped = summarize(found, part)
+        lines.append('%s: %d passed, %d failed, %d skipped'
+                     % (name, passed, len(failed), skipped))
+        lines.extend('  FAILED ' + test_id for test_id in failed)
+    passed, failed, skipped = summarize(found)
+    shown = {t for _name, part in parts for t in summarize(found, part)[1]}
+    lines.extend('  FAILED (outside both selections: a class fixture) '
+                 + test_id for test_id in failed if test_id not in shown)
+    lines.append('one tempest run of %d tests in %.0f s (a smoke test of '
+                 'the compute regex runs once)' % (len(found), seconds))
+    return lines, (passed, len(failed), skipped)
 
 
 def parse_args(argv):
@@ -71,6 +136,9 @@ def parse_args(argv):
                         'skips without it; issue 15)')
     parser.add_argument('--workspace', help='Tempest workspace (default: '
                         'a new temporary directory)')
+    parser.add_argument('--workers', type=int, default=2,
+                        help='tempest run --concurrency (1: --serial)')
+    parser.add_argument('--results', help='write the counts here (JSON)')
     parser.add_argument('--keep-lab', action='store_true')
     parser.add_argument('--database', choices=('mysql', 'sqlite'),
                         default=None, help='default: mysql when MariaDB '
@@ -78,8 +146,16 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def write_results(path, totals):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, 'w') as f:
+        json.dump({'passed': totals[0], 'failed': totals[1],
+                   'skipped': totals[2]}, f)
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    totals = (0, 1, 0)
     database = args.database or (
         'mysql' if test_services._port_open('127.0.0.1', 3306) else 'sqlite')
     # One cell with two compute hosts: Tempest's move tests pick "another
@@ -102,24 +178,21 @@ def main(argv=None):
                 lab, facts, os.path.join(workspace, 'logs'),
                 neutron=args.neutron))
         print('wrote %s (%s)' % (path, facts), flush=True)
-        runs = [('regex %s' % args.regex, ['--regex', args.regex])]
-        if not args.no_smoke:
-            runs.append(('smoke', ['--smoke']))
-        totals = [0, 0, 0]
-        report = []
-        for name, run_args in runs:
-            passed, failed, skipped, seconds = run_tempest(workspace,
-                                                           run_args)
-            report.append('%s: %d passed, %d failed, %d skipped in %.0f s'
-                          % (name, passed, len(failed), skipped, seconds))
-            report.extend('  FAILED ' + test_id for test_id in failed)
-            totals[0] += passed
-            totals[1] += len(failed)
-            totals[2] += skipped
-        print('\n'.join(report))
-        print('%d passed, %d failed, %d skipped' % tuple(totals))
+        stream, seconds = run_tempest(
+            workspace, ['--regex', selection(args.regex, not args.no_smoke)],
+            args.workers)
+        found = outcomes(stream)
+        lines, totals = report(found, args.regex, not args.no_smoke,
+                               seconds)
+        if not found:
+            totals = (0, 1, 0)
+            lines.append('no test ran: see the tempest output above')
+        print('\n'.join(lines))
+        print('%d passed, %d failed, %d skipped' % totals)
         return 1 if totals[1] else 0
     finally:
+        if args.results:
+            write_results(args.results, totals)
         if not args.keep_lab:
             lab.destroy()
 
