@@ -6,7 +6,7 @@
 
 Stacks a Keystone lab (1 cell x 2 computes x 2 fake nodes) in a private
 state directory, writes ``tempest.conf`` from it (tests/tempest/conf.py),
-then runs, in one ``tempest run`` (``--concurrency`` 2 by default, Tempest
+then runs, in one ``tempest run`` (``--concurrency`` 3 by default, Tempest
 partitions by test class; ``--workers 1`` is ``--serial``), the tests of
 ``^tempest\\.api\\.compute`` and Tempest's smoke tests (``--smoke``'s
 selection, ``[...smoke...]`` in the id): a smoke test in the compute regex
@@ -83,21 +83,40 @@ def outcomes(stream):
     return found
 
 
-def summarize(found, regex=None):
+def listed_classes(workspace, regex):
+    """The test classes with a test ``regex`` selects (``tempest run
+    --list-tests``): a class fixture's outcome (``setUpClass (<class>)``,
+    the skip of a whole class) belongs to a selection through them."""
+    listing = subprocess.run(
+        [tempest_bin(), 'run', '--list-tests', '--regex', regex,
+         '--config-file', os.path.join(workspace, 'etc', 'tempest.conf')],
+        cwd=workspace, capture_output=True, text=True, check=False).stdout
+    return {line.split('[', 1)[0].rsplit('.', 1)[0]
+            for line in listing.split() if line.startswith('tempest.')}
+
+
+def summarize(found, regex=None, classes=()):
     """(passed, failed ids, skipped) of the tests whose id matches
-    ``regex`` (all without one)."""
+    ``regex`` (all without one), with the class fixtures of
+    ``classes``."""
     chosen = {t: o for t, o in found.items()
-              if regex is None or re.search(regex, _matchable(t))}
+              if regex is None or re.search(regex, _matchable(t))
+              or _fixture_class(t) in classes}
     failed = sorted(t for t, o in chosen.items() if o == 'failed')
     skipped = sum(1 for o in chosen.values() if o == 'skipped')
     return len(chosen) - len(failed) - skipped, failed, skipped
 
 
-def _matchable(test_id):
-    """The id a selection regex sees: a class fixture's failure
-    (``setUpClass (tempest.api.compute....Test)``) as its class."""
+def _fixture_class(test_id):
+    """The class of a class fixture's id (``setUpClass
+    (tempest.api.compute....Test)``), None for a test's id."""
     fixture = re.match(r'^\w+ \((.+)\)$', test_id)
-    return fixture.group(1) if fixture else test_id
+    return fixture.group(1) if fixture else None
+
+
+def _matchable(test_id):
+    """The id a selection regex sees: a class fixture's as its class."""
+    return _fixture_class(test_id) or test_id
 
 
 def selection(regex, smoke):
@@ -106,19 +125,21 @@ def selection(regex, smoke):
     return '(%s)|(%s)' % (regex, SMOKE_REGEX) if smoke else regex
 
 
-def report(found, regex, smoke, seconds):
+def report(found, regex, smoke, seconds, smoke_classes=()):
     """The lines of the report and the totals over every test."""
     lines = []
-    parts = [('regex %s' % regex, regex)]
+    parts = [('regex %s' % regex, regex, ())]
     if smoke:
-        parts.append(('smoke (tempest run --smoke\'s tests)', SMOKE_REGEX))
-    for name, part in parts:
-        passed, failed, skipped = summarize(found, part)
+        parts.append(('smoke (tempest run --smoke\'s tests)', SMOKE_REGEX,
+                      smoke_classes))
+    for name, part, classes in parts:
+        passed, failed, skipped = summarize(found, part, classes)
         lines.append('%s: %d passed, %d failed, %d skipped'
                      % (name, passed, len(failed), skipped))
         lines.extend('  FAILED ' + test_id for test_id in failed)
     passed, failed, skipped = summarize(found)
-    shown = {t for _name, part in parts for t in summarize(found, part)[1]}
+    shown = {t for _name, part, classes in parts
+             for t in summarize(found, part, classes)[1]}
     lines.extend('  FAILED (outside both selections: a class fixture) '
                  + test_id for test_id in failed if test_id not in shown)
     lines.append('one tempest run of %d tests in %.0f s (a smoke test of '
@@ -136,7 +157,7 @@ def parse_args(argv):
                         'skips without it; issue 15)')
     parser.add_argument('--workspace', help='Tempest workspace (default: '
                         'a new temporary directory)')
-    parser.add_argument('--workers', type=int, default=2,
+    parser.add_argument('--workers', type=int, default=3,
                         help='tempest run --concurrency (1: --serial)')
     parser.add_argument('--results', help='write the counts here (JSON)')
     parser.add_argument('--keep-lab', action='store_true')
@@ -182,8 +203,10 @@ def main(argv=None):
             workspace, ['--regex', selection(args.regex, not args.no_smoke)],
             args.workers)
         found = outcomes(stream)
+        smoke_classes = () if args.no_smoke else listed_classes(
+            workspace, SMOKE_REGEX)
         lines, totals = report(found, args.regex, not args.no_smoke,
-                               seconds)
+                               seconds, smoke_classes)
         if not found:
             totals = (0, 1, 0)
             lines.append('no test ran: see the tempest output above')
