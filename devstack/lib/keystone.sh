@@ -25,7 +25,17 @@ nl_keystone_enabled() {
     return 1
 }
 
+# Labs stacked at once share the virtualenv: one installs, the others
+# wait for it (a lock next to the virtualenv).
 nl_keystone_install() {
+    mkdir -p "$(dirname "${KS_VENV%/}")"
+    (
+        flock 9 || exit 1
+        _nl_keystone_install_locked
+    ) 9>"${KS_VENV%/}.lock"
+}
+
+_nl_keystone_install_locked() {
     local want="$NOVA_LITE_KEYSTONE_PIP gunicorn pymysql"
     if [ -x "$KS_VENV/bin/keystone-manage" ] &&
             [ "$(cat "$KS_VENV/.nova-lite-installed" 2>/dev/null)" = "$want" ]; then
