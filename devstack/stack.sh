@@ -25,34 +25,45 @@ fail() {
 }
 
 mkdir -p "$STATE" "$ETC" "$PIDS" "$LOGS" "$DBDIR"
+step "roles and authentication"
+nl_check_roles || fail
 # First, so that unstack.sh --purge finds what a failed stack created.
 nl_record_settings || fail
 
 step "message bus and database servers"
-nl_ensure_rabbitmq || fail
-if [ "$NOVA_LITE_DATABASE" = mysql ]; then nl_ensure_mariadb || fail; fi
+if nl_is_controller; then
+    nl_ensure_rabbitmq || fail
+    if [ "$NOVA_LITE_DATABASE" = mysql ]; then nl_ensure_mariadb || fail; fi
+else
+    nl_check_controller_reachable || fail
+fi
 
 step "virtualenv with nova_lite ($VENV)"
 nl_install_venv || fail
 
-if nl_keystone_enabled; then
+if nl_keystone_here; then
     step "Keystone virtualenv ($KS_VENV)"
     nl_keystone_install || fail keystone-pip
 fi
 
-step "RabbitMQ vhosts (one per bus)"
-nl_create_vhosts || fail
+if nl_is_controller; then
+    step "RabbitMQ vhosts (one per bus)"
+    nl_create_vhosts || fail
 
-step "databases ($NOVA_LITE_DATABASE)"
-nl_create_databases || fail
+    step "databases ($NOVA_LITE_DATABASE)"
+    nl_create_databases || fail
+fi
 
 step "configuration files ($ETC)"
 nl_write_configs || fail
+nl_post_config || fail
 
-step "schemas and cell mappings"
-nl_sync_and_map || fail manage
+if nl_is_controller; then
+    step "schemas and cell mappings"
+    nl_sync_and_map || fail manage
+fi
 
-if nl_keystone_enabled; then
+if nl_keystone_here; then
     step "Keystone at $KS_URL (identity, users, catalog)"
     { nl_keystone_write_config && nl_keystone_bootstrap; } || fail keystone-manage
     nl_keystone_start || fail keystone
@@ -63,8 +74,10 @@ step "starting services"
 nl_start_services || fail
 nl_wait_services || fail "$NL_FAILED_SERVICE"
 
-step "discovering compute hosts"
-nl_discover_hosts || fail manage
+if nl_enabled compute || nl_is_controller; then
+    step "discovering compute hosts"
+    nl_discover_hosts || fail manage
+fi
 
 step "clouds.yaml"
 nl_write_clouds_yaml || fail

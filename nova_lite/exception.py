@@ -23,6 +23,23 @@ class NovaLiteException(Exception):
         self.message = message
         super().__init__(message)
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # NOTE(nova_lite): oslo.messaging rebuilds an exception raised by
+        # a remote service as a subclass ``<Name>_Remote`` whose __str__
+        # appends the remote traceback. An expected error (NoValidHost
+        # from the scheduler) would then log as a traceback and show one
+        # in the instance fault. Its message is the one the server
+        # raised; the server side logged any unexpected traceback
+        # already. The remote text stays at hand as ``remote_text()``.
+        if cls.__name__.endswith('_Remote') and '__str__' in vars(cls):
+            cls.remote_text = vars(cls)['__str__']
+            cls.__str__ = cls.__mro__[1].__str__
+
+    def remote_text(self):
+        """The message with the remote traceback (remote errors only)."""
+        return str(self)
+
 
 class Invalid(NovaLiteException):
     msg_fmt = 'Invalid input: %(reason)s'

@@ -16,7 +16,9 @@
 #   stack.sh). Without them the integration tests skip, or fail when
 #   NOVA_LITE_REQUIRE_SERVICES=1 (CI).
 # With no arguments it then runs the envs named in $NOVA_LITE_EXTRA_ENVS
-# (CI: compat, upstream Placement's suites, and tempest; see .ci/run), each in turn.
+# (CI: compat, upstream Placement's suites; faults and fuzz, issue 16's
+# suites on private RabbitMQ and MariaDB servers; tempest, Tempest's compute
+# API and smoke tests against a Keystone lab; see .ci/run), each in turn.
 # It ends with one plain "N passed, M failed, K skipped" line over every
 # slice that ran, and exits non-zero when any env failed.
 set -u

@@ -15,15 +15,19 @@
 KS_VENV=${NOVA_LITE_KEYSTONE_VENV:-${VENV%/}-keystone}
 KS_STATE=$STATE/keystone
 KS_ETC=$ETC/keystone
-KS_URL=http://127.0.0.1:$NOVA_LITE_KEYSTONE_PORT/v3
+KS_URL=http://$NL_SERVICE_URL_HOST:$NOVA_LITE_KEYSTONE_PORT/v3
 KS_REGION=RegionOne
 
+# The lab authenticates with Keystone (on the controller).
 nl_keystone_enabled() {
     case $NOVA_LITE_KEYSTONE in
         True|true|1|yes) return 0 ;;
     esac
     return 1
 }
+
+# This node runs Keystone.
+nl_keystone_here() { nl_keystone_enabled && nl_enabled keystone; }
 
 # Labs stacked at once share the virtualenv: one installs, the others
 # wait for it (a lock next to the virtualenv).
@@ -125,7 +129,7 @@ nl_keystone_write_gunicorn_config() {
 import sys
 
 wsgi_app = 'keystone.wsgi.api:application'
-bind = '127.0.0.1:$NOVA_LITE_KEYSTONE_PORT'
+bind = '$(_nl_url_host "$NOVA_LITE_HOST_IP"):$NOVA_LITE_KEYSTONE_PORT'
 workers = 1
 worker_class = 'gthread'
 threads = $(nl_keystone_threads)
@@ -145,15 +149,15 @@ PY
 nl_keystone_start() {
     nl_keystone_write_gunicorn_config
     nl_start keystone "$KS_VENV/bin/gunicorn" -c "$KS_ETC/gunicorn.conf.py"
-    nl_wait_http keystone "$KS_URL" 60
+    nl_wait_http keystone "http://$(_nl_url_host "$NOVA_LITE_HOST_IP"):$NOVA_LITE_KEYSTONE_PORT/v3" 60
 }
 
 nl_keystone_register() {
     "$KS_VENV/bin/python" "$NL_DEVSTACK_DIR/lib/keystone_register.py" \
         "$KS_URL" "$NOVA_LITE_KEYSTONE_PASSWORD" "$KS_REGION" \
-        "http://127.0.0.1:$NOVA_LITE_API_PORT/v2.1" \
-        "http://127.0.0.1:$NOVA_LITE_API_PORT/image" \
-        "http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT" \
+        "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_API_PORT/v2.1" \
+        "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_API_PORT/image" \
+        "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_PLACEMENT_PORT" \
         2>> "$LOGS/keystone-manage.log" || {
         nl_say "ERROR: registering in Keystone failed; see $LOGS/keystone-manage.log"
         tail -n 5 "$LOGS/keystone-manage.log"; return 1; }

@@ -5,9 +5,27 @@ NL_FAILED_SERVICE=""
 NL_SCHEDULER_KEPT=False
 
 nl_cells() { local i; for i in $(seq 1 "$NOVA_LITE_CELLS"); do echo "cell$i"; done; }
-nl_computes() {  # nl_computes CELL: compute host names of one cell
-    local i; for i in $(seq 1 "$NOVA_LITE_COMPUTES_PER_CELL"); do echo "$1-compute$i"; done
+nl_computes() {  # nl_computes CELL: this node's compute hosts in one cell
+    local i
+    for i in $(seq 1 "$NOVA_LITE_COMPUTES_PER_CELL"); do
+        echo "${NOVA_LITE_COMPUTE_PREFIX}$1-compute$i"
+    done
 }
+# Every compute host of this node (none when it runs no compute).
+nl_my_computes() {
+    local cell
+    nl_enabled compute || return 0
+    for cell in $(nl_cells); do nl_computes "$cell"; done
+}
+# This node's address in URLs, and the controller's URLs.
+NL_HOST_URL_HOST=$(_nl_url_host "$NOVA_LITE_HOST_IP")
+NL_API_URL=http://$NL_SERVICE_URL_HOST:$NOVA_LITE_API_PORT
+NL_PLACEMENT_URL=http://$NL_SERVICE_URL_HOST:$NOVA_LITE_PLACEMENT_PORT
+# Placement's own file, read after api-level.conf (post-config target).
+NOVA_LITE_CONF=$ETC/api-level.conf
+NOVA_LITE_PLACEMENT_CONF=$ETC/placement.conf
+NOVA_LITE_ETC=$ETC
+export NOVA_LITE_CONF NOVA_LITE_PLACEMENT_CONF NOVA_LITE_ETC
 
 nl_install_venv() {
     if [ -n "${NOVA_LITE_VENV:-}" ]; then
@@ -32,16 +50,37 @@ nl_install_venv() {
     echo "$want" > "$VENV/.nova-lite-installed"
 }
 
+# The broker is this machine's (rabbitmqctl manages it): its URL names
+# loopback, or this node's own address on the controller.
 _nl_rabbit_is_local() {
-    case $NOVA_LITE_RABBIT_URL in
-        *@127.0.0.1:*|*@localhost:*|*//127.0.0.1:*|*//localhost:*) return 0 ;;
-    esac
-    return 1
+    local rest=${NOVA_LITE_RABBIT_URL#*://}
+    rest=${rest#*@}; rest=${rest%%[:/,]*}
+    case $rest in 127.0.0.1|localhost) return 0 ;; esac
+    nl_is_controller && [ "$rest" = "$NOVA_LITE_HOST_IP" ]
 }
 
 _nl_rabbit_user() {
     local rest=${NOVA_LITE_RABBIT_URL#*://}
     case $rest in *@*) rest=${rest%%@*}; echo "${rest%%:*}" ;; *) echo guest ;; esac
+}
+
+_nl_rabbit_password() {
+    local rest=${NOVA_LITE_RABBIT_URL#*://}
+    case $rest in *:*@*) rest=${rest%%@*}; echo "${rest#*:}" ;; esac
+}
+
+# The lab's own broker user (beyond loopback): created, or its password
+# set, with the password of NOVA_LITE_RABBIT_URL.
+_nl_rabbit_ensure_user() {
+    local user=$1 password
+    [ "$user" = guest ] && return 0
+    password=$(_nl_rabbit_password)
+    if rabbitmqctl -q list_users 2>/dev/null | awk '{print $1}' | grep -qx "$user"; then
+        rabbitmqctl -q change_password "$user" "$password" >/dev/null || return 1
+    else
+        rabbitmqctl -q add_user "$user" "$password" >/dev/null || return 1
+        nl_say "created RabbitMQ user $user (generated password)"
+    fi
 }
 
 nl_create_vhosts() {
@@ -52,6 +91,7 @@ nl_create_vhosts() {
     local existing vhost user; user=$(_nl_rabbit_user)
     existing=$(rabbitmqctl -q list_vhosts 2>/dev/null) || {
         nl_say "ERROR: rabbitmqctl cannot reach RabbitMQ (run as root?)"; return 1; }
+    _nl_rabbit_ensure_user "$user" || return 1
     for vhost in $NL_API_VHOST $(nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"); do
         if ! grep -qx "$vhost" <<< "$existing"; then
             rabbitmqctl -q add_vhost "$vhost" >/dev/null || return 1
@@ -72,15 +112,33 @@ nl_create_databases() {
         nl_say "SQLite files under $DBDIR"
         return 0
     fi
-    "$VENV/bin/python" - "$NOVA_LITE_MYSQL_URL" $(nl_all_databases) <<'PY'
+    local admin=$NOVA_LITE_MYSQL_URL
+    # Beyond loopback the lab connects as its own user; root (on the
+    # controller) creates the databases and that user.
+    nl_beyond_loopback && admin=$NOVA_LITE_MYSQL_ADMIN_URL
+    "$VENV/bin/python" - "$admin" "$NOVA_LITE_MYSQL_URL" $(nl_all_databases) <<'PY'
 import sys
 import sqlalchemy
-engine = sqlalchemy.create_engine(sys.argv[1] + '/')
+from sqlalchemy.engine import make_url
+admin, lab = sys.argv[1], make_url(sys.argv[2])
+engine = sqlalchemy.create_engine(admin + '/')
 with engine.connect() as conn:
-    for name in sys.argv[2:]:
+    for name in sys.argv[3:]:
         conn.exec_driver_sql('CREATE DATABASE IF NOT EXISTS `%s` '
                              'CHARACTER SET utf8mb4' % name)
-print('[nova-lite] MySQL databases: %s' % ' '.join(sys.argv[2:]))
+    if admin != sys.argv[2] and lab.username and lab.username != 'root':
+        who = (lab.username, lab.password)
+        conn.exec_driver_sql(
+            "CREATE USER IF NOT EXISTS %s@'%%' IDENTIFIED BY %s", who)
+        conn.exec_driver_sql("ALTER USER %s@'%%' IDENTIFIED BY %s", who)
+        for name in sys.argv[3:]:
+            conn.exec_driver_sql(
+                "GRANT ALL PRIVILEGES ON `" + name + "`.* TO %s@'%%'",
+                (lab.username,))
+        print('[nova-lite] MySQL user %s (generated password) owns them'
+              % lab.username)
+    conn.commit()
+print('[nova-lite] MySQL databases: %s' % ' '.join(sys.argv[3:]))
 PY
 }
 
@@ -88,6 +146,8 @@ _nl_common_opts() {
     cat <<CONF
 [DEFAULT]
 state_path = $STATE
+# This node's address (the host_ip of its computes' nodes).
+my_ip = $NOVA_LITE_HOST_IP
 report_interval = 10
 service_down_time = 60
 # As devstack: a lab may have one compute per cell, and resizes must work.
@@ -118,21 +178,93 @@ amqp_durable_queues = True
 heartbeat_timeout_threshold = $NOVA_LITE_RABBIT_HEARTBEAT
 
 [placement]
-endpoint = http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
+endpoint = $NL_PLACEMENT_URL
 CONF
-    if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
+    _nl_service_auth
     # The image API the computes store snapshots through (the /image of
     # nova-lite-api), with the same service credentials.
-    printf '\n[glance]\nendpoint = http://127.0.0.1:%s/image\n' "$NOVA_LITE_API_PORT"
-    if nl_keystone_enabled; then nl_keystone_placement_auth; else echo "token = admin"; fi
+    printf '\n[glance]\nendpoint = %s/image\n' "$NL_API_URL"
+    _nl_service_auth
+}
+
+# How the lab's services authenticate to placement and the image API.
+_nl_service_auth() {
+    case $NOVA_LITE_AUTH in
+        keystone) nl_keystone_placement_auth ;;
+        http_basic) printf 'auth_type = http_basic\nusername = nova_lite\npassword = %s\n' \
+                        "$NOVA_LITE_ADMIN_PASSWORD" ;;
+        *) echo "token = admin" ;;
+    esac
 }
 
 # The auth_strategy of both APIs.
-_nl_auth_strategy() {
-    if nl_keystone_enabled; then echo keystone; else echo noauth2; fi
+_nl_auth_strategy() { echo "$NOVA_LITE_AUTH"; }
+
+# http_basic: the users of both APIs (bcrypt), admin and nova_lite (the
+# service user) are admins, demo a member of project demo.
+nl_write_htpasswd() {
+    [ "$NOVA_LITE_AUTH" = http_basic ] || return 0
+    ( umask 077
+      "$VENV/bin/python" - "$NOVA_LITE_ADMIN_PASSWORD" > "$ETC/htpasswd" <<'PY'
+import sys
+import bcrypt
+for user in ('admin', 'nova_lite', 'demo'):
+    print('%s:%s' % (user, bcrypt.hashpw(sys.argv[1].encode(),
+                                         bcrypt.gensalt(4)).decode()))
+PY
+    ) || return 1
+    nl_say "wrote $ETC/htpasswd (users admin, nova_lite, demo; http_basic)"
+}
+
+_nl_http_basic_opts() {
+    [ "$NOVA_LITE_AUTH" = http_basic ] || return 0
+    printf 'http_basic_auth_user_file = %s\nhttp_basic_admin_users = admin,nova_lite\n' "$ETC/htpasswd"
+}
+
+# The API-level services (api, placement, scheduler, super conductor)
+# read api-level.conf.
+_nl_runs_api_level() {
+    nl_enabled api || nl_enabled placement || nl_enabled scheduler || nl_enabled conductor
 }
 
 nl_write_configs() {
+    if _nl_runs_api_level; then nl_write_api_level_config || return 1; fi
+    if nl_enabled placement && [ ! -f "$NOVA_LITE_PLACEMENT_CONF" ]; then
+        printf '# Options of nova-lite-placement only, read after api-level.conf\n# ([[post-config|$NOVA_LITE_PLACEMENT_CONF]] of local.conf).\n' \
+            > "$NOVA_LITE_PLACEMENT_CONF"
+    fi
+    nl_write_htpasswd || return 1
+    local cell host
+    for cell in $(nl_cells); do
+        if nl_enabled cell-conductor; then
+            { _nl_common_opts; printf '\n[database]\nconnection = %s\n' "$(nl_db_url "${NOVA_LITE_NAME}_$cell")"; } \
+                > "$ETC/$cell.conf"
+            sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $cell-conductor" "$ETC/$cell.conf"
+        fi
+        nl_enabled compute || continue
+        for host in $(nl_computes "$cell"); do
+            { _nl_common_opts; printf '\n[fake_driver]\nnodes = %s\n' "$NOVA_LITE_NODES_PER_COMPUTE"; } \
+                > "$ETC/$host.conf"
+            sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $host" "$ETC/$host.conf"
+            # Local overrides of one compute (fault injection, inventory):
+            # *.conf files here are read after $host.conf and never touched.
+            mkdir -p "$ETC/$host.conf.d"
+        done
+    done
+    nl_say "wrote $(ls "$ETC"/*.conf 2>/dev/null | wc -l) files"
+}
+
+# [[post-config|FILE]] sections of a devstack-format local.conf, merged
+# into the files just written (so on every run).
+nl_post_config() {
+    [ "$NL_LOCAL_CONF_META" = True ] || return 0
+    local confs="" host
+    for host in $(nl_my_computes); do confs="$confs $ETC/$host.conf"; done
+    NL_COMPUTE_CONFS=$confs python3 "$NL_DEVSTACK_DIR/lib/localconf.py" \
+        post-config "$NL_LOCAL_CONF"
+}
+
+nl_write_api_level_config() {
     {
         _nl_common_opts
         cat <<CONF
@@ -148,16 +280,18 @@ connection = $(nl_db_url "${NOVA_LITE_NAME}_cell1")
 connection = $(nl_db_url "${NOVA_LITE_NAME}_placement")
 
 [api]
-bind_host = 127.0.0.1
+bind_host = $NOVA_LITE_HOST_IP
 bind_port = $NOVA_LITE_API_PORT
 workers = 2
 auth_strategy = $(_nl_auth_strategy)
+$(_nl_http_basic_opts)
 
 [placement_api]
-bind_host = 127.0.0.1
+bind_host = $NOVA_LITE_HOST_IP
 bind_port = $NOVA_LITE_PLACEMENT_PORT
 workers = 2
 auth_strategy = $(_nl_auth_strategy)
+$(_nl_http_basic_opts)
 
 [scheduler]
 # Computes added to the running lab are mapped without nova-lite-manage.
@@ -169,26 +303,11 @@ CONF
     sed -i '/^transport_url = /d' "$ETC/api-level.conf.new"
     sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url $NL_API_VHOST)" "$ETC/api-level.conf.new"
     mv "$ETC/api-level.conf.new" "$ETC/api-level.conf"
-
-    local cell host
-    for cell in $(nl_cells); do
-        { _nl_common_opts; printf '\n[database]\nconnection = %s\n' "$(nl_db_url "${NOVA_LITE_NAME}_$cell")"; } \
-            > "$ETC/$cell.conf"
-        sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $cell-conductor" "$ETC/$cell.conf"
-        for host in $(nl_computes "$cell"); do
-            { _nl_common_opts; printf '\n[fake_driver]\nnodes = %s\n' "$NOVA_LITE_NODES_PER_COMPUTE"; } \
-                > "$ETC/$host.conf"
-            sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $host" "$ETC/$host.conf"
-            # Local overrides of one compute (fault injection, inventory):
-            # *.conf files here are read after $host.conf and never touched.
-            mkdir -p "$ETC/$host.conf.d"
-        done
-    done
-    nl_say "wrote $(ls "$ETC"/*.conf | wc -l) files"
 }
 
 nl_manage() {
-    echo "+ nova-lite-manage $*" >> "$LOGS/manage.log"
+    # Passwords of URLs are not logged.
+    echo "+ nova-lite-manage $*" | sed -E 's#://([^:/@]+):[^@/]*@#://\1:***@#g' >> "$LOGS/manage.log"
     "$VENV/bin/nova-lite-manage" --config-file "$ETC/api-level.conf" "$@" >> "$LOGS/manage.log" 2>&1
 }
 
@@ -227,23 +346,26 @@ nl_start_services() {
     _nl_forget_dead
     NL_SCHEDULER_KEPT=False
     [ -f "$PIDS/scheduler.pid" ] && NL_SCHEDULER_KEPT=True
-    nl_start placement "$VENV/bin/nova-lite-placement" --config-file "$api_conf"
-    nl_start api "$VENV/bin/nova-lite-api" --config-file "$api_conf"
-    nl_start scheduler "$VENV/bin/nova-lite-scheduler" --config-file "$api_conf"
-    nl_start conductor "$VENV/bin/nova-lite-conductor" --config-file "$api_conf"
-    for cell in $(nl_cells); do
-        nl_start "conductor-$cell" "$VENV/bin/nova-lite-conductor" \
-            --config-file "$ETC/$cell.conf" --cell "$cell"
-    done
+    nl_enabled placement && nl_start placement "$VENV/bin/nova-lite-placement" \
+        --config-file "$api_conf" --config-file "$NOVA_LITE_PLACEMENT_CONF"
+    nl_enabled api && nl_start api "$VENV/bin/nova-lite-api" --config-file "$api_conf"
+    nl_enabled scheduler && nl_start scheduler "$VENV/bin/nova-lite-scheduler" --config-file "$api_conf"
+    nl_enabled conductor && nl_start conductor "$VENV/bin/nova-lite-conductor" --config-file "$api_conf"
+    if nl_enabled cell-conductor; then
+        for cell in $(nl_cells); do
+            nl_start "conductor-$cell" "$VENV/bin/nova-lite-conductor" \
+                --config-file "$ETC/$cell.conf" --cell "$cell"
+        done
+    fi
+    nl_enabled compute || return 0
     # Computes keep their records through their cell conductor: start them
-    # once every cell conductor consumes.
+    # once every cell conductor consumes (those of a compute node run on
+    # other nodes: it waits for them the same way).
     # (+1: the super conductor records itself in the default cell.)
     nl_wait_up $((NOVA_LITE_CELLS + 1)) 60 --binary nova-lite-conductor || return 1
-    for cell in $(nl_cells); do
-        for host in $(nl_computes "$cell"); do
-            nl_start "compute-$host" "$VENV/bin/nova-lite-compute" \
-                --config-file "$ETC/$host.conf" --config-dir "$ETC/$host.conf.d"
-        done
+    for host in $(nl_my_computes); do
+        nl_start "compute-$host" "$VENV/bin/nova-lite-compute" \
+            --config-file "$ETC/$host.conf" --config-dir "$ETC/$host.conf.d"
     done
 }
 
@@ -281,26 +403,32 @@ import sqlalchemy
 
 args = sys.argv[1:]
 binary = None
+hosts = None
 if args[:1] == ['--binary']:
     binary, args = args[1], args[2:]
+if args[:1] == ['--hosts']:
+    hosts, args = set(args[1].split(',')), args[2:]
 now = datetime.datetime.utcnow()
 up = 0
 for url in args:
     engine = sqlalchemy.create_engine(url)
     # Built with SQLAlchemy so that `binary` (reserved in MySQL) is quoted.
     services = sqlalchemy.table(
-        'services', sqlalchemy.column('binary'),
+        'services', sqlalchemy.column('binary'), sqlalchemy.column('host'),
         sqlalchemy.column('last_seen_up'), sqlalchemy.column('created_at'))
     query = sqlalchemy.select(
-        services.c.binary, services.c.last_seen_up, services.c.created_at)
+        services.c.binary, services.c.host, services.c.last_seen_up,
+        services.c.created_at)
     with engine.connect() as conn:
         rows = conn.execute(query).all()
     engine.dispose()
-    for name, last, created in rows:
+    for name, host, last, created in rows:
         seen = last or created
         if isinstance(seen, str):
             seen = datetime.datetime.fromisoformat(seen)
         if binary not in (None, name) or seen is None:
+            continue
+        if hosts is not None and host not in hosts:
             continue
         if (now - seen).total_seconds() <= 60:
             up += 1
@@ -308,7 +436,8 @@ print(up)
 PY
 }
 
-# nl_wait_up WANT SECONDS [--binary NAME]: wait until WANT services are up.
+# nl_wait_up WANT SECONDS [--binary NAME] [--hosts H1,H2]: wait until WANT
+# services are up.
 nl_wait_up() {
     local want=$1 timeout=$2; shift 2
     local urls cell waited=0 up=0 name
@@ -330,17 +459,34 @@ nl_wait_up() {
 }
 
 nl_wait_services() {
-    nl_wait_http placement "http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/" 60 || { NL_FAILED_SERVICE=placement; return 1; }
-    nl_wait_http api "http://127.0.0.1:$NOVA_LITE_API_PORT/" 60 || { NL_FAILED_SERVICE=api; return 1; }
-    # scheduler + super conductor (default cell) + per cell: conductor and computes
-    nl_wait_up $((2 + NOVA_LITE_CELLS * (1 + NOVA_LITE_COMPUTES_PER_CELL))) 90
+    if nl_enabled placement; then
+        nl_wait_http placement "http://$NL_HOST_URL_HOST:$NOVA_LITE_PLACEMENT_PORT/" 60 || {
+            NL_FAILED_SERVICE=placement; return 1; }
+    fi
+    if nl_enabled api; then
+        nl_wait_http api "http://$NL_HOST_URL_HOST:$NOVA_LITE_API_PORT/" 60 || {
+            NL_FAILED_SERVICE=api; return 1; }
+    fi
+    if nl_all_in_one; then
+        # scheduler + super conductor (default cell) + per cell: conductor
+        # and computes
+        nl_wait_up $((2 + NOVA_LITE_CELLS * (1 + NOVA_LITE_COMPUTES_PER_CELL))) 90
+        return
+    fi
+    # A node with some roles: its own services, by host name.
+    local hosts="" want=0 cell
+    if nl_enabled cell-conductor; then
+        for cell in $(nl_cells); do hosts="$hosts,$cell-conductor"; want=$((want + 1)); done
+    fi
+    for cell in $(nl_my_computes); do hosts="$hosts,$cell"; want=$((want + 1)); done
+    if [ "$want" -gt 0 ]; then nl_wait_up "$want" 90 --hosts "${hosts#,}" || return 1; fi
+    if nl_enabled scheduler; then nl_wait_up 1 90 --binary nova-lite-scheduler || return 1; fi
 }
 
-# The lab's compute hosts that have no host mapping yet.
+# This node's compute hosts that have no host mapping yet.
 _nl_unmapped_hosts() {
-    local cell
     "$VENV/bin/python" - "$(nl_db_url "${NOVA_LITE_NAME}_api")" \
-        $(for cell in $(nl_cells); do nl_computes "$cell"; done) <<'PY'
+        $(nl_my_computes) <<'PY'
 import sys
 import sqlalchemy
 engine = sqlalchemy.create_engine(sys.argv[1])
@@ -364,6 +510,9 @@ nl_discover_hosts() {
         nl_say "every compute host is mapped to its cell"
         return 0
     fi
+    # A node without the scheduler: the controller's scheduler maps its
+    # hosts ([scheduler] discover_hosts_in_cells_interval).
+    nl_enabled scheduler || { NL_SCHEDULER_KEPT=True; limit=60; }
     if [ "$NL_SCHEDULER_KEPT" = True ]; then
         nl_say "waiting for the running scheduler to discover $unmapped"
         while [ -n "$unmapped" ] && [ $waited -lt $limit ]; do
@@ -376,12 +525,21 @@ nl_discover_hosts() {
         fi
         nl_say "WARNING: the scheduler did not map $unmapped within ${limit}s; see $LOGS/scheduler.log"
     fi
+    if ! nl_is_controller; then
+        nl_say "ERROR: run nova-lite-manage cell_v2 discover_hosts on the controller"
+        return 1
+    fi
     nl_manage cell_v2 discover_hosts --by-service || return 1
     nl_say "compute hosts mapped to their cells (nova-lite-manage)"
 }
 
 nl_write_clouds_yaml() {
-    local api=http://127.0.0.1:$NOVA_LITE_API_PORT
+    local api=$NL_API_URL
+    if [ "$NOVA_LITE_AUTH" = http_basic ]; then
+        ( umask 077; _nl_http_basic_clouds_yaml > "$STATE/clouds.yaml" )
+        nl_say "wrote $STATE/clouds.yaml (http_basic logins: admin, demo)"
+        return 0
+    fi
     if nl_keystone_enabled; then
         nl_keystone_clouds_yaml > "$STATE/clouds.yaml"
         nl_say "wrote $STATE/clouds.yaml (Keystone password logins)"
@@ -409,10 +567,37 @@ clouds:
   nova-lite-placement:
     auth_type: admin_token
     auth:
-      endpoint: http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT
+      endpoint: $NL_PLACEMENT_URL
       token: admin
 YAML
     nl_say "wrote $STATE/clouds.yaml"
+}
+
+_nl_http_basic_cloud() {  # _nl_http_basic_cloud NAME USER ENDPOINT
+    cat <<YAML
+  $1:
+    auth_type: http_basic
+    auth:
+      endpoint: $3
+      username: $2
+      password: $NOVA_LITE_ADMIN_PASSWORD
+    identity_api_version: "3"
+    image_endpoint_override: $NL_API_URL/image
+    placement_endpoint_override: $NL_PLACEMENT_URL
+YAML
+}
+
+_nl_http_basic_clouds_yaml() {
+    cat <<YAML
+# Written by devstack/stack.sh: the lab binds beyond loopback, so both APIs
+# use http_basic (users admin, demo; password in $NL_PASSWORDS). Use:
+#   export OS_CLIENT_CONFIG_FILE=$STATE/clouds.yaml
+#   openstack --os-cloud nova-lite server list
+clouds:
+YAML
+    _nl_http_basic_cloud nova-lite demo "$NL_API_URL/v2.1"
+    _nl_http_basic_cloud nova-lite-admin admin "$NL_API_URL/v2.1"
+    _nl_http_basic_cloud nova-lite-placement admin "$NL_PLACEMENT_URL"
 }
 
 nl_summary() {
@@ -422,11 +607,12 @@ nl_summary() {
     cat <<EOT
 
 nova_lite lab is up ($secs s)
-  compute API    http://127.0.0.1:$NOVA_LITE_API_PORT/v2.1
-  placement      http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT/$identity
+  this node      $NOVA_LITE_HOST_IP runs $NOVA_LITE_ENABLED_SERVICES
+  compute API    $NL_API_URL/v2.1 (auth: $NOVA_LITE_AUTH)
+  placement      $NL_PLACEMENT_URL/$identity
   database       $NOVA_LITE_DATABASE
   cells          cell0 $(nl_cells | tr '\n' ' ')
-$(for cell in $(nl_cells); do echo "  $cell hosts    $(nl_computes "$cell" | tr '\n' ' ')($NOVA_LITE_NODES_PER_COMPUTE fake nodes each)"; done)
+$(nl_enabled compute && for cell in $(nl_cells); do echo "  $cell hosts    $(nl_computes "$cell" | tr '\n' ' ')($NOVA_LITE_NODES_PER_COMPUTE fake nodes each)"; done)
   logs           $LOGS
   pid files      $PIDS
 
@@ -439,26 +625,108 @@ EOT
 }
 
 nl_purge() {
-    if [ "$NOVA_LITE_DATABASE" = mysql ] && [ -x "$VENV/bin/python" ]; then
-        "$VENV/bin/python" - "$NOVA_LITE_MYSQL_URL" $(nl_all_databases) <<'PY'
+    # The controller owns the databases, vhosts and users; a subnode
+    # removes only its own state.
+    if ! nl_is_controller; then
+        nl_say "not the controller: the lab's databases and vhosts are left to it"
+    elif [ "$NOVA_LITE_DATABASE" = mysql ] && [ -x "$VENV/bin/python" ]; then
+        local admin=$NOVA_LITE_MYSQL_URL
+        nl_beyond_loopback && admin=$NOVA_LITE_MYSQL_ADMIN_URL
+        "$VENV/bin/python" - "$admin" "$NOVA_LITE_MYSQL_URL" $(nl_all_databases) <<'PY'
 import sys
 import sqlalchemy
-engine = sqlalchemy.create_engine(sys.argv[1] + '/')
+from sqlalchemy.engine import make_url
+admin, lab = sys.argv[1], make_url(sys.argv[2])
+engine = sqlalchemy.create_engine(admin + '/')
 with engine.connect() as conn:
-    for name in sys.argv[2:]:
+    for name in sys.argv[3:]:
         conn.exec_driver_sql('DROP DATABASE IF EXISTS `%s`' % name)
+    if admin != sys.argv[2] and lab.username and lab.username != 'root':
+        conn.exec_driver_sql("DROP USER IF EXISTS %s@'%%'", (lab.username,))
 PY
         nl_say "dropped the lab's MySQL databases"
     fi
-    if _nl_rabbit_is_local && command -v rabbitmqctl >/dev/null 2>&1; then
-        local vhost
+    if nl_is_controller && _nl_rabbit_is_local && command -v rabbitmqctl >/dev/null 2>&1; then
+        local vhost user
         for vhost in $NL_API_VHOST $(nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"); do
             rabbitmqctl -q delete_vhost "$vhost" >/dev/null 2>&1 && nl_say "deleted vhost $vhost"
         done
+        user=$(_nl_rabbit_user)
+        if [ "$user" != guest ] && [ "$user" = "$NOVA_LITE_NAME" ]; then
+            rabbitmqctl -q delete_user "$user" >/dev/null 2>&1 && nl_say "deleted RabbitMQ user $user"
+        fi
     fi
     nl_keystone_purge
     # state_path of the computes: fake guests and provider tree caches.
     rm -rf "$STATE/fake_driver" "$STATE"/provider-trees-*.json
-    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state" "$STATE/images"
+    rm -rf "$DBDIR" "$ETC" "$PIDS" "$LOGS" "$STATE/clouds.yaml" "$STATE/state" "$STATE/images" \
+        "$NL_PASSWORDS"
     nl_say "removed the lab state under $STATE (the virtualenv is kept)"
+}
+
+# Roles and authentication of this node, checked before anything is done.
+nl_check_roles() {
+    local svc
+    for svc in ${NOVA_LITE_ENABLED_SERVICES//,/ }; do
+        case " $NL_ALL_SERVICES keystone " in
+            *" $svc "*) ;;
+            *) nl_say "ERROR: unknown service '$svc' in NOVA_LITE_ENABLED_SERVICES (known: $NL_ALL_SERVICES keystone)"
+               return 1 ;;
+        esac
+    done
+    nl_say "this node ($NOVA_LITE_HOST_IP) runs: $NOVA_LITE_ENABLED_SERVICES; controller: $NOVA_LITE_SERVICE_HOST"
+    if ! nl_all_in_one && [ "$NOVA_LITE_DATABASE" != mysql ]; then
+        nl_say "ERROR: a lab split over several nodes needs NOVA_LITE_DATABASE=mysql"
+        return 1
+    fi
+    if ! nl_beyond_loopback; then
+        nl_say "APIs on loopback only: authentication $NOVA_LITE_AUTH"
+        return 0
+    fi
+    if [ "$NOVA_LITE_AUTH" = noauth2 ]; then
+        nl_say "ERROR: refusing noauth2: the lab binds to $NOVA_LITE_HOST_IP (controller $NOVA_LITE_SERVICE_HOST), beyond loopback, and noauth2 trusts any token (the token 'admin' is a cloud admin); leave NOVA_LITE_AUTH unset (http_basic) or set NOVA_LITE_KEYSTONE=True"
+        return 1
+    fi
+    case $NOVA_LITE_AUTH in
+        http_basic|keystone) ;;
+        *) nl_say "ERROR: NOVA_LITE_AUTH=$NOVA_LITE_AUTH: use http_basic or keystone"; return 1 ;;
+    esac
+    nl_say "the lab binds beyond loopback: the APIs use $NOVA_LITE_AUTH (not noauth2); users admin, nova_lite, demo"
+    [ -n "$NL_GENERATED_PASSWORDS" ] &&
+        nl_say "generated${NL_GENERATED_PASSWORDS}; kept in $NL_PASSWORDS (give the other nodes the same)"
+    local missing=""
+    [ -n "${NOVA_LITE_ADMIN_PASSWORD:-}" ] || missing="$missing NOVA_LITE_ADMIN_PASSWORD"
+    case $NOVA_LITE_RABBIT_URL in *:@*) missing="$missing NOVA_LITE_RABBIT_PASSWORD" ;; esac
+    if [ "$NOVA_LITE_DATABASE" = mysql ]; then
+        case $NOVA_LITE_MYSQL_URL in *:@*) missing="$missing NOVA_LITE_DATABASE_PASSWORD" ;; esac
+    fi
+    if [ -n "$missing" ]; then
+        nl_say "ERROR: set$missing on this node: the values of the controller's $NL_PASSWORDS"
+        return 1
+    fi
+}
+
+# host port of the first host of a URL (rabbit://u:p@h:port/, mysql...).
+_nl_url_host_port() {
+    local rest=${1#*://}
+    rest=${rest#*@}; rest=${rest%%[/,?]*}
+    case $rest in
+        \[*\]:*) echo "${rest%%]*}" | tr -d '[' ; echo "${rest##*:}" ;;
+        *:*) echo "${rest%%:*}"; echo "${rest##*:}" ;;
+        *) echo "$rest"; echo "$2" ;;
+    esac
+}
+
+# A node that is not the controller uses the controller's bus and
+# databases: they must answer.
+nl_check_controller_reachable() {
+    local hp
+    hp=($(_nl_url_host_port "$NOVA_LITE_RABBIT_URL" 5672))
+    nl_wait_for 60 "RabbitMQ at ${hp[0]}:${hp[1]}" nl_port_open "${hp[0]}" "${hp[1]}" || return 1
+    nl_say "RabbitMQ answers at ${hp[0]}:${hp[1]}"
+    if [ "$NOVA_LITE_DATABASE" = mysql ]; then
+        hp=($(_nl_url_host_port "$NOVA_LITE_MYSQL_URL" 3306))
+        nl_wait_for 60 "MariaDB at ${hp[0]}:${hp[1]}" nl_port_open "${hp[0]}" "${hp[1]}" || return 1
+        nl_say "MariaDB answers at ${hp[0]}:${hp[1]}"
+    fi
 }

@@ -78,3 +78,25 @@ nl_ensure_mariadb() {
     nl_wait_for 60 MariaDB nl_port_open "$NL_MYSQL_HOST" "$NL_MYSQL_PORT" || return 1
     nl_say "MariaDB started"
 }
+
+nl_install_service_packages() {
+    # The RabbitMQ and MariaDB packages, installed when their binaries are
+    # missing; nothing is started. The fault suite and the big fuzz run
+    # (tests/faults, tests/fuzz) run private servers from these binaries
+    # on their own ports and data directories.
+    local missing=""
+    [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || missing="rabbitmq-server"
+    if [ ! -x /usr/sbin/mariadbd ] && [ ! -x /usr/sbin/mysqld ]; then
+        missing="$missing mariadb-server"
+    fi
+    if [ -z "$missing" ]; then
+        nl_say "RabbitMQ and MariaDB binaries are installed"
+        return 0
+    fi
+    if [ "${INSTALL_SERVICES:-auto}" = "False" ] || ! nl_can_install; then
+        nl_say "ERROR: missing $missing; install it (as root, apt-get) or set INSTALL_SERVICES=True as root"
+        return 1
+    fi
+    # shellcheck disable=SC2086 # one word per package
+    nl_apt_install $missing
+}

@@ -1,7 +1,20 @@
 # Lab settings: defaults, then devstack/local.conf, then the environment.
 
 _nl_env_snapshot=$(env | grep -E '^(NOVA_LITE_|INSTALL_SERVICES=)' || true)
-[ -f "$NL_DEVSTACK_DIR/local.conf" ] && . "$NL_DEVSTACK_DIR/local.conf"
+# devstack/local.conf (or NOVA_LITE_LOCAL_CONF): either shell assignments,
+# or devstack's format, whose [[local|localrc]] section holds them and
+# whose [[post-config|FILE]] sections stack.sh merges into the lab's
+# configuration files on every run (nl_post_config).
+NL_LOCAL_CONF=${NOVA_LITE_LOCAL_CONF:-$NL_DEVSTACK_DIR/local.conf}
+NL_LOCAL_CONF_META=False
+if [ -f "$NL_LOCAL_CONF" ]; then
+    if grep -q '^\[\[' "$NL_LOCAL_CONF"; then
+        NL_LOCAL_CONF_META=True
+        . <(python3 "$NL_DEVSTACK_DIR/lib/localconf.py" localrc "$NL_LOCAL_CONF")
+    else
+        . "$NL_LOCAL_CONF"
+    fi
+fi
 # The environment wins over local.conf.
 while IFS= read -r _line; do
     [ -n "$_line" ] && export "$_line"
@@ -17,15 +30,53 @@ if [ "${NL_RECORDED_WINS:-False}" = True ] && [ -f "$NL_RECORD" ]; then
     NL_USED_RECORD=True
 fi
 
+# Roles (doc/multinode.md). The address this node's services bind to and
+# advertise, the controller's address (APIs, placement, Keystone, the bus
+# and the databases), and the services this node runs, any of:
+#   api placement scheduler conductor cell-conductor compute keystone
+NOVA_LITE_HOST_IP=${NOVA_LITE_HOST_IP:-127.0.0.1}
+NOVA_LITE_SERVICE_HOST=${NOVA_LITE_SERVICE_HOST:-$NOVA_LITE_HOST_IP}
+NL_ALL_SERVICES="api placement scheduler conductor cell-conductor compute"
+NOVA_LITE_KEYSTONE=${NOVA_LITE_KEYSTONE:-False}
+case ,${NOVA_LITE_ENABLED_SERVICES:-}, in
+    *,keystone,*) NOVA_LITE_KEYSTONE=True ;;
+esac
+case $NOVA_LITE_KEYSTONE in
+    True|true|1|yes) _nl_default_services="$NL_ALL_SERVICES keystone" ;;
+    *) _nl_default_services=$NL_ALL_SERVICES ;;
+esac
+NOVA_LITE_ENABLED_SERVICES=${NOVA_LITE_ENABLED_SERVICES:-${_nl_default_services// /,}}
+# Compute host names of this node: <prefix><cell>-compute<i> (a subnode
+# sets a prefix so that its hosts differ from every other node's).
+NOVA_LITE_COMPUTE_PREFIX=${NOVA_LITE_COMPUTE_PREFIX:-}
+
+# nl_enabled SERVICE: true when this node runs SERVICE.
+nl_enabled() { case ,$NOVA_LITE_ENABLED_SERVICES, in *,$1,*) return 0 ;; esac; return 1; }
+
+# This node runs every nova_lite service (the single-machine lab).
+nl_all_in_one() {
+    local svc
+    for svc in $NL_ALL_SERVICES; do nl_enabled "$svc" || return 1; done
+}
+
+_nl_is_loopback() { case $1 in 127.*|localhost|::1) return 0 ;; esac; return 1; }
+# True when this lab is reachable beyond this machine's loopback.
+nl_beyond_loopback() {
+    ! _nl_is_loopback "$NOVA_LITE_HOST_IP" || ! _nl_is_loopback "$NOVA_LITE_SERVICE_HOST"
+}
+# The controller (runs the API): creates the vhosts, databases and users.
+nl_is_controller() { nl_enabled api; }
+# An address in a URL ([v6] in brackets).
+_nl_url_host() { case $1 in *:*) echo "[$1]" ;; *) echo "$1" ;; esac; }
+NL_SERVICE_URL_HOST=$(_nl_url_host "$NOVA_LITE_SERVICE_HOST")
+
 NOVA_LITE_CELLS=${NOVA_LITE_CELLS:-2}
 NOVA_LITE_COMPUTES_PER_CELL=${NOVA_LITE_COMPUTES_PER_CELL:-1}
 NOVA_LITE_NODES_PER_COMPUTE=${NOVA_LITE_NODES_PER_COMPUTE:-10}
 NOVA_LITE_DATABASE=${NOVA_LITE_DATABASE:-sqlite}
-NOVA_LITE_RABBIT_URL=${NOVA_LITE_RABBIT_URL:-rabbit://guest:guest@127.0.0.1:5672/}
 NOVA_LITE_STATE_DIR=${NOVA_LITE_STATE_DIR:-$HOME/.nova-lite/lab}
 NOVA_LITE_API_PORT=${NOVA_LITE_API_PORT:-8774}
 NOVA_LITE_PLACEMENT_PORT=${NOVA_LITE_PLACEMENT_PORT:-8778}
-NOVA_LITE_KEYSTONE=${NOVA_LITE_KEYSTONE:-False}
 # With NOVA_LITE_KEYSTONE=True: Keystone's port, the password of the
 # admin, nova_lite (service) and demo users, the pip requirement it is
 # installed from, and its virtualenv (default: next to the nova_lite one,
@@ -47,7 +98,55 @@ NOVA_LITE_RABBIT_HEARTBEAT=${NOVA_LITE_RABBIT_HEARTBEAT:-30}
 # Prefix of the lab's RabbitMQ vhosts and MySQL databases, so that several
 # labs (or a lab and the tests) can share one RabbitMQ and one MariaDB.
 NOVA_LITE_NAME=${NOVA_LITE_NAME:-nova_lite}
-NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://root@127.0.0.1:3306}
+
+# Passwords of a lab beyond loopback: the lab's own RabbitMQ user, its own
+# MariaDB user, and the API users (admin, nova_lite, demo) of http_basic or
+# Keystone. The controller generates the ones not set and keeps them in
+# $NOVA_LITE_STATE_DIR/passwords (mode 600); every other node must be given
+# the same ones (local.conf), as with devstack.
+NL_PASSWORDS=$NOVA_LITE_STATE_DIR/passwords
+NL_PASSWORD_VARS="NOVA_LITE_RABBIT_PASSWORD NOVA_LITE_DATABASE_PASSWORD NOVA_LITE_ADMIN_PASSWORD"
+if [ -f "$NL_PASSWORDS" ]; then
+    for _var in $NL_PASSWORD_VARS; do
+        [ -n "${!_var:-}" ] || eval "$(grep "^$_var=" "$NL_PASSWORDS")"
+    done
+fi
+NL_GENERATED_PASSWORDS=""
+if nl_beyond_loopback && nl_is_controller; then
+    for _var in $NL_PASSWORD_VARS; do
+        if [ -z "${!_var:-}" ]; then
+            printf -v "$_var" '%s' "$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+            NL_GENERATED_PASSWORDS="$NL_GENERATED_PASSWORDS $_var"
+        fi
+    done
+fi
+
+# Where the lab's bus and databases are. On loopback: the machine's guest
+# user and password-less root, as always. Beyond it: the lab's own users
+# (named $NOVA_LITE_NAME) with the passwords above, on the controller.
+if nl_beyond_loopback; then
+    NOVA_LITE_RABBIT_URL=${NOVA_LITE_RABBIT_URL:-rabbit://$NOVA_LITE_NAME:${NOVA_LITE_RABBIT_PASSWORD:-}@$NL_SERVICE_URL_HOST:${NL_RABBIT_PORT:-5672}/}
+    NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://$NOVA_LITE_NAME:${NOVA_LITE_DATABASE_PASSWORD:-}@$NL_SERVICE_URL_HOST:${NL_MYSQL_PORT:-3306}}
+    NOVA_LITE_KEYSTONE_PASSWORD=${NOVA_LITE_KEYSTONE_PASSWORD:-${NOVA_LITE_ADMIN_PASSWORD:-}}
+else
+    NOVA_LITE_RABBIT_URL=${NOVA_LITE_RABBIT_URL:-rabbit://guest:guest@127.0.0.1:5672/}
+    NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://root@127.0.0.1:3306}
+fi
+# The controller's administrator connection to its MariaDB (creates the
+# databases and the lab's user): root on the controller itself.
+NOVA_LITE_MYSQL_ADMIN_URL=${NOVA_LITE_MYSQL_ADMIN_URL:-mysql+pymysql://root@127.0.0.1:${NL_MYSQL_PORT:-3306}}
+
+# How both APIs authenticate: keystone with NOVA_LITE_KEYSTONE=True;
+# otherwise noauth2 on loopback and http_basic beyond it (noauth2 trusts
+# any token, and the token admin is a cloud admin: stack.sh refuses it
+# beyond loopback).
+if [[ $NOVA_LITE_KEYSTONE =~ ^(True|true|1|yes)$ ]]; then
+    NOVA_LITE_AUTH=${NOVA_LITE_AUTH:-keystone}
+elif nl_beyond_loopback; then
+    NOVA_LITE_AUTH=${NOVA_LITE_AUTH:-http_basic}
+else
+    NOVA_LITE_AUTH=${NOVA_LITE_AUTH:-noauth2}
+fi
 
 STATE=$NOVA_LITE_STATE_DIR
 # NOVA_LITE_VENV: use an existing virtualenv that has nova_lite installed
@@ -74,7 +173,9 @@ nl_db_url() {
 NL_RECORDED_SETTINGS="NOVA_LITE_NAME NOVA_LITE_DATABASE NOVA_LITE_MYSQL_URL
 NOVA_LITE_RABBIT_URL NOVA_LITE_API_PORT NOVA_LITE_PLACEMENT_PORT
 NOVA_LITE_CELLS NOVA_LITE_COMPUTES_PER_CELL NOVA_LITE_NODES_PER_COMPUTE
-NOVA_LITE_KEYSTONE NOVA_LITE_KEYSTONE_PORT NOVA_LITE_KEYSTONE_VENV"
+NOVA_LITE_KEYSTONE NOVA_LITE_KEYSTONE_PORT NOVA_LITE_KEYSTONE_VENV
+NOVA_LITE_HOST_IP NOVA_LITE_SERVICE_HOST NOVA_LITE_ENABLED_SERVICES
+NOVA_LITE_COMPUTE_PREFIX NOVA_LITE_MYSQL_ADMIN_URL NOVA_LITE_AUTH"
 
 # nl_record_settings: write the lab's identity into $NL_RECORD.
 nl_record_settings() {
@@ -86,5 +187,12 @@ nl_record_settings() {
             [ -n "${!var:-}" ] && printf '%s=%q\n' "$var" "${!var}"
         done
         printf 'NOVA_LITE_VENV=%q\n' "$VENV"
-    } > "$NL_RECORD.new" && mv "$NL_RECORD.new" "$NL_RECORD"
+    } > "$NL_RECORD.new" && chmod 600 "$NL_RECORD.new" && mv "$NL_RECORD.new" "$NL_RECORD"
+    # Passwords of a lab beyond loopback, kept for the next run.
+    if nl_beyond_loopback; then
+        ( umask 077
+          for var in $NL_PASSWORD_VARS; do
+              [ -n "${!var:-}" ] && printf '%s=%q\n' "$var" "${!var}"
+          done > "$NL_PASSWORDS" )
+    fi
 }

@@ -213,6 +213,15 @@ class Builds:
                 expected_task_state=[task_states.SPAWNING])
         except (exception.InstanceNotFound,
                 exception.UnexpectedTaskStateError) as error:
+            if self._claim_is_dead(context, uuid, error):
+                # NOTE(nova_lite): deleted, or put in ERROR by the build
+                # timeout, while the driver spawned: that freed what the
+                # build held then, before this guest existed (Nova's
+                # _build_resources shuts the guest down likewise).
+                LOG.info('Instance %s ended during its build (%s); '
+                         'destroying its guest', uuid, error)
+                self._clean_up(context, instance)
+                return
             LOG.info('Instance %s changed during its build (%s); its guest '
                      'is left to the delete', uuid, error)
         LOG.info('Instance %s active on %s', uuid, node)

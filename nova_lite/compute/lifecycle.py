@@ -50,9 +50,7 @@ class Lifecycle:
         self.conductor_api = conductor_api
         self.placement = placement
 
-    def terminate_instance(self, context, instance):
-        """Destroy the guest, drop the allocations (the instance's and
-        those of its unfinished migrations), delete the row."""
+    def _terminate(self, context, instance):
         uuid = instance.uuid
         try:
             with self.events.step(context, uuid, TERMINATE_EVENT,
@@ -74,6 +72,36 @@ class Lifecycle:
         if instance.node:
             self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
+
+    def complete_left_over_deletes(self, context, host):
+        """Finish the deletes a previous process of ``host`` received but
+        did not finish (killed in the middle, or its cast lost: casts are
+        acknowledged on receipt), as Nova's init_host does; the number
+        finished. A terminate cast queued meanwhile then finds nothing."""
+        left = self.conductor_api.instance_get_all_by_filters(
+            context, {'host': host, 'task_state': task_states.DELETING})
+        for instance in left:
+            LOG.info('Completing the delete of instance %s left by a '
+                     'previous run of %s', instance.uuid, host)
+            self.terminate_instance(context, instance)
+        return len(left)
+
+    def terminate_instance(self, context, instance):
+        """Destroy the guest, drop the allocations (the instance's and
+        those of its unfinished migrations), delete the row."""
+        try:
+            current = self.conductor_api.instance_get_by_uuid(
+                context, instance.uuid)
+        except exception.InstanceNotFound:
+            # NOTE(nova_lite): a delete delivered after the start-up
+            # recovery finished it.
+            LOG.info('Instance %s is deleted already', instance.uuid)
+            return
+        except _RECORD_ERRORS as error:
+            LOG.warning('Instance %s not read before its delete (%s); '
+                        'deleting it as the cast says', instance.uuid, error)
+            current = instance
+        self._terminate(context, current)
 
     def stop_instance(self, context, instance):
         self._power_action(

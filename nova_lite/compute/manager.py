@@ -170,7 +170,8 @@ class ComputeManager(manager.Manager):
         """Before consuming, as Nova's init_host: clean up instances
         evacuated while down, report the nodes, then fail the builds a
         previous run left (a build cast that arrives now waits in the
-        queue, and is not taken for a left-over)."""
+        queue, and is not taken for a left-over) and finish the deletes
+        it left."""
         context = nl_context.get_admin_context()
         try:
             self.destroy_evacuated_instances(context)
@@ -184,6 +185,11 @@ class ComputeManager(manager.Manager):
                 release=self.builds.release)
         except Exception as error:  # noqa: BLE001 - conductor down
             LOG.warning('Left-over builds of %s not checked: %s',
+                        self.host, error)
+        try:
+            self.lifecycle.complete_left_over_deletes(context, self.host)
+        except Exception as error:  # noqa: BLE001 - conductor down
+            LOG.warning('Left-over deletes of %s not completed: %s',
                         self.host, error)
         self._last_run['resources'] = time.monotonic()
 

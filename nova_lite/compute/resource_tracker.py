@@ -180,7 +180,9 @@ class ResourceTracker:
         # NOTE(nova_lite): stats values are strings (as in Nova); the
         # scheduler's HostState decodes this one.
         values['stats'] = {'supported_instances': jsonutils.dumps(
-            resources.get('supported_instances') or [])}
+            resources.get('supported_instances') or []),
+            # As Nova's host_ip = CONF.my_ip: the hypervisor's host_ip.
+            'host_ip': CONF.my_ip}
         tree = self._flushed.get(nodename)
         inventory = {}
         if tree is not None and tree.exists(resources['uuid']):

@@ -9,6 +9,7 @@ import os
 import socket
 
 from oslo_config import cfg
+from oslo_utils import netutils
 from oslo_service import opts as service_opts
 
 default_opts = [
@@ -23,6 +24,19 @@ compute listens on, so two compute processes must never share it.
 
 Possible values: any string without spaces; the machine's host name by
 default.
+"""),
+    cfg.HostAddressOpt('my_ip',
+                       default=netutils.get_my_ipv4(),
+                       sample_default='<host_ipv4>',
+                       help="""
+Address of this host on the management network, as in Nova.
+
+A compute reports it as the ``host_ip`` of its nodes (``openstack hypervisor
+list``, the ``SimpleCIDRAffinityFilter``). A multi-node lab sets it to the
+address the node is reached at (``NOVA_LITE_HOST_IP`` of devstack/stack.sh).
+
+Possible values: an IPv4 or IPv6 address; by default the address of the
+interface of this machine's default route (127.0.0.1 when it has none).
 """),
     cfg.StrOpt('state_path',
                default=os.path.join(os.path.expanduser('~'), '.nova-lite'),

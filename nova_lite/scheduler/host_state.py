@@ -211,6 +211,8 @@ class HostState:
         if 'failed_builds' in stats:
             self.failed_builds = _int_stat(stats, 'failed_builds')
         self.metrics.update(stats.get('metrics') or {})
+        # The compute reports its [DEFAULT] my_ip there (Nova's host_ip).
+        self.host_ip = stats.get('host_ip') or self.host_ip
         supported = stats.get('supported_instances')
         if isinstance(supported, str):
             supported = json.loads(supported)

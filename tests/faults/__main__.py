@@ -7,9 +7,14 @@ spawns, short timeouts; a fresh one after a failed fault), a burst of
 creates, the fault, its repair and the invariants of issue 16. Prints
 a table, writes ``fault-results/<fault>.json`` and
 ``fault-results/summary.json`` (lab logs of failed faults under
-``fault-results/logs/``). Exit status 1 when
-a fault failed; 0 with a SKIP line when this machine has no RabbitMQ or
-MariaDB binaries (1 with NOVA_LITE_REQUIRE_SERVICES=1).
+``fault-results/logs/``), and one test result per fault in
+``.ci-results/faults.subunit`` (``tests.faults.<fault>``: CI's summary
+line counts them). Exit status 1 when a fault failed.
+
+The RabbitMQ and MariaDB binaries are installed when missing and this
+process may (root with apt-get, ``INSTALL_SERVICES`` not False); without
+them every fault is skipped, or fails with NOVA_LITE_REQUIRE_SERVICES=1
+(CI).
 """
 
 import argparse
@@ -26,8 +31,10 @@ from tests.faults import faultlab
 from tests.faults import runner
 from tests.faults import scenarios
 from tests.faults import services
+from tests import suite_results
 
 RESULTS_DIR = 'fault-results'
+WALL_LIMIT_S = 15 * 60
 
 
 def parse_args(argv=None):
@@ -99,6 +106,15 @@ def print_table(results, wall):
           % (wall, sum(r['passed'] for r in results), len(results)))
 
 
+def _reason(result):
+    """One fault's numbers (and failures) for its test result."""
+    text = ', '.join('%s %s' % (key, result.get(key)) for key in (
+        'stuck', 'lost', 'orphans', 'recovery_s', 'wall_s'))
+    if result['failures']:
+        text += '\nfailures: ' + '; '.join(result['failures'])
+    return text
+
+
 def _ensure_running(rabbit, mysql):
     """A previous fault's repair may have failed: start what is down."""
     if not services.port_open(rabbit.port):
@@ -108,11 +124,9 @@ def _ensure_running(rabbit, mysql):
         mysql.start()
 
 
-def _check_ports(base):
-    busy = [p for p in (base + 10, base + 11, base + 12, base + 20)
+def _busy_ports(base):
+    return [p for p in (base + 10, base + 11, base + 12, base + 20)
             if services.port_open(p)]
-    if busy:
-        raise SystemExit('ports %s of the suite\'s range are in use' % busy)
 
 
 def main(argv=None):
@@ -121,15 +135,29 @@ def main(argv=None):
         for fault in scenarios.FAULTS:
             print('%-22s %s' % (fault.name, fault.description))
         return 0
-    missing = services.missing_binaries()
-    if missing:
-        print('SKIP fault suite: this machine has no %s (install '
-              'rabbitmq-server and mariadb-server)' % missing)
-        return 1 if os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1' \
-            else 0
     faults = ([scenarios.BY_NAME[n] for n in args.faults] or
               scenarios.FAULTS)
-    _check_ports(args.port_base)
+    report = suite_results.Results('faults')
+    missing = services.ensure_binaries()
+    if missing:
+        required = os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1'
+        reason = ('this machine has no %s (install rabbitmq-server and '
+                  'mariadb-server)' % missing)
+        print('%s fault suite: %s' % ('FAIL' if required else 'SKIP',
+                                       reason))
+        for fault in faults:
+            report.add(fault.name, 'fail' if required else 'skip', reason)
+        report.write()
+        return 1 if required else 0
+    busy = _busy_ports(args.port_base)
+    if busy:
+        reason = ('ports %s of the suite\'s range are in use (set '
+                  'NOVA_LITE_FAULTS_PORT_BASE)' % busy)
+        print('FAIL fault suite: %s' % reason)
+        for fault in faults:
+            report.add(fault.name, 'fail', reason)
+        report.write()
+        return 1
     os.makedirs(RESULTS_DIR, exist_ok=True)
     root = tempfile.mkdtemp(prefix='nova-lite-faults-')
     rabbit = services.PrivateRabbit(root, args.port_base + 10)
@@ -154,10 +182,15 @@ def main(argv=None):
             result, lab = runner.run_fault(fault, rabbit, mysql, lab, args,
                                            RESULTS_DIR)
             results.append(result)
+            report.check(fault.name, result['passed'], _reason(result))
             with open(os.path.join(RESULTS_DIR, fault.name + '.json'),
                       'w') as f:
                 json.dump(result, f, indent=2, default=str)
     finally:
+        for fault in faults[len(results):]:
+            report.add(fault.name, 'fail', 'not run: the suite stopped '
+                       'before it (see its output)')
+        report.write()
         if lab is not None and not args.keep:
             runner.destroy(lab)
         wall = time.monotonic() - started
@@ -179,7 +212,14 @@ def main(argv=None):
     with open(os.path.join(RESULTS_DIR, 'summary.json'), 'w') as f:
         json.dump(summary, f, indent=2, default=str)
     print_table(results, wall)
-    return 0 if all(r['passed'] for r in results) else 1
+    if not args.faults:
+        # Issue 16: the whole suite in under 15 minutes.
+        report.check('wall_time', wall < WALL_LIMIT_S,
+                     'every fault in %.0fs (limit %ds)' % (wall,
+                                                           WALL_LIMIT_S))
+        report.write()
+    return 0 if all(status == 'success' for _, status, _ in report.items) \
+        else 1
 
 
 if __name__ == '__main__':

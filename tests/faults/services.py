@@ -69,6 +69,21 @@ def missing_binaries():
     return ', '.join(missing)
 
 
+def ensure_binaries():
+    """What this machine still lacks ('' when nothing), after installing
+    the packages when it may (INSTALL_SERVICES, as root with apt-get:
+    ``nl_install_service_packages`` of devstack/lib/services.sh, the code
+    stack.sh and CI use). Nothing is started: the servers are private."""
+    if not missing_binaries():
+        return ''
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    subprocess.run(
+        ['bash', '-c', '. devstack/lib/services.sh && '
+         'nl_install_service_packages'], cwd=root, timeout=1200)
+    return missing_binaries()
+
+
 class PrivateRabbit:
     """One RabbitMQ node: AMQP on ``port``, distribution on ``port + 1``,
     its own epmd on ``port + 2``."""

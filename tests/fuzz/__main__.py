@@ -22,6 +22,7 @@ from tests.faults import faultlab
 from tests.faults import services
 from tests.fuzz import run
 from tests.fuzz import strategies
+from tests import suite_results
 
 RESULTS_DIR = 'fuzz-results'
 UNSCHEDULABLE = {'flavor': {'name': 'fuzz-huge', 'id': 'fuzz-huge',
@@ -94,16 +95,37 @@ def ghost_races(lab, races):
     in_use = quota['quota_set']['instances']['in_use'] if quota else None
     return {'created': len(ids), 'post_statuses': statuses,
             'refusals': refusals, 'ghosts': len(ghosts), 'ghost_ids': ghosts,
+            'ghost_details': {sid: ghost_details(lab, sid, listed[sid])
+                              for sid in ghosts[:3]},
             'instances_in_use_after': in_use}
+
+
+def ghost_details(lab, sid, listed):
+    """What a ghost looks like: as listed, its GET, and every line of
+    the lab's logs that names it (to tell which race left it)."""
+    status, _, reply = faultlab.compute_call(lab, 'GET', '/servers/' + sid)
+    lines = []
+    logs = os.path.join(lab.state, 'logs')
+    for name in sorted(os.listdir(logs)):
+        with open(os.path.join(logs, name), errors='replace') as f:
+            lines.extend('%s: %s' % (name, line.rstrip()[:300])
+                         for line in f if sid in line)
+    return {'listed': listed, 'get_status': status, 'get': reply,
+            'log_lines': lines[:60]}
 
 
 def main(argv=None):
     args = parse_args(argv)
-    missing = services.missing_binaries()
+    report = suite_results.Results('fuzz')
+    missing = services.ensure_binaries()
     if missing:
-        print('SKIP fuzz run: this machine has no %s' % missing)
-        return 1 if os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1' \
-            else 0
+        required = os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1'
+        print('%s fuzz run: this machine has no %s'
+              % ('FAIL' if required else 'SKIP', missing))
+        report.add('run', 'fail' if required else 'skip',
+                   'no %s' % missing)
+        report.write()
+        return 1 if required else 0
     base = args.port_base + 60
     root = tempfile.mkdtemp(prefix='nova-lite-fuzz-')
     rabbit = services.PrivateRabbit(root, base)
@@ -132,6 +154,10 @@ def main(argv=None):
         counts, excerpts = log_tracebacks(lab)
         result = dict(tally.as_dict(), races=races, log_tracebacks=counts,
                       log_traceback_excerpts=excerpts)
+    except BaseException as exc:
+        report.add('run', 'fail', 'the run stopped: %r' % exc)
+        report.write()
+        raise
     finally:
         if lab is not None:
             lab.destroy()
@@ -148,10 +174,34 @@ def main(argv=None):
              result['tracebacks_in_answers'], result['log_tracebacks'],
              races['created'], races['ghosts'],
              races['instances_in_use_after'], result['wall_s']))
-    bad = (result['server_errors'] or result['tracebacks_in_answers'] or
-           result['log_tracebacks'] or races['ghosts'] or
-           races['instances_in_use_after'])
-    return 1 if bad else 0
+    check_counts(report, args, result)
+    report.write()
+    return 0 if report.counts['fail'] == 0 else 1
+
+
+def check_counts(report, args, result):
+    """The counts of issue 16, one test result each."""
+    races = result['races']
+    report.check('requests_sent', result['sent'] >= args.requests,
+                 '%d of %d sent' % (result['sent'], args.requests))
+    report.check('no_server_errors', not result['server_errors'],
+                 '%d x 5xx or no answer: %s' % (result['server_errors'],
+                                                result['examples'][:5]))
+    report.check('no_tracebacks_in_answers',
+                 not result['tracebacks_in_answers'],
+                 '%s' % result['traceback_examples'][:5])
+    report.check('no_tracebacks_in_service_logs',
+                 not result['log_tracebacks'],
+                 '%s\n%s' % (result['log_tracebacks'],
+                             json.dumps(result['log_traceback_excerpts'],
+                                        indent=1)[:4000]))
+    report.check('no_ghosts_after_delete_races',
+                 races['created'] == args.races and not races['ghosts'] and
+                 races['instances_in_use_after'] == 0,
+                 '%d races, %d ghosts, instances in use %s: %s' % (
+                     races['created'], races['ghosts'],
+                     races['instances_in_use_after'],
+                     json.dumps(races.get('ghost_details'))[:4000]))
 
 
 if __name__ == '__main__':

@@ -4,10 +4,13 @@ placement arithmetic, audit parsing and the verdict of a run."""
 import sys
 import types
 
+import fixtures
 import testtools
 
 from tests.faults import faultlab
 from tests.faults import runner
+from tests import suite_results
+from tests import summary
 
 
 def _result(**overrides):
@@ -98,3 +101,18 @@ class TestFaultSuite(testtools.TestCase):
         self.assertEqual(['error: LabError: stack.sh failed'],
                          runner.failures({'error': 'Traceback\n'
                                           'LabError: stack.sh failed'}))
+
+
+class TestSuiteResults(testtools.TestCase):
+    """Faults and fuzz counts reach CI's summary line as test results."""
+
+    def test_results_are_counted_by_the_summary(self):
+        results_dir = self.useFixture(fixtures.TempDir()).path
+        report = suite_results.Results('faults')
+        report.check('rabbit_kill9', True, 'stuck 0')
+        report.check('compute_sigterm', False, 'stuck 2')
+        report.add('mariadb_restart', 'skip', 'no mariadbd')
+        report.write(results_dir)
+        self.assertEqual((1, 1, 1), summary.summarize(results_dir))
+        self.assertEqual({'success': 1, 'fail': 1, 'skip': 1},
+                         report.counts)

@@ -157,3 +157,31 @@ class ClientContractTestCase(testtools.TestCase):
              ('cast', 'report_state', {}, {'server': None, 'fanout': True})],
             self.sent)
         self.assertEqual('baseapi', api.client.target.namespace)
+
+
+class RemoteExceptionTestCase(testtools.TestCase):
+    """An expected error from another service reads as its message."""
+
+    def _remote(self, error):
+        import sys
+
+        from oslo_messaging._drivers import common as driver_common
+        try:
+            raise error
+        except Exception:
+            data = driver_common.serialize_remote_exception(sys.exc_info())
+        return driver_common.deserialize_remote_exception(
+            data, rpc.ALLOWED_EXMODS)
+
+    def test_remote_no_valid_host_is_one_line(self):
+        error = self._remote(exception.NoValidHost(reason='3 hosts, 0 fit'))
+        self.assertIsInstance(error, exception.NoValidHost)
+        self.assertEqual('No valid host was found. 3 hosts, 0 fit',
+                         str(error))
+        self.assertIn('Traceback (most recent call last)',
+                      error.remote_text())
+
+    def test_local_exception_unchanged(self):
+        error = exception.NoValidHost(reason='none')
+        self.assertEqual('No valid host was found. none', str(error))
+        self.assertEqual(str(error), error.remote_text())

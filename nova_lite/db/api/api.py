@@ -14,6 +14,7 @@ needed.
 
 from oslo_utils import uuidutils
 import sqlalchemy as sa
+from sqlalchemy.orm import exc as orm_exc
 
 from nova_lite.db.api import models
 from nova_lite.db import rows
@@ -173,11 +174,18 @@ def instance_mapping_get_by_project(context, project_id=None, cell_id=None,
 
 @session.retry_on_transient
 def instance_mapping_update(context, instance_uuid, values):
-    with _writer(context) as s:
-        mapping = _instance_mapping_get(s, instance_uuid)
-        mapping.update(values)
-        s.flush()
-        s.refresh(mapping)
+    """InstanceMappingNotFound also when the mapping is deleted between
+    this read and this write (a user's delete racing the conductor's
+    burial or build: on MariaDB the read takes no lock, and the ORM's
+    UPDATE then matches no row)."""
+    try:
+        with _writer(context) as s:
+            mapping = _instance_mapping_get(s, instance_uuid)
+            mapping.update(values)
+            s.flush()
+            s.refresh(mapping)
+    except orm_exc.StaleDataError:
+        raise exception.InstanceMappingNotFound(uuid=instance_uuid)
     return mapping
 
 

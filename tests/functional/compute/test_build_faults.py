@@ -7,10 +7,12 @@ ACTIVE, or ERROR with a fault and nothing held (no guest, no allocation).
 """
 
 import datetime
+import time
 
 import fixtures
 from oslo_db import exception as db_exc
 
+from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite import conf as nl_conf
@@ -41,7 +43,7 @@ class ConductorOutage:
             instance_update))
 
 
-class BuildFaultTestCase(test_build.BuildTestBase):
+class FaultTestBase(test_build.BuildTestBase):
 
     def setUp(self):
         super().setUp()
@@ -53,6 +55,9 @@ class BuildFaultTestCase(test_build.BuildTestBase):
             instance.uuid)['allocations'])
         self.assertNotIn(instance.uuid,
                          compute.manager.driver.list_instance_uuids())
+
+
+class BuildFaultTestCase(FaultTestBase):
 
     def test_conductor_db_outage_is_retried_to_active(self):
         self.flags(conductor_retry_timeout=30, group='compute')
@@ -143,6 +148,63 @@ class BuildFaultTestCase(test_build.BuildTestBase):
         self.assertEqual(vm_states.ERROR, instance.vm_state)
         self._assert_nothing_held(compute, instance)
         self.assertEqual((None, None), (instance.host, instance.node))
+
+
+class TimedOutWhileSpawningTestCase(FaultTestBase):
+    """The build timeout puts a build in ERROR while the driver still
+    spawns (a loaded host): the guest that appears afterwards goes too."""
+
+    def test_guest_spawned_after_the_timeout_is_destroyed(self):
+        self.flags(spawn_delay=1.0, group='fake_driver')
+        compute = self.start_compute()
+        instance = self._instance()
+        self.compute_api.build_and_run_instance(
+            self.ctxt, instance, 'host1', test_build.NODE)
+        for _ in range(100):
+            current = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+            if current.task_state == task_states.SPAWNING:
+                break
+            time.sleep(0.05)
+        self.assertEqual(task_states.SPAWNING, current.task_state)
+        # What the periodic timeout check does (stale_builds._fail).
+        self.assertTrue(compute.manager.records.set_error(
+            self.ctxt, instance.uuid, 'Build timed out (test)',
+            clear_host=True, expected_vm_state=vm_states.BUILDING))
+        compute.manager.builds.release(self.ctxt, current)
+        compute.manager.wait_for_builds(timeout=30)
+        instance = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+        self.assertEqual(vm_states.ERROR, instance.vm_state)
+        self._assert_nothing_held(compute, instance)
+
+
+class LeftOverDeleteTestCase(FaultTestBase):
+    """A compute killed while it deleted (or whose terminate cast was
+    lost: casts are acknowledged on receipt) finishes the delete at its
+    next start, before it consumes, as Nova's init_host does."""
+
+    def _deleting(self):
+        compute = self.start_compute()
+        instance = self._build(compute, self._instance())
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        instance.task_state = task_states.DELETING
+        instance.save()
+        compute.stop()
+        return instance
+
+    def test_restart_completes_the_delete(self):
+        instance = self._deleting()
+        compute = self.start_compute()
+        self.assertEqual([], objects.InstanceList.get_by_filters(
+            self.ctxt, {'uuid': instance.uuid}).objects)
+        self._assert_nothing_held(compute, instance)
+
+    def test_terminate_delivered_after_it_is_a_no_op(self):
+        instance = self._deleting()
+        compute = self.start_compute()
+        compute.manager.terminate_instance(self.ctxt, instance)
+        self.assertEqual([], objects.InstanceList.get_by_filters(
+            self.ctxt, {'uuid': instance.uuid}).objects)
+        self._assert_nothing_held(compute, instance)
 
 
 class StartOrderTestCase(test_build.BuildTestBase):

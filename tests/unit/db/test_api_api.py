@@ -1,8 +1,11 @@
 """API DB API: cell, host and instance mappings, flavors."""
 
+import fixtures
+import sqlalchemy as sa
 import testtools
 
 from nova_lite.db.api import api
+from nova_lite.db.api import models
 from nova_lite import exception
 from tests import db_fixtures
 
@@ -75,6 +78,27 @@ class TestHostAndInstanceMappings(APIDBTestCase):
         self.assertRaises(exception.InstanceMappingNotFound,
                           api.instance_mapping_get_by_instance_uuid,
                           self.ctx, 'i1')
+
+
+    def test_update_of_mapping_deleted_meanwhile_is_not_found(self):
+        """The delete race: the row goes between the update's read and
+        its write (as a user's delete does on MariaDB)."""
+        api.instance_mapping_create(self.ctx, {'instance_uuid': 'i2',
+                                               'project_id': 'p1'})
+        real_get = api._instance_mapping_get
+
+        def get_then_vanish(s, instance_uuid):
+            mapping = real_get(s, instance_uuid)
+            table = models.InstanceMapping.__table__
+            s.execute(sa.delete(table).where(
+                table.c.instance_uuid == instance_uuid))
+            return mapping
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.db.api.api._instance_mapping_get', get_then_vanish))
+        self.assertRaises(exception.InstanceMappingNotFound,
+                          api.instance_mapping_update, self.ctx, 'i2',
+                          {'queued_for_delete': True})
 
 
 class TestFlavors(APIDBTestCase):
