@@ -9,15 +9,16 @@
 # - tox: the one on the PATH when there is one; otherwise a private
 #   virtualenv with tox ($NOVA_LITE_TOX_VENV, default .venv-tox in this clone),
 #   created once and reused;
-# - RabbitMQ and MariaDB, when the envs to run include integration: found on
+# - RabbitMQ and MariaDB, when the envs to run include integration or
+#   tempest (a lab; CI's extra envs run after the default ones): found on
 #   127.0.0.1, started when installed but stopped, installed with apt-get when
 #   missing and running as root (devstack/lib/services.sh, the same code as
 #   stack.sh). Without them the integration tests skip, or fail when
 #   NOVA_LITE_REQUIRE_SERVICES=1 (CI).
 # With no arguments it then runs the envs named in $NOVA_LITE_EXTRA_ENVS
 # (CI: compat, upstream Placement's suites; faults and fuzz, issue 16's
-# suites on private RabbitMQ and MariaDB servers; see .ci/run), each in
-# turn.
+# suites on private RabbitMQ and MariaDB servers; tempest, Tempest's compute
+# API and smoke tests against a Keystone lab; see .ci/run), each in turn.
 # It ends with one plain "N passed, M failed, K skipped" line over every
 # slice that ran, and exits non-zero when any env failed.
 set -u
@@ -40,7 +41,7 @@ nl_envs_from_args() {
 
 nl_ensure_test_services() {
     case "$(nl_envs_from_args "$@")" in
-        default|*integration*) ;;
+        default|*integration*|*tempest*) ;;
         *) return 0 ;;
     esac
     if nl_ensure_rabbitmq && nl_ensure_mariadb; then

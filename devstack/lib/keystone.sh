@@ -1,9 +1,15 @@
 # Keystone for the lab (NOVA_LITE_KEYSTONE=True): install, set up, run.
 #
 # Keystone comes from PyPI into its own virtualenv (its pins are not
-# nova_lite's business), keeps its SQLite database and its fernet and
-# credential keys under the state directory, and runs under gunicorn like
-# the lab's APIs, with a pid file and a log as every lab process.
+# nova_lite's business), keeps its database where the lab keeps its own
+# (the MySQL database ${NOVA_LITE_NAME}_keystone, created and dropped with
+# the lab's, or an SQLite file under the state directory) and its fernet
+# and credential keys under the state directory, and runs under gunicorn
+# like the lab's APIs, with a pid file and a log as every lab process.
+#
+# On SQLite Keystone runs one request at a time (one worker, one thread):
+# SQLite has one writer, and two concurrent token or user writes from
+# parallel clients (Tempest's workers) answered 500 "database is locked".
 
 # Next to the nova_lite virtualenv; kept by unstack.sh --purge like it.
 KS_VENV=${NOVA_LITE_KEYSTONE_VENV:-${VENV%/}-keystone}
@@ -23,8 +29,18 @@ nl_keystone_enabled() {
 # This node runs Keystone.
 nl_keystone_here() { nl_keystone_enabled && nl_enabled keystone; }
 
+# Labs stacked at once share the virtualenv: one installs, the others
+# wait for it (a lock next to the virtualenv).
 nl_keystone_install() {
-    local want="$NOVA_LITE_KEYSTONE_PIP gunicorn"
+    mkdir -p "$(dirname "${KS_VENV%/}")"
+    (
+        flock 9 || exit 1
+        _nl_keystone_install_locked
+    ) 9>"${KS_VENV%/}.lock"
+}
+
+_nl_keystone_install_locked() {
+    local want="$NOVA_LITE_KEYSTONE_PIP gunicorn pymysql"
     if [ -x "$KS_VENV/bin/keystone-manage" ] &&
             [ "$(cat "$KS_VENV/.nova-lite-installed" 2>/dev/null)" = "$want" ]; then
         nl_say "Keystone virtualenv $KS_VENV is up to date"
@@ -39,6 +55,21 @@ nl_keystone_install() {
     nl_say "installed $("$KS_VENV/bin/keystone-manage" --version 2>/dev/null | sed 's/^/keystone /')"
 }
 
+# The database of the lab's Keystone: next to the lab's own.
+nl_keystone_db_url() {
+    if [ "$NOVA_LITE_DATABASE" = mysql ]; then
+        nl_db_url "${NOVA_LITE_NAME}_keystone"
+    else
+        # A writer waits up to 30 s for the lock rather than failing.
+        echo "sqlite:///$KS_STATE/keystone.sqlite?timeout=30"
+    fi
+}
+
+# Concurrent requests: one at a time on SQLite (see above).
+nl_keystone_threads() {
+    if [ "$NOVA_LITE_DATABASE" = mysql ]; then echo 4; else echo 1; fi
+}
+
 nl_keystone_write_config() {
     mkdir -p "$KS_ETC" "$KS_STATE"
     cat > "$KS_ETC/keystone.conf.new" <<CONF
@@ -47,7 +78,7 @@ nl_keystone_write_config() {
 use_stderr = true
 
 [database]
-connection = sqlite:///$KS_STATE/keystone.sqlite
+connection = $(nl_keystone_db_url)
 
 [token]
 provider = fernet
@@ -101,7 +132,7 @@ wsgi_app = 'keystone.wsgi.api:application'
 bind = '$(_nl_url_host "$NOVA_LITE_HOST_IP"):$NOVA_LITE_KEYSTONE_PORT'
 workers = 1
 worker_class = 'gthread'
-threads = 4
+threads = $(nl_keystone_threads)
 proc_name = 'keystone'
 accesslog = '-'
 errorlog = '-'

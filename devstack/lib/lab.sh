@@ -103,6 +103,7 @@ nl_create_vhosts() {
 
 nl_all_databases() {
     echo "${NOVA_LITE_NAME}_api ${NOVA_LITE_NAME}_placement ${NOVA_LITE_NAME}_cell0"
+    if nl_keystone_enabled; then echo "${NOVA_LITE_NAME}_keystone"; fi
     nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"
 }
 

@@ -73,16 +73,22 @@ def exists(conf, image_id):
     return os.path.isfile(path(conf, image_id))
 
 
-def chunks(conf, image_id):
-    """The data of ``image_id``, chunk by chunk (OSError when gone)."""
+def chunks(conf, image_id, start=0, length=None):
+    """The data of ``image_id``, chunk by chunk (OSError when gone):
+    ``length`` bytes from ``start`` (to the end without ``length``)."""
     handle = open(path(conf, image_id), 'rb')
+    handle.seek(start)
 
     def read():
+        left = length
         with handle:
-            while True:
-                chunk = handle.read(CHUNK)
+            while left is None or left > 0:
+                chunk = handle.read(CHUNK if left is None
+                                    else min(CHUNK, left))
                 if not chunk:
                     return
+                if left is not None:
+                    left -= len(chunk)
                 yield chunk
     return read()
 

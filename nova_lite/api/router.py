@@ -13,6 +13,8 @@ its paths (the more specific literal paths such as ``/servers/detail``
 before ``/servers/{server_id}``), add its policy rules to ``policies/``.
 """
 
+import re
+
 import webob.exc
 
 from nova_lite.api import faults
@@ -48,6 +50,7 @@ from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import simple_tenant_usage
 from nova_lite.api.handlers import versions
+from nova_lite.api import util
 from nova_lite.wsgi import router as wsgi_router
 
 
@@ -249,11 +252,27 @@ class APIRouter(wsgi_router.Router):
     and only the version document answers at ``/v2.1/`` too. The image
     service under ``/image`` keeps Glance's 405 and ignores a trailing
     slash.
+
+    As Nova's, every compute route is served under
+    ``/v2.1/{project_id}/...`` too (a project id is hex and dashes, which
+    no collection name is); a project id other than the token's is a 400.
     """
 
     def __init__(self, declarations=None):
         declarations = declarations or ROUTE_DECLARATIONS
         super().__init__(declarations, faults.ERRORS, lenient=True)
+
+    def _dispatch(self, req):
+        project_id, rest = _url_project_id(req.path_info or '/')
+        if project_id is not None:
+            context = req.environ.get(util.CONTEXT_KEY)
+            if context is not None and context.project_id != project_id:
+                raise webob.exc.HTTPBadRequest(
+                    "Malformed request URL: URL's project_id '%s' doesn't "
+                    "match Context's project_id '%s'"
+                    % (project_id, context.project_id))
+            req.path_info = rest
+        return super()._dispatch(req)
 
     def _path(self, req):
         path = req.path_info or '/'
@@ -269,6 +288,18 @@ class APIRouter(wsgi_router.Router):
                 raise webob.exc.HTTPNotFound(
                     'The resource could not be found.')
             raise
+
+
+_PROJECT_ID = re.compile(r'^%s/([0-9a-f-]+)(/.+)$' % re.escape(V))
+
+
+def _url_project_id(path):
+    """(project id, path without it) of ``/v2.1/{project_id}/...``;
+    (None, path) for any other path."""
+    match = _PROJECT_ID.match(path)
+    if match is None:
+        return None, path
+    return match.group(1), V + match.group(2)
 
 
 def _is_compute(path):

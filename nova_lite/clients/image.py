@@ -11,6 +11,7 @@ not answer.
 """
 
 import json
+import urllib.parse
 
 from oslo_log import log as logging
 import requests
@@ -92,6 +93,18 @@ class ImageClient:
         active."""
         self._request('PUT', '/%s/file' % image_id, data=data,
                       content_type='application/octet-stream')
+
+    def list(self, **filters):
+        """Every image the query ``filters`` (Glance's list parameters)
+        selects, following the pages."""
+        images, query = [], dict(filters)
+        while True:
+            page = self._request('GET', '?%s' % urllib.parse.urlencode(
+                query))
+            images.extend(page.get('images') or [])
+            if not page.get('next') or not page.get('images'):
+                return images
+            query['marker'] = page['images'][-1]['id']
 
     def delete(self, image_id):
         self._request('DELETE', '/%s' % image_id)

@@ -20,7 +20,7 @@ collaborators it uses, and nothing else:
 * :class:`~nova_lite.compute.shelve.Shelving`: shelve, shelve offload,
   unshelve;
 * :class:`~nova_lite.compute.snapshot.Snapshots`: ``snapshot_instance``
-  (createImage).
+  (createImage) and ``backup_instance`` (createBackup).
 
 They share, as objects each is given: the driver, the host's
 :class:`~nova_lite.compute.records.InstanceRecords`, the action bracket
@@ -75,7 +75,7 @@ BUILD_TIMEOUT_CHECK_MAX = 60
 class ComputeManager(manager.Manager):
     """Compute endpoint (API version 1.3)."""
 
-    target = messaging.Target(version='1.4')
+    target = messaging.Target(version='1.5')
 
     def __init__(self, host=None, driver=None, placement=None):
         super().__init__(host=host)
@@ -361,6 +361,13 @@ class ComputeManager(manager.Manager):
         """Cast (1.3): store the guest as image ``image_id`` (the API set
         task_state image_snapshot)."""
         self.snapshots.snapshot_instance(context, image_id, instance)
+
+    def backup_instance(self, context, image_id, instance, backup_type,
+                        rotation):
+        """Cast (1.5): a snapshot into ``image_id`` (task_state
+        image_backup), then the rotation of the older backups."""
+        self.snapshots.backup_instance(context, image_id, instance,
+                                       backup_type, rotation)
 
     def shelve_offload_instance(self, context, instance,
                                 clean_shutdown=True):

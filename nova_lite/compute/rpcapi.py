@@ -34,9 +34,10 @@ class ComputeAPI:
       external_instance_event, soft_delete_instance, restore_instance.
     * 1.4 - snapshot_instance (createImage); shelve_instance takes the
       snapshot's ``image_id``.
+    * 1.5 - backup_instance (createBackup).
     """
 
-    VERSION = '1.4'
+    VERSION = '1.5'
 
     def __init__(self, transport=None):
         self._default_transport = transport
@@ -279,6 +280,15 @@ class ComputeAPI:
         self.prepare(context, instance.host, version='1.4').cast(
             context, 'snapshot_instance', instance=instance,
             image_id=image_id)
+
+    def backup_instance(self, context, instance, image_id, backup_type,
+                        rotation):
+        """Cast: store the guest as image ``image_id``, then keep the
+        ``rotation`` newest ``backup_type`` backups of the instance (the
+        API set task_state image_backup and created the queued image)."""
+        self.prepare(context, instance.host, version='1.5').cast(
+            context, 'backup_instance', instance=instance,
+            image_id=image_id, backup_type=backup_type, rotation=rotation)
 
     def shelve_offload_instance(self, context, instance,
                                 clean_shutdown=True):

@@ -1,4 +1,5 @@
-"""Server snapshots on a compute: ``createImage`` and shelve's image.
+"""Server snapshots on a compute: ``createImage``, ``createBackup`` and
+shelve's image.
 
 The API created the image (``queued``) and set the instance's task state
 (``image_snapshot`` for createImage, ``shelving`` for shelve); here the
@@ -7,6 +8,9 @@ API (:meth:`nova_lite.virt.driver.ComputeDriver.snapshot`), reporting
 ``image_pending_upload`` then ``image_uploading`` (``shelving_image_*``
 during a shelve, as Nova maps them). A snapshot that fails leaves no
 task state and deletes its image unless it became active, as Nova does.
+A backup (``image_backup``) is a snapshot followed by the rotation: the
+backups of the instance with the same ``backup_type`` are listed newest
+first and those beyond ``rotation`` deleted (Nova's ``_rotate_backups``).
 """
 
 from oslo_log import log as logging
@@ -17,6 +21,7 @@ from nova_lite.compute import task_states
 LOG = logging.getLogger(__name__)
 
 SNAPSHOT_EVENT = 'compute_snapshot_instance'
+BACKUP_EVENT = 'compute_backup_instance'
 _NO_TASK = {'task_state': None}
 # The driver's progress states, as a shelve reports them.
 SHELVING_STATES = {
@@ -83,11 +88,29 @@ class Snapshots:
 
     def snapshot_instance(self, context, image_id, instance):
         """Store the guest as image ``image_id``; no task state after."""
+        if self._snapshot(context, image_id, instance,
+                          task_states.IMAGE_SNAPSHOT, SNAPSHOT_EVENT):
+            LOG.info('Instance %s snapshotted to image %s', instance.uuid,
+                     image_id)
+
+    def backup_instance(self, context, image_id, instance, backup_type,
+                        rotation):
+        """A snapshot into ``image_id``, then keep the ``rotation``
+        newest ``backup_type`` backups of the instance."""
+        if not self._snapshot(context, image_id, instance,
+                              task_states.IMAGE_BACKUP, BACKUP_EVENT):
+            return
+        LOG.info('Instance %s backed up to image %s (%s)', instance.uuid,
+                 image_id, backup_type)
+        self.rotate_backups(instance.uuid, backup_type, rotation)
+
+    def _snapshot(self, context, image_id, instance, task_state, event):
+        """The driver's snapshot under ``task_state``; whether it
+        worked (a failure is the action's fault, its image dropped)."""
         uuid = instance.uuid
-        report = TaskStateReporter(self.records, context, uuid,
-                                   task_states.IMAGE_SNAPSHOT)
+        report = TaskStateReporter(self.records, context, uuid, task_state)
         try:
-            with self.events.step(context, uuid, SNAPSHOT_EVENT, fault=True,
+            with self.events.step(context, uuid, event, fault=True,
                                   revert=_NO_TASK):
                 self.driver.snapshot(context, instance, image_id, report)
                 self.records.update(context, uuid, {'task_state': None},
@@ -96,5 +119,29 @@ class Snapshots:
             LOG.warning('Snapshot of instance %s to image %s failed: %s',
                         uuid, image_id, error)
             drop_unfinished_image(self.image_client, image_id)
+            return False
+        return True
+
+    def rotate_backups(self, instance_uuid, backup_type, rotation):
+        """Delete the oldest ``backup_type`` backups of the instance
+        beyond the ``rotation`` newest."""
+        try:
+            backups = self.image_client.list(
+                image_type='backup', backup_type=backup_type,
+                instance_uuid=instance_uuid, sort_key='created_at',
+                sort_dir='desc')
+        except image_client.ImageClientError as error:
+            LOG.warning('Backups of instance %s not rotated: %s',
+                        instance_uuid, error)
             return
-        LOG.info('Instance %s snapshotted to image %s', uuid, image_id)
+        for image in backups[rotation:]:
+            try:
+                self.image_client.delete(image['id'])
+            except image_client.ImageNotFound:
+                continue
+            except image_client.ImageClientError as error:
+                LOG.warning('Backup %s of instance %s not rotated out: %s',
+                            image['id'], instance_uuid, error)
+                continue
+            LOG.info('Backup %s of instance %s rotated out (rotation %d)',
+                     image['id'], instance_uuid, rotation)

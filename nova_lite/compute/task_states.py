@@ -23,6 +23,8 @@ RESUMING = 'resuming'
 DELETING = 'deleting'
 # createImage (a snapshot): set by the API, then by the compute
 IMAGE_SNAPSHOT = 'image_snapshot'
+# createBackup: a snapshot, then the rotation of older backups
+IMAGE_BACKUP = 'image_backup'
 IMAGE_PENDING_UPLOAD = 'image_pending_upload'
 IMAGE_UPLOADING = 'image_uploading'
 

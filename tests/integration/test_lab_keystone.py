@@ -1,7 +1,8 @@
 """A lab stacked with NOVA_LITE_KEYSTONE=True, driven by password logins.
 
 stack.sh installs Keystone into its own virtualenv next to the test's
-(once; later runs reuse it), bootstraps it on SQLite, registers compute,
+(once; later runs reuse it), bootstraps it on the lab's database (SQLite,
+served one request at a time; or the lab's MariaDB), registers compute,
 image and placement in its catalog and switches both APIs to keystone
 auth. The real ``openstack`` CLI logs in with the clouds.yaml passwords
 and finds every endpoint in the catalog; the computes, scheduler and
@@ -10,9 +11,13 @@ One cell, one compute, SQLite: about 40 s, plus the first Keystone
 install.
 """
 
+import concurrent.futures
+import json
 import urllib.error
 import urllib.request
+import uuid
 
+import pymysql
 import testtools
 
 from tests.integration import lab as lab_mod
@@ -28,6 +33,50 @@ def _status_without_token(url, token=None):
             return resp.status
     except urllib.error.HTTPError as e:
         return e.code
+
+
+def _post(url, body, token=None):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                 headers={'Content-Type': 'application/json'})
+    if token:
+        req.add_header('X-Auth-Token', token)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return resp.status, resp.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers
+
+
+def _admin_token(lab):
+    status, headers = _post(lab.keystone + '/auth/tokens', {'auth': {
+        'identity': {'methods': ['password'], 'password': {'user': {
+            'name': 'admin', 'domain': {'id': 'default'},
+            'password': lab.keystone_password}}},
+        'scope': {'project': {'name': 'admin',
+                              'domain': {'id': 'default'}}}}})
+    assert status == 201, status
+    return headers['X-Subject-Token']
+
+
+def _parallel_writes(lab, writers=2, each=8):
+    """Statuses of projects and users created by ``writers`` clients at
+    once (what Tempest's parallel workers do with their credentials)."""
+    token = _admin_token(lab)
+
+    def write(worker):
+        statuses = []
+        for i in range(each):
+            name = 'w%d-%d-%s' % (worker, i, uuid.uuid4().hex[:6])
+            statuses.append(_post(lab.keystone + '/projects', {'project': {
+                'name': name, 'domain_id': 'default'}}, token)[0])
+            statuses.append(_post(lab.keystone + '/users', {'user': {
+                'name': name, 'domain_id': 'default',
+                'password': 'x'}}, token)[0])
+        return statuses
+
+    with concurrent.futures.ThreadPoolExecutor(writers) as pool:
+        return [s for result in pool.map(write, range(writers))
+                for s in result]
 
 
 class TestKeystoneLab(testtools.TestCase):
@@ -78,7 +127,50 @@ class TestKeystoneLab(testtools.TestCase):
             self.assertEqual(401, _status_without_token(url), url)
             self.assertEqual(401, _status_without_token(url, 'admin'), url)
 
+        # Two clients writing at once: SQLite has one writer, and the
+        # lab's Keystone takes one request at a time there (no 500
+        # "database is locked").
+        statuses = _parallel_writes(lab)
+        self.assertEqual({201}, set(statuses), statuses)
+
         self.assertIn('keystone', lab.pids())
         # unstack.sh --purge: LabError names any process of the lab left
         # (Keystone's gunicorn and its worker included).
         lab.destroy()
+
+
+class TestKeystoneLabOnMySQL(testtools.TestCase):
+    """A MariaDB lab keeps Keystone's data in MariaDB too, in its own
+    database, which ``unstack.sh --purge`` drops with the lab's."""
+
+    def setUp(self):
+        super().setUp()
+        base.require_rabbit(self)
+        base.require_mysql(self)
+        self.lab = lab_mod.Lab(cells=1, computes_per_cell=1,
+                               nodes_per_compute=1, database='mysql',
+                               name_prefix='nl_ksm', keystone=True)
+        self.addCleanup(self.lab.destroy)
+        self.addOnException(
+            lambda exc_info: lab_mod.attach_logs(self, self.lab))
+        self.lab.stack()
+
+    def _keystone_tables(self):
+        conn = pymysql.connect(host='127.0.0.1', user='root')
+        try:
+            with conn.cursor() as cur:
+                cur.execute(
+                    'SELECT COUNT(*) FROM information_schema.tables '
+                    'WHERE table_schema = %s', (self.lab.name + '_keystone',))
+                return cur.fetchone()[0]
+        finally:
+            conn.close()
+
+    def test_keystone_data_in_the_labs_mariadb(self):
+        self.assertGreater(self._keystone_tables(), 10)
+        statuses = _parallel_writes(self.lab, writers=3)
+        self.assertEqual({201}, set(statuses), statuses)
+        self.assertEqual(200, _status_without_token(
+            self.lab.api + '/v2.1/servers', _admin_token(self.lab)))
+        self.lab.destroy()
+        self.assertEqual(0, self._keystone_tables())

@@ -13,7 +13,7 @@ to when it is made:
   then a cast to its compute;
 * delete (:mod:`.delete`), resize and cold migration (:mod:`.resize`),
   live migration, evacuate and rebuild (:mod:`.live`), shelve
-  (:mod:`.shelve`), createImage (:mod:`.snapshot`).
+  (:mod:`.shelve`), createImage and createBackup (:mod:`.snapshot`).
 
 A handler makes one ``API`` per request; the objects of the concerns are
 made on first use, so a request builds only what it needs.
@@ -98,7 +98,7 @@ class API:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               system_metadata=None):
+               system_metadata=None, tags=None):
         """See :meth:`.create.CreateAPI.create`."""
         return self._create.create(
             context, flavor, image_ref, name, min_count=min_count,
@@ -108,7 +108,7 @@ class API:
             user_data=user_data, forced_allowed=forced_allowed,
             hostname=hostname, requested_host=requested_host,
             requested_node=requested_node,
-            system_metadata=system_metadata)
+            system_metadata=system_metadata, tags=tags)
 
     @staticmethod
     def get(context, uuid, with_fault=True):
@@ -228,6 +228,13 @@ class API:
     def snapshot(self, context, server, name, metadata=None):
         """See :meth:`.snapshot.SnapshotAPI.snapshot`."""
         return self._snapshot.snapshot(context, server, name, metadata)
+
+    def backup(self, context, server, name, backup_type, rotation,
+               metadata=None, check_quota=True):
+        """See :meth:`.snapshot.SnapshotAPI.backup`."""
+        return self._snapshot.backup(context, server, name, backup_type,
+                                     rotation, metadata,
+                                     check_quota=check_quota)
 
     # -- shelve ---------------------------------------------------------------
 

@@ -51,7 +51,7 @@ class CreateAPI:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               system_metadata=None):
+               system_metadata=None, tags=None):
         """Accept servers; returns (list of Instance, reservation id).
 
         ``system_metadata``: items the new servers' system metadata
@@ -61,7 +61,7 @@ class CreateAPI:
         ``availability_zone`` may force a host (``zone:host[:node]``,
         admins: no filters, no reschedule); ``requested_host`` /
         ``requested_node`` (2.74) ask the scheduler for that host or node,
-        through its filters.
+        through its filters. ``tags`` (2.52): the servers' tags.
         """
         max_count = max_count or min_count
         if min_count > max_count:
@@ -95,12 +95,15 @@ class CreateAPI:
                 reservation_id, zone, key_name, key_data, metadata,
                 description, user_data, hostname)
             values['system_metadata'].update(system_metadata or {})
+            if tags:
+                values['extra'] = {'tags': list(dict.fromkeys(tags))}
             spec = build_request_spec(
                 context, uuid, flavor, image, count, zone, hints, group,
                 force_hosts=[host] if host else [],
                 force_nodes=[node] if node else [],
                 requested_destination=destination)
-            build_request = _store(context, uuid, values, spec)
+            build_request = _store(context, uuid, values, spec,
+                                   tags=values.get('extra', {}).get('tags'))
             build_requests.append(build_request)
             specs.append(spec)
             instances.append(server_list.instance_from_build_request(
@@ -298,12 +301,12 @@ def _requested_destination(context, host, node):
     return {'host': host, 'node': node}
 
 
-def _store(context, uuid, values, spec):
+def _store(context, uuid, values, spec, tags=None):
     """Request spec, build request, mapping (the server now exists)."""
     spec.create()
     build_request = objects.BuildRequest(
         context, instance_uuid=uuid, project_id=context.project_id,
-        instance=values, block_device_mappings=[], tags=[])
+        instance=values, block_device_mappings=[], tags=tags or [])
     build_request.create()
     objects.InstanceMapping(
         context, instance_uuid=uuid, project_id=context.project_id,

@@ -1,4 +1,5 @@
-"""createImage and the image of a shelve: the compute API's snapshots.
+"""createImage, createBackup and the image of a shelve: the compute API's
+snapshots.
 
 As Nova's compute API does, the image is created first (``queued``, in
 the image service), with the metadata Nova gives a snapshot: the source
@@ -9,6 +10,11 @@ instance's task state is set and the compute told to store the guest in
 it (``snapshot_instance``; a shelve passes the image to
 ``shelve_instance``). When the action cannot start (409), the image is
 deleted again.
+
+createBackup is a snapshot whose image is a ``backup`` with the request's
+``backup_type``; the compute then keeps the ``rotation`` newest backups of
+that type of the instance and deletes the older ones (Nova's
+``backup_instance``).
 """
 
 from oslo_log import log as logging
@@ -114,13 +120,39 @@ class SnapshotAPI:
         check_metadata_quota(context, metadata)
         image = create_image(context, instance, name, 'snapshot',
                              metadata)
+        self._start(context, server, instance, image, 'createImage',
+                    task_states.IMAGE_SNAPSHOT,
+                    self.compute_rpcapi.snapshot_instance)
+        return image
+
+    def backup(self, context, server, name, backup_type, rotation,
+               metadata=None, check_quota=True):
+        """createBackup: the image (a ``backup`` with ``backup_type``)
+        and the snapshot, after which the compute keeps the ``rotation``
+        newest backups of that type; the image record. ``check_quota``:
+        the metadata_items limit (below 2.39)."""
+        instance = actions.instance_for(context, server, 'createBackup',
+                                        SNAPSHOT_STATES)
+        if check_quota:
+            check_metadata_quota(context, metadata)
+        properties = dict(metadata or {}, backup_type=backup_type)
+        image = create_image(context, instance, name, 'backup', properties)
+        self._start(context, server, instance, image, 'createBackup',
+                    task_states.IMAGE_BACKUP,
+                    lambda cctxt, inst, image_id:
+                    self.compute_rpcapi.backup_instance(
+                        cctxt, inst, image_id, backup_type, rotation))
+        return image
+
+    @staticmethod
+    def _start(context, server, instance, image, action, task_state,
+               cast):
+        """Set the task state and cast; the image goes again when the
+        action cannot start."""
         try:
             with nl_context.target_cell(context, server.cell) as cctxt:
-                actions.start_task(cctxt, instance, 'createImage',
-                                   task_states.IMAGE_SNAPSHOT)
-                self.compute_rpcapi.snapshot_instance(cctxt, instance,
-                                                      image.uuid)
+                actions.start_task(cctxt, instance, action, task_state)
+                cast(cctxt, instance, image.uuid)
         except Exception:
             delete_image(image.uuid)
             raise
-        return image

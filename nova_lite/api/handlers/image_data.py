@@ -4,7 +4,10 @@ The upload streams the body into the store (the input guard leaves these
 bodies on the socket, see ``is_data_upload``): the image goes ``queued``
 -> ``saving`` -> ``active`` with its size, MD5 ``checksum`` and SHA-512
 ``os_hash_value``, or back to ``queued`` when the upload fails. The
-download streams the file with ``Content-MD5``, as Glance sends it.
+download streams the file with ``Content-MD5``, as Glance sends it; a
+``Range: bytes=...`` of one range gets that part (206, ``Content-Range``,
+no ``Content-MD5``), one past the data a 416 (``Content-Range: bytes
+*/<size>``), as Glance answers.
 """
 
 from oslo_log import log as logging
@@ -90,21 +93,35 @@ def _back_to_queued(context, image_id):
 
 
 def download(req):
-    """GET .../file: the data (200, ``Content-MD5``), 204 when the image
-    has none."""
+    """GET .../file: the data (200, ``Content-MD5``) or the part a
+    ``Range`` asks for (206); 204 when the image has none."""
     _context, image = images.image_for(req)
     conf = util.conf(req)
     if image['catalog'] or image['status'] != 'active' or \
             not image_store.exists(conf, image['id']):
         return util.no_content()
+    size = image['size'] or 0
+    start, stop = 0, size
+    wanted = req.range
+    if wanted is not None:
+        part = wanted.range_for_length(size)
+        if part is None:
+            response = webob.Response(status=416)
+            response.headers['Content-Range'] = 'bytes */%d' % size
+            return response
+        start, stop = part
     try:
-        body = image_store.chunks(conf, image['id'])
+        body = image_store.chunks(conf, image['id'], start, stop - start)
     except OSError:
         return util.no_content()
-    response = webob.Response(status=200, content_type=OCTET_STREAM)
+    response = webob.Response(status=200 if wanted is None else 206,
+                              content_type=OCTET_STREAM)
     response.charset = None
     response.app_iter = body
-    response.content_length = image['size']
-    if image['checksum']:
+    response.content_length = stop - start
+    if wanted is not None:
+        response.headers['Content-Range'] = 'bytes %d-%d/%d' % (
+            start, stop - 1, size)
+    elif image['checksum']:
         response.headers['Content-MD5'] = image['checksum']
     return response

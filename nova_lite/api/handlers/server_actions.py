@@ -15,6 +15,7 @@ from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
 from nova_lite.api.handlers import server_admin_actions
 from nova_lite.api.handlers import servers
+from nova_lite.api import legacy_v2
 from nova_lite.api import policy
 from nova_lite.api import quota
 from nova_lite.api.schemas import server_admin_actions as admin_schema
@@ -203,9 +204,36 @@ def _create_image(req, api, context, server, body):
     return response
 
 
+def _create_backup(req, api, context, server, body):
+    """202; from 2.45 the body is ``{"image_id": ...}``; before it a
+    ``Location`` of ``<compute endpoint>/images/<id>`` when the rotation
+    keeps the backup (rotation > 0), as Nova answers. From 2.39 the
+    metadata is not checked against the metadata_items quota."""
+    wanted = body['createBackup']
+    rotation = int(wanted['rotation'])
+    image = api.backup(context, server, wanted['name'],
+                       wanted['backup_type'], rotation,
+                       wanted.get('metadata') or {},
+                       check_quota=not microversion.at_least(req, '2.39'))
+    if microversion.at_least(req, '2.45'):
+        return util.json_response({'image_id': image.uuid}, status=202)
+    response = util.no_content(202)
+    if rotation > 0:
+        response.headers['Location'] = '%s%s/images/%s' % (
+            req.application_url, _version_prefix(req), image.uuid)
+    return response
+
+
+def _version_prefix(req):
+    """``/v2.1`` or ``/v2``: the compute endpoint the request came to."""
+    return legacy_v2.PREFIX if req.environ.get(legacy_v2.ENVIRON_KEY) \
+        else '/v2.1'
+
+
 # action -> (policy rule, function)
 ACTIONS = {
     'createImage': ('servers:create_image', _create_image),
+    'createBackup': ('os-create-backup', _create_backup),
     'os-start': ('servers:start', _start),
     'os-stop': ('servers:stop', _stop),
     'reboot': ('servers:reboot', _reboot),

@@ -72,6 +72,7 @@ def _create_schema(req):
     for version, create_schema in (('2.90', schema.CREATE_V2_90),
                                    ('2.74', schema.CREATE_V2_74),
                                    ('2.63', schema.CREATE_V2_63),
+                                   ('2.52', schema.CREATE_V2_52),
                                    ('2.37', schema.CREATE_V2_37),
                                    ('2.19', schema.CREATE_V2_19)):
         if microversion.at_least(req, version):
@@ -196,7 +197,7 @@ def create_server(req):
             networks=server.get('networks'),
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,
-            requested_node=node,
+            requested_node=node, tags=server.get('tags'),
             system_metadata={
                 key: value for key, value in
                 system_metadata_values(server).items() if value is not None})

@@ -3,6 +3,7 @@
 import copy
 
 from nova_lite.api.schemas import common
+from nova_lite.api.schemas import server_tags
 
 # No item count: the number of items is the metadata_items quota (403).
 _METADATA = {'type': 'object',
@@ -91,7 +92,11 @@ _SERVER_V2_37 = dict(_SERVER_V2_19, networks=_NETWORKS)
 TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
                  'uniqueItems': True,
                  'items': {'type': 'string', 'minLength': 1}}
-_SERVER_V2_63 = dict(_SERVER_V2_37, trusted_image_certificates=TRUSTED_CERTS)
+# 2.52: tags given at create (those of PUT /servers/{id}/tags).
+_SERVER_V2_52 = dict(_SERVER_V2_37, tags={
+    'type': 'array', 'items': server_tags.TAG,
+    'maxItems': server_tags.MAX_TAG_COUNT})
+_SERVER_V2_63 = dict(_SERVER_V2_52, trusted_image_certificates=TRUSTED_CERTS)
 _SERVER_V2_74 = dict(_SERVER_V2_63, host={'type': 'string', 'minLength': 1,
                                           'maxLength': 255},
                      hypervisor_hostname={'type': 'string', 'minLength': 1,
@@ -103,6 +108,8 @@ _SERVER_V2_90 = dict(_SERVER_V2_74, hostname={
 CREATE = _create(_SERVER)
 CREATE_V2_19 = _create(_SERVER_V2_19)
 CREATE_V2_37 = _create(_SERVER_V2_37,
+                       required=('name', 'flavorRef', 'networks'))
+CREATE_V2_52 = _create(_SERVER_V2_52,
                        required=('name', 'flavorRef', 'networks'))
 CREATE_V2_63 = _create(_SERVER_V2_63,
                        required=('name', 'flavorRef', 'networks'))
@@ -213,8 +220,15 @@ _IMAGE_METADATA = {k: v for k, v in _METADATA.items()
                    if k != 'maxProperties'}
 CREATE_IMAGE = common.wrapped('createImage', common.obj(
     {'name': common.NAME, 'metadata': _IMAGE_METADATA}, required=['name']))
+# createBackup: Nova's schema; a rotation is a non-negative integer (or
+# its digits as a string).
+CREATE_BACKUP = common.wrapped('createBackup', common.obj(
+    {'name': common.NAME, 'backup_type': {'type': 'string'},
+     'rotation': common.NON_NEGATIVE_INT, 'metadata': _IMAGE_METADATA},
+    required=['name', 'backup_type', 'rotation']))
 ACTIONS.update({
     'createImage': CREATE_IMAGE,
+    'createBackup': CREATE_BACKUP,
     'shelve': common.wrapped('shelve', _NULL_OR_EMPTY),
     'shelveOffload': common.wrapped('shelveOffload', _NULL_OR_EMPTY),
     'unshelve': UNSHELVE_V2_1,

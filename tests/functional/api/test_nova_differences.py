@@ -267,6 +267,19 @@ class TestVersionsAndHeaders(FidelityTestCase):
         self.assertNotIn('description', flavor)   # 2.55 was not applied
         self.assertEqual(401, self.api.get('/v2/flavors', token=None).status)
 
+    def test_project_id_in_v2_1_paths(self):
+        self.api.post(V + '/flavors', _flavor('pub', '1'))
+        token = 'demo:0123abcd'
+        for path in ('/flavors', '/flavors/1', '/servers/detail'):
+            resp = self.api.get(V + '/0123abcd' + path, token=token)
+            self.assertEqual(200, resp.status, path)
+            self.assertEqual(self.api.get(V + path, token=token).body,
+                             resp.body)
+        resp = self.api.get(V + '/fedcba98/flavors', token=token)
+        self.assertEqual(400, resp.status)
+        self.assertIn("URL's project_id 'fedcba98' doesn't match",
+                      resp.body['badRequest']['message'])
+
     def test_request_id_headers(self):
         resp = self.api.get(V + '/flavors', token=MEMBER)
         request_id = resp.headers['x-compute-request-id']

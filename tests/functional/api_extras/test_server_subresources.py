@@ -1,6 +1,7 @@
 """Server metadata, tags and password, and /extensions, as a Nova user
 sees them (all services in one process)."""
 
+from nova_lite import conf as nl_conf
 from tests.functional import test_servers
 
 
@@ -139,6 +140,36 @@ class ServerTagsTest(ServerSubresourceBase):
         self.assertEqual([other], ids('not-tags=a,b'))
         self.assertEqual([], ids('not-tags-any=a,c'))
         self.assertEqual([self.sid], ids('not-tags-any=c'))
+
+
+class ServerTagsAtCreateTest(test_servers.ServersTestBase):
+    """2.52: tags given in POST /servers."""
+
+    COMPUTES = ('host1',)
+
+    def test_tags_given_at_create(self):
+        server = self.boot('ACTIVE', tags=['a', 'b', 'a'])
+        self.assertEqual(['a', 'b'], server['tags'])
+        self.assertEqual({'tags': ['a', 'b']}, self.api.get(
+            '/servers/%s/tags' % server['id']).body)
+        listed = self.api.get('/servers?tags=b').body['servers']
+        self.assertEqual([server['id']], [s['id'] for s in listed])
+
+    def test_bad_tags_or_before_2_52(self):
+        body = {'server': {'name': 's', 'flavorRef': '1',
+                           'imageRef': self.server_image(),
+                           'networks': 'none', 'tags': ['ok']}}
+        self.assertEqual(400, self.api.post('/servers', body,
+                                            version='2.51').status)
+        for bad in (['x/y'], [''], ['t%d' % i for i in range(51)], 'a'):
+            body['server']['tags'] = bad
+            self.assertEqual(400, self.api.post('/servers', body).status,
+                             bad)
+        self.assertEqual([], self.api.get('/servers').body['servers'])
+
+    @staticmethod
+    def server_image():
+        return nl_conf.CONF.image_catalog.default_image_uuid
 
 
 class ServerPasswordTest(ServerSubresourceBase):

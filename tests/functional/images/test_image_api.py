@@ -200,6 +200,29 @@ class TestData(ImageAPITestBase):
         self.assertEqual(shown['checksum'], response.headers['Content-MD5'])
         self.assertEqual(str(len(DATA)), response.headers['Content-Length'])
 
+    def test_range_downloads(self):
+        image = self.create(name='ranged')
+        self.upload(image['id'])
+        url = '%s/%s/file' % (IMAGES, image['id'])
+        size = len(DATA)
+        for asked, (start, stop) in (('bytes=5-9', (5, 10)),
+                                     ('bytes=%d-' % (size - 3),
+                                      (size - 3, size)),
+                                     ('bytes=-4', (size - 4, size)),
+                                     ('bytes=10-99999', (10, size))):
+            response = self.api.get(url, headers={'Range': asked})
+            self.assertEqual(206, response.status, asked)
+            self.assertEqual(DATA[start:stop].decode(), response.text)
+            self.assertEqual('bytes %d-%d/%d' % (start, stop - 1, size),
+                             response.headers['Content-Range'])
+            self.assertEqual(str(stop - start),
+                             response.headers['Content-Length'])
+            self.assertNotIn('Content-MD5', response.headers)
+        response = self.api.get(url, headers={'Range': 'bytes=%d-' % size})
+        self.assertEqual(416, response.status)
+        self.assertEqual('bytes */%d' % size,
+                         response.headers['Content-Range'])
+
     def test_upload_errors(self):
         image = self.create()
         self.upload(image['id'], content_type='application/json',

@@ -7,6 +7,8 @@ boots from the snapshot, and an offloaded server unshelves from its
 shelve image, which is then deleted as Nova does.
 """
 
+import time
+
 from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite.objects import image as image_obj
@@ -15,7 +17,7 @@ from tests.functional import test_servers
 IMAGES = '/image/v2/images'
 
 
-class SnapshotTestCase(test_servers.ServersTestBase):
+class SnapshotBase(test_servers.ServersTestBase):
 
     COMPUTES = ('host1',)
 
@@ -29,6 +31,9 @@ class SnapshotTestCase(test_servers.ServersTestBase):
                                  version=version)
         self.cloud.wait_for_builds()
         return response
+
+
+class SnapshotTestCase(SnapshotBase):
 
     def test_create_image_then_boot_from_it(self):
         server = self.boot('ACTIVE')
@@ -129,3 +134,74 @@ class SnapshotTestCase(test_servers.ServersTestBase):
                                           {'unshelve': None}).status)
         failed = self.cloud.wait_for_server(server['id'], 'ERROR')
         self.assertIn('cannot be found', failed['fault']['message'])
+
+
+class BackupTestCase(SnapshotBase):
+    """createBackup: a snapshot as a ``backup``, then the rotation."""
+
+    def backups(self, server_id, backup_type='daily'):
+        """The names of the server's active backups, oldest first."""
+        listed = self.api.get(
+            '%s?image_type=backup&backup_type=%s&instance_uuid=%s'
+            '&status=active&sort_key=created_at&sort_dir=asc'
+            % (IMAGES, backup_type, server_id)).body['images']
+        return [image['name'] for image in listed]
+
+    def backup(self, server_id, name, rotation, backup_type='daily',
+               version=None, status='ACTIVE'):
+        # An image's created_at has Glance's precision, a second: the
+        # rotation orders backups by it.
+        time.sleep(1.05)
+        response = self.action(server_id, {'createBackup': dict(
+            name=name, backup_type=backup_type, rotation=rotation)},
+            version=version)
+        self.assertEqual(202, response.status, response)
+        shown = self.cloud.wait_for_server(server_id, status)
+        self.assertIsNone(shown['OS-EXT-STS:task_state'])
+        return response
+
+    def test_rotation_keeps_the_newest_backups(self):
+        server = self.boot('ACTIVE')
+        first = self.backup(server['id'], 'b1', 2).body['image_id']
+        image = self.image(first)
+        self.assertEqual(('active', 'backup', 'daily', server['id'],
+                          'private'),
+                         tuple(image[k] for k in (
+                             'status', 'image_type', 'backup_type',
+                             'instance_uuid', 'visibility')))
+        self.backup(server['id'], 'b2', '2')
+        self.backup(server['id'], 'w1', 2, backup_type='weekly')
+        self.assertEqual(['b1', 'b2'], self.backups(server['id']))
+        self.backup(server['id'], 'b3', 2)
+        self.assertEqual(['b2', 'b3'], self.backups(server['id']))
+        self.image(first, status=404)
+        # Another backup type of the same server is rotated on its own.
+        self.assertEqual(['w1'], self.backups(server['id'], 'weekly'))
+
+    def test_before_2_45_a_location_unless_rotation_is_0(self):
+        server = self.boot('ACTIVE')
+        response = self.backup(server['id'], 'old', 1, version='2.44')
+        self.assertEqual('', response.text)
+        location = response.headers['Location']
+        self.assertIn('/v2.1/images/', location)
+        self.assertEqual('active',
+                         self.image(location.rsplit('/', 1)[1])['status'])
+        # Rotation 0 keeps no backup: no Location, and the backup goes.
+        response = self.backup(server['id'], 'none', 0, version='2.44')
+        self.assertNotIn('Location', response.headers)
+        self.assertEqual([], self.backups(server['id']))
+
+    def test_backup_errors(self):
+        server = self.boot('ACTIVE')
+        url = '/servers/%s/action' % server['id']
+        for bad in ({'name': 'b', 'backup_type': 'daily'},
+                    {'name': 'b', 'backup_type': 'daily', 'rotation': -1},
+                    {'name': 'b', 'backup_type': 'daily', 'rotation': 'x'},
+                    {'name': 'b', 'backup_type': 'daily', 'rotation': 1,
+                     'extra': 1}):
+            response = self.api.post(url, {'createBackup': bad})
+            self.assertEqual(400, response.status, (bad, response))
+        self.action(server['id'], {'pause': None})
+        self.cloud.wait_for_server(server['id'], 'PAUSED')
+        self.backup(server['id'], 'paused', 1, status='PAUSED')
+        self.assertEqual(['paused'], self.backups(server['id']))
