@@ -24,6 +24,7 @@ from oslo_serialization import jsonutils
 from nova_lite.api import host_info
 from nova_lite import cells as nl_cells
 from nova_lite import objects
+from nova_lite.objects import capacity_rows
 
 LOG = logging.getLogger(__name__)
 
@@ -45,11 +46,14 @@ def class_order(rc):
 
 
 def usage_rows(provider):
-    """``[(rc, used, capacity)]`` of a provider, main classes first."""
-    rows = []
-    for rc in sorted(provider['inventories'], key=class_order):
-        rows.append((rc, provider['usages'].get(rc, 0),
-                     capacity(provider['inventories'][rc])))
+    """``[(rc, used, capacity)]`` of a provider, main classes first
+    (computed once per provider and kept in it)."""
+    rows = provider.get('_rows')
+    if rows is None:
+        rows = [(rc, provider['usages'].get(rc, 0),
+                 capacity(provider['inventories'][rc]))
+                for rc in sorted(provider['inventories'], key=class_order)]
+        provider['_rows'] = rows
     return rows
 
 
@@ -75,6 +79,9 @@ class Snapshot:
         self.down_cells = down_cells
         self.created = time.time()
         self._live = None
+        self._doc = None
+        self._heatmap = None
+        self._children = None
 
     def nodes(self):
         for cell in self.cells:
@@ -85,12 +92,13 @@ class Snapshot:
     def tree(self, node_uuid):
         """The providers of a node's tree, root first (depth, provider)."""
         result = []
-        children = {}
-        for provider in self.providers.values():
-            if provider['root_provider_uuid'] == node_uuid and \
-                    provider['uuid'] != node_uuid:
-                children.setdefault(provider['parent_provider_uuid'],
-                                    []).append(provider)
+        if self._children is None:
+            self._children = {}
+            for provider in self.providers.values():
+                parent = provider['parent_provider_uuid']
+                if parent:
+                    self._children.setdefault(parent, []).append(provider)
+        children = self._children
 
         def walk(uuid, depth):
             provider = self.providers.get(uuid)
@@ -103,12 +111,23 @@ class Snapshot:
         walk(node_uuid, 0)
         return result
 
+    def live_doc(self):
+        """The data API's document (built once per snapshot)."""
+        if self._doc is None:
+            self._doc = live_document(self)
+        return self._doc
+
+    def heatmap_json(self):
+        """The heat map rows alone, as JSON (embedded in the page)."""
+        if self._heatmap is None:
+            self._heatmap = jsonutils.dumps(
+                {'cells': self.live_doc()['cells']})
+        return self._heatmap
+
     def live(self):
-        """The data API's document (built once per snapshot) and its
-        ETag."""
+        """The data API's document as JSON, and its ETag."""
         if self._live is None:
-            document = live_document(self)
-            body = jsonutils.dump_as_bytes(document)
+            body = jsonutils.dump_as_bytes(self.live_doc())
             etag = '"%s"' % hashlib.sha1(body).hexdigest()[:20]
             self._live = (body, etag)
         return self._live
@@ -147,16 +166,11 @@ def _servers_by_node(context):
     """``{node name: [(uuid, name, project, vm_state)]}`` of every cell
     (cell0 has no nodes)."""
     results = nl_cells.scatter_gather_all(
-        context, objects.InstanceList.get_by_filters, {'deleted': False},
-        include_cell0=False)
+        context, capacity_rows.instance_rows, include_cell0=False)
     by_node = {}
     for _cell_uuid, result in nl_cells.successful(results):
-        for inst in result:
-            if not inst.node:
-                continue
-            by_node.setdefault(inst.node, []).append(
-                (inst.uuid, inst.display_name, inst.project_id,
-                 inst.vm_state))
+        for uuid, name, project, state, node in result:
+            by_node.setdefault(node, []).append((uuid, name, project, state))
     return by_node
 
 
@@ -165,25 +179,28 @@ def _read_cells(context):
     services, down = host_info.all_services(
         context, binary=host_info.COMPUTE_BINARY)
     by_host = {(e.cell_uuid, e.item.host): e.item for e in services}
-    nodes, down_nodes = host_info.all_compute_nodes(context)
+    node_results = nl_cells.scatter_gather_all(
+        context, capacity_rows.node_rows, include_cell0=False)
+    down_nodes = [u for u, r in node_results.items()
+                  if nl_cells.is_failure(r)]
     servers = _servers_by_node(context)
     mappings = [c for c in objects.CellMappingList.get_all(context).objects
                 if not c.is_cell0]
     cells = {c.uuid: {'uuid': c.uuid, 'name': c.name or c.uuid,
                       'hosts': {}} for c in mappings}
-    for entry in nodes:
-        cell = cells.get(entry.cell_uuid)
+    for cell_uuid, rows in nl_cells.successful(node_results):
+        cell = cells.get(cell_uuid)
         if cell is None:
             continue
-        node = entry.item
-        service = by_host.get((entry.cell_uuid, node.host))
-        host = cell['hosts'].get(node.host)
-        if host is None:
-            host = cell['hosts'][node.host] = _host(node.host, service)
-        host['nodes'].append({'name': node.hypervisor_hostname,
-                              'uuid': node.uuid, 'ratio': 0.0,
-                              'servers': len(servers.get(
-                                  node.hypervisor_hostname, ()))})
+        for node_uuid, host_name, nodename in rows:
+            host = cell['hosts'].get(host_name)
+            if host is None:
+                host = cell['hosts'][host_name] = _host(
+                    host_name, by_host.get((cell_uuid, host_name)))
+            host['nodes'].append({'name': nodename, 'uuid': node_uuid,
+                                  'ratio': 0.0,
+                                  'servers': len(servers.get(nodename,
+                                                             ()))})
     result = []
     for cell in sorted(cells.values(), key=lambda c: c['name']):
         hosts = sorted(cell['hosts'].values(), key=lambda h: h['host'])

@@ -6,8 +6,6 @@ refreshes the numbers; everything is readable without it.
 
 import html
 
-from oslo_serialization import jsonutils
-
 from nova_lite.api.dashboard import data
 from nova_lite.api.dashboard import static
 
@@ -120,16 +118,10 @@ def host_block(snapshot, host, nodes):
 
 
 def _totals(snapshot, cell):
-    totals = {}
-    for host in cell['hosts']:
-        for node in host['nodes']:
-            for rc, used, cap in data.usage_rows(
-                    snapshot.providers.get(node['uuid'],
-                                           data._EMPTY_PROVIDER)):
-                total = totals.setdefault(rc, [0, 0])
-                total[0] += used
-                total[1] += cap
-    return totals
+    for doc_cell in snapshot.live_doc()['cells']:
+        if doc_cell['uuid'] == cell['uuid']:
+            return doc_cell['totals']
+    return {}
 
 
 def cell_summary(snapshot, cell):
@@ -175,8 +167,7 @@ def overview(snapshot, page_no, per_page, refresh, data_url):
             last_cell = cell
         body.append(host_block(snapshot, host, nodes))
     body.append(_pager(page_no, per_page, len(all_nodes)))
-    initial = jsonutils.dumps(data.live_document(snapshot)).replace(
-        '</', '<\\/')
+    initial = snapshot.heatmap_json().replace('</', '<\\/')
     body.append('<script type="application/json" id="initial">%s</script>'
                 % initial)
     return page('Capacity - nova_lite', ''.join(body), refresh, data_url)
