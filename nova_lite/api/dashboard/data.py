@@ -14,6 +14,8 @@ cell_refresh_interval`` seconds unless placement changed. The live view's
 polls between changes cost a fingerprint and a 304.
 """
 
+import contextlib
+import gc
 import hashlib
 import threading
 import time
@@ -82,6 +84,7 @@ class Snapshot:
         self._doc = None
         self._heatmap = None
         self._children = None
+        self.ratios = {}
 
     def nodes(self):
         for cell in self.cells:
@@ -143,8 +146,8 @@ def live_document(snapshot):
         for host in cell['hosts']:
             for node in host['nodes']:
                 squares.append([node['name'], host['host'],
-                                round(node['ratio'], 3), host['state'],
-                                node['servers']])
+                                round(snapshot.ratios.get(node['uuid'], 0.0),
+                                      3), host['state'], node['servers']])
                 for rc, used, cap in usage_rows(
                         snapshot.providers.get(node['uuid'],
                                                _EMPTY_PROVIDER)):
@@ -198,7 +201,6 @@ def _read_cells(context):
                 host = cell['hosts'][host_name] = _host(
                     host_name, by_host.get((cell_uuid, host_name)))
             host['nodes'].append({'name': nodename, 'uuid': node_uuid,
-                                  'ratio': 0.0,
                                   'servers': len(servers.get(nodename,
                                                              ()))})
     result = []
@@ -238,8 +240,8 @@ def assemble(cells, providers, servers, down):
     trees = {}
     for provider in providers.values():
         trees.setdefault(provider['root_provider_uuid'], []).append(provider)
-    for _cell, _host, node in snapshot.nodes():
-        node['ratio'] = fill_ratio(trees.get(node['uuid'], []))
+    snapshot.ratios = {node['uuid']: fill_ratio(trees.get(node['uuid'], []))
+                       for _c, _h, node in snapshot.nodes()}
     return snapshot
 
 
@@ -256,7 +258,7 @@ class SnapshotCache:
         self._providers = None
 
     def get(self, context, placement, cell_interval):
-        with self._lock:
+        with self._lock, _no_gc():
             now = self._clock()
             fingerprint = placement.get_capacity_fingerprint()
             placement_changed = fingerprint != self._fingerprint
@@ -271,15 +273,23 @@ class SnapshotCache:
                 if cells != self._cells or placement_changed or \
                         self._snapshot is None:
                     self._cells = cells
-                    self._snapshot = assemble(
-                        _copy_cells(cells[0]), self._providers, cells[1],
-                        cells[2])
+                    self._snapshot = assemble(cells[0], self._providers,
+                                              cells[1], cells[2])
             return self._snapshot
 
 
-def _copy_cells(cells):
-    """Cells with fresh node dicts (ratios are written into them)."""
-    return [{'uuid': c['uuid'], 'name': c['name'],
-             'hosts': [dict(h, nodes=[dict(n) for n in h['nodes']])
-                       for h in c['hosts']]} for c in cells]
+@contextlib.contextmanager
+def _no_gc():
+    """No garbage collection while a snapshot is built.
 
+    NOTE(nova_lite): building one for 10,000 nodes allocates hundreds of
+    thousands of small objects, none of them cyclic garbage; the
+    collector's full passes triggered meanwhile cost a third of the time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
