@@ -9,7 +9,8 @@
 # - tox: the one on the PATH when there is one; otherwise a private
 #   virtualenv with tox ($NOVA_LITE_TOX_VENV, default .venv-tox in this clone),
 #   created once and reused;
-# - RabbitMQ and MariaDB, when the envs to run include integration or
+# - Chromium and chromedriver (the dashboard's browser test), and
+#   RabbitMQ and MariaDB, when the envs to run include integration or
 #   tempest (a lab; CI's extra envs run after the default ones): found on
 #   127.0.0.1, started when installed but stopped, installed with apt-get when
 #   missing and running as root (devstack/lib/services.sh, the same code as
@@ -44,6 +45,11 @@ nl_ensure_test_services() {
         default|*integration*|*tempest*) ;;
         *) return 0 ;;
     esac
+    # NOTE: the dashboard's browser test needs Chromium; CI must have it.
+    if ! nl_ensure_chromium && [ -n "${NOVA_LITE_REQUIRE_SERVICES:-}" ]; then
+        nl_say "ERROR: the dashboard's browser test needs chromium and chromium-driver"
+        return 1
+    fi
     if nl_ensure_rabbitmq && nl_ensure_mariadb; then
         return 0
     fi

@@ -39,6 +39,20 @@ nl_apt_install() {
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+nl_ensure_chromium() {
+    # Headless Chromium and its WebDriver, for the dashboard's browser test.
+    if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+        nl_say "Chromium and chromedriver found (left as they are)"
+        return 0
+    fi
+    if [ "${INSTALL_SERVICES:-auto}" = "False" ] || ! nl_can_install; then
+        nl_say "ERROR: chromium and chromium-driver are not installed"
+        return 1
+    fi
+    nl_apt_install chromium chromium-driver || return 1
+    nl_say "Chromium installed"
+}
+
 nl_ensure_rabbitmq() {
     if nl_port_open "$NL_RABBIT_HOST" "$NL_RABBIT_PORT"; then
         nl_say "RabbitMQ answers on $NL_RABBIT_HOST:$NL_RABBIT_PORT (left as it is)"

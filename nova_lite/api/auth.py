@@ -26,6 +26,8 @@ MEMBER_ROLES = ('member', 'reader')
 
 # Paths answered without credentials (after stripping a trailing slash).
 PUBLIC_PATHS = frozenset(['', '/v2.1', '/v2', '/image', '/image/versions'])
+# The dashboard's login form (GET and POST; nova_lite.api.dashboard).
+DASHBOARD_LOGIN = '/dashboard/login'
 
 
 def _roles_header(req):
@@ -59,6 +61,8 @@ def _noauth_request_context(token, req):
 
 def _is_public(environ):
     path = environ.get('PATH_INFO', '').rstrip('/')
+    if path == DASHBOARD_LOGIN:
+        return True
     return path in PUBLIC_PATHS and environ.get('REQUEST_METHOD') in (
         'GET', 'HEAD')
 

@@ -10,6 +10,7 @@ input guard's size bound (``image_data.is_data_upload``).
 """
 
 from nova_lite.api import auth
+from nova_lite.api import dashboard
 from nova_lite.api import legacy_v2
 from nova_lite.api.handlers import image_data
 from nova_lite.api import microversion
@@ -34,11 +35,15 @@ def deploy(conf=None, placement_client=None):
     conf = conf or nl_conf.CONF
     if placement_client is None:
         placement_client = _lazy_placement_client(conf)
-    return legacy_v2.LegacyV2(pipeline.assemble(
-        router.APIRouter(), conf, auth.SETTINGS, microversion.TABLE,
+    # NOTE(nova_lite): the dashboard's pages sit next to the API's
+    # routes, behind the same authentication; its cookie login is in
+    # front of the whole pipeline (nova_lite.api.dashboard).
+    return dashboard.wrap(legacy_v2.LegacyV2(pipeline.assemble(
+        dashboard.Dispatch(router.APIRouter(), conf), conf, auth.SETTINGS,
+        microversion.TABLE,
         environ={util.CONF_KEY: conf, util.PLACEMENT_KEY: placement_client},
         request_id_headers=COMPUTE_REQUEST_ID_HEADERS,
-        streaming=image_data.is_data_upload))
+        streaming=image_data.is_data_upload)), conf)
 
 
 def _lazy_placement_client(conf):

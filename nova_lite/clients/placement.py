@@ -363,6 +363,17 @@ class PlacementClient:
     def get_usages(self, uuid):
         return self.request('GET', '/resource_providers/%s/usages' % uuid)
 
+    def get_capacity(self):
+        """Every provider with inventories, usages, traits and aggregates
+        (``GET /nova_lite/capacity``, a nova_lite placement extension)."""
+        return self.request('GET', '/nova_lite/capacity')[
+            'resource_providers']
+
+    def get_capacity_fingerprint(self):
+        """Text that changes whenever :meth:`get_capacity` would."""
+        return self.request('GET', '/nova_lite/capacity/fingerprint')[
+            'fingerprint']
+
     def get_project_usages(self, project_id, user_id=None):
         params = {'project_id': project_id}
         if user_id:

@@ -17,10 +17,13 @@ from oslo_service import periodic_task
 
 from nova_lite import conf as nl_conf
 from nova_lite.conductor import compute_task
+from nova_lite.conductor import decisions
 from nova_lite.conductor import reaper
+from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
+from nova_lite.objects import cell_mapping as cell_mapping_obj
 from nova_lite.objects import task_log as task_log_obj
 
 CONF = nl_conf.CONF
@@ -28,6 +31,8 @@ LOG = logging.getLogger(__name__)
 
 # Seconds between two runs of the stuck-build reaper at most.
 REAP_CHECK_MAX = 60
+# Seconds between two prunes of the scheduling decision records.
+DECISION_PRUNE_INTERVAL = 3600
 
 # What a compute may change in its own service record.
 SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
@@ -276,6 +281,28 @@ class ConductorManager(manager.Manager):
             return
         if self._due('reap_stuck_builds', min(timeout, REAP_CHECK_MAX)):
             self.reap_stuck_builds(context, timeout)
+
+    @periodic_task.periodic_task(spacing=1)
+    def _periodic_prune_decisions(self, context):
+        """Scheduling decision records past ``[conductor]
+        scheduling_decision_max_age``: a cell conductor prunes its cell,
+        the super conductor cell0."""
+        if CONF.conductor.scheduling_decision_max_age and \
+                self._due('prune_decisions', DECISION_PRUNE_INTERVAL):
+            self.prune_decisions(context)
+
+    def prune_decisions(self, context):
+        """Prune now; how many records were deleted."""
+        try:
+            if self.is_cell_conductor:
+                return decisions.prune(self.cell_context(context))
+            cell0 = objects.CellMapping.get_by_uuid(
+                context, cell_mapping_obj.CELL0_UUID)
+            with nl_context.target_cell(context, cell0) as cctxt:
+                return decisions.prune(cctxt)
+        except Exception as err:  # noqa: BLE001 - next period retries
+            LOG.warning('Pruning scheduling decisions failed: %s', err)
+            return 0
 
     def reap_stuck_builds(self, context, timeout, now=None):
         """Run the reaper now; how many builds it ended."""

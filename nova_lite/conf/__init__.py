@@ -16,6 +16,7 @@ from nova_lite.conf import api
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import cors
+from nova_lite.conf import dashboard
 from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
@@ -33,7 +34,7 @@ CONF = cfg.CONF
 ALL_MODULES = (
     default, allocation, database, api, placement, placement_api, scheduler,
     filter_scheduler, compute, conductor, fake_driver, upgrade_levels,
-    image_catalog, glance, quota, cors,
+    image_catalog, glance, quota, cors, dashboard,
 )
 
 

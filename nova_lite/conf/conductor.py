@@ -10,6 +10,13 @@ nova-lite-conductor runs as the super conductor (API bus) or, with
 conductor_opts = [
     cfg.IntOpt('workers', default=1, min=1,
                help='Number of conductor worker processes.'),
+    cfg.IntOpt('scheduling_decision_max_age', default=7 * 24 * 3600, min=0,
+               help="""
+Seconds a scheduling decision record (why an instance landed where it did,
+shown by ``nova-lite-manage scheduler explain`` and the dashboard) is kept.
+Each cell conductor deletes its cell's older records once an hour; the
+super conductor does it for cell0. 0 keeps them forever.
+"""),
 ]
 
 

@@ -24,3 +24,4 @@ def register_all():
     __import__('nova_lite.objects.build_request')
     __import__('nova_lite.objects.migration')
     __import__('nova_lite.objects.task_log')
+    __import__('nova_lite.objects.scheduling_decision')

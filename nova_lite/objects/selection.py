@@ -7,6 +7,7 @@ alternate without asking the scheduler again.
 """
 
 from oslo_serialization import jsonutils
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite.objects import base
@@ -14,9 +15,12 @@ from nova_lite.objects import base
 
 @base.NovaLiteObjectRegistry.register
 class Selection(base.NovaLiteObject):
-    """A scheduling choice (versions: 1.0 initial)."""
+    """A scheduling choice.
 
-    VERSION = '1.0'
+    Versions: 1.0 initial; 1.1 ``decision``.
+    """
+
+    VERSION = '1.1'
 
     fields = {
         'compute_node_uuid': fields.UUIDField(),
@@ -27,7 +31,22 @@ class Selection(base.NovaLiteObject):
         'allocation_request': fields.StringField(nullable=True),
         'allocation_request_version': fields.StringField(nullable=True),
         'availability_zone': fields.StringField(nullable=True),
+        # JSON text of the scheduler's decision record for the instance
+        # (on the chosen Selection only; see nova_lite.scheduler.decision).
+        'decision': fields.StringField(nullable=True),
     }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        version = versionutils.convert_version_to_tuple(target_version)
+        if version < (1, 1):
+            primitive.pop('decision', None)
+
+    def decision_dict(self):
+        """The decision record as a dict (None when there is none)."""
+        if not self.obj_attr_is_set('decision') or not self.decision:
+            return None
+        return jsonutils.loads(self.decision)
 
     @classmethod
     def from_allocation_request(cls, host, nodename, compute_node_uuid,

@@ -15,6 +15,7 @@ from nova_lite.placement import faults
 from nova_lite.placement.handlers import aggregate
 from nova_lite.placement.handlers import allocation
 from nova_lite.placement.handlers import allocation_candidate
+from nova_lite.placement.handlers import capacity
 from nova_lite.placement.handlers import inventory
 from nova_lite.placement.handlers import resource_class
 from nova_lite.placement.handlers import reshaper
@@ -76,6 +77,10 @@ ROUTE_DECLARATIONS = {
     '/allocation_candidates': {
         'GET': allocation_candidate.list_allocation_candidates},
     '/reshaper': {'POST': reshaper.reshape},
+    # NOTE(nova_lite): not Placement's: one read of every provider's
+    # capacity for the compute API's dashboard (admins and services).
+    '/nova_lite/capacity': {'GET': capacity.get_capacity},
+    '/nova_lite/capacity/fingerprint': {'GET': capacity.get_fingerprint},
 }
 
 def _check_content_headers(req):

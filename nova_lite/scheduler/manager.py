@@ -50,6 +50,7 @@ from nova_lite import manager
 from nova_lite import objects
 from nova_lite.scheduler import chance
 from nova_lite.scheduler import claims
+from nova_lite.scheduler import decision
 from nova_lite.scheduler import explain
 from nova_lite.scheduler import filters
 from nova_lite.scheduler.filters import affinity_filter
@@ -105,15 +106,20 @@ class _Request:
         self.chosen = []        # (HostState, allocation request) per pick
         self.claimed = []       # instance uuids claimed so far
         self.timings = Timings()
+        self.attempts = []      # decision record per instance
+        self.recorder = decision.Recorder(
+            decision.kind_of(check_type(spec)), self.num_instances)
 
 
 class SchedulerManager(manager.Manager):
     """Scheduler endpoint.
 
-    API versions: 1.0 base; 1.1 select_destinations.
+    API versions: 1.0 base; 1.1 select_destinations; 1.2
+    select_destinations(return_decisions): the chosen Selection of each
+    instance (Selection 1.1) and a NoValidHost carry the decision record.
     """
 
-    target = messaging.Target(version='1.1')
+    target = messaging.Target(version='1.2')
 
     def __init__(self, host=None, placement=None, host_manager=None):
         super().__init__(host=host)
@@ -184,23 +190,42 @@ class SchedulerManager(manager.Manager):
 
     @messaging.expected_exceptions(exception.NoValidHost)
     def select_destinations(self, context, request_spec, instance_uuids,
-                            return_alternates=True):
+                            return_alternates=True, return_decisions=False):
         """RPC: :meth:`schedule` (NoValidHost is an expected exception)."""
         return self.schedule(context, request_spec, instance_uuids,
-                             return_alternates)
+                             return_alternates, return_decisions)
 
     def schedule(self, context, request_spec, instance_uuids,
-                 return_alternates=True):
+                 return_alternates=True, return_decisions=False):
         """Pick (and claim) a host per instance; see the module docstring.
 
         :param request_spec: an ``objects.RequestSpec``; the caller's
             object is left as it is (the request works on a copy).
         :param instance_uuids: the instances to place; empty means no
             claims (``request_spec.num_instances`` hosts are picked).
+        :param return_decisions: the chosen Selections carry their
+            decision record (:mod:`nova_lite.scheduler.decision`) in
+            ``decision``, a NoValidHost in its ``decision`` kwarg.
         :returns: per instance, a list of ``objects.Selection``: the chosen
             host first, then the alternates.
         :raises NoValidHost: with the explanation.
         """
+        try:
+            result, attempts = self._schedule(
+                context, request_spec, instance_uuids, return_alternates)
+        except exception.NoValidHost as err:
+            recorder = err.kwargs.pop('_recorder', None)
+            if return_decisions and recorder is not None:
+                err.kwargs['decision'] = decision.dumps(recorder.failure())
+            raise
+        if return_decisions:
+            for items, attempt in zip(result, attempts, strict=False):
+                if items:
+                    items[0].decision = decision.dumps(attempt)
+        return result
+
+    def _schedule(self, context, request_spec, instance_uuids,
+                  return_alternates):
         try:
             spec = _own_copy(request_spec)
         except (TypeError, ValueError, AttributeError) as err:
@@ -209,9 +234,12 @@ class SchedulerManager(manager.Manager):
             raise explain.no_valid_host(reason)
         request = _Request(spec, instance_uuids)
         try:
-            return self._select(context, request, return_alternates)
+            result = self._select(context, request, return_alternates)
+            return result, request.attempts
         except exception.NoValidHost as err:
             self._release(request)
+            request.recorder.failed(err.kwargs.get('reason', str(err)))
+            err.kwargs['_recorder'] = request.recorder
             LOG.info('No valid host for %s: %s (placement query: %s)',
                      _describe(request), err.kwargs.get('reason', err),
                      request.query)
@@ -221,13 +249,13 @@ class SchedulerManager(manager.Manager):
             self._release(request)
             reason = explain.explain_invalid_request(err)
             LOG.info('No valid host for %s: %s', _describe(request), reason)
-            raise explain.no_valid_host(reason)
+            raise _recorded(explain.no_valid_host(reason), request, reason)
         except placement_client.PlacementClientError as err:
             self._release(request)
             reason = 'Placement could not be used: %s' % err
             LOG.warning('No valid host for %s: %s', _describe(request),
                         reason)
-            raise explain.no_valid_host(reason)
+            raise _recorded(explain.no_valid_host(reason), request, reason)
         except Exception:
             self._release(request)
             raise
@@ -245,14 +273,18 @@ class SchedulerManager(manager.Manager):
             cells = self.host_manager.refresh(context,
                                               _cells_wanted(spec))
         request.query = self._build_query(spec, cells)
+        request.recorder.query = str(request.query)
         with request.timings.phase('placement'):
             by_root = self._candidates(request)
+        request.recorder.candidates = request.num_candidates
+        request.recorder.hosts = len(by_root)
         with request.timings.phase('db'):
             request.hosts = self.host_manager.get_host_states_by_uuids(
                 cells, list(by_root))
             for state in request.hosts:
                 state.allocation_candidates = by_root[state.uuid]
             self._fill_group_hosts(spec, cells)
+        request.recorder.hosts = len(request.hosts)
         if not request.hosts:
             raise explain.no_valid_host(_no_hosts_reason(request, by_root),
                                         request.query)
@@ -260,12 +292,13 @@ class SchedulerManager(manager.Manager):
         last_sorted = []
         for index, instance_uuid in enumerate(uuids):
             spec.instance_uuid = instance_uuid
+            request.recorder.start_instance(index)
             last_sorted = self._place_one(request, index, instance_uuid)
         num_alts = (CONF.scheduler.max_attempts - 1
                     if return_alternates else 0)
         if num_alts and request.num_instances > 1:
             last_sorted, _result = self._sorted_hosts(
-                request, request.num_instances)
+                request, request.num_instances, record=False)
         return self._selections(request, last_sorted, num_alts)
 
     def _select_for_rebuild(self, context, request):
@@ -316,21 +349,31 @@ class SchedulerManager(manager.Manager):
         host_state.consume_selected_host(chosen, spec, instance_uuid)
         self.host_manager.consume_in_cache(chosen, spec)
         request.chosen.append((chosen, alloc_req))
+        request.recorder.picked(chosen)
         return ordered
 
-    def _sorted_hosts(self, request, index):
+    def _sorted_hosts(self, request, index, record=True):
         filter_handler, weight_handler, chance_order = self._get_handlers()
         spec = request.spec
+        recorder = request.recorder if record else None
         if chance_order is not None:
             with request.timings.phase('filters'):
-                return chance_order.sorted_hosts(request.hosts, spec, index)
+                ordered, result = chance_order.sorted_hosts(
+                    request.hosts, spec, index)
+            if recorder is not None:
+                recorder.filtered(result)
+            return ordered, result
         with request.timings.phase('filters'):
             result = filter_handler.get_filtered_hosts(request.hosts, spec,
                                                        index)
+        if recorder is not None:
+            recorder.filtered(result)
         if not result.hosts:
             return [], result
         with request.timings.phase('weighers'):
             weighed = weight_handler.get_weighed_hosts(result.hosts, spec)
+            if recorder is not None:
+                recorder.weighed(weighed, weight_handler.multipliers())
             ordered = [item.obj for item in weights.pick_host(weighed)]
         return ordered, result
 
@@ -361,6 +404,7 @@ class SchedulerManager(manager.Manager):
                 raise explain.no_valid_host(
                     'Instance %s already has allocations in placement.'
                     % instance_uuid)
+            request.recorder.claim_failed(state)
         return None, None
 
     def _selections(self, request, last_sorted, num_alts):
@@ -378,6 +422,10 @@ class SchedulerManager(manager.Manager):
                 items.append(_selection(alt, alt.allocation_candidates[0],
                                         request.version))
             result.append(items)
+        request.attempts = [
+            request.recorder.attempt_for(index, [
+                '%s/%s' % (s.service_host, s.nodename) for s in items[1:]])
+            for index, items in enumerate(result)]
         return result
 
     # -- pieces --------------------------------------------------------------
@@ -475,6 +523,13 @@ class SchedulerManager(manager.Manager):
         if request.claimed:
             claims.release(self.placement, request.claimed)
             request.claimed = []
+
+
+def _recorded(error, request, reason):
+    """``error`` (a NoValidHost) carrying the request's recorder."""
+    request.recorder.failed(reason)
+    error.kwargs['_recorder'] = request.recorder
+    return error
 
 
 def requests_by_root(alloc_reqs, summaries):

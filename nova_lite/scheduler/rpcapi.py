@@ -17,9 +17,11 @@ class SchedulerAPI:
 
     * 1.0 - Initial version (base API only).
     * 1.1 - select_destinations.
+    * 1.2 - select_destinations(return_decisions): the chosen Selection
+      (1.1) and a NoValidHost carry the scheduler's decision record.
     """
 
-    VERSION = '1.1'
+    VERSION = '1.2'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -28,17 +30,25 @@ class SchedulerAPI:
             transport=transport)
 
     def select_destinations(self, context, request_spec, instance_uuids,
-                            return_alternates=True, timeout=None):
+                            return_alternates=True, timeout=None,
+                            return_decisions=True):
         """Call: per instance (same order as ``instance_uuids``), a list of
         ``objects.Selection``: the chosen host, claimed in placement for
         the instance, then up to ``[scheduler] max_attempts - 1``
         alternates of the same cell (not claimed).
 
         :param request_spec: an ``objects.RequestSpec``.
+        :param return_decisions: ask for the decision records (a 1.2
+            scheduler): JSON in the chosen Selection's ``decision`` and in
+            a NoValidHost's ``decision`` kwarg.
         :raises nova_lite.exception.NoValidHost: with the explanation.
         """
-        cctxt = self.client.prepare(version='1.1', timeout=timeout)
-        return cctxt.call(context, 'select_destinations',
-                          request_spec=request_spec,
-                          instance_uuids=list(instance_uuids or []),
-                          return_alternates=return_alternates)
+        kwargs = {'request_spec': request_spec,
+                  'instance_uuids': list(instance_uuids or []),
+                  'return_alternates': return_alternates}
+        version = '1.1'
+        if return_decisions and self.client.can_send_version('1.2'):
+            version = '1.2'
+            kwargs['return_decisions'] = True
+        cctxt = self.client.prepare(version=version, timeout=timeout)
+        return cctxt.call(context, 'select_destinations', **kwargs)

@@ -25,7 +25,8 @@ class NameOrderScheduler(fixtures.Fixture):
         stand_in = self
 
         def select_destinations(manager, context, request_spec,
-                                instance_uuids, return_alternates=True):
+                                instance_uuids, return_alternates=True,
+                                return_decisions=False):
             return stand_in.select_destinations(
                 context, request_spec, instance_uuids, return_alternates)
 

@@ -120,6 +120,9 @@ _API_RULES = [
      [('PUT', '/os-services/{id}')]),
     ('os-services:delete', 'admin_api', 'Delete a service',
      [('DELETE', '/os-services/{id}')]),
+    ('os-dashboard', 'admin_api',
+     'The capacity dashboard and its data API (every cell, host, node, '
+     'provider and server)', [('GET', '/dashboard')]),
     ('os-hypervisors:list', 'admin_api', 'List hypervisors',
      [('GET', '/os-hypervisors')]),
     ('os-hypervisors:list-detail', 'admin_api', 'List hypervisors in detail',

@@ -20,6 +20,7 @@ For one API request (one or several instances of the same flavor):
 from oslo_log import log as logging
 
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import bury
 from nova_lite.conductor.tasks import common
 from nova_lite import context as nl_context
@@ -177,6 +178,8 @@ class ScheduleAndBuildTask:
             instance_api.instance_create(cctxt, values)
             objects.InstanceAction.action_start(cctxt, uuid,
                                                 common.CREATE_ACTION)
+            decisions.store_selection(cctxt, uuid, chosen, 'boot',
+                                      event=common.SCHEDULE_EVENT)
             if not self._map_to_cell(uuid, cell) or \
                     not self._delete_build_request(build_request):
                 LOG.info('Instance %s was deleted while it was created in '

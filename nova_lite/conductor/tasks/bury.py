@@ -13,6 +13,7 @@ from oslo_log import log as logging
 
 from nova_lite import context as nl_context
 from nova_lite.compute import vm_states
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.db.cell import instance_api
 from nova_lite import exception
@@ -32,11 +33,15 @@ def _format_traceback(error):
 def _record_failed_create(cctxt, instance_uuid, error):
     objects.InstanceAction.action_start(cctxt, instance_uuid,
                                         common.CREATE_ACTION)
+    # NOTE(nova_lite): the scheduler's decision (which filter removed the
+    # last hosts) is kept in cell0 too; its summary is the event's details.
+    summary = decisions.store(cctxt, instance_uuid,
+                              decisions.attempt_of_error(error), 'boot')
     objects.InstanceActionEvent.event_start(cctxt, instance_uuid,
                                             common.SCHEDULE_EVENT)
     objects.InstanceActionEvent.event_finish(
         cctxt, instance_uuid, common.SCHEDULE_EVENT, result='Error',
-        traceback=_format_traceback(error))
+        traceback=_format_traceback(error), details=summary)
     objects.InstanceAction.action_finish(cctxt, instance_uuid)
 
 

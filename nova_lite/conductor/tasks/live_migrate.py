@@ -34,6 +34,7 @@ from oslo_log import log as logging
 from nova_lite.clients import allocation_moves
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
@@ -102,6 +103,7 @@ class LiveMigrationTask:
                     self._hand_over(cctxt, uuid)
             except Exception:  # noqa: BLE001 - recorded, rolled back
                 return
+            decisions.describe_event(cctxt, uuid, EVENT)
 
     def _hand_over(self, cctxt, uuid):
         self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
@@ -170,9 +172,9 @@ class LiveMigrationTask:
                 host=self.requested_host, ignore_hosts=attempted)
             try:
                 selection = common.first_selection(
-                    self.scheduler_api.select_destinations(
-                        self.context, spec, [self.instance.uuid],
-                        return_alternates=False))
+                    decisions.select_and_store(
+                        self.scheduler_api, self.context, cctxt, spec,
+                        self.instance.uuid, 'live-migrate'))
             except exception.NoValidHost as error:
                 if rejections:
                     raise MaxRetriesExceeded(reason='%s Rejected: %s' % (

@@ -40,6 +40,7 @@ from nova_lite.clients import allocation_moves
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import reschedule
 from nova_lite import context as nl_context
@@ -114,6 +115,8 @@ class MigrationTask:
                 self._aim_at(selection)
         except Exception:  # noqa: BLE001 - rolled back, recorded
             return False
+        decisions.describe_event(self.cctxt, self.instance.uuid,
+                                 MIGRATE_EVENT)
         try:
             self._cast_prep_resize(selection, alternates)
         except Exception as error:  # noqa: BLE001 - rolled back, recorded
@@ -169,29 +172,48 @@ class MigrationTask:
 
     def _schedule(self):
         """Super conductor: the chosen host (claimed) and alternates."""
-        host_lists = self.scheduler_api.select_destinations(
-            self.cctxt, self.request_spec, [self.instance.uuid],
-            return_alternates=True)
+        kind = ('resize' if self.migration.migration_type == 'resize'
+                else 'migrate')
+        try:
+            host_lists = self.scheduler_api.select_destinations(
+                self.cctxt, self.request_spec, [self.instance.uuid],
+                return_alternates=True)
+        except exception.NoValidHost as error:
+            decisions.store(self.cctxt, self.instance.uuid,
+                            decisions.attempt_of_error(error), kind)
+            raise
         if not host_lists or not host_lists[0]:
             raise exception.NoValidHost(
                 reason='the scheduler answered no destination')
         host_list = list(host_lists[0])
+        decisions.store_selection(self.cctxt, self.instance.uuid,
+                                  host_list[0], kind)
         return host_list[0], host_list[1:]
 
     def _claim_alternate(self):
         """Cell conductor: the first alternate whose stored allocation
         request placement accepts; MaxRetriesExceeded when none does."""
         instance = self.instance
+        refused = []
         while self.host_list:
             selection = self.host_list.pop(0)
             if common.claim_alternate(self.placement, instance.uuid,
                                       selection, instance.project_id,
                                       instance.user_id):
+                self._record_reschedule(refused, selection)
                 return selection, self.host_list
+            refused.append(selection)
+        self._record_reschedule(refused, None)
         reason = EXHAUSTED % instance.uuid
         if self.exc_reason:
             reason = '%s Last error: %s' % (reason, self.exc_reason)
         raise reschedule.MaxRetriesExceeded(reason=reason)
+
+    def _record_reschedule(self, refused, picked):
+        decisions.append(self.cctxt, self.instance.uuid,
+                         decisions.reschedule_attempt(
+                             None, self.exc_reason, refused, picked,
+                             self.host_list or []))
 
     def _aim_at(self, selection):
         """Record the destination on the migration; the instance takes

@@ -33,6 +33,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import live_migrate
 from nova_lite import conf as nl_conf
@@ -109,6 +110,8 @@ class RebuildTask:
                     self._hand_over(cctxt, uuid)
             except Exception:  # noqa: BLE001 - recorded, rolled back
                 return
+            if self.recreate:
+                decisions.describe_event(cctxt, uuid, EVENT)
 
     def _hand_over(self, cctxt, uuid):
         self.instance = objects.Instance.get_by_uuid(cctxt, uuid)
@@ -175,10 +178,9 @@ class RebuildTask:
             ignore_hosts=[instance.host],
             hints={CHECK_TYPE_HINT: ['evacuate']})
         self._remember_source_providers()
-        selection = common.first_selection(
-            self.scheduler_api.select_destinations(
-                self.context, spec, [instance.uuid],
-                return_alternates=False))
+        selection = common.first_selection(decisions.select_and_store(
+            self.scheduler_api, self.context, cctxt, spec, instance.uuid,
+            'evacuate'))
         return selection.service_host, selection.nodename
 
     def _remember_source_providers(self):

@@ -20,6 +20,7 @@ Nothing here calls the scheduler, the super conductor or the API database.
 from oslo_log import log as logging
 
 from nova_lite.compute import task_states
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite import conf as nl_conf
 from nova_lite import exception
@@ -110,8 +111,9 @@ class RescheduleTask:
             self.cctxt, instance.uuid, self.exc_reason))
         common.set_error_with_fault(self.cctxt, instance.uuid, error)
 
-    def _claim_next(self, instance, host_list):
-        """Pop alternates until one is claimed; (Selection, rest) or None."""
+    def _claim_next(self, instance, host_list, refused=None):
+        """Pop alternates until one is claimed; (Selection, rest) or None.
+        Alternates placement refused are added to ``refused``."""
         project_id = instance.project_id
         user_id = instance.user_id or self.cctxt.user_id
         while host_list:
@@ -119,7 +121,17 @@ class RescheduleTask:
             if common.claim_alternate(self.placement, instance.uuid,
                                       selection, project_id, user_id):
                 return selection, host_list
+            if refused is not None:
+                refused.append(selection)
         return None
+
+    def _record(self, instance_uuid, attempts, refused, picked, rest):
+        """Append this attempt to the instance's decision record."""
+        decisions.append(self.cctxt, instance_uuid,
+                         decisions.reschedule_attempt(
+                             attempts, self.exc_reason, refused, picked,
+                             rest),
+                         event=common.RESCHEDULE_EVENT)
 
     def _retry_one(self, instance, host_list):
         instance_uuid = instance.uuid
@@ -130,15 +142,19 @@ class RescheduleTask:
             return
         _set_attempts(self.request_spec, attempts)
         if not host_list:
+            self._record(instance_uuid, attempts, [], None, [])
             self._fail(instance, 'Exhausted all hosts available for '
                        'retrying build failures.')
             return
-        claimed = self._claim_next(instance, host_list)
+        refused = []
+        claimed = self._claim_next(instance, host_list, refused)
         if claimed is None:
+            self._record(instance_uuid, attempts, refused, None, [])
             self._fail(instance, 'Exhausted all hosts available for '
                        'retrying build failures.')
             return
         selection, rest = claimed
+        self._record(instance_uuid, attempts, refused, selection, rest)
         instance = self._prepare_instance(instance, selection)
         if instance is None:
             common.delete_allocations(self.placement, instance_uuid)

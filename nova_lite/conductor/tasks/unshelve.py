@@ -27,6 +27,7 @@ from oslo_log import log as logging
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite import context as nl_context
 from nova_lite import exception
@@ -77,11 +78,12 @@ class UnshelveTask:
                         expected_task_state=[task_states.UNSHELVING]):
                     image = _image_of(instance)
                     spec = self._scheduling_spec(instance, cell)
-                    self.selection = self._schedule(spec, uuid)
+                    self.selection = self._schedule(cctxt, spec, uuid)
                     self._hand_over(cctxt, instance, self.selection, spec,
                                     image)
             except Exception:  # noqa: BLE001 - no claim may leak
                 return
+            decisions.describe_event(cctxt, uuid, EVENT)
 
     def _undo(self, uuid, error):
         """Whatever the instance holds now is this task's claim."""
@@ -116,9 +118,10 @@ class UnshelveTask:
             host=wanted.host if wanted else None,
             node=wanted.node if wanted else None, base=self.request_spec)
 
-    def _schedule(self, spec, uuid):
-        return common.first_selection(self.scheduler_api.select_destinations(
-            self.context, spec, [uuid], return_alternates=False))
+    def _schedule(self, cctxt, spec, uuid):
+        return common.first_selection(decisions.select_and_store(
+            self.scheduler_api, self.context, cctxt, spec, uuid,
+            'unshelve'))
 
     def _hand_over(self, cctxt, instance, selection, spec, image):
         zone = (getattr(selection, 'availability_zone', None) or

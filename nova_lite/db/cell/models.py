@@ -305,3 +305,23 @@ class TaskLog(Base, types.TimestampMixin):
     message: Mapped[str] = mapped_column(Str, nullable=False)
     task_items: Mapped[int | None] = mapped_column(sa.Integer, default=0)
     errors: Mapped[int | None] = mapped_column(sa.Integer, default=0)
+
+
+class SchedulingDecision(Base, types.TimestampMixin):
+    """Why an instance landed where it did: the scheduler's decision for
+    one action (boot, resize, ...) and the reschedules that followed, as
+    JSON (``nova_lite.scheduler.decision``), pruned by age."""
+
+    __tablename__ = 'scheduling_decisions'
+    __table_args__ = (
+        sa.Index('scheduling_decisions_instance_uuid_idx', 'instance_uuid'),
+        sa.Index('scheduling_decisions_created_at_idx', 'created_at'),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    instance_uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)
+    action_id: Mapped[int | None] = mapped_column(sa.Integer)
+    request_id: Mapped[str | None] = mapped_column(Str)
+    kind: Mapped[str | None] = mapped_column(Str)
+    summary: Mapped[str | None] = mapped_column(Str)
+    record: Mapped[str | None] = mapped_column(types.LargeText)

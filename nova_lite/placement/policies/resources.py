@@ -76,6 +76,11 @@ _RULES = [
      [('DELETE', '/resource_classes/{name}')]),
     ('placement:allocation_candidates:list', 'List allocation candidates.',
      [('GET', '/allocation_candidates')]),
+    ('placement:nova_lite:capacity',
+     'Every provider with inventories, usages, traits and aggregates '
+     '(nova_lite extension, for the dashboard).',
+     [('GET', '/nova_lite/capacity'),
+      ('GET', '/nova_lite/capacity/fingerprint')]),
 ]
 
 # Readable by a reader of the project the request names.

@@ -74,6 +74,9 @@ class WeighedHost:
     def __init__(self, obj, weight=0.0):
         self.obj = obj
         self.weight = weight
+        # Each weigher's weighted share of ``weight`` (for the decision
+        # record, :mod:`nova_lite.scheduler.decision`).
+        self.parts = {}
 
     def __repr__(self):
         return 'WeighedHost [host: %r, weight: %s]' % (self.obj, self.weight)
@@ -112,6 +115,10 @@ class WeightHandler:
             weigher_names = CONF.filter_scheduler.weight_classes
         self.weighers = load_weighers(weigher_names)
 
+    def multipliers(self):
+        """``{weigher name: configured multiplier}``."""
+        return {w.name: w.default_multiplier() for w in self.weighers}
+
     def get_weighed_hosts(self, hosts, spec):
         """``WeighedHost`` list, best first (stable for equal weights)."""
         weighed = [WeighedHost(host) for host in hosts]
@@ -133,6 +140,7 @@ class WeightHandler:
                 if key in keys:
                     multiplier = weigher.weight_multiplier(item.obj, default)
                 item.weight += value * multiplier
+                item.parts[weigher.name] = value * multiplier
             LOG.debug('Weigher %s: raw %s', weigher.name, raw[:10])
         weighed.sort(key=lambda item: item.weight, reverse=True)
         return weighed

@@ -31,7 +31,7 @@ class FakeScheduler:
         self.calls = []
 
     def select_destinations(self, context, spec, uuids,
-                            return_alternates=True):
+                            return_alternates=True, return_decisions=True):
         self.calls.append(list(uuids))
         if self.error is not None:
             raise self.error

@@ -42,7 +42,9 @@ object_data = {
     'RequestSpec': '1.0-eabb4b5870999c70ba24caaffc96f51a',
     'RequestSpecDestination': '1.0-749d510e81189db8fdc3501edaab0c3b',
     'RequestSpecGroup': '1.0-79a80139c26568a926c3891697e47196',
-    'Selection': '1.0-73a6832af1366023540e946522901461',
+    'Selection': '1.1-d4db7fac2ce10d80fb5cdec2bf985f56',
+    'SchedulingDecision': '1.0-50f744b4a217228ca719d3526cb740b7',
+    'SchedulingDecisionList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Service': '1.0-07293e3d4245b6b47fdcf372ab86ef8a',
     'ServiceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
 }
@@ -207,3 +209,19 @@ class RequestSpecObjectTestCase(testtools.TestCase):
         self.assertEqual(({'hw:cpu_policy': 'dedicated'}, 0, 1.0),
                          (flavor.extra_specs, flavor.ephemeral_gb,
                           flavor.rxtx_factor))
+
+
+class SelectionDecisionTestCase(testtools.TestCase):
+
+    def test_decision_dropped_for_1_0(self):
+        objects.register_all()
+        sel = objects.Selection.from_allocation_request(
+            'host1', 'host1-node-0', '3f0ae0a8-6a7a-4d4c-9a1f-9e0f2b7c9b10',
+            '8a5f6a4e-2b4d-4a55-8d8d-0c5c2a0b7a11', {'allocations': {}},
+            '1.36')
+        sel.decision = '{"result": "selected"}'
+        self.assertEqual({'result': 'selected'}, sel.decision_dict())
+        primitive = sel.obj_to_primitive(target_version='1.0')
+        self.assertNotIn('decision', primitive['nova_lite_object.data'])
+        self.assertIn('decision', sel.obj_to_primitive()[
+            'nova_lite_object.data'])

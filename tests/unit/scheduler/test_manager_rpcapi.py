@@ -14,18 +14,36 @@ from tests.unit.scheduler import fakes
 
 class SchedulerRPCAPITestCase(fakes.TestCase):
 
-    def test_select_destinations_is_a_call_at_1_1(self):
+    def _api(self, can_send):
         api = rpcapi.SchedulerAPI.__new__(rpcapi.SchedulerAPI)
         api.client = mock.Mock()
+        api.client.can_send_version.return_value = can_send
+        return api
+
+    def test_select_destinations_is_a_call_at_1_2_with_decisions(self):
+        api = self._api(True)
         cctxt = api.client.prepare.return_value
         ctxt = nl_context.get_admin_context()
         result = api.select_destinations(ctxt, 'spec', ('a', 'b'))
+        api.client.can_send_version.assert_called_once_with('1.2')
+        api.client.prepare.assert_called_once_with(version='1.2',
+                                                   timeout=None)
+        cctxt.call.assert_called_once_with(
+            ctxt, 'select_destinations', request_spec='spec',
+            instance_uuids=['a', 'b'], return_alternates=True,
+            return_decisions=True)
+        self.assertIs(cctxt.call.return_value, result)
+
+    def test_select_destinations_capped_at_1_1_asks_no_decisions(self):
+        api = self._api(False)
+        cctxt = api.client.prepare.return_value
+        ctxt = nl_context.get_admin_context()
+        api.select_destinations(ctxt, 'spec', ('a',))
         api.client.prepare.assert_called_once_with(version='1.1',
                                                    timeout=None)
         cctxt.call.assert_called_once_with(
             ctxt, 'select_destinations', request_spec='spec',
-            instance_uuids=['a', 'b'], return_alternates=True)
-        self.assertIs(cctxt.call.return_value, result)
+            instance_uuids=['a'], return_alternates=True)
 
     def test_manager_serves_the_client_version(self):
         self.assertEqual(rpcapi.SchedulerAPI.VERSION,
