@@ -123,6 +123,7 @@ nl_keystone_register() {
         "http://127.0.0.1:$NOVA_LITE_API_PORT/v2.1" \
         "http://127.0.0.1:$NOVA_LITE_API_PORT/image" \
         "http://127.0.0.1:$NOVA_LITE_PLACEMENT_PORT" \
+        "http://127.0.0.1:$NOVA_LITE_API_PORT/network" \
         2>> "$LOGS/keystone-manage.log" || {
         nl_say "ERROR: registering in Keystone failed; see $LOGS/keystone-manage.log"
         tail -n 5 "$LOGS/keystone-manage.log"; return 1; }

@@ -33,6 +33,7 @@ from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import network_api
 from nova_lite.api.handlers import networks
 from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
@@ -236,6 +237,8 @@ ROUTE_DECLARATIONS = {
         'GET': image_members.show_member,
         'PUT': image_members.update_member,
         'DELETE': image_members.delete_member},
+    # -- the network service, Neutron v2.0 (handlers/network_api.py) ------
+    **network_api.routes('/network'),
 }
 
 
@@ -247,8 +250,8 @@ class APIRouter(wsgi_router.Router):
     known path asked with another method, or with a trailing slash
     (``DELETE /images/``, ``GET /os-simple-tenant-usage/``), is a 404,
     and only the version document answers at ``/v2.1/`` too. The image
-    service under ``/image`` keeps Glance's 405 and ignores a trailing
-    slash.
+    service under ``/image`` and the network service under ``/network``
+    keep Glance's and Neutron's 405 and ignore a trailing slash.
     """
 
     def __init__(self, declarations=None):
