@@ -94,7 +94,8 @@ class ComputeErrors(wsgi_faults.ErrorFormat):
 
 
 def _is_network(req):
-    path = req.path_info or ''
+    # The raw WSGI path: req.path_info fails on a path that is not UTF-8.
+    path = req.environ.get('PATH_INFO') or ''
     return path == '/network' or path.startswith('/network/')
 
 

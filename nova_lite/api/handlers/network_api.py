@@ -124,12 +124,20 @@ def show_resource(req):
 def create_resource(req):
     context = util.context(req)
     key, _, _, create = _collection(req)[:4]
-    body = req.json_body if req.body else None
+    try:
+        body = req.json_body if req.body else None
+    except ValueError:
+        raise errors.bad_request('Malformed request body')
     if isinstance(body, dict) and isinstance(body.get(key + 's'), list):
-        made = [create(context, dict(item)) for item in body[key + 's']]
+        if not all(isinstance(item, dict) for item in body[key + 's']):
+            raise errors.bad_request(
+                "Resource body required: expected a list of '%s'" % key)
+        made = [common.public(create(context, dict(item)))
+                for item in body[key + 's']]
         return util.json_response({key + 's': made}, status=201)
     return util.json_response(
-        {key: create(context, dict(common.body_of(req, key)))}, status=201)
+        {key: common.public(create(context, dict(common.body_of(req, key))))},
+        status=201)
 
 
 def update_resource(req):
@@ -139,8 +147,8 @@ def update_resource(req):
         raise errors.NeutronError(405, 'HTTPMethodNotAllowed',
                                   'The method PUT is not allowed.')
     key = entry[0]
-    return util.json_response({key: entry[4](
-        context, req.urlvars['id'], dict(common.body_of(req, key)))})
+    return util.json_response({key: common.public(entry[4](
+        context, req.urlvars['id'], dict(common.body_of(req, key))))})
 
 
 def delete_resource(req):

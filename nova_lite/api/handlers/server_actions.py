@@ -14,6 +14,8 @@ from nova_lite.api import admin_password
 from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
 from nova_lite.api.handlers import server_admin_actions
+from nova_lite.api.handlers import floating_ips
+from nova_lite.api.handlers import security_groups
 from nova_lite.api.handlers import servers
 from nova_lite.api import policy
 from nova_lite.api import quota
@@ -230,6 +232,10 @@ ACTIONS = {
     'unshelve': ('os-shelve:unshelve', _unshelve),
     # ---- reset state, deferred delete (handlers/server_admin_actions) ----
     **server_admin_actions.ACTIONS,
+    # ---- security groups (handlers/security_groups.py) ----
+    **security_groups.ACTIONS,
+    # ---- floating IPs, up to 2.43 (handlers/floating_ips.py) ----
+    **floating_ips.ACTIONS,
 }
 
 
@@ -252,6 +258,10 @@ def _schema_for(req, name):
         return schema.LOCK_V2_73
     if name == 'migrate' and not microversion.at_least(req, '2.56'):
         return {}
+    if name in security_groups.ACTION_SCHEMAS:
+        return security_groups.ACTION_SCHEMAS[name]
+    if name in floating_ips.ACTION_SCHEMAS:
+        return floating_ips.ACTION_SCHEMAS[name]
     if name in server_admin_actions.ACTIONS:
         return {'os-resetState': admin_schema.RESET_STATE,
                 'injectNetworkInfo': admin_schema.INJECT_NETWORK_INFO,

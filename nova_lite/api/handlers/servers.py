@@ -197,6 +197,7 @@ def create_server(req):
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,
             requested_node=node,
+            security_groups=_security_group_names(server),
             system_metadata={
                 key: value for key, value in
                 system_metadata_values(server).items() if value is not None})
@@ -204,6 +205,13 @@ def create_server(req):
         raise webob.exc.HTTPBadRequest(exc.message)
     return _create_response(req, server, instances, reservation_id,
                             admin_password.of_request(server))
+
+
+def _security_group_names(server):
+    groups = server.get('security_groups')
+    if not groups:
+        return None
+    return list(dict.fromkeys(g['name'] for g in groups))
 
 
 def _create_response(req, server, instances, reservation_id, password):
@@ -214,7 +222,9 @@ def _create_response(req, server, instances, reservation_id, password):
     links = util.links(req, 'servers', first.uuid)
     body = {'server': admin_password.add_to(
         {'id': first.uuid, 'links': links, 'OS-DCF:diskConfig': 'MANUAL',
-         'security_groups': [{'name': 'default'}]}, password)}
+         'security_groups': [{'name': name} for name in
+                             _security_group_names(server) or
+                             ['default']]}, password)}
     return util.json_response(body, status=202,
                               headers={'Location': links[0]['href']})
 

@@ -68,9 +68,16 @@ def _matches(value, wanted):
     return ('' if value is None else str(value)) in wanted
 
 
+def public(item):
+    """A resource without the service's own bookkeeping (keys starting
+    with ``_``, such as a port Nova must not delete with its server)."""
+    return {k: v for k, v in item.items() if not k.startswith('_')}
+
+
 def filtered(req, items):
     """``items`` matching the query's field filters (a field given twice
     matches either value), with only ``fields`` when asked."""
+    items = [public(i) for i in items]
     for key in set(req.GET.keys()) - set(PAGE_KEYS):
         wanted = req.GET.getall(key)
         items = [i for i in items if key in i and _matches(i[key], wanted)]
@@ -81,6 +88,7 @@ def filtered(req, items):
 
 
 def shown(req, item):
+    item = public(item)
     fields = req.GET.getall('fields')
     if fields:
         return {k: v for k, v in item.items() if k in fields}

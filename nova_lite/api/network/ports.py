@@ -116,8 +116,24 @@ def _store(context, port, ips, update=False):
     return port
 
 
+def _check_lists(values):
+    fixed = values.get('fixed_ips')
+    if fixed is not None and not (isinstance(fixed, list) and all(
+            isinstance(i, dict) for i in fixed)):
+        raise errors.bad_request(
+            "Invalid input for fixed_ips. Reason: '%s' is not a list of "
+            "dicts." % (fixed,))
+    groups = values.get('security_groups')
+    if groups is not None and not (isinstance(groups, list) and all(
+            isinstance(g, str) for g in groups)):
+        raise errors.bad_request(
+            "Invalid input for security_groups. Reason: '%s' is not a "
+            "list of ids." % (groups,))
+
+
 def create_port(context, values):
     common.check_keys(values, PORT_KEYS, 'port')
+    _check_lists(values)
     common.check_string(values, 'name')
     common.check_project(context, values)
     network_id = values.get('network_id')
@@ -163,6 +179,9 @@ def create_port(context, values):
 def update_port(context, port_id, values):
     port = get_port(context, port_id)
     common.check_keys(values, PORT_KEYS, 'port')
+    _check_lists(values)
+    if values.get('fixed_ips') is None:
+        values.pop('fixed_ips', None)
     common.check_string(values, 'name')
     for group_id in values.get('security_groups') or []:
         common.get(context, secgroups.SG, group_id)
