@@ -70,7 +70,7 @@ def enabled_filters(lab):
 # devstack cloud has them: a shared network every test project's servers
 # go on (Tempest's [compute] fixed_network_name) and an external network
 # floating IPs come from ([network] public_network_id).
-SHARED_NETWORK = ('nl-shared', '192.168.233.0/24')
+SHARED_NETWORK = ('nl-shared', '192.168.0.0/16')
 PUBLIC_NETWORK = ('public', '172.24.4.0/24')
 
 

@@ -8,8 +8,9 @@ per requested network, ``device_id`` the server, ``device_owner``
 ``compute:<zone>``, the fixed IPs shown in ``addresses``.
 """
 
+import re
+
 from oslo_log import log as logging
-from oslo_utils import uuidutils
 
 from nova_lite.api.network import common
 from nova_lite.api.network import networks
@@ -229,5 +230,20 @@ def addresses(context, instance_uuid, all_ports=None, all_networks=None):
     return result
 
 
-def new_uuid():
-    return uuidutils.generate_uuid()
+def servers_with_ip(context, pattern, version=4):
+    """The uuids of the servers with a fixed IP of ``version`` matching
+    the regular expression ``pattern`` from its start (Nova's ``ip`` and
+    ``ip6`` list filters); ValueError for a bad expression."""
+    try:
+        regex = re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(str(exc))
+    found = set()
+    for port in net_obj.get_all(context.elevated(), 'port'):
+        if not port['device_id']:
+            continue
+        for ip in port['fixed_ips']:
+            address = ip['ip_address']
+            if (':' in address) == (version == 6) and regex.match(address):
+                found.add(port['device_id'])
+    return found

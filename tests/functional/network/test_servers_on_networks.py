@@ -210,3 +210,17 @@ class ServersOnNetworksTest(testtools.TestCase):
                                     version=OLD), 202)
         self.assertEqual([], self.ok(self.api.get(
             '/os-floating-ips', version=OLD))['floating_ips'])
+
+    def test_list_filtered_by_ip(self):
+        net = self.network()
+        servers = [self.boot([{'uuid': net['id']}], name='s%d' % i)
+                   for i in range(2)]
+        self.assertEqual(['10.1.0.2', '10.1.0.3'], [
+            s['addresses']['private'][0]['addr'] for s in servers])
+        listed = self.ok(self.api.get('/servers?ip=10.1.0.3'))['servers']
+        self.assertEqual([servers[1]['id']], [s['id'] for s in listed])
+        listed = self.ok(self.api.get('/servers?ip=10.1.0'))['servers']
+        self.assertEqual({s['id'] for s in servers},
+                         {s['id'] for s in listed})
+        self.assertEqual([], self.ok(self.api.get(
+            '/servers/detail?ip=10.2'))['servers'])
