@@ -320,6 +320,12 @@ def detail(req, server, groups=None, hints=None, mutation=None):
     if not full:
         for key in _FULL_VIEW_ONLY:
             item.pop(key, None)
+        # Below 2.75 Nova's PUT and rebuild answers show the addresses
+        # without their type and MAC.
+        item['addresses'] = {
+            name: [{'version': a['version'], 'addr': a['addr']}
+                   for a in entries]
+            for name, entries in item['addresses'].items()}
         if mutation == 'update' or not microversion.at_least(req, '2.54'):
             del item['key_name']
     elif policy.check(context, 'os-extended-server-attributes'):

@@ -224,3 +224,18 @@ class ServersOnNetworksTest(testtools.TestCase):
                          {s['id'] for s in listed})
         self.assertEqual([], self.ok(self.api.get(
             '/servers/detail?ip=10.2'))['servers'])
+
+    def test_rebuild_and_update_answers_show_basic_addresses(self):
+        net = self.network()
+        server = self.boot([{'uuid': net['id']}])
+        self.assertIn('OS-EXT-IPS:type',
+                      server['addresses']['private'][0])
+        for version in ('2.1', '2.74'):
+            updated = self.ok(self.api.put('/servers/%s' % server['id'], {
+                'server': {'name': 'renamed'}}, version=version))['server']
+            self.assertEqual([{'version': 4, 'addr': '10.1.0.2'}],
+                             updated['addresses']['private'])
+        updated = self.ok(self.api.put('/servers/%s' % server['id'], {
+            'server': {'name': 'renamed'}}, version='2.75'))['server']
+        self.assertIn('OS-EXT-IPS:type',
+                      updated['addresses']['private'][0])
