@@ -205,8 +205,26 @@ def _create_image(req, api, context, server, body):
     return response
 
 
+def _console_output(req, api, context, server, body):
+    """os-getConsoleOutput: the fake driver keeps no console log, so the
+    answer is Nova's for a driver without one (501), once the server is
+    known (an unknown one is a 404, as in Nova)."""
+    raise webob.exc.HTTPNotImplemented(
+        'Unable to get console log, functionality not implemented')
+
+
+_CONSOLE_OUTPUT = {
+    'type': 'object', 'properties': {'os-getConsoleOutput': {
+        'type': 'object', 'properties': {'length': {
+            'type': ['integer', 'string', 'null'],
+            'pattern': '^-?[0-9]+$'}},
+        'additionalProperties': False}},
+    'required': ['os-getConsoleOutput'], 'additionalProperties': False}
+
+
 # action -> (policy rule, function)
 ACTIONS = {
+    'os-getConsoleOutput': ('os-console-output', _console_output),
     'createImage': ('servers:create_image', _create_image),
     'os-start': ('servers:start', _start),
     'os-stop': ('servers:stop', _stop),
@@ -260,6 +278,8 @@ def _schema_for(req, name):
         return {}
     if name in security_groups.ACTION_SCHEMAS:
         return security_groups.ACTION_SCHEMAS[name]
+    if name == 'os-getConsoleOutput':
+        return _CONSOLE_OUTPUT
     if name in floating_ips.ACTION_SCHEMAS:
         return floating_ips.ACTION_SCHEMAS[name]
     if name in server_admin_actions.ACTIONS:

@@ -239,3 +239,12 @@ class ServersOnNetworksTest(testtools.TestCase):
             'server': {'name': 'renamed'}}, version='2.75'))['server']
         self.assertIn('OS-EXT-IPS:type',
                       updated['addresses']['private'][0])
+
+    def test_console_output_is_501_for_a_server_404_without(self):
+        server = self.boot('none')
+        body = {'os-getConsoleOutput': {'length': 10}}
+        self.ok(self.api.post('/servers/%s/action' % server['id'], body),
+                501)
+        self.ok(self.api.post('/servers/%s/action'
+                              % '8f1a2b3c-0000-4000-8000-000000000000',
+                              body), 404)
