@@ -111,16 +111,23 @@ def delete_network(context, network_id):
 
 # -- subnets -----------------------------------------------------------------
 
+def _shared_ids(context):
+    return {n['id'] for n in net_obj.get_all(context, 'network')
+            if n.get('shared')}
+
+
 def list_subnets(context):
-    networks = {n['id'] for n in list_networks(context)}
+    """The caller's subnets and those of shared networks (an external
+    network's subnets stay its owner's, as in Neutron)."""
+    shared = _shared_ids(context)
     return [s for s in net_obj.get_all(context, 'subnet')
-            if common.owns(context, s) or s['network_id'] in networks]
+            if common.owns(context, s) or s['network_id'] in shared]
 
 
 def get_subnet(context, subnet_id):
-    subnet = common.get(context, 'subnet', subnet_id, lambda c, s: True)
-    get_network(context, subnet['network_id'])
-    return subnet
+    shared = _shared_ids(context)
+    return common.get(context, 'subnet', subnet_id, lambda c, s: (
+        common.owns(c, s) or s['network_id'] in shared))
 
 
 def _pools(values, net, gateway):

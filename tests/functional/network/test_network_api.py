@@ -184,3 +184,14 @@ class NetworkAPITest(testtools.TestCase):
         self.assertEqual({'type', 'message', 'detail'},
                          set(body['NeutronError']))
         self.call('GET', '/networks/%s' % 'nope', status=404)
+
+    def test_external_network_subnets_are_the_owners(self):
+        ext, subnet = self.network(token=ADMIN, cidr='172.24.4.0/24',
+                                   **{'router:external': True})
+        shared, shared_subnet = self.network(token=ADMIN, shared=True)
+        networks = self.call('GET', '/networks')['networks']
+        self.assertEqual({ext['id'], shared['id']},
+                         {n['id'] for n in networks})
+        self.assertEqual([shared_subnet['id']], [s['id'] for s in self.call(
+            'GET', '/subnets')['subnets']])
+        self.call('GET', '/subnets/%s' % subnet['id'], status=404)
