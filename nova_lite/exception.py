@@ -301,3 +301,16 @@ class TaskAlreadyRunning(NovaLiteException):
 class TaskNotRunning(NovaLiteException):
     msg_fmt = 'Task %(task_name)s is not running on host %(host)s'
     code = 409
+
+
+class NetworkResourceNotFound(NotFound):
+    msg_fmt = '%(kind)s %(uuid)s could not be found.'
+
+
+class NetworkResourceExists(Conflict):
+    msg_fmt = '%(kind)s %(uuid)s already exists.'
+
+
+class IpAddressInUse(Conflict):
+    msg_fmt = ('Unable to complete operation for network %(net_id)s. The IP '
+               'address %(ip_address)s is in use.')

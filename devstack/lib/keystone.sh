@@ -158,6 +158,7 @@ nl_keystone_register() {
         "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_API_PORT/v2.1" \
         "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_API_PORT/image" \
         "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_PLACEMENT_PORT" \
+        "http://$NL_SERVICE_URL_HOST:$NOVA_LITE_API_PORT/network" \
         2>> "$LOGS/keystone-manage.log" || {
         nl_say "ERROR: registering in Keystone failed; see $LOGS/keystone-manage.log"
         tail -n 5 "$LOGS/keystone-manage.log"; return 1; }

@@ -96,7 +96,8 @@ class Registrar:
 
 
 def main(argv):
-    auth_url, password, region, compute, image, placement = argv
+    auth_url, password, region, compute, image, placement = argv[:6]
+    network = argv[6] if len(argv) > 6 else None
     reg = Registrar(auth_url, password, region)
     service_project = reg.project('service', 'nova_lite service users')
     demo_project = reg.project('demo', 'nova_lite demo project')
@@ -106,6 +107,10 @@ def main(argv):
     reg.service('image', 'nova-lite-image',
                 'nova_lite image catalog (Image API v2, read-only)', image)
     reg.service('placement', 'placement', 'nova_lite placement', placement)
+    if network:
+        reg.service('network', 'neutron',
+                    'nova_lite network service (Networking API v2.0)',
+                    network)
     print('[nova-lite] keystone: projects, users and catalog registered')
 
 

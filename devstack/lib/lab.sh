@@ -560,6 +560,7 @@ clouds:
       endpoint: $api/v2.1
     identity_api_version: "3"
     image_endpoint_override: $api/image
+    network_endpoint_override: $api/network
   nova-lite-admin:
     auth_type: admin_token
     auth:
@@ -568,6 +569,7 @@ clouds:
     identity_api_version: "3"
     identity_endpoint_override: $api/v2.1
     image_endpoint_override: $api/image
+    network_endpoint_override: $api/network
   nova-lite-placement:
     auth_type: admin_token
     auth:

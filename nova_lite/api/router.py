@@ -25,6 +25,7 @@ from nova_lite.api.handlers import extensions
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
+from nova_lite.api.handlers import floating_ips
 from nova_lite.api.handlers import hosts
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import image_data
@@ -35,13 +36,16 @@ from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import network_api
 from nova_lite.api.handlers import networks
 from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
+from nova_lite.api.handlers import security_groups
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_diagnostics
 from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_groups
+from nova_lite.api.handlers import server_ips
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_migrations
 from nova_lite.api.handlers import server_password
@@ -116,6 +120,31 @@ ROUTE_DECLARATIONS = {
         'POST': networks.network_action},
     V + '/os-tenant-networks': {'GET': networks.list_tenant_networks,
                                 'POST': networks.create_network},
+    # -- security group proxies (handlers/security_groups.py) -------------
+    V + '/os-security-groups': {'GET': security_groups.list_groups,
+                                'POST': security_groups.create_group},
+    V + '/os-security-groups/{group_id}': {
+        'GET': security_groups.show_group,
+        'PUT': security_groups.update_group,
+        'DELETE': security_groups.delete_group},
+    V + '/os-security-group-rules': {'POST': security_groups.create_rule},
+    V + '/os-security-group-rules/{rule_id}': {
+        'DELETE': security_groups.delete_rule},
+    V + '/os-floating-ips': {'GET': floating_ips.list_floating_ips,
+                             'POST': floating_ips.create_floating_ip},
+    V + '/os-floating-ips/{floating_ip_id}': {
+        'GET': floating_ips.show_floating_ip,
+        'DELETE': floating_ips.delete_floating_ip},
+    V + '/os-floating-ip-pools': {'GET': floating_ips.list_pools},
+    V + '/servers/{server_id}/ips': {'GET': server_ips.list_ips},
+    V + '/servers/{server_id}/ips/{network_label}': {
+        'GET': server_ips.show_ips},
+    V + '/servers/{server_id}/os-interface': {
+        'GET': server_ips.list_interfaces},
+    V + '/servers/{server_id}/os-interface/{port_id}': {
+        'GET': server_ips.show_interface},
+    V + '/servers/{server_id}/os-security-groups': {
+        'GET': security_groups.server_groups},
     V + '/os-tenant-networks/{network_id}': {
         'GET': networks.show_tenant_network,
         'DELETE': networks.delete_network},
@@ -239,6 +268,8 @@ ROUTE_DECLARATIONS = {
         'GET': image_members.show_member,
         'PUT': image_members.update_member,
         'DELETE': image_members.delete_member},
+    # -- the network service, Neutron v2.0 (handlers/network_api.py) ------
+    **network_api.routes('/network'),
 }
 
 
@@ -250,8 +281,8 @@ class APIRouter(wsgi_router.Router):
     known path asked with another method, or with a trailing slash
     (``DELETE /images/``, ``GET /os-simple-tenant-usage/``), is a 404,
     and only the version document answers at ``/v2.1/`` too. The image
-    service under ``/image`` keeps Glance's 405 and ignores a trailing
-    slash.
+    service under ``/image`` and the network service under ``/network``
+    keep Glance's and Neutron's 405 and ignore a trailing slash.
 
     As Nova's, every compute route is served under
     ``/v2.1/{project_id}/...`` too (a project id is hex and dashes, which

@@ -94,7 +94,7 @@ class APIClient:
                 headers=None):
         if not path.startswith('/'):
             path = '/' + path
-        if not path.startswith(('/v2.1', '/image')):
+        if not path.startswith(('/v2.1', '/image', '/network')):
             path = '/v2.1' + path
         req = webob.Request.blank(path, method=method)
         req.host = 'nova-lite.test:8774'

@@ -165,7 +165,7 @@ class ServersAPITestCase(testtools.TestCase):
             'name': 'x', 'flavorRef': '1', 'imageRef':
             'cirros-0.6.3-x86_64-disk',
             'networks': [{'uuid': 'b7e5c2f4-3b1e-4e8a-9d6a-2f0e6c1d2a3b'}]
-        }}), 'networks')
+        }}), 'Network b7e5c2f4-3b1e-4e8a-9d6a-2f0e6c1d2a3b could not be found')
 
     def test_quota_instances(self):
         from nova_lite.db.api import group_api

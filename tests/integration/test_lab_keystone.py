@@ -138,6 +138,36 @@ class TestKeystoneLab(testtools.TestCase):
         # (Keystone's gunicorn and its worker included).
         lab.destroy()
 
+    def test_network_service_through_the_openstack_cli(self):
+        # The catalog's network endpoint (/network on nova-lite-api) is
+        # what the CLI's network commands use; the compute API makes the
+        # server's port on the network it is asked for.
+        lab = self.lab
+        net = lab.openstack('nova-lite', 'network', 'create', 'cli-net')
+        self.assertEqual('ACTIVE', net['status'])
+        subnet = lab.openstack('nova-lite', 'subnet', 'create', '--network',
+                               'cli-net', '--subnet-range', '10.5.0.0/24',
+                               'cli-subnet')
+        self.assertEqual('10.5.0.1', subnet['gateway_ip'])
+        self.assertEqual(['cli-net'], [n['Name'] for n in lab.openstack(
+            'nova-lite', 'network', 'list')])
+        groups = lab.openstack('nova-lite', 'security', 'group', 'list')
+        self.assertEqual(['default'], [g['Name'] for g in groups])
+        server = lab.openstack(
+            'nova-lite', 'server', 'create', '--flavor', 'm1.tiny',
+            '--image', lab_mod.IMAGE, '--network', 'cli-net', '--wait',
+            'net-vm')
+        self.assertEqual('ACTIVE', server['status'], server.get('fault'))
+        self.assertEqual({'cli-net': ['10.5.0.2']}, server['addresses'])
+        ports = lab.openstack('nova-lite', 'port', 'list', '--server',
+                              'net-vm')
+        self.assertEqual(1, len(ports))
+        lab.openstack('nova-lite', 'server', 'delete', '--wait', 'net-vm',
+                      parse=False)
+        self.assertEqual([], lab.openstack('nova-lite', 'port', 'list'))
+        lab.openstack('nova-lite', 'network', 'delete', 'cli-net',
+                      parse=False)
+        self.assertEqual([], lab.openstack('nova-lite', 'network', 'list'))
 
 class TestKeystoneLabOnMySQL(testtools.TestCase):
     """A MariaDB lab keeps Keystone's data in MariaDB too, in its own

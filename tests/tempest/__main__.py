@@ -206,11 +206,12 @@ def main(argv=None):
         if not os.path.exists(os.path.join(workspace, '.stestr.conf')):
             subprocess.run([tempest_bin(), 'init', workspace], check=True)
         facts = tempest_conf.discover(lab)
+        networks = tempest_conf.make_networks(lab) if args.neutron else None
         path = os.path.join(workspace, 'etc', 'tempest.conf')
         with open(path, 'w') as f:
             f.write(tempest_conf.build(
                 lab, facts, os.path.join(workspace, 'logs'),
-                neutron=args.neutron))
+                neutron=networks))
         print('wrote %s (%s)' % (path, facts), flush=True)
         stream, seconds = run_tempest(
             workspace, ['--regex', selection(args.regex, not args.no_smoke)],

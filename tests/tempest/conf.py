@@ -66,10 +66,41 @@ def enabled_filters(lab):
     return ','.join(name.strip() for name in value.split(','))
 
 
-def build(lab, facts, log_dir, neutron=False):
-    """The text of tempest.conf. ``neutron=True`` marks networking
-    available (issue 15's second pass: the tests Tempest skips without a
-    network service, most of which need none)."""
+# --neutron: what the lab's network service gets before Tempest runs, as a
+# devstack cloud has them: a shared network every test project's servers
+# go on (Tempest's [compute] fixed_network_name) and an external network
+# floating IPs come from ([network] public_network_id).
+SHARED_NETWORK = ('nl-shared', '192.168.0.0/16')
+PUBLIC_NETWORK = ('public', '172.24.4.0/24')
+
+
+def make_networks(lab):
+    """Create the --neutron networks through the lab's network API (as
+    its admin); returns what tempest.conf needs to know of them."""
+    sess = admin_session(lab)
+    network = {'service_type': 'network', 'interface': 'public'}
+    made = {}
+    for (name, cidr), extra in ((SHARED_NETWORK, {'shared': True}),
+                                (PUBLIC_NETWORK, {'router:external': True})):
+        net = sess.post('/v2.0/networks', endpoint_filter=network, json={
+            'network': dict(name=name, **extra)}).json()['network']
+        sess.post('/v2.0/subnets', endpoint_filter=network, json={
+            'subnet': {'network_id': net['id'], 'cidr': cidr,
+                       'ip_version': 4, 'name': name + '-subnet'}})
+        made[name] = net['id']
+    extensions = sess.get('/v2.0/extensions', endpoint_filter=network)
+    return {'fixed_network_name': SHARED_NETWORK[0],
+            'public_network_id': made[PUBLIC_NETWORK[0]],
+            'floating_network_name': PUBLIC_NETWORK[0],
+            'api_extensions': ','.join(sorted(
+                e['alias'] for e in extensions.json()['extensions']))}
+
+
+def build(lab, facts, log_dir, neutron=None):
+    """The text of tempest.conf. ``neutron`` (what :func:`make_networks`
+    returned) marks networking available (issue 15's second pass: the
+    tests Tempest skips without a network service) and names the lab's
+    networks."""
     conf = configparser.ConfigParser(interpolation=None)
     conf.optionxform = str
     sections = {
@@ -82,9 +113,8 @@ def build(lab, facts, log_dir, neutron=False):
             'admin_password': lab.keystone_password,
             'admin_project_name': 'admin',
             'admin_domain_name': 'Default',
-            # No network service to give each test project its own network
-            # and router (--neutron marks networking available, it does
-            # not create a network service).
+            # No routers to give each test project its own network and
+            # router; with --neutron the projects share one network.
             'create_isolated_networks': 'False',
         },
         'identity': {
@@ -115,8 +145,8 @@ def build(lab, facts, log_dir, neutron=False):
             'attach_encrypted_volume': 'False',
             'volume_multiattach': 'False', 'volume_backed_live_migration':
                 'False', 'block_migrate_cinder_iscsi': 'False',
-            # No network service: no ports to attach (with --neutron too:
-            # marking networking available does not create ports).
+            # Interfaces are not attached or detached after boot (the
+            # network service makes a server's ports at create only).
             'interface_attach': 'False',
             # No metadata service nor config drive (no guest reads them).
             'metadata_service': 'False', 'config_drive': 'False',
@@ -143,6 +173,19 @@ def build(lab, facts, log_dir, neutron=False):
         'validation': {'run_validation': 'False'},
         'network-feature-enabled': {'ipv6': 'False'},
     }
+    if neutron:
+        # Servers go on the shared network, floating IPs come from the
+        # external one; Tempest asks only for the extensions the lab's
+        # network service lists (no routers: each test project uses the
+        # shared network instead of an isolated one, see above).
+        sections['compute']['fixed_network_name'] = \
+            neutron['fixed_network_name']
+        sections['network'] = {
+            'public_network_id': neutron['public_network_id'],
+            'floating_network_name': neutron['floating_network_name'],
+            'project_network_cidr': '10.100.0.0/16'}
+        sections['network-feature-enabled']['api_extensions'] = \
+            neutron['api_extensions']
     for name, options in sections.items():
         if name != 'DEFAULT':
             conf.add_section(name)

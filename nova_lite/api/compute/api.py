@@ -98,7 +98,7 @@ class API:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               system_metadata=None, tags=None):
+               system_metadata=None, tags=None, security_groups=None):
         """See :meth:`.create.CreateAPI.create`."""
         return self._create.create(
             context, flavor, image_ref, name, min_count=min_count,
@@ -108,7 +108,8 @@ class API:
             user_data=user_data, forced_allowed=forced_allowed,
             hostname=hostname, requested_host=requested_host,
             requested_node=requested_node,
-            system_metadata=system_metadata, tags=tags)
+            system_metadata=system_metadata, tags=tags,
+            security_groups=security_groups)
 
     @staticmethod
     def get(context, uuid, with_fault=True):

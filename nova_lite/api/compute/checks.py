@@ -18,7 +18,6 @@ from nova_lite.objects import keypair as keypair_obj
 
 CONF = nl_conf.CONF
 
-NETWORKS_WITHOUT_SERVICE = ('auto', 'none')
 GiB = 1024 ** 3
 
 
@@ -82,16 +81,6 @@ def parse_availability_zone(value):
             % value)
     parts += [None] * (3 - len(parts))
     return tuple(p or None for p in parts)
-
-
-def check_networks(networks):
-    """nova_lite has no network service: only "no network" requests."""
-    if networks is None or networks == [] or \
-            networks in NETWORKS_WITHOUT_SERVICE:
-        return
-    raise exception.InvalidRequest(
-        reason='Invalid networks: nova_lite has no network service; '
-               'use "auto", "none" or [].')
 
 
 def check_zone(context, zone):

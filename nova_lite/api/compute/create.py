@@ -22,6 +22,7 @@ from oslo_utils import uuidutils
 
 from nova_lite.api.compute import checks
 from nova_lite.api.compute import server_list
+from nova_lite.api.network import compute as net_compute
 from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
@@ -39,6 +40,23 @@ _BUS_DOWN = (messaging.MessagingException, kombu.exceptions.KombuError,
              ConnectionError, OSError)
 
 
+def _allocate_ports(context, uuids, zone, requests, security_groups):
+    """A port per requested network for each new server (all or
+    none)."""
+    if not requests:
+        return
+    done = []
+    try:
+        for uuid in uuids:
+            net_compute.allocate(context, uuid, context.project_id, zone,
+                                 requests, security_groups)
+            done.append(uuid)
+    except Exception:
+        for uuid in done:
+            net_compute.deallocate(context, uuid)
+        raise
+
+
 class CreateAPI:
     """Accepts new servers and hands them to the super conductor
     (``compute_task_api``)."""
@@ -51,7 +69,7 @@ class CreateAPI:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               system_metadata=None, tags=None):
+               system_metadata=None, tags=None, security_groups=None):
         """Accept servers; returns (list of Instance, reservation id).
 
         ``system_metadata``: items the new servers' system metadata
@@ -72,7 +90,9 @@ class CreateAPI:
             checks.check_flavor_fits_image(flavor.memory_mb, flavor.root_gb,
                                            image)
         quota.check_metadata_items(context, metadata)
-        checks.check_networks(networks)
+        requests = net_compute.resolve(context, networks)
+        if requests:
+            net_compute.check_security_groups(context, security_groups)
         zone, host, node = checks.parse_availability_zone(availability_zone)
         if (host or node) and not forced_allowed:
             raise exception.Forbidden(
@@ -88,8 +108,9 @@ class CreateAPI:
         _bus_breaker.check()
         reservation_id = 'r-' + uuidutils.generate_uuid()[:8]
         build_requests, specs, instances = [], [], []
-        for index in range(count):
-            uuid = uuidutils.generate_uuid()
+        uuids = [uuidutils.generate_uuid() for _ in range(count)]
+        _allocate_ports(context, uuids, zone, requests, security_groups)
+        for index, uuid in enumerate(uuids):
             values = _instance_values(
                 context, uuid, flavor, image, name, index, count,
                 reservation_id, zone, key_name, key_data, metadata,
@@ -117,6 +138,7 @@ class CreateAPI:
         return instances, reservation_id
 
     def _cast(self, context, build_requests, specs, image, networks, group):
+        """Hand the builds to the super conductor."""
         try:
             _within(CONF.api.build_cast_timeout,
                     self.compute_task_api.schedule_and_build_instances,
@@ -197,6 +219,7 @@ def _withdraw(context, build_requests, group):
         _ignore_missing(objects.RequestSpec.destroy, context, uuid)
         if group is not None:
             group_obj.InstanceGroup.delete_member(context, uuid)
+        net_compute.deallocate(context, uuid)
 
 
 def _ignore_missing(func, *args):

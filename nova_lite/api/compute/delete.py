@@ -21,6 +21,7 @@ from oslo_utils import timeutils
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import snapshot
+from nova_lite.api.network import compute as net_compute
 from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
@@ -50,6 +51,7 @@ class DeleteAPI:
         uuid = server.uuid
         if server.build_request and self._delete_build_request(context,
                                                                uuid):
+            net_compute.deallocate(context, uuid)
             return
         if server.build_request:
             server = server_list.get(context, uuid)
@@ -71,6 +73,7 @@ class DeleteAPI:
         mapping.queued_for_delete = True
         mapping.save()
         group_obj.InstanceGroup.delete_member(context, uuid)
+        net_compute.deallocate(context, uuid)
 
     def _delete_build_request(self, context, uuid):
         """True when the build request was deleted (the server with it).

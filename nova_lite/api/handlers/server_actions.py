@@ -14,6 +14,8 @@ from nova_lite.api import admin_password
 from nova_lite.api.compute import shelve as compute_shelve
 from nova_lite.api import microversion
 from nova_lite.api.handlers import server_admin_actions
+from nova_lite.api.handlers import floating_ips
+from nova_lite.api.handlers import security_groups
 from nova_lite.api.handlers import servers
 from nova_lite.api import legacy_v2
 from nova_lite.api import policy
@@ -230,8 +232,26 @@ def _version_prefix(req):
         else '/v2.1'
 
 
+def _console_output(req, api, context, server, body):
+    """os-getConsoleOutput: the fake driver keeps no console log, so the
+    answer is Nova's for a driver without one (501), once the server is
+    known (an unknown one is a 404, as in Nova)."""
+    raise webob.exc.HTTPNotImplemented(
+        'Unable to get console log, functionality not implemented')
+
+
+_CONSOLE_OUTPUT = {
+    'type': 'object', 'properties': {'os-getConsoleOutput': {
+        'type': 'object', 'properties': {'length': {
+            'type': ['integer', 'string', 'null'],
+            'pattern': '^-?[0-9]+$'}},
+        'additionalProperties': False}},
+    'required': ['os-getConsoleOutput'], 'additionalProperties': False}
+
+
 # action -> (policy rule, function)
 ACTIONS = {
+    'os-getConsoleOutput': ('os-console-output', _console_output),
     'createImage': ('servers:create_image', _create_image),
     'createBackup': ('os-create-backup', _create_backup),
     'os-start': ('servers:start', _start),
@@ -258,6 +278,10 @@ ACTIONS = {
     'unshelve': ('os-shelve:unshelve', _unshelve),
     # ---- reset state, deferred delete (handlers/server_admin_actions) ----
     **server_admin_actions.ACTIONS,
+    # ---- security groups (handlers/security_groups.py) ----
+    **security_groups.ACTIONS,
+    # ---- floating IPs, up to 2.43 (handlers/floating_ips.py) ----
+    **floating_ips.ACTIONS,
 }
 
 
@@ -280,6 +304,12 @@ def _schema_for(req, name):
         return schema.LOCK_V2_73
     if name == 'migrate' and not microversion.at_least(req, '2.56'):
         return {}
+    if name in security_groups.ACTION_SCHEMAS:
+        return security_groups.ACTION_SCHEMAS[name]
+    if name == 'os-getConsoleOutput':
+        return _CONSOLE_OUTPUT
+    if name in floating_ips.ACTION_SCHEMAS:
+        return floating_ips.ACTION_SCHEMAS[name]
     if name in server_admin_actions.ACTIONS:
         return {'os-resetState': admin_schema.RESET_STATE,
                 'injectNetworkInfo': admin_schema.INJECT_NETWORK_INFO,

@@ -19,6 +19,7 @@ from nova_lite.api.compute import server_edits
 from nova_lite.api.compute import server_sort
 from nova_lite.api.handlers import flavors
 from nova_lite.api import microversion
+from nova_lite.api.network import compute as net_compute
 from nova_lite.api import policy
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
@@ -198,6 +199,7 @@ def create_server(req):
             user_data=server.get('user_data'), forced_allowed=forced,
             hostname=server.get('hostname'), requested_host=host,
             requested_node=node, tags=server.get('tags'),
+            security_groups=_security_group_names(server),
             system_metadata={
                 key: value for key, value in
                 system_metadata_values(server).items() if value is not None})
@@ -205,6 +207,13 @@ def create_server(req):
         raise webob.exc.HTTPBadRequest(exc.message)
     return _create_response(req, server, instances, reservation_id,
                             admin_password.of_request(server))
+
+
+def _security_group_names(server):
+    groups = server.get('security_groups')
+    if not groups:
+        return None
+    return list(dict.fromkeys(g['name'] for g in groups))
 
 
 def _create_response(req, server, instances, reservation_id, password):
@@ -215,7 +224,9 @@ def _create_response(req, server, instances, reservation_id, password):
     links = util.links(req, 'servers', first.uuid)
     body = {'server': admin_password.add_to(
         {'id': first.uuid, 'links': links, 'OS-DCF:diskConfig': 'MANUAL',
-         'security_groups': [{'name': 'default'}]}, password)}
+         'security_groups': [{'name': name} for name in
+                             _security_group_names(server) or
+                             ['default']]}, password)}
     return util.json_response(body, status=202,
                               headers={'Location': links[0]['href']})
 
@@ -332,18 +343,40 @@ def _list(req, rule, render):
             policy.check(context, rule + ':get_all_tenants'))
     except exception.InvalidSort as exc:
         raise webob.exc.HTTPBadRequest(str(exc))
+    by_ip = _ip_filter(req, context)
     try:
         servers = compute(req).get_all(
-            context, filters, limit=limit, marker=req.GET.get('marker'),
+            context, filters, limit=None if by_ip is not None else limit,
+            marker=req.GET.get('marker'),
             want_down_cells=microversion.at_least(req, '2.69'), sort=sort)
     except exception.Invalid as exc:
         raise webob.exc.HTTPBadRequest(exc.message)
+    if by_ip is not None:
+        servers = [s for s in servers if s.uuid in by_ip][:limit]
     key = 'servers'
     body = {key: [render(req, s) for s in servers]}
     if limit and len(servers) == limit:
         body['servers_links'] = [{'rel': 'next', 'href': '%s?%s' % (
             req.path_url, _next_query(req, servers[-1].uuid))}]
     return util.json_response(body)
+
+
+def _ip_filter(req, context):
+    """The servers the ``ip`` / ``ip6`` filters allow (None: no filter):
+    their fixed IPs on the network service, matched as regular
+    expressions, as Nova matches them."""
+    allowed = None
+    for name, version in (('ip', 4), ('ip6', 6)):
+        pattern = req.GET.get(name)
+        if pattern is None:
+            continue
+        try:
+            found = net_compute.servers_with_ip(context, pattern, version)
+        except ValueError as exc:
+            raise webob.exc.HTTPBadRequest(
+                'Invalid %s filter %r: %s' % (name, pattern, exc))
+        allowed = found if allowed is None else allowed & found
+    return allowed
 
 
 def _next_query(req, marker):

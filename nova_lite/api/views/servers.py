@@ -12,6 +12,7 @@ import ipaddress
 import json
 
 from nova_lite.api import microversion
+from nova_lite.api.network import compute as net_compute
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.compute import task_states
@@ -245,6 +246,26 @@ def trusted_certs(instance):
     return json.loads(text) if text else None
 
 
+def network_snapshot(req):
+    """The network service's view of this request's servers, read once
+    per request."""
+    key = 'nova_lite.network_snapshot'
+    if key not in req.environ:
+        req.environ[key] = net_compute.Snapshot(util.context(req))
+    return req.environ[key]
+
+
+def _security_groups(req, server):
+    """The groups on the server's ports (None: ports in no group, where
+    Nova leaves the key out); ``default`` for a server on no network,
+    whose groups nova_lite keeps no record of."""
+    names = network_snapshot(req).group_names(server.uuid)
+    if names == []:
+        return None
+    return [{'name': name} for name in
+            (['default'] if names is None else names)]
+
+
 def _base(req, server, context):
     instance = server.instance
     status = status_of(instance)
@@ -259,7 +280,7 @@ def _base(req, server, context):
         'created': util.isotime(instance.created_at),
         'updated': util.isotime(instance.updated_at or
                                 instance.created_at),
-        'addresses': {},
+        'addresses': network_snapshot(req).addresses(server.uuid),
         'links': util.links(req, 'servers', server.uuid),
         'OS-DCF:diskConfig': 'MANUAL',
         'OS-EXT-AZ:availability_zone': _value(instance,
@@ -273,8 +294,10 @@ def _base(req, server, context):
         'OS-EXT-STS:vm_state': instance.vm_state,
         'OS-EXT-STS:power_state': _value(instance, 'power_state', 0),
         'os-extended-volumes:volumes_attached': [],
-        'security_groups': [{'name': 'default'}],
+        'security_groups': _security_groups(req, server),
     }
+    if item['security_groups'] is None:
+        del item['security_groups']
     if status in PROGRESS_STATUSES:
         item['progress'] = _value(instance, 'progress') or 0
     item.update(access_ips(instance))
@@ -296,7 +319,13 @@ def detail(req, server, groups=None, hints=None, mutation=None):
     full = mutation is None or microversion.at_least(req, '2.75')
     if not full:
         for key in _FULL_VIEW_ONLY:
-            del item[key]
+            item.pop(key, None)
+        # Below 2.75 Nova's PUT and rebuild answers show the addresses
+        # without their type and MAC.
+        item['addresses'] = {
+            name: [{'version': a['version'], 'addr': a['addr']}
+                   for a in entries]
+            for name, entries in item['addresses'].items()}
         if mutation == 'update' or not microversion.at_least(req, '2.54'):
             del item['key_name']
     elif policy.check(context, 'os-extended-server-attributes'):

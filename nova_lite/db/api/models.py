@@ -401,3 +401,40 @@ class ImageMember(Base, _Row):
     member: Mapped[str] = mapped_column(Str, nullable=False)
     status: Mapped[str] = mapped_column(sa.String(20), nullable=False,
                                         default='pending')
+
+
+class NetworkResource(Base, _Row):
+    """A resource of the network service (Neutron v2.0's shapes): a
+    network, subnet, port, security group or rule, or floating IP.
+    ``kind`` says which; ``body`` holds its API fields (JSON), the
+    columns what the service looks resources up by."""
+
+    __tablename__ = 'network_resources'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_network_resources0uuid'),
+        sa.Index('network_resources_kind_project_idx', 'kind',
+                 'project_id'),
+    )
+
+    uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)
+    kind: Mapped[str] = mapped_column(sa.String(32), nullable=False)
+    project_id: Mapped[str | None] = mapped_column(Str)
+    body: Mapped[dict | None] = mapped_column(types.JSONEncoded)
+
+
+class NetworkIPAllocation(Base, _Row):
+    """A fixed IP address held by a port (or a floating IP) on a
+    network: unique per network, so two ports never get one address."""
+
+    __tablename__ = 'network_ip_allocations'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'network_uuid', 'ip_address',
+            name='uniq_network_ip_allocations0network_uuid0ip_address'),
+        sa.Index('network_ip_allocations_owner_idx', 'owner_uuid'),
+    )
+
+    network_uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)
+    subnet_uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)
+    ip_address: Mapped[str] = mapped_column(sa.String(64), nullable=False)
+    owner_uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)

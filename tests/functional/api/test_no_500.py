@@ -68,7 +68,13 @@ class TestNo500(testtools.TestCase):
         if resp.status >= 400:
             self.assertIsInstance(resp.body, dict, where)
             (name, fault), = resp.body.items()
-            self.assertEqual(resp.status, fault['code'], where)
+            if path.startswith('/network'):
+                # The network service answers in Neutron's format.
+                self.assertEqual('NeutronError', name, where)
+                self.assertEqual({'type', 'message', 'detail'}, set(fault),
+                                 where)
+            else:
+                self.assertEqual(resp.status, fault['code'], where)
             self.assertIsInstance(fault['message'], str, where)
 
     def _junk(self, include):
@@ -131,6 +137,10 @@ class TestBadInput(testtools.TestCase):
     def _assert_fault(self, resp, status, where):
         self.assertEqual(status, resp.status, '%s -> %r' % (where, resp))
         (name, fault), = resp.body.items()
+        if name == 'NeutronError':
+            # The network service under /network: Neutron's format.
+            self.assertTrue(str(where).find('/network') >= 0, where)
+            return fault['message']
         self.assertEqual(
             {'badRequest': 400, 'itemNotFound': 404}[name], status, where)
         self.assertEqual(status, fault['code'], where)

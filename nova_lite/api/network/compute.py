@@ -1,0 +1,249 @@
+"""What the compute API asks of the network service, as Nova asks
+Neutron: the ports of a server (made at create for the networks it
+asked for, deleted with it), its addresses, its security groups.
+
+nova_lite makes and deletes a server's ports in the API process (Nova's
+computes do it while building), with the same results for a user: a port
+per requested network, ``device_id`` the server, ``device_owner``
+``compute:<zone>``, the fixed IPs shown in ``addresses``.
+"""
+
+import re
+
+from oslo_log import log as logging
+
+from nova_lite.api.network import common
+from nova_lite.api.network import networks
+from nova_lite.api.network import ports as port_api
+from nova_lite.api.network import secgroups
+from nova_lite import exception
+from nova_lite.objects import network as net_obj
+
+LOG = logging.getLogger(__name__)
+
+
+class NetworkRequestError(exception.Invalid):
+    msg_fmt = '%(reason)s'
+
+
+class NetworkAmbiguous(exception.Conflict):
+    msg_fmt = ('Multiple possible networks found, use a Network ID to be '
+               'more specific.')
+
+
+class SecurityGroupNotFound(exception.NotFound):
+    msg_fmt = 'Security group %(name)s not found.'
+
+
+def available_networks(context):
+    """The networks a server of the caller's project may be on."""
+    return [n for n in networks.list_networks(context)
+            if not n.get('router:external') and n['subnets']]
+
+
+def resolve(context, requested):
+    """The networks of a create's ``networks`` (None: omitted, before
+    2.37), each {'network_id', 'port_id', 'fixed_ip', 'tag'}, checked as
+    Nova checks them before it accepts the request (400/409)."""
+    if requested in ('none', []):
+        return []
+    if requested is None or requested == 'auto':
+        found = available_networks(context)
+        if len(found) > 1:
+            raise NetworkAmbiguous()
+        return [{'network_id': n['id']} for n in found]
+    result = []
+    for item in requested:
+        port_id = item.get('port')
+        net_id = item.get('uuid')
+        if port_id:
+            try:
+                port = port_api.get_port(context, port_id)
+            except Exception:  # noqa: BLE001 - a NeutronError 404
+                raise NetworkRequestError(
+                    reason='Port id %s could not be found.' % port_id)
+            if port['device_id']:
+                raise exception.Conflict(
+                    reason='Port %s is still in use.' % port_id)
+            result.append({'port_id': port_id, 'tag': item.get('tag')})
+            continue
+        try:
+            network = networks.get_network(context, net_id)
+        except Exception:  # noqa: BLE001 - a NeutronError 404
+            raise NetworkRequestError(
+                reason='Network %s could not be found.' % net_id)
+        if not network['subnets']:
+            raise NetworkRequestError(
+                reason='Network %s requires a subnet in order to boot '
+                       'instances on.' % net_id)
+        result.append({'network_id': net_id,
+                       'fixed_ip': item.get('fixed_ip'),
+                       'tag': item.get('tag')})
+    return result
+
+
+def check_security_groups(context, names):
+    """400 unless each named group exists for the caller (Nova:
+    'Unable to find security_group with name or id')."""
+    for name in names or []:
+        if find_group(context, name) is None:
+            raise exception.InvalidRequest(
+                reason='Unable to find security_group with name or id '
+                       "'%s'" % name)
+
+
+def find_group(context, name_or_id):
+    groups = secgroups.list_groups(context)
+    for group in groups:
+        if group['id'] == name_or_id:
+            return group
+    mine = [g for g in groups if g['name'] == name_or_id and
+            g['project_id'] == context.project_id]
+    named = mine or [g for g in groups if g['name'] == name_or_id]
+    return named[0] if named else None
+
+
+def allocate(context, instance_uuid, project_id, zone, requests,
+             group_names=None):
+    """Make (or bind) the server's ports; returns them. On a failure the
+    ports made so far are deleted again."""
+    groups = None
+    if group_names:
+        groups = [find_group(context, n)['id'] for n in group_names]
+    owner = 'compute:%s' % (zone or 'nova')
+    made = []
+    try:
+        for request in requests:
+            if request.get('port_id'):
+                port = port_api.get_port(context, request['port_id'])
+                port.update(device_id=instance_uuid, device_owner=owner,
+                            status='ACTIVE', _preserve_on_delete=True)
+                net_obj.update(context, 'port', common.touch(port))
+                made.append(port)
+                continue
+            values = {'network_id': request['network_id'],
+                      'device_id': instance_uuid, 'device_owner': owner,
+                      'project_id': project_id}
+            if request.get('fixed_ip'):
+                values['fixed_ips'] = [
+                    {'ip_address': request['fixed_ip']}]
+            if groups is not None:
+                values['security_groups'] = groups
+            made.append(port_api.create_port(context.elevated(), values))
+    except Exception:
+        for port in made:
+            if not port.get('_preserve_on_delete'):
+                port_api.delete_port(context.elevated(), port['id'])
+        raise
+    return made
+
+
+class Snapshot:
+    """The ports, networks, floating IPs and groups one compute API
+    request shows servers with, read once (a server list reads them once
+    for all its servers)."""
+
+    def __init__(self, context):
+        self.context = context.elevated()
+        self.ports = net_obj.get_all(self.context, 'port')
+        self._networks = None
+        self._groups = None
+
+    def networks(self):
+        if self._networks is None:
+            self._networks = net_obj.get_all(self.context, 'network')
+        return self._networks
+
+    def groups(self):
+        if self._groups is None:
+            self._groups = {g['id']: g for g in net_obj.get_all(
+                self.context, secgroups.SG)}
+        return self._groups
+
+    def addresses(self, instance_uuid):
+        if not self.ports:
+            return {}
+        return addresses(self.context, instance_uuid, self.ports,
+                         self.networks())
+
+    def group_names(self, instance_uuid):
+        """Names of the groups on the server's ports (None: no ports)."""
+        ports = server_ports(self.context, instance_uuid, self.ports)
+        if not ports:
+            return None
+        ids = []
+        for port in ports:
+            ids.extend(g for g in port['security_groups'] if g not in ids)
+        groups = self.groups()
+        return [groups[i]['name'] for i in ids if i in groups]
+
+
+def server_ports(context, instance_uuid, all_ports=None):
+    if all_ports is None:
+        all_ports = net_obj.get_all(context, 'port')
+    return [p for p in all_ports if p['device_id'] == instance_uuid]
+
+
+def deallocate(context, instance_uuid):
+    """Delete the ports made for a server; unbind the ones given."""
+    admin = context.elevated()
+    ports = server_ports(admin, instance_uuid)
+    if not ports:
+        return
+    for port in ports:
+        if not port.pop('_preserve_on_delete', False):
+            port_api.delete_port(admin, port['id'])
+        else:
+            port.update(device_id='', device_owner='', status='DOWN')
+            net_obj.update(admin, 'port', common.touch(port))
+    LOG.info('Ports of server %s released', instance_uuid)
+
+
+def addresses(context, instance_uuid, all_ports=None, all_networks=None):
+    """Nova's ``addresses`` of a server: {network name: [{version, addr,
+    OS-EXT-IPS:type, OS-EXT-IPS-MAC:mac_addr}]}."""
+    admin = context.elevated()
+    ports = server_ports(admin, instance_uuid, all_ports)
+    if not ports:
+        return {}
+    if all_networks is None:
+        all_networks = net_obj.get_all(admin, 'network')
+    names = {n['id']: n['name'] for n in all_networks}
+    fips = {}
+    for fip in net_obj.get_all(admin, 'floatingip'):
+        if fip.get('port_id'):
+            fips.setdefault(fip['port_id'], []).append(fip)
+    result = {}
+    for port in ports:
+        entries = result.setdefault(names.get(port['network_id'],
+                                              port['network_id']), [])
+        for ip in port['fixed_ips']:
+            entries.append({'version': 6 if ':' in ip['ip_address'] else 4,
+                            'addr': ip['ip_address'],
+                            'OS-EXT-IPS:type': 'fixed',
+                            'OS-EXT-IPS-MAC:mac_addr': port['mac_address']})
+        for fip in fips.get(port['id'], []):
+            entries.append({'version': 4,
+                            'addr': fip['floating_ip_address'],
+                            'OS-EXT-IPS:type': 'floating',
+                            'OS-EXT-IPS-MAC:mac_addr': port['mac_address']})
+    return result
+
+
+def servers_with_ip(context, pattern, version=4):
+    """The uuids of the servers with a fixed IP of ``version`` matching
+    the regular expression ``pattern`` from its start (Nova's ``ip`` and
+    ``ip6`` list filters); ValueError for a bad expression."""
+    try:
+        regex = re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(str(exc))
+    found = set()
+    for port in net_obj.get_all(context.elevated(), 'port'):
+        if not port['device_id']:
+            continue
+        for ip in port['fixed_ips']:
+            address = ip['ip_address']
+            if (':' in address) == (version == 6) and regex.match(address):
+                found.add(port['device_id'])
+    return found
