@@ -10,7 +10,10 @@ from oslo_utils import uuidutils
 
 import webob
 
+from nova_lite.api import dashboard
 from nova_lite.clients import placement as placement_client
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite.testing import integrated
 from tests.functional import test_servers
 
@@ -181,3 +184,17 @@ class DashboardTestCase(test_servers.ServersTestBase):
                                 client.request, 'GET',
                                 '/nova_lite/capacity?uuids=not-a-uuid')
         self.assertEqual(400, err.status)
+
+    def test_prewarm_reads_the_cloud_before_the_first_page(self):
+        server = self.boot('ACTIVE')
+        dispatch = dashboard.Dispatch(None, nl_conf.CONF)
+        thread = dispatch.prewarm(nl_context.get_admin_context(),
+                                  self.cloud.placement.client)
+        thread.join(60)
+        snapshot = dispatch.cache._snapshot
+        self.assertIsNotNone(snapshot)
+        self.assertEqual({'host1-node-0', 'host2-node-0'},
+                         {n['name'] for _c, _h, n in snapshot.nodes()})
+        node = server['OS-EXT-SRV-ATTR:hypervisor_hostname']
+        self.assertEqual([server['id']],
+                         [s[0] for s in snapshot.servers_by_node[node]])
