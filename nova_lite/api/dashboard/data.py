@@ -8,10 +8,14 @@ children) and the servers on it. Usage numbers are placement's, as
 one ``GET /nova_lite/capacity`` brings every provider at once.
 
 Reading is what costs, so a :class:`SnapshotCache` keeps the last one:
-placement is asked for its fingerprint (cheap) each time, the capacity
-again only when it changed, the cells at most every ``[dashboard]
-cell_refresh_interval`` seconds unless placement changed. The live view's
-polls between changes cost a fingerprint and a 304.
+placement is asked for its fingerprint (cheap) each time; when it
+changed, every provider's generation and summed usages
+(``/nova_lite/capacity/usages``), and in full only the providers whose
+generation moved (:func:`read_placement`); the cells (one session each,
+plain rows) at most every ``[dashboard] cell_refresh_interval`` seconds
+unless placement changed. The live view's polls between changes cost a
+fingerprint and a 304. Each provider's usage rows and its part of the
+live document's JSON are made once, when it is read.
 """
 
 import contextlib
