@@ -184,6 +184,12 @@ class DashboardTestCase(test_servers.ServersTestBase):
                                 client.request, 'GET',
                                 '/nova_lite/capacity?uuids=not-a-uuid')
         self.assertEqual(400, err.status)
+        member = self.cloud.placement.client_for('member:project-b')
+        for path in ('/nova_lite/capacity', '/nova_lite/capacity/usages',
+                     '/nova_lite/capacity?uuids=%s' % rp):
+            err = self.assertRaises(placement_client.PlacementError,
+                                    member.request, 'GET', path)
+            self.assertEqual(403, err.status, path)
 
     def test_prewarm_reads_the_cloud_before_the_first_page(self):
         server = self.boot('ACTIVE')
