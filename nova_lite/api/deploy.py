@@ -18,6 +18,7 @@ from nova_lite.api import router
 from nova_lite.api import util
 from nova_lite.clients import placement
 from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite.wsgi import pipeline
 
 
@@ -25,12 +26,14 @@ from nova_lite.wsgi import pipeline
 COMPUTE_REQUEST_ID_HEADERS = ('x-compute-request-id',)
 
 
-def deploy(conf=None, placement_client=None):
+def deploy(conf=None, placement_client=None, prewarm=False):
     """The compute API WSGI application.
 
     :param placement_client: a PlacementClient, or a callable returning
         one (called per request that needs it); by default one built from
         ``[placement]`` on first use.
+    :param prewarm: read the dashboard's cells and placement now, in a
+        background thread (``[dashboard] prewarm``; API workers only).
     """
     conf = conf or nl_conf.CONF
     if placement_client is None:
@@ -38,8 +41,11 @@ def deploy(conf=None, placement_client=None):
     # NOTE(nova_lite): the dashboard's pages sit next to the API's
     # routes, behind the same authentication; its cookie login is in
     # front of the whole pipeline (nova_lite.api.dashboard).
+    dispatch = dashboard.Dispatch(router.APIRouter(), conf)
+    if prewarm:
+        dispatch.prewarm(nl_context.get_admin_context(), placement_client)
     return dashboard.wrap(legacy_v2.LegacyV2(pipeline.assemble(
-        dashboard.Dispatch(router.APIRouter(), conf), conf, auth.SETTINGS,
+        dispatch, conf, auth.SETTINGS,
         microversion.TABLE,
         environ={util.CONF_KEY: conf, util.PLACEMENT_KEY: placement_client},
         request_id_headers=COMPUTE_REQUEST_ID_HEADERS,

@@ -5,7 +5,8 @@ of :mod:`nova_lite.api.deploy` (version documents at ``/`` and ``/v2.1``,
 oslo.middleware's health check at ``/healthcheck``, the compute API under
 ``/v2.1`` and the image catalog under ``/image``). On start it also
 creates the default flavors when ``[api] create_default_flavors`` is on
-and there are none.
+and there are none, and (``[dashboard] prewarm``) reads the dashboard's
+data in the background.
 """
 
 from oslo_log import log as logging
@@ -27,6 +28,6 @@ def init_application(conf=None):
                 nl_context.get_admin_context())
         except Exception as exc:  # noqa: BLE001 - serving matters more
             LOG.warning('Default flavors not created: %s', exc)
-    app = deploy.deploy(conf)
+    app = deploy.deploy(conf, prewarm=conf.dashboard.prewarm)
     LOG.info('nova-lite-api WSGI application ready')
     return app

@@ -363,11 +363,18 @@ class PlacementClient:
     def get_usages(self, uuid):
         return self.request('GET', '/resource_providers/%s/usages' % uuid)
 
-    def get_capacity(self):
-        """Every provider with inventories, usages, traits and aggregates
-        (``GET /nova_lite/capacity``, a nova_lite placement extension)."""
-        return self.request('GET', '/nova_lite/capacity')[
-            'resource_providers']
+    def get_capacity(self, uuids=None):
+        """Every provider (or those of ``uuids``) with inventories, usages,
+        traits and aggregates (``GET /nova_lite/capacity``, a nova_lite
+        placement extension)."""
+        path = '/nova_lite/capacity'
+        if uuids is not None:
+            path += '?uuids=' + ','.join(uuids)
+        return self.request('GET', path)['resource_providers']
+
+    def get_capacity_usages(self):
+        """``[[uuid, generation, {rc: used}]]`` of every provider."""
+        return self.request('GET', '/nova_lite/capacity/usages')['usages']
 
     def get_capacity_fingerprint(self):
         """Text that changes whenever :meth:`get_capacity` would."""

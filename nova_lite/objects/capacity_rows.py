@@ -19,3 +19,9 @@ def instance_rows(context):
     """``[(uuid, name, project_id, vm_state, node)]`` of the cell's
     instances on a node."""
     return _db().instance_rows(context)
+
+
+def cell_rows(context, binary):
+    """``(services as dicts, node rows, instance rows)`` of the cell, read
+    in one session (see :func:`node_rows`, :func:`instance_rows`)."""
+    return _db().cell_rows(context, binary)

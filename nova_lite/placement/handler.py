@@ -81,6 +81,7 @@ ROUTE_DECLARATIONS = {
     # capacity for the compute API's dashboard (admins and services).
     '/nova_lite/capacity': {'GET': capacity.get_capacity},
     '/nova_lite/capacity/fingerprint': {'GET': capacity.get_fingerprint},
+    '/nova_lite/capacity/usages': {'GET': capacity.get_usages},
 }
 
 def _check_content_headers(req):

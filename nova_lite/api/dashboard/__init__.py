@@ -27,9 +27,15 @@ The page has no library and no build step: server-rendered HTML, a style
 sheet and a small script inlined (:mod:`.static`).
 """
 
+import threading
+
+from oslo_log import log as logging
+
 from nova_lite.api.dashboard import data
 from nova_lite.api.dashboard import handlers
 from nova_lite.api.dashboard import session
+
+LOG = logging.getLogger(__name__)
 
 is_dashboard = session.is_dashboard
 
@@ -50,6 +56,28 @@ class Dispatch:
             environ[handlers.CACHE_KEY] = self.cache
             return handlers.application(environ, start_response)
         return self.api_router(environ, start_response)
+
+    def prewarm(self, context, placement_client):
+        """Fill the cache in a background thread (``[dashboard] prewarm``):
+        the first page a worker serves is then a warm one."""
+        if not self.conf.dashboard.enabled:
+            return None
+
+        def run():
+            try:
+                client = (placement_client() if callable(placement_client)
+                          else placement_client)
+                snapshot = self.cache.get(
+                    context, client,
+                    self.conf.dashboard.cell_refresh_interval)
+                LOG.info('Dashboard prewarmed: %d providers',
+                         len(snapshot.providers))
+            except Exception as exc:  # noqa: BLE001 - a page read retries
+                LOG.warning('Dashboard not prewarmed: %s', exc)
+        thread = threading.Thread(target=run, name='dashboard-prewarm',
+                                  daemon=True)
+        thread.start()
+        return thread
 
 
 def wrap(app, conf):

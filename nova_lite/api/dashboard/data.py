@@ -8,10 +8,14 @@ children) and the servers on it. Usage numbers are placement's, as
 one ``GET /nova_lite/capacity`` brings every provider at once.
 
 Reading is what costs, so a :class:`SnapshotCache` keeps the last one:
-placement is asked for its fingerprint (cheap) each time, the capacity
-again only when it changed, the cells at most every ``[dashboard]
-cell_refresh_interval`` seconds unless placement changed. The live view's
-polls between changes cost a fingerprint and a 304.
+placement is asked for its fingerprint (cheap) each time; when it
+changed, every provider's generation and summed usages
+(``/nova_lite/capacity/usages``), and in full only the providers whose
+generation moved (:func:`read_placement`); the cells (one session each,
+plain rows) at most every ``[dashboard] cell_refresh_interval`` seconds
+unless placement changed. The live view's polls between changes cost a
+fingerprint and a 304. Each provider's usage rows and its part of the
+live document's JSON are made once, when it is read.
 """
 
 import contextlib
@@ -34,6 +38,10 @@ LOG = logging.getLogger(__name__)
 MAIN_CLASSES = ('VCPU', 'PCPU', 'MEMORY_MB', 'DISK_GB')
 # Servers named per node (the rest are counted).
 MAX_SERVERS_PER_NODE = 50
+# Providers re-read by name in one request; above FULL_READ_ABOVE changed
+# providers, all are read at once.
+CHUNK = 500
+FULL_READ_ABOVE = 2000
 
 
 def capacity(inventory):
@@ -47,15 +55,26 @@ def class_order(rc):
             else len(MAIN_CLASSES), rc)
 
 
+def prepare(provider):
+    """Give a provider read from placement its usage rows
+    (``[(rc, used, capacity)]``, main classes first) and its entry of the
+    live document as JSON text, once: both are kept in it."""
+    inventories = provider['inventories']
+    usages = provider['usages']
+    rows = [(rc, usages.get(rc, 0), capacity(inventories[rc]))
+            for rc in sorted(inventories, key=class_order)]
+    provider['_rows'] = rows
+    # Resource class names are [A-Z0-9_] and uuids hex: nothing to escape.
+    provider['_json'] = '"%s":{%s}' % (provider['uuid'], ','.join(
+        '"%s":[%d,%d]' % row for row in rows))
+    return provider
+
+
 def usage_rows(provider):
-    """``[(rc, used, capacity)]`` of a provider, main classes first
-    (computed once per provider and kept in it)."""
+    """``[(rc, used, capacity)]`` of a provider, main classes first."""
     rows = provider.get('_rows')
     if rows is None:
-        rows = [(rc, provider['usages'].get(rc, 0),
-                 capacity(provider['inventories'][rc]))
-                for rc in sorted(provider['inventories'], key=class_order)]
-        provider['_rows'] = rows
+        rows = prepare(provider)['_rows']
     return rows
 
 
@@ -63,7 +82,7 @@ def fill_ratio(providers):
     """The fullest resource of a provider tree (0..1)."""
     ratio = 0.0
     for provider in providers:
-        for _rc, used, cap in usage_rows(provider):
+        for _rc, used, cap in provider['_rows']:
             if cap > 0:
                 ratio = max(ratio, used / cap)
             elif used:
@@ -72,7 +91,8 @@ def fill_ratio(providers):
 
 
 class Snapshot:
-    """The cloud at one moment (see the module docstring)."""
+    """The cloud at one moment (see the module docstring). Never changed
+    once built: a newer one replaces it."""
 
     def __init__(self, cells, providers, servers_by_node, down_cells):
         self.cells = cells                  # [cell dict]
@@ -115,7 +135,9 @@ class Snapshot:
         return result
 
     def live_doc(self):
-        """The data API's document (built once per snapshot)."""
+        """The live document's cells (heat map rows and totals) and down
+        cells (built once per snapshot; the per-provider usages are only
+        in :meth:`live`)."""
         if self._doc is None:
             self._doc = live_document(self)
         return self._doc
@@ -128,89 +150,87 @@ class Snapshot:
         return self._heatmap
 
     def live(self):
-        """The data API's document as JSON, and its ETag."""
+        """The data API's document as JSON, and its ETag: the cells, and
+        per provider ``{rc: [used, capacity]}``, joined from each
+        provider's JSON made when it was read."""
         if self._live is None:
-            body = jsonutils.dump_as_bytes(self.live_doc())
+            doc = self.live_doc()
+            body = ('{"cells":%s,"down_cells":%s,"usages":{%s}}' % (
+                jsonutils.dumps(doc['cells']),
+                jsonutils.dumps(doc['down_cells']),
+                ','.join(p.get('_json') or prepare(p)['_json']
+                         for p in self.providers.values()))).encode('utf-8')
             etag = '"%s"' % hashlib.sha1(body).hexdigest()[:20]
             self._live = (body, etag)
         return self._live
 
 
 def live_document(snapshot):
-    """What the live view polls: per cell the heat map row (node name,
-    host, fill ratio, state) and totals; per provider its usage."""
+    """Per cell the heat map rows (node name, host, fill ratio, state,
+    servers) and usage totals."""
     cells = []
+    providers = snapshot.providers
+    ratios = snapshot.ratios
     for cell in snapshot.cells:
         squares = []
         totals = {}
         for host in cell['hosts']:
+            host_name, state = host['host'], host['state']
             for node in host['nodes']:
-                squares.append([node['name'], host['host'],
-                                round(snapshot.ratios.get(node['uuid'], 0.0),
-                                      3), host['state'], node['servers']])
-                for rc, used, cap in usage_rows(
-                        snapshot.providers.get(node['uuid'],
-                                               _EMPTY_PROVIDER)):
-                    total = totals.setdefault(rc, [0, 0])
-                    total[0] += used
-                    total[1] += cap
+                uuid = node['uuid']
+                squares.append([node['name'], host_name,
+                                round(ratios.get(uuid, 0.0), 3), state,
+                                node['servers']])
+                provider = providers.get(uuid)
+                if provider is None:
+                    continue
+                for rc, used, cap in provider['_rows']:
+                    total = totals.get(rc)
+                    if total is None:
+                        totals[rc] = [used, cap]
+                    else:
+                        total[0] += used
+                        total[1] += cap
         cells.append({'name': cell['name'], 'uuid': cell['uuid'],
                       'nodes': squares, 'totals': totals})
-    usages = {uuid: {rc: [used, cap] for rc, used, cap in usage_rows(p)}
-              for uuid, p in snapshot.providers.items()}
-    return {'cells': cells, 'usages': usages,
-            'down_cells': snapshot.down_cells}
-
-
-_EMPTY_PROVIDER = {'inventories': {}, 'usages': {}}
-
-
-def _servers_by_node(context):
-    """``{node name: [(uuid, name, project, vm_state)]}`` of every cell
-    (cell0 has no nodes)."""
-    results = nl_cells.scatter_gather_all(
-        context, capacity_rows.instance_rows, include_cell0=False)
-    by_node = {}
-    for _cell_uuid, result in nl_cells.successful(results):
-        for uuid, name, project, state, node in result:
-            by_node.setdefault(node, []).append((uuid, name, project, state))
-    return by_node
+    return {'cells': cells, 'down_cells': snapshot.down_cells}
 
 
 def _read_cells(context):
-    """``(cells, servers by node, down cell uuids)`` from the cells."""
-    services, down = host_info.all_services(
-        context, binary=host_info.COMPUTE_BINARY)
-    by_host = {(e.cell_uuid, e.item.host): e.item for e in services}
-    node_results = nl_cells.scatter_gather_all(
-        context, capacity_rows.node_rows, include_cell0=False)
-    down_nodes = [u for u, r in node_results.items()
-                  if nl_cells.is_failure(r)]
-    servers = _servers_by_node(context)
+    """``(cells, servers by node, down cell uuids)`` from the cells: one
+    session per cell (services, nodes and instances as plain rows)."""
+    results = nl_cells.scatter_gather_all(
+        context, capacity_rows.cell_rows, host_info.COMPUTE_BINARY,
+        include_cell0=False)
+    down = sorted(u for u, r in results.items() if nl_cells.is_failure(r))
     mappings = [c for c in objects.CellMappingList.get_all(context).objects
                 if not c.is_cell0]
-    cells = {c.uuid: {'uuid': c.uuid, 'name': c.name or c.uuid,
-                      'hosts': {}} for c in mappings}
-    for cell_uuid, rows in nl_cells.successful(node_results):
-        cell = cells.get(cell_uuid)
-        if cell is None:
+    names = {c.uuid: c.name or c.uuid for c in mappings}
+    servers = {}
+    cells = []
+    for cell_uuid, (services, nodes, instances) in nl_cells.successful(
+            results):
+        if cell_uuid not in names:
             continue
-        for node_uuid, host_name, nodename in rows:
-            host = cell['hosts'].get(host_name)
+        for uuid, name, project, state, node in instances:
+            servers.setdefault(node, []).append((uuid, name, project, state))
+        by_host = {s['host']: s for s in services}
+        hosts = {}
+        for node_uuid, host_name, nodename in nodes:
+            host = hosts.get(host_name)
             if host is None:
-                host = cell['hosts'][host_name] = _host(
-                    host_name, by_host.get((cell_uuid, host_name)))
+                host = hosts[host_name] = _host(host_name,
+                                                by_host.get(host_name))
             host['nodes'].append({'name': nodename, 'uuid': node_uuid,
                                   'servers': len(servers.get(nodename,
                                                              ()))})
-    result = []
-    for cell in sorted(cells.values(), key=lambda c: c['name']):
-        hosts = sorted(cell['hosts'].values(), key=lambda h: h['host'])
-        for host in hosts:
+        ordered = sorted(hosts.values(), key=lambda h: h['host'])
+        for host in ordered:
             host['nodes'].sort(key=lambda n: n['name'])
-        result.append({'uuid': cell['uuid'], 'name': cell['name'],
-                       'hosts': hosts})
-    return result, servers, sorted(set(down) | set(down_nodes))
+        cells.append({'uuid': cell_uuid, 'name': names[cell_uuid],
+                      'hosts': ordered})
+    cells.sort(key=lambda c: c['name'])
+    return cells, servers, down
 
 
 def _host(name, service):
@@ -218,19 +238,19 @@ def _host(name, service):
         state = 'unknown'
     elif not host_info.is_up(service):
         state = 'down'
-    elif service.disabled:
+    elif service['disabled']:
         state = 'disabled'
     else:
         state = 'up'
     return {'host': name, 'state': state, 'nodes': [],
-            'disabled_reason': getattr(service, 'disabled_reason', None)
+            'disabled_reason': service['disabled_reason']
             if service is not None else None}
 
 
 def build(context, placement):
     """A fresh :class:`Snapshot` (cells and placement read now)."""
     cells, servers, down = _read_cells(context)
-    providers = {p['uuid']: p for p in placement.get_capacity()}
+    providers = {p['uuid']: prepare(p) for p in placement.get_capacity()}
     return assemble(cells, providers, servers, down)
 
 
@@ -243,6 +263,45 @@ def assemble(cells, providers, servers, down):
     snapshot.ratios = {node['uuid']: fill_ratio(trees.get(node['uuid'], []))
                        for _c, _h, node in snapshot.nodes()}
     return snapshot
+
+
+def read_placement(placement, known):
+    """``{uuid: provider}`` as placement has it now, re-reading in full
+    only the providers whose generation moved (or all of them when
+    ``known`` is None or too many moved); the others keep their
+    inventories, traits and aggregates and take their new usages
+    (allocations that leave a provider do not move its generation)."""
+    if known is None:
+        return {p['uuid']: prepare(p) for p in placement.get_capacity()}
+    usages = placement.get_capacity_usages()
+    stale = [uuid for uuid, generation, _used in usages
+             if uuid not in known or
+             known[uuid]['generation'] != generation]
+    if len(stale) > FULL_READ_ABOVE:
+        LOG.debug('Dashboard: %d providers changed, reading all',
+                  len(stale))
+        return {p['uuid']: prepare(p) for p in placement.get_capacity()}
+    fresh = {}
+    for start in range(0, len(stale), CHUNK):
+        for provider in placement.get_capacity(stale[start:start + CHUNK]):
+            fresh[provider['uuid']] = prepare(provider)
+    providers = {}
+    moved = 0
+    for uuid, _generation, used in usages:
+        provider = fresh.get(uuid)
+        if provider is None:
+            provider = known.get(uuid)
+            if provider is None:
+                continue        # gone between the two reads
+            now = dict.fromkeys(provider['inventories'], 0)
+            now.update(used)
+            if now != provider['usages']:
+                provider = prepare(dict(provider, usages=now))
+                moved += 1
+        providers[uuid] = provider
+    LOG.debug('Dashboard: %d providers re-read, %d usages changed, %d gone',
+              len(fresh), moved, len(set(known) - set(providers)))
+    return providers
 
 
 class SnapshotCache:
@@ -263,8 +322,7 @@ class SnapshotCache:
             fingerprint = placement.get_capacity_fingerprint()
             placement_changed = fingerprint != self._fingerprint
             if placement_changed:
-                self._providers = {p['uuid']: p
-                                   for p in placement.get_capacity()}
+                self._providers = read_placement(placement, self._providers)
                 self._fingerprint = fingerprint
             if (placement_changed or self._cells is None or
                     now - self._cells_read >= cell_interval):

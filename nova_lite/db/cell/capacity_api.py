@@ -30,3 +30,32 @@ def instance_rows(context):
         return [tuple(r) for r in s.execute(sa.select(
             inst.uuid, inst.display_name, inst.project_id, inst.vm_state,
             inst.node).where(inst.deleted == 0, inst.node.is_not(None)))]
+
+
+@session.retry_on_transient
+def cell_rows(context, binary):
+    """``(services, nodes, instances)`` of the cell in one session: the
+    ``binary`` services as dicts (host, disabled, disabled_reason,
+    forced_down, last_seen_up, created_at: what liveness needs), and the
+    tuples of :func:`node_rows` and :func:`instance_rows`."""
+    svc = models.Service
+    node = models.ComputeNode
+    inst = models.Instance
+    with _reader(context) as s:
+        services = [
+            {'host': host, 'disabled': disabled,
+             'disabled_reason': reason, 'forced_down': forced,
+             'last_seen_up': seen, 'created_at': created}
+            for host, disabled, reason, forced, seen, created
+            in s.execute(sa.select(
+                svc.host, svc.disabled, svc.disabled_reason,
+                svc.forced_down, svc.last_seen_up, svc.created_at)
+                .where(svc.binary == binary)).all()]
+        nodes = [tuple(r) for r in s.execute(sa.select(
+            node.uuid, node.host, node.hypervisor_hostname).where(
+            node.deleted == 0)).all()]
+        instances = [tuple(r) for r in s.execute(sa.select(
+            inst.uuid, inst.display_name, inst.project_id, inst.vm_state,
+            inst.node).where(inst.deleted == 0,
+                             inst.node.is_not(None))).all()]
+    return services, nodes, instances

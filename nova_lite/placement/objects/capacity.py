@@ -15,65 +15,110 @@ ALLOC = common.ALLOC
 RC = common.RC
 
 
-def _providers(session):
+def _rc_names(session):
+    return dict(session.execute(sa.select(RC.c.id, RC.c.name)).all())
+
+
+def _providers(session, uuids=None):
     parent = RP.alias('parent')
     root = RP.alias('root')
-    rows = session.execute(sa.select(
+    query = (sa.select(
         RP.c.id, RP.c.uuid, RP.c.name, RP.c.generation,
-        parent.c.uuid.label('parent_uuid'), root.c.uuid.label('root_uuid'))
+        parent.c.uuid, root.c.uuid)
         .select_from(RP.outerjoin(parent, RP.c.parent_provider_id ==
                                   parent.c.id)
                      .outerjoin(root, RP.c.root_provider_id == root.c.id))
         .order_by(RP.c.id))
-    return {row.id: {'uuid': row.uuid, 'name': row.name,
-                     'generation': row.generation,
-                     'parent_provider_uuid': row.parent_uuid,
-                     'root_provider_uuid': row.root_uuid or row.uuid,
-                     'inventories': {}, 'usages': {}, 'traits': [],
-                     'aggregates': []}
-            for row in rows}
+    if uuids is not None:
+        query = query.where(RP.c.uuid.in_(uuids))
+    return {rp_id: {'uuid': uuid, 'name': name, 'generation': generation,
+                    'parent_provider_uuid': parent_uuid,
+                    'root_provider_uuid': root_uuid or uuid,
+                    'inventories': {}, 'usages': {}, 'traits': [],
+                    'aggregates': []}
+            for rp_id, uuid, name, generation, parent_uuid, root_uuid
+            in session.execute(query).all()}
+
+
+def _of(column, ids):
+    """Rows of the providers ``ids`` only (None: every provider)."""
+    return True if ids is None else column.in_(ids)
 
 
 @db_api.reader
-def get_all(context):
-    """``[provider dict]`` of every provider, by id."""
+def get_all(context, uuids=None):
+    """``[provider dict]`` of every provider (or of those of ``uuids``),
+    by id: one query per table, usages summed in SQL, rows read as
+    tuples."""
     session = context.session
-    by_id = _providers(session)
-    for row in session.execute(sa.select(
-            INV.c.resource_provider_id, RC.c.name, INV.c.total,
-            INV.c.reserved, INV.c.allocation_ratio, INV.c.max_unit)
-            .select_from(INV.join(RC, INV.c.resource_class_id == RC.c.id))):
-        rp = by_id.get(row.resource_provider_id)
+    by_id = _providers(session, uuids)
+    ids = None if uuids is None else list(by_id)
+    if ids == []:
+        return []
+    rc_names = _rc_names(session)
+    for rp_id, rc_id, total, reserved, ratio, max_unit in session.execute(
+            sa.select(INV.c.resource_provider_id, INV.c.resource_class_id,
+                      INV.c.total, INV.c.reserved, INV.c.allocation_ratio,
+                      INV.c.max_unit)
+            .where(_of(INV.c.resource_provider_id, ids))).all():
+        rp = by_id.get(rp_id)
         if rp is not None:
-            rp['inventories'][row.name] = {
-                'total': row.total, 'reserved': row.reserved,
-                'allocation_ratio': row.allocation_ratio,
-                'max_unit': row.max_unit}
-            rp['usages'].setdefault(row.name, 0)
-    for row in session.execute(sa.select(
-            ALLOC.c.resource_provider_id, RC.c.name,
-            sa.func.sum(ALLOC.c.used).label('used'))
-            .select_from(ALLOC.join(RC, ALLOC.c.resource_class_id == RC.c.id))
-            .group_by(ALLOC.c.resource_provider_id, RC.c.name)):
-        rp = by_id.get(row.resource_provider_id)
+            rc = rc_names[rc_id]
+            rp['inventories'][rc] = {
+                'total': total, 'reserved': reserved,
+                'allocation_ratio': ratio, 'max_unit': max_unit}
+            rp['usages'].setdefault(rc, 0)
+    for rp_id, rc_id, used in session.execute(sa.select(
+            ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
+            sa.func.sum(ALLOC.c.used))
+            .where(_of(ALLOC.c.resource_provider_id, ids))
+            .group_by(ALLOC.c.resource_provider_id,
+                      ALLOC.c.resource_class_id)).all():
+        rp = by_id.get(rp_id)
         if rp is not None:
-            rp['usages'][row.name] = int(row.used)
-    for row in session.execute(sa.select(
+            rp['usages'][rc_names[rc_id]] = int(used)
+    for rp_id, name in session.execute(sa.select(
             common.RP_TRAIT.c.resource_provider_id, common.TRAIT.c.name)
             .select_from(common.RP_TRAIT.join(
                 common.TRAIT,
-                common.RP_TRAIT.c.trait_id == common.TRAIT.c.id))):
-        rp = by_id.get(row.resource_provider_id)
+                common.RP_TRAIT.c.trait_id == common.TRAIT.c.id))
+            .where(_of(common.RP_TRAIT.c.resource_provider_id, ids))).all():
+        rp = by_id.get(rp_id)
         if rp is not None:
-            rp['traits'].append(row.name)
-    for row in session.execute(sa.select(
+            rp['traits'].append(name)
+    for rp_id, agg_uuid in session.execute(sa.select(
             common.RP_AGG.c.resource_provider_id, common.AGG.c.uuid)
             .select_from(common.RP_AGG.join(
                 common.AGG,
-                common.RP_AGG.c.aggregate_id == common.AGG.c.id))):
-        rp = by_id.get(row.resource_provider_id)
+                common.RP_AGG.c.aggregate_id == common.AGG.c.id))
+            .where(_of(common.RP_AGG.c.resource_provider_id, ids))).all():
+        rp = by_id.get(rp_id)
         if rp is not None:
-            rp['aggregates'].append(row.uuid)
+            rp['aggregates'].append(agg_uuid)
+    return list(by_id.values())
+
+
+@db_api.reader
+def get_usages(context):
+    """``[[uuid, generation, {rc: used}]]`` of every provider: what
+    changes without a provider's generation moving (allocations that
+    leave a provider or are deleted do not bump it, as in Placement).
+    A reader that knows each provider's inventories, traits and
+    aggregates by generation re-reads only the providers whose
+    generation moved."""
+    session = context.session
+    rc_names = _rc_names(session)
+    by_id = {rp_id: [uuid, generation, {}] for rp_id, uuid, generation
+             in session.execute(sa.select(
+                 RP.c.id, RP.c.uuid, RP.c.generation)).all()}
+    for rp_id, rc_id, used in session.execute(sa.select(
+            ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
+            sa.func.sum(ALLOC.c.used))
+            .group_by(ALLOC.c.resource_provider_id,
+                      ALLOC.c.resource_class_id)).all():
+        entry = by_id.get(rp_id)
+        if entry is not None:
+            entry[2][rc_names[rc_id]] = int(used)
     return list(by_id.values())
 
 

@@ -80,7 +80,8 @@ _RULES = [
      'Every provider with inventories, usages, traits and aggregates '
      '(nova_lite extension, for the dashboard).',
      [('GET', '/nova_lite/capacity'),
-      ('GET', '/nova_lite/capacity/fingerprint')]),
+      ('GET', '/nova_lite/capacity/fingerprint'),
+      ('GET', '/nova_lite/capacity/usages')]),
 ]
 
 # Readable by a reader of the project the request names.

@@ -55,3 +55,7 @@ USAGES_QUERY_V1_38 = {
     'additionalProperties': False,
 }
 EMPTY_QUERY = common.query({})
+# GET /nova_lite/capacity: ``uuids`` is a comma-separated list.
+CAPACITY_QUERY = common.query({
+    'uuids': {'type': 'string',
+              'pattern': '^[0-9a-fA-F-]{32,36}(,[0-9a-fA-F-]{32,36})*$'}})

@@ -5,8 +5,15 @@ page's funnel and weights; the noauth2 login cookie."""
 
 import re
 
+import fixtures
+from oslo_utils import uuidutils
+
 import webob
 
+from nova_lite.api import dashboard
+from nova_lite.clients import placement as placement_client
+from nova_lite import conf as nl_conf
+from nova_lite import context as nl_context
 from nova_lite.testing import integrated
 from tests.functional import test_servers
 
@@ -125,3 +132,75 @@ class DashboardTestCase(test_servers.ServersTestBase):
         self.assertEqual(node, doc['server']['decisions'][0]['attempts'][0][
             'picked']['node'])
         self.assertEqual(404, self.raw('/dashboard/servers/nope').status_int)
+
+    def test_live_updates_reread_only_changed_providers(self):
+        first = self.raw('/dashboard/api/capacity')
+        self.assertEqual(200, first.status_int)
+        client = self.cloud.placement.client
+        real = client.get_capacity
+        reads = []
+
+        def spy(uuids=None):
+            reads.append(None if uuids is None else sorted(uuids))
+            return real(uuids)
+        self.useFixture(fixtures.MockPatchObject(client, 'get_capacity',
+                                                 side_effect=spy))
+        server = self.boot('ACTIVE')
+        node = server['OS-EXT-SRV-ATTR:hypervisor_hostname']
+        rp = self.cloud.provider_uuid(node)
+        doc = self.raw('/dashboard/api/capacity').json
+        self.assertEqual([[rp]], reads)
+        self.assertEqual(1, doc['usages'][rp]['VCPU'][0])
+        other = self.cloud.provider_uuid(
+            'host2-node-0' if node == 'host1-node-0' else 'host1-node-0')
+        self.assertEqual(0, doc['usages'][other]['VCPU'][0])
+        # Deleting frees the allocation without moving the provider's
+        # generation (as in Placement): seen from the usages alone.
+        self.delete_and_check_no_allocations(server['id'])
+        doc = self.raw('/dashboard/api/capacity').json
+        self.assertEqual([[rp]], reads)
+        self.assertEqual(0, doc['usages'][rp]['VCPU'][0])
+        squares = {n[0]: n for c in doc['cells'] for n in c['nodes']}
+        self.assertEqual(0, squares[node][4])
+        page = self.raw('/dashboard').text
+        self.assertIn('class="num" data-rp="%s" data-rc="VCPU">0 / ' % rp,
+                      page)
+
+    def test_placement_capacity_extension_by_uuid_and_usages(self):
+        self.boot('ACTIVE')
+        client = self.cloud.placement.client
+        everything = {p['uuid']: p for p in client.get_capacity()}
+        rp = self.cloud.provider_uuid('host1-node-0')
+        only = client.get_capacity([rp, uuidutils.generate_uuid()])
+        self.assertEqual([everything[rp]], only)
+        usages = {u: (g, used) for u, g, used in
+                  client.get_capacity_usages()}
+        self.assertEqual(set(everything), set(usages))
+        for uuid, provider in everything.items():
+            self.assertEqual(provider['generation'], usages[uuid][0])
+            self.assertEqual({rc: n for rc, n in provider['usages'].items()
+                              if n}, usages[uuid][1])
+        err = self.assertRaises(placement_client.PlacementError,
+                                client.request, 'GET',
+                                '/nova_lite/capacity?uuids=not-a-uuid')
+        self.assertEqual(400, err.status)
+        member = self.cloud.placement.client_for('member:project-b')
+        for path in ('/nova_lite/capacity', '/nova_lite/capacity/usages',
+                     '/nova_lite/capacity?uuids=%s' % rp):
+            err = self.assertRaises(placement_client.PlacementError,
+                                    member.request, 'GET', path)
+            self.assertEqual(403, err.status, path)
+
+    def test_prewarm_reads_the_cloud_before_the_first_page(self):
+        server = self.boot('ACTIVE')
+        dispatch = dashboard.Dispatch(None, nl_conf.CONF)
+        thread = dispatch.prewarm(nl_context.get_admin_context(),
+                                  self.cloud.placement.client)
+        thread.join(60)
+        snapshot = dispatch.cache._snapshot
+        self.assertIsNotNone(snapshot)
+        self.assertEqual({'host1-node-0', 'host2-node-0'},
+                         {n['name'] for _c, _h, n in snapshot.nodes()})
+        node = server['OS-EXT-SRV-ATTR:hypervisor_hostname']
+        self.assertEqual([server['id']],
+                         [s[0] for s in snapshot.servers_by_node[node]])
