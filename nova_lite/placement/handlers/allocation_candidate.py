@@ -81,9 +81,7 @@ def _serialize_request(allocations, mapping, want):
 
 
 def _serialize_summary(summary, want):
-    data = {'resources': {rc: {'capacity': capacity, 'used': used}
-                          for rc, (capacity, used)
-                          in summary.resources.items()}}
+    data = {'resources': summary.resources}
     if want >= (1, 17):
         data['traits'] = summary.traits
     if want >= (1, 29):
