@@ -9,7 +9,7 @@ import sys
 import time
 
 BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
-              'compute_periodic', 'compute_registration',
+              'placement_cpu', 'compute_periodic', 'compute_registration',
               'scheduler_select', 'scheduler_race',
               'boot_throughput', 'move_latency', 'dashboard')
 RESULTS_DIR = 'bench-results'

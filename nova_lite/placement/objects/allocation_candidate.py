@@ -58,7 +58,7 @@ class Summary:
     uuid: str
     parent_uuid: str | None
     root_uuid: str
-    resources: dict   # {rc name: (capacity, used)}
+    resources: dict   # {rc name: {'capacity': int, 'used': int}}
     traits: list
 
 
@@ -117,6 +117,9 @@ class _GroupRules:
         self.group = group
         self.resources = [(ids.rcs[rc], amount)
                           for rc, amount in sorted(group.resources.items())]
+        # One dict for every allocation of this group on one provider:
+        # shared, never mutated (sums are built in new dicts).
+        self.amounts = dict(self.resources)
         self.any_of = [ids.trait_ids(e) for e in group.required_any_of]
         self.forbidden = ids.trait_ids(group.forbidden_traits)
         self.member_of = [ids.agg_ids(uuids)
@@ -164,7 +167,7 @@ def _numbered_fragments(rules, pool, anchor):
     fragments = []
     for provider in pool:
         if rules.single_ok(provider, anchor):
-            allocation = {provider.id: dict(rules.resources)}
+            allocation = {provider.id: rules.amounts}
             fragments.append((allocation, (provider.id,)))
     return fragments
 
@@ -178,7 +181,7 @@ def _single_provider_fragments(rules, provider, anchor):
         return []
     if not rules.placed_ok(provider, anchor):
         return []
-    return [({provider.id: dict(rules.resources)}, (provider.id,))]
+    return [({provider.id: rules.amounts}, (provider.id,))]
 
 
 def _unnumbered_fragments(rules, pool, anchor):
@@ -324,12 +327,30 @@ def _duplicate(search, allocation, mapping, root_id, by_id):
     return False
 
 
+def _one_provider(search, rules, provider):
+    """A one-group request on a one-provider tree without sharing
+    providers (a flat compute node): True when the tree's only candidate
+    was added, False when it has none. The general path gives the same
+    answer through fragments and products; this skips their machinery."""
+    if not rules.single_ok(provider, provider):
+        return False
+    allocation = {provider.id: rules.amounts} if rules.resources else {}
+    search.results.append((allocation, {rules.group.suffix: [provider.id]}))
+    return True
+
+
 def _collect(search, rules, trees):
     by_id = {p.id: p for tree in trees.values() for p in tree}
     by_id.update(search.sharing)
     nested_aware = search.request.nested_aware
+    single = rules[0] if len(rules) == 1 else None
+    anchored = search.anchored
     for root_id, tree in trees.items():
         if not tree:
+            continue
+        if single is not None and len(tree) == 1 and root_id not in anchored:
+            if _one_provider(search, single, tree[0]) and search.full:
+                return by_id
             continue
         for allocation, mapping in _tree_candidates(search, rules, root_id,
                                                     tree, by_id):
@@ -406,12 +427,15 @@ def _summary_ids(search, by_id):
 
 
 def _summaries(context, search, by_id, all_classes):
+    """One :class:`Summary` per provider, resources already in the answer's
+    shape; providers with the same traits share one list of names."""
     ids = _summary_ids(search, by_id)
     rc_ids = {rc for rp in ids for rc in by_id[rp].inv}
     trait_ids = {t for rp in ids for t in by_id[rp].traits}
     rc_names = research.names_by_id(context, common.RC, rc_ids)
     trait_names = research.names_by_id(context, common.TRAIT, trait_ids)
-    wanted = set(search.ids.rcs.values())
+    wanted = None if all_classes else set(search.ids.rcs.values())
+    trait_lists = {}
     result = {}
     for rp_id in ids:
         provider = by_id[rp_id]
@@ -419,28 +443,48 @@ def _summaries(context, search, by_id, all_classes):
         parent = by_id.get(provider.parent_id)
         resources = {}
         for rc, inv in provider.inv.items():
-            if all_classes or rc in wanted:
-                resources[rc_names[rc]] = (
-                    int((inv[0] - inv[1]) * inv[2]), inv[6])
+            if wanted is None or rc in wanted:
+                resources[rc_names[rc]] = {
+                    'capacity': int((inv[0] - inv[1]) * inv[2]),
+                    'used': inv[6]}
+        key = frozenset(provider.traits)
+        traits = trait_lists.get(key)
+        if traits is None:
+            # NOTE(nova_lite): in trait id order, as Placement lists them
+            # (standard traits first); clients compare these lists.
+            traits = trait_lists[key] = [trait_names[t]
+                                         for t in sorted(key)]
         result[provider.uuid] = Summary(
             uuid=provider.uuid,
             parent_uuid=parent.uuid if parent is not None else None,
             root_uuid=root.uuid if root is not None else provider.uuid,
             resources=resources,
-            # NOTE(nova_lite): in trait id order, as Placement lists them
-            # (standard traits first); clients compare these lists.
-            traits=[trait_names[t] for t in sorted(provider.traits)])
+            traits=traits)
     return result, rc_names
 
 
 def _named(search, by_id, rc_names):
+    """The results with uuids and names. A group's amounts are one shared
+    dict (:attr:`_GroupRules.amounts`), so each is named once, not once
+    per candidate."""
     named = []
+    names = {}
+    uuids = {}
     for allocation, mapping in search.results:
-        named.append((
-            {by_id[rp].uuid: {rc_names[rc]: n for rc, n in res.items()}
-             for rp, res in allocation.items()},
-            {suffix: [by_id[rp].uuid for rp in rps]
-             for suffix, rps in mapping.items()}))
+        requested = {}
+        for rp, res in allocation.items():
+            uuid = uuids.get(rp)
+            if uuid is None:
+                uuid = uuids[rp] = by_id[rp].uuid
+            entry = names.get(id(res))
+            if entry is None:
+                entry = names[id(res)] = (
+                    res, {rc_names[rc]: n for rc, n in res.items()})
+            requested[uuid] = entry[1]
+        named.append((requested,
+                      {suffix: [uuids.get(rp) or by_id[rp].uuid
+                                for rp in rps]
+                       for suffix, rps in mapping.items()}))
     return named
 
 

@@ -141,17 +141,27 @@ def _used(inv):
             .scalar_subquery())
 
 
-def _fits(inv, rc_id, amount, indexed=True):
+def _fits(inv, rc_id, amount, indexed=True, forbidden=()):
+    """``inv`` has room for ``amount`` of ``rc_id`` and its provider has
+    none of the ``forbidden`` trait ids (it could not serve the group)."""
     capacity = (inv.c.total - inv.c.reserved) * inv.c.allocation_ratio
     rc_clause = (inv.c.resource_class_id == rc_id if indexed
                  else sa.true())
-    return sa.and_(rc_clause,
-                   inv.c.min_unit <= amount, inv.c.max_unit >= amount,
-                   sa.literal(amount) % inv.c.step_size == 0,
-                   capacity - _used(inv) >= amount)
+    clauses = [rc_clause,
+               inv.c.min_unit <= amount, inv.c.max_unit >= amount,
+               sa.literal(amount) % inv.c.step_size == 0,
+               capacity - _used(inv) >= amount]
+    if forbidden:
+        # Uncorrelated: the database computes the few providers carrying
+        # the traits once, not a lookup per inventory row.
+        clauses.append(inv.c.resource_provider_id.not_in(
+            sa.select(RP_TRAIT.c.resource_provider_id).where(
+                RP_TRAIT.c.trait_id.in_(sorted(forbidden)))))
+    return sa.and_(*clauses)
 
 
-def _tree_has_room(root, rc_id, amount, sharing_ids, correlated):
+def _tree_has_room(root, rc_id, amount, sharing_ids, correlated,
+                   forbidden=()):
     """Some provider of ``root``'s tree, or a sharing provider of
     ``sharing_ids`` anchored to it, has room for ``amount``.
 
@@ -171,12 +181,12 @@ def _tree_has_room(root, rc_id, amount, sharing_ids, correlated):
             provider.c.root_provider_id == root.c.id,
             inv.c.resource_provider_id == provider.c.id,
             inv.c.resource_class_id + 0 == rc_id,
-            _fits(inv, rc_id, amount, indexed=False)
+            _fits(inv, rc_id, amount, indexed=False, forbidden=forbidden)
         ).limit(1).scalar_subquery().is_not(None)
     else:
         roots = sa.select(provider.c.root_provider_id).select_from(
             inv.join(provider, provider.c.id == inv.c.resource_provider_id)
-        ).where(_fits(inv, rc_id, amount))
+        ).where(_fits(inv, rc_id, amount, forbidden=forbidden))
         condition = root.c.id.in_(roots)
     if sharing_ids:
         member, shared, mine = RP.alias(), RP_AGG.alias(), RP_AGG.alias()
@@ -189,8 +199,9 @@ def _tree_has_room(root, rc_id, amount, sharing_ids, correlated):
 
 
 def _classes_have_room(root, conditions):
-    """Every ``(rc_id, amount)`` of ``conditions`` has room on some
-    provider of ``root``'s tree, as one grouped subquery.
+    """Every ``(rc_id, amount, forbidden)`` of ``conditions`` has room on
+    some provider of ``root``'s tree without a ``forbidden`` trait, as one
+    grouped subquery.
 
     Why not one ``root IN (subquery)`` per class: MariaDB flattens each
     into a semi-join and searches join orders exhaustively over all of
@@ -200,13 +211,13 @@ def _classes_have_room(root, conditions):
     scan of the requested classes' inventories for every backend.
     """
     provider, inv = RP.alias(), INV.alias()
-    checks = [sa.func.max(sa.case((_fits(inv, rc_id, amount), 1),
-                                  else_=0)) == 1
-              for rc_id, amount in conditions]
+    checks = [sa.func.max(sa.case(
+        (_fits(inv, rc_id, amount, forbidden=forbidden), 1), else_=0)) == 1
+        for rc_id, amount, forbidden in conditions]
     roots = sa.select(provider.c.root_provider_id).select_from(
         inv.join(provider, provider.c.id == inv.c.resource_provider_id)
     ).where(inv.c.resource_class_id.in_(
-        sorted({rc_id for rc_id, _ in conditions}))).group_by(
+        sorted({c[0] for c in conditions}))).group_by(
         provider.c.root_provider_id).having(sa.and_(*checks))
     return root.c.id.in_(roots)
 
@@ -214,24 +225,51 @@ def _classes_have_room(root, conditions):
 def _room_conditions(root, request, ids, sharing, correlated):
     """The capacity conditions of :func:`viable_roots`: per class, or, for
     the classes no sharing provider offers, folded into one grouped
-    subquery when the whole tree is scanned anyway (no ``limit``)."""
+    subquery when the whole tree is scanned anyway (no ``limit``). A
+    provider with one of the group's forbidden traits does not count."""
     conditions, plain = [], []
     for group in request.groups.values():
+        forbidden = ids.trait_ids(group.forbidden_traits)
         for rc, amount in group.resources.items():
             rc_id = ids.rcs[rc]
             fitting = {p.id for p in sharing.values()
-                       if p.fits(rc_id, amount)}
+                       if p.fits(rc_id, amount)
+                       and not p.traits & forbidden}
             if fitting or correlated:
                 conditions.append(_tree_has_room(root, rc_id, amount,
-                                                 fitting, correlated))
+                                                 fitting, correlated,
+                                                 forbidden))
             else:
-                plain.append((rc_id, amount))
+                plain.append((rc_id, amount, forbidden))
     if len(plain) == 1:
         conditions.append(_tree_has_room(root, plain[0][0], plain[0][1],
-                                         set(), False))
+                                         set(), False, plain[0][2]))
     elif plain:
         conditions.append(_classes_have_room(root, plain))
     return conditions
+
+
+def _tree_has_traits(root, request, ids, sharing):
+    """Every required entry (any-of) of every group is on some provider
+    of the tree, as one grouped subquery: the providers a candidate uses
+    are the tree's, so a tree without them cannot serve. Skipped when
+    sharing providers (from outside the tree) may bring the traits."""
+    if sharing:
+        return []
+    entries = {frozenset(ids.trait_ids(names))
+               for group in request.groups.values()
+               for names in group.required_any_of}
+    if not entries:
+        return []
+    member = RP.alias()
+    checks = [sa.func.max(sa.case(
+        (RP_TRAIT.c.trait_id.in_(sorted(entry)), 1), else_=0)) == 1
+        for entry in sorted(entries, key=sorted)]
+    roots = sa.select(member.c.root_provider_id).select_from(
+        RP_TRAIT.join(member, member.c.id == RP_TRAIT.c.resource_provider_id)
+    ).where(RP_TRAIT.c.trait_id.in_(sorted(set().union(*entries)))).group_by(
+        member.c.root_provider_id).having(sa.and_(*checks))
+    return [root.c.id.in_(roots)]
 
 
 def _root_has_traits(root, trait_ids):
@@ -286,6 +324,7 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None):
     query = sa.select(root.c.id).where(root.c.parent_provider_id.is_(None))
     query = query.where(*_room_conditions(root, request, ids, sharing,
                                           correlated=limit is not None))
+    query = query.where(*_tree_has_traits(root, request, ids, sharing))
     query = query.where(*_root_required(root, request, ids))
     query = query.where(*_tree_member_of(root, request, ids))
     unnumbered = request.groups.get('')
@@ -313,11 +352,18 @@ def _where(query, clause):
     return query if clause is None else query.where(clause)
 
 
-def _read_providers(context, clause):
+def _read_providers(context, clause, roots=None):
+    """{id: Provider}; only those of ``roots`` when not None (the query
+    reads every tree when the list of roots is too long for ``IN``: the
+    other trees' rows are then dropped here, before any object is built,
+    and their inventories, traits and aggregates skipped)."""
     query = _where(sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
                              RP.c.root_provider_id), clause)
-    return {r[0]: Provider(r[0], r[1], r[2], r[3])
-            for r in context.session.execute(query).all()}
+    rows = context.session.execute(query).all()
+    if roots is None:
+        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+    return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows
+            if r[3] in roots}
 
 
 def _usage_table():
@@ -363,8 +409,8 @@ def _fill_links(context, providers, table, column, attribute, clause):
             getattr(provider, attribute).add(value)
 
 
-def _load(context, clause, with_aggs=True):
-    providers = _read_providers(context, clause)
+def _load(context, clause, with_aggs=True, roots=None):
+    providers = _read_providers(context, clause, roots)
     _fill_inventories(context, providers, clause)
     _fill_links(context, providers, RP_TRAIT, RP_TRAIT.c.trait_id, 'traits',
                 clause)
@@ -381,7 +427,8 @@ def load_trees(context, root_ids, with_aggs=True):
     clause = None
     if len(wanted) <= IN_LIST_MAX:
         clause = _by_roots(RP.c.root_provider_id, wanted)
-    providers = _load(context, clause, with_aggs)
+    providers = _load(context, clause, with_aggs,
+                      wanted if clause is None else None)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)

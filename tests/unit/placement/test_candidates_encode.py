@@ -1,0 +1,48 @@
+"""The templated allocation_requests text is the encoder's, byte for
+byte, in every microversion shape."""
+
+import json
+
+import testtools
+
+from nova_lite.placement.handlers import allocation_candidate as handler
+from nova_lite.placement.objects import allocation_candidate as ac_obj
+
+RP1 = '11111111-1111-4111-8111-111111111111'
+RP2 = '22222222-2222-4222-8222-222222222222'
+
+
+def _candidates():
+    shared = {'VCPU': 1, 'MEMORY_MB': 256}
+    requests = [
+        ({RP1: shared}, {'': [RP1]}),
+        ({RP2: shared}, {'': [RP2]}),
+        ({RP1: {'DISK_GB': 10}, RP2: {'VCPU': 2}},
+         {'': [RP1], '_NET-1': [RP2]}),
+        ({}, {'_X': [RP1]}),
+    ]
+    summaries = {RP1: ac_obj.Summary(
+        uuid=RP1, parent_uuid=None, root_uuid=RP1,
+        resources={'VCPU': {'capacity': 8, 'used': 1}},
+        traits=['HW_CPU_X86_AVX2'])}
+    return ac_obj.Candidates(allocation_requests=requests,
+                             summaries=summaries)
+
+
+class TestEncode(testtools.TestCase):
+    def test_same_text_as_the_encoder(self):
+        candidates = _candidates()
+        for want in ((1, 10), (1, 12), (1, 17), (1, 29), (1, 33), (1, 34),
+                     (1, 36)):
+            expected = json.dumps(handler._serialize(candidates, want),
+                                  separators=(',', ':'))
+            self.assertEqual(expected, handler._encode(candidates, want),
+                             want)
+
+    def test_mappings_from_1_34_only(self):
+        candidates = _candidates()
+        body = json.loads(handler._encode(candidates, (1, 33)))
+        self.assertNotIn('mappings', body['allocation_requests'][0])
+        body = json.loads(handler._encode(candidates, (1, 34)))
+        self.assertEqual({'': [RP1]},
+                         body['allocation_requests'][0]['mappings'])
