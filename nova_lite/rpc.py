@@ -197,6 +197,34 @@ def get_client(target, version_cap=None, transport=None):
         version_cap=version_cap, serializer=_serializer())
 
 
+def open_reply_queue(transport):
+    """Declare ``transport``'s reply queue now rather than at its first call.
+
+    oslo.messaging creates a process's reply queue (``reply_<uuid>``) and
+    its consumer lazily, at the first RPC call on a transport. With
+    ``rabbit_transient_quorum_queue`` that is a quorum queue, and RabbitMQ
+    (3.10 seen) does not always recover a quorum queue declared a moment
+    before the broker dies (``kill -9``, power loss): the queue record
+    comes back but its Raft member does not ("leader not known"), so every
+    reply published to it waits for a confirm forever (holding the
+    replying server's threads and pooled connections) and every call of
+    the process times out until it restarts. Declaring the queue when the
+    service starts leaves that window only at process start; the fault
+    suite's ``rabbit_kill9`` hit it when the super conductor's first
+    ``select_destinations`` (its first call) ran just before the kill.
+
+    A no-op on drivers without reply queues (``fake://``). Returns the
+    queue's name or None.
+    """
+    driver = getattr(transport, '_driver', None)
+    # NOTE(nova_lite): oslo.messaging has no public way to open the reply
+    # queue; the AMQP driver's _get_reply_q is what its first call runs.
+    get_reply_q = getattr(driver, '_get_reply_q', None)
+    if get_reply_q is None:
+        return None
+    return get_reply_q()
+
+
 def get_server(target, endpoints, transport=None):
     """An RPC server for ``target`` dispatching to ``endpoints``."""
     transport = transport or get_transport()

@@ -185,9 +185,13 @@ class Service(os_service.ServiceBase):
         self.rpcserver = rpc.get_server(target, endpoints,
                                         transport=self.transport)
         self.rpcserver.start()
-        LOG.info('%s started on %s, consuming topic %s (exchange %s)',
-                 self.binary, self.host, self.topic,
-                 rpc.exchange_for(self.transport))
+        # Issue 16: the reply queue exists before the first call (see
+        # rpc.open_reply_queue: a broker crash just after a lazily made
+        # quorum reply queue left the process's calls timing out).
+        reply_queue = rpc.open_reply_queue(self.transport)
+        LOG.info('%s started on %s, consuming topic %s (exchange %s, '
+                 'replies on %s)', self.binary, self.host, self.topic,
+                 rpc.exchange_for(self.transport), reply_queue)
         self.manager.post_start_hook()
         self._heartbeat_thread = self._spawn(self._heartbeat_loop,
                                              'heartbeat')

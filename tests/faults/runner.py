@@ -175,7 +175,9 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
     result['passed'] = not result['failures']
     kept = None
     if not result['passed']:
-        _keep_logs(lab, os.path.join(results_dir, 'logs', fault.name))
+        dest = os.path.join(results_dir, 'logs', fault.name)
+        _keep_logs(lab, dest)
+        _keep_broker_state(rabbit, dest)
     elif clean_up(lab):
         kept = lab
     if kept is None and not args.keep:
@@ -215,6 +217,38 @@ def clean_up(lab, timeout=90):
     except lab_mod.LabError:
         return False
     return lab.audit()[0] == 0
+
+
+def _keep_broker_state(rabbit, dest):
+    """The private broker's queues, consumers and connections, every
+    vhost, into ``dest``/rabbitmq-state.txt (why RPC went silent)."""
+    lines = []
+    try:
+        vhosts = rabbit.ctl('-q', 'list_vhosts', 'name').stdout.split()[1:]
+        for vhost in vhosts:
+            for args in (('list_queues', 'name', 'type', 'consumers',
+                          'messages', 'messages_unacknowledged', 'state'),
+                         ('list_consumers', 'queue_name', 'channel_pid',
+                          'consumer_tag', 'ack_required', 'active'),
+                         ('list_bindings', 'source_name', 'destination_name',
+                          'routing_key')):
+                result = rabbit.ctl('-q', '-p', vhost, *args)
+                lines.append('== %s %s\n%s%s' % (vhost, args[0],
+                                                 result.stdout,
+                                                 result.stderr))
+        result = rabbit.ctl('-q', 'list_connections', 'name', 'vhost',
+                            'channels', 'state')
+        lines.append('== list_connections\n%s%s' % (result.stdout,
+                                                     result.stderr))
+    except Exception as e:  # noqa: B902 - a diagnosis, never the verdict
+        lines.append('rabbitmqctl failed: %s' % e)
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, 'rabbitmq-state.txt'), 'w') as f:
+        f.write('\n'.join(lines))
+    logs = os.path.join(rabbit.root, 'log')
+    if os.path.isdir(logs):
+        shutil.copytree(logs, os.path.join(dest, 'rabbitmq'),
+                        dirs_exist_ok=True)
 
 
 def _keep_logs(lab, dest):

@@ -9,6 +9,7 @@ import oslo_messaging as messaging
 from oslo_service import periodic_task
 import testtools
 
+from nova_lite import baserpc
 from nova_lite import context as nl_context
 from nova_lite import manager
 from nova_lite import rpc
@@ -121,6 +122,28 @@ class ServiceLifecycleTestCase(testtools.TestCase):
         svc.stop()
         self.assertTrue(endpoint.finished.is_set())
         svc.wait()
+
+    def test_reply_queue_declared_at_start(self):
+        # Issue 16 (rabbit_kill9 flake): a quorum reply queue declared by
+        # the first call, just before the broker died, came back without
+        # its Raft member and every later call timed out. The service
+        # declares it when it starts; its calls reuse it.
+        self.conf.flags(transport_url='kombu+memory:////')
+        self.addCleanup(rpc.cleanup)
+        svc = self._service(manager.Manager())
+        svc.start()
+        driver = svc.transport._driver
+        reply_queue = driver._reply_q
+        self.assertIsNotNone(reply_queue)
+        self.assertTrue(reply_queue.startswith('reply_'))
+        pong = baserpc.BaseAPI('sched', transport=svc.transport).ping(
+            nl_context.get_admin_context(), 'x', server='host-a',
+            timeout=10)
+        self.assertEqual('host-a', pong['host'])
+        self.assertEqual(reply_queue, driver._reply_q)
+
+    def test_no_reply_queue_on_fake_driver(self):
+        self.assertIsNone(rpc.open_reply_queue(rpc.get_transport()))
 
     def test_records_itself_directly_with_cell_db(self):
         svc = self._service(manager.Manager())
