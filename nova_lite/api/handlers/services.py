@@ -6,12 +6,12 @@ Below 2.53 updates are ``PUT /os-services/{enable|disable|
 disable-log-reason|force-down}`` with ``host`` and ``binary`` in the
 body; from 2.53 ``PUT /os-services/{uuid}`` with ``status``,
 ``disabled_reason`` and/or ``forced_down`` (computes only). Enabling or
-disabling a compute also tells it (``set_host_enabled``, a cast) so it
-can flip its ``COMPUTE_STATUS_DISABLED`` trait.
+disabling a compute that is up also tells it (``set_host_enabled``, a
+call within the request, as Nova) so it flips its
+``COMPUTE_STATUS_DISABLED`` trait before the answer.
 """
 
 import copy
-import threading
 
 from oslo_log import log as logging
 from oslo_utils import uuidutils
@@ -125,28 +125,28 @@ def _find_by_id(req, context, service_id):
 def _notify_compute(context, cell, service, enabled):
     """Tell the compute (it flips its COMPUTE_STATUS_DISABLED trait).
 
-    The compute's ``set_host_enabled`` is an RPC call that waits for the
-    compute; it runs in the background so that a compute that is down
-    does not hold the API request for the RPC timeout.
+    As Nova's API does, the ``set_host_enabled`` call is made within the
+    request when the compute is up, so that a boot or move asked right
+    after the answer already sees the trait placement holds (a background
+    call let an unshelve after "enable" find no candidate). A compute that
+    is down is not called: it would hold the request for the RPC timeout,
+    and the compute sets the trait from its service record when it runs
+    its next update.
     """
     if service.binary != host_info.COMPUTE_BINARY:
         return
-    compute = compute_rpcapi.ComputeAPI()
-    if not hasattr(compute, 'set_host_enabled'):
+    if not host_info.is_up(service):
+        LOG.info('Compute %s is down: its COMPUTE_STATUS_DISABLED trait '
+                 'follows at its next update', service.host)
         return
     cctxt = copy.copy(context)
     nl_context.set_target_cell(cctxt, cell)
-
-    def notify():
-        try:
-            compute.set_host_enabled(cctxt, service.host, enabled)
-        except Exception as exc:  # noqa: BLE001 - the DB change stands
-            LOG.warning('Could not tell compute %s it is %s: %s',
-                        service.host, 'enabled' if enabled else 'disabled',
-                        exc)
-
-    threading.Thread(target=notify, daemon=True,
-                     name='set-host-enabled-%s' % service.host).start()
+    try:
+        compute_rpcapi.ComputeAPI().set_host_enabled(cctxt, service.host,
+                                                     enabled)
+    except Exception as exc:  # noqa: BLE001 - the DB change stands
+        LOG.warning('Could not tell compute %s it is %s: %s',
+                    service.host, 'enabled' if enabled else 'disabled', exc)
 
 
 def _save(context, cell, service, values):
