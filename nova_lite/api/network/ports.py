@@ -79,14 +79,9 @@ def _allocate(context, network_id, requested):
                                ipaddress.ip_network(s['cidr'])), None)
             if subnet is None or ip not in ipaddress.ip_network(
                     subnet['cidr']):
-                raise errors.bad_request(
-                    'IP address %s is not a valid IP for the specified '
-                    'subnet.' % address, 'InvalidIpForSubnet')
+                raise _invalid_ip(address)
             if address in used:
-                raise errors.conflict(
-                    'IpAddressAlreadyAllocated',
-                    'IP address %s already allocated in subnet %s'
-                    % (address, subnet['id']))
+                raise _already_allocated(address, subnet)
         else:
             if subnet is None:
                 raise errors.bad_request(
@@ -216,14 +211,9 @@ def _allocate_update(context, port, requested):
                            ipaddress.ip_address(address) in
                            ipaddress.ip_network(s['cidr'])), None)
             if subnet is None:
-                raise errors.bad_request(
-                    'IP address %s is not a valid IP for the specified '
-                    'subnet.' % address, 'InvalidIpForSubnet')
+                raise _invalid_ip(address)
         if address in used:
-            raise errors.conflict(
-                'IpAddressAlreadyAllocated',
-                'IP address %s already allocated in subnet %s'
-                % (address, subnet['id']))
+            raise _already_allocated(address, subnet)
         result.append((port['network_id'], subnet['id'], address))
     return result
 
@@ -335,3 +325,18 @@ def delete_floatingip(context, fip_id):
     except exception.NetworkResourceNotFound:
         raise errors.not_found('floatingip', fip_id)
     LOG.info('Floating IP %s deleted', fip_id)
+
+
+def _invalid_ip(address):
+    """Neutron's 400 for a fixed IP outside the subnet asked for."""
+    return errors.bad_request(
+        'IP address %s is not a valid IP for the specified subnet.'
+        % address, 'InvalidIpForSubnet')
+
+
+def _already_allocated(address, subnet):
+    """Neutron's 409 for a fixed IP another port holds."""
+    return errors.conflict(
+        'IpAddressAlreadyAllocated',
+        'IP address %s already allocated in subnet %s'
+        % (address, subnet['id']))
