@@ -38,6 +38,10 @@ class SchedulerAPI:
         alternates of the same cell (not claimed).
 
         :param request_spec: an ``objects.RequestSpec``.
+        :param timeout: seconds to wait for the answer (default ``[DEFAULT]
+            rpc_response_timeout``); the scheduler is told when that
+            ends, and does not leave claims for an answer nobody waits for
+            (:mod:`nova_lite.scheduler.deadline`).
         :param return_decisions: ask for the decision records (a 1.2
             scheduler): JSON in the chosen Selection's ``decision`` and in
             a NoValidHost's ``decision`` kwarg.
@@ -50,5 +54,8 @@ class SchedulerAPI:
         if return_decisions and self.client.can_send_version('1.2'):
             version = '1.2'
             kwargs['return_decisions'] = True
+        if timeout is None:
+            timeout = CONF.rpc_response_timeout
         cctxt = self.client.prepare(version=version, timeout=timeout)
-        return cctxt.call(context, 'select_destinations', **kwargs)
+        return cctxt.call(context.with_reply_deadline(timeout),
+                          'select_destinations', **kwargs)
