@@ -14,6 +14,12 @@ scheduler checks it before every claim and once more before answering,
 keeping :data:`REPLY_MARGIN` for the answer's way back. Past it, the
 request ends in NoValidHost and the claims it made are deleted. A request
 without a deadline (an older client, a direct call) is never cut short.
+
+The deadline is taken when the call starts: a caller whose publish was held
+up by a broker outage waits a little longer than it says, so a request
+that reaches the scheduler only then may end in NoValidHost (the build in
+ERROR with this reason) where it could have been placed. That errs on the
+side of a failed build with a fault over a claim nobody owns.
 """
 
 import time
