@@ -15,11 +15,13 @@ keeping :data:`REPLY_MARGIN` for the answer's way back. Past it, the
 request ends in NoValidHost and the claims it made are deleted. A request
 without a deadline (an older client, a direct call) is never cut short.
 
-The deadline is taken when the call starts: a caller whose publish was held
-up by a broker outage waits a little longer than it says, so a request
-that reaches the scheduler only then may end in NoValidHost (the build in
-ERROR with this reason) where it could have been placed. That errs on the
-side of a failed build with a fault over a claim nobody owns.
+The deadline is taken when the call starts, but oslo.messaging starts the
+caller's wait only once the request is published: a publish held up by a
+broker restart makes the caller wait longer than it said, and the
+scheduler may give up on a caller still waiting. That NoValidHost carries
+``past_deadline``; a client that receives it was plainly still waiting, and
+asks once more with a fresh deadline (the scheduler released what it had
+claimed before answering).
 """
 
 import time
@@ -28,6 +30,8 @@ from nova_lite.scheduler import explain
 
 # Seconds kept for the answer to reach the caller before its deadline.
 REPLY_MARGIN = 1.0
+# The NoValidHost kwarg of a request given up for its deadline.
+PAST_DEADLINE = 'past_deadline'
 
 
 def remaining(context, now=None):
@@ -44,8 +48,10 @@ def check(context, doing):
     left = remaining(context)
     if left is None or left > REPLY_MARGIN:
         return
-    raise explain.no_valid_host(
+    error = explain.no_valid_host(
         'The scheduler stopped before %s: the caller stops waiting for its '
         'answer (RPC timeout) %s.' % (
             doing, 'in %.1f s' % left if left >= 0 else
             '%.1f s ago' % -left))
+    error.kwargs[PAST_DEADLINE] = True
+    raise error

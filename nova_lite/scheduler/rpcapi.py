@@ -1,11 +1,15 @@
 """Client side of the scheduler RPC API (API bus, topic ``scheduler``)."""
 
 import oslo_messaging as messaging
+from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
+from nova_lite import exception
 from nova_lite import rpc
+from nova_lite.scheduler import deadline
 
 CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
 
 RPC_TOPIC = 'scheduler'
 
@@ -57,5 +61,15 @@ class SchedulerAPI:
         if timeout is None:
             timeout = CONF.rpc_response_timeout
         cctxt = self.client.prepare(version=version, timeout=timeout)
+        try:
+            return cctxt.call(context.with_reply_deadline(timeout),
+                              'select_destinations', **kwargs)
+        except exception.NoValidHost as error:
+            if not error.kwargs.get(deadline.PAST_DEADLINE):
+                raise
+            # NOTE(nova_lite): the scheduler thought this caller gone, yet
+            # it is waiting: its publish was held up (a broker restart).
+            LOG.info('The scheduler answered after the deadline of this '
+                     'call (its request was late); asking again')
         return cctxt.call(context.with_reply_deadline(timeout),
                           'select_destinations', **kwargs)

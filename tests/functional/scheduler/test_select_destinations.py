@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 
+import fixtures
 import oslo_messaging as messaging
 import testtools
 
@@ -310,6 +311,27 @@ class CallerGaveUpTestCase(SchedulerFunctionalBase):
         inst = str(uuid.uuid4())
         self._timed_out_call(inst)
         self.assertEqual({}, self.allocations(inst))
+
+    def test_late_request_of_a_caller_still_waiting_is_asked_again(self):
+        # A broker restart held the publish up: the request arrives past
+        # the deadline taken at the call's start, the caller still waits.
+        real = nl_context.RequestContext.with_reply_deadline
+        deadlines = []
+
+        def late_once(ctxt, timeout):
+            called = real(ctxt, timeout)
+            if not deadlines:
+                called.reply_deadline -= timeout + 5
+            deadlines.append(called.reply_deadline)
+            return called
+        self.useFixture(fixtures.MockPatchObject(
+            nl_context.RequestContext, 'with_reply_deadline', late_once))
+        inst = str(uuid.uuid4())
+        (sels,) = self.api.select_destinations(self.ctxt, self.spec(),
+                                               [inst], timeout=20)
+        self.assertEqual(2, len(deadlines))
+        self.assertEqual('a1', sels[0].service_host)
+        self.assertNotEqual({}, self.allocations(inst))
 
     def test_in_time_answer_keeps_its_claim(self):
         inst = str(uuid.uuid4())

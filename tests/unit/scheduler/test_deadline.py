@@ -50,6 +50,37 @@ class ContextDeadlineTestCase(fakes.TestCase):
                                    sent.reply_deadline, delta=2)
 
 
+class ClientAsksAgainTestCase(fakes.TestCase):
+
+    def _api(self, *outcomes):
+        api = rpcapi.SchedulerAPI.__new__(rpcapi.SchedulerAPI)
+        api.client = mock.Mock()
+        api.client.prepare.return_value.call.side_effect = outcomes
+        return api
+
+    def test_past_deadline_answer_is_asked_again_once(self):
+        late = exception.NoValidHost(reason='late', past_deadline=True)
+        api = self._api(late, [['sel']])
+        ctxt = nl_context.get_admin_context()
+        self.assertEqual([['sel']],
+                         api.select_destinations(ctxt, 'spec', ['a']))
+        calls = api.client.prepare.return_value.call.call_args_list
+        self.assertEqual(2, len(calls))
+        # with a fresh deadline
+        self.assertLessEqual(calls[0][0][0].reply_deadline,
+                             calls[1][0][0].reply_deadline)
+        api = self._api(late, late)
+        self.assertRaises(exception.NoValidHost, api.select_destinations,
+                          ctxt, 'spec', ['a'])
+
+    def test_other_novalidhost_is_final(self):
+        api = self._api(exception.NoValidHost(reason='full'), [['sel']])
+        self.assertRaises(exception.NoValidHost, api.select_destinations,
+                          nl_context.get_admin_context(), 'spec', ['a'])
+        self.assertEqual(
+            1, api.client.prepare.return_value.call.call_count)
+
+
 class SchedulerDeadlineTestCase(fakes.TestCase):
 
     def setUp(self):
@@ -81,6 +112,7 @@ class SchedulerDeadlineTestCase(fakes.TestCase):
         err = self.assertRaises(exception.NoValidHost, self._select)
         self.assertIn('stopped before claiming', str(err))
         self.assertIn('s ago', str(err))
+        self.assertTrue(err.kwargs[deadline.PAST_DEADLINE])
         put.assert_not_called()
         self.assertEqual({}, self.placement.claims)
 
