@@ -9,6 +9,7 @@ which are local to the process and never serialized.
 
 import contextlib
 import copy
+import time
 
 from oslo_context import context as oslo_context
 from oslo_db.sqlalchemy import enginefacade
@@ -30,16 +31,34 @@ class RequestContext(oslo_context.RequestContext):
         self.cell_uuid = None
         self.db_connection = None
         self.mq_connection = None
+        # When the caller of an RPC call stops waiting for its answer
+        # (seconds since the epoch); see with_reply_deadline.
+        self.reply_deadline = None
 
     def to_dict(self):
         values = super().to_dict()
         values['read_deleted'] = self.read_deleted
+        if self.reply_deadline is not None:
+            values['reply_deadline'] = self.reply_deadline
         return values
 
     @classmethod
     def from_dict(cls, values):
-        return super().from_dict(
+        context = super().from_dict(
             values, read_deleted=values.get('read_deleted', 'no'))
+        context.reply_deadline = values.get('reply_deadline')
+        return context
+
+    def with_reply_deadline(self, timeout):
+        """A copy of this context for an RPC call that waits ``timeout``
+        seconds for its answer: it tells the server when the caller gives
+        up, so a server still working then can undo what it did (the
+        scheduler's claims). Wall-clock time: hosts' clocks are assumed
+        in step, as service liveness already assumes. A server that does
+        not know the key ignores it."""
+        ctxt = copy.copy(self)
+        ctxt.reply_deadline = time.time() + timeout
+        return ctxt
 
     def elevated(self):
         """Return an admin copy of this context (same request id)."""

@@ -277,6 +277,12 @@ class PlacementClient:
                 LOG.debug('Placement connection failed (%s), retry %d/%d',
                           exc, attempt + 1, self.connect_retries)
                 time.sleep(self.retry_delay)
+            except requests.Timeout as exc:
+                # NOTE(nova_lite): not retried: placement may have applied
+                # the request (a claim made); the caller decides.
+                raise PlacementUnreachable(
+                    'placement at %s did not answer %s %s within %ss: %s'
+                    % (self.endpoint, method, url, self.timeout, exc))
 
     # -- resource providers -----------------------------------------------
 

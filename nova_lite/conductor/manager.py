@@ -283,6 +283,19 @@ class ConductorManager(manager.Manager):
             self.reap_stuck_builds(context, timeout)
 
     @periodic_task.periodic_task(spacing=1)
+    def _periodic_reap_cell0_claims(self, context):
+        """Claims the scheduler made late for instances buried since
+        (:func:`nova_lite.conductor.reaper.reap_recent_cell0_claims`)."""
+        if self.is_cell_conductor or \
+                not self._due('reap_cell0_claims', reaper.CELL0_CLAIM_CHECK):
+            return
+        try:
+            reaper.reap_recent_cell0_claims(context,
+                                            self.compute_task.placement)
+        except Exception as err:  # noqa: BLE001 - next period retries
+            LOG.warning('Claims of instances in cell0 not checked: %s', err)
+
+    @periodic_task.periodic_task(spacing=1)
     def _periodic_prune_decisions(self, context):
         """Scheduling decision records past ``[conductor]
         scheduling_decision_max_age``: a cell conductor prunes its cell,

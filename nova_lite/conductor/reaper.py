@@ -16,9 +16,14 @@ Both are older than the build timeout, by their ``created_at``; both have
 their claim in placement deleted. And a claim the scheduler made for an
 instance that was buried meanwhile (the conductor's call timed out, the
 scheduler's answer came too late or was lost in a broker outage) is
-deleted: an instance of cell0, deleted or not, holds nothing. Only the
-super conductor runs this: it alone reaches the API database and every
-cell.
+deleted: an instance of cell0, deleted or not, holds nothing. That sweep
+also runs on its own every :data:`CELL0_CLAIM_CHECK` seconds over the
+instances buried in the last :data:`CELL0_CLAIM_RECENT` seconds
+(:func:`reap_recent_cell0_claims`): a late claim lands within a minute or
+two of the burial (the scheduler checks its caller's deadline before it
+claims, so only a claim already on its way to placement can be late), and
+should not wait for the next run of the build reaper. Only the super
+conductor runs this: it alone reaches the API database and every cell.
 """
 
 import datetime
@@ -40,6 +45,11 @@ LOG = logging.getLogger(__name__)
 # Seconds after its burial during which a cell0 instance is checked for a
 # claim the scheduler made late (at least twice the build timeout).
 CELL0_CLAIM_WINDOW = 600
+# Seconds between two sweeps of the claims of recently buried instances,
+# and how recently buried: longer than a claim can take to land in
+# placement (its client timeout, then placement's own database retries).
+CELL0_CLAIM_CHECK = 10
+CELL0_CLAIM_RECENT = 180
 
 
 class StuckBuild(exception.NovaLiteException):
@@ -135,6 +145,15 @@ def _set_error(cctxt, instance, error):
         return False
     common.set_error_with_fault(cctxt, instance.uuid, error)
     return True
+
+
+def reap_recent_cell0_claims(context, placement, now=None):
+    """:func:`reap_cell0_claims` of the last :data:`CELL0_CLAIM_RECENT`
+    seconds; how many claims were deleted."""
+    now = (now or timeutils.utcnow()).replace(tzinfo=None)
+    return reap_cell0_claims(
+        context, placement,
+        now - datetime.timedelta(seconds=CELL0_CLAIM_RECENT))
 
 
 def reap_cell0_claims(context, placement, since):

@@ -50,6 +50,7 @@ from nova_lite import manager
 from nova_lite import objects
 from nova_lite.scheduler import chance
 from nova_lite.scheduler import claims
+from nova_lite.scheduler import deadline
 from nova_lite.scheduler import decision
 from nova_lite.scheduler import explain
 from nova_lite.scheduler import filters
@@ -93,8 +94,9 @@ class Timings:
 class _Request:
     """The state of one select_destinations call."""
 
-    def __init__(self, spec, instance_uuids):
+    def __init__(self, spec, instance_uuids, context=None):
         self.spec = spec
+        self.context = context  # its reply_deadline: see deadline.py
         self.instance_uuids = list(instance_uuids or [])
         self.num_instances = (len(self.instance_uuids) or
                               max(1, spec.num_instances or 1))
@@ -232,9 +234,10 @@ class SchedulerManager(manager.Manager):
             reason = 'The request spec is invalid: %s.' % err
             LOG.info('No valid host: %s', reason)
             raise explain.no_valid_host(reason)
-        request = _Request(spec, instance_uuids)
+        request = _Request(spec, instance_uuids, context)
         try:
             result = self._select(context, request, return_alternates)
+            deadline.check(context, 'answering')
             return result, request.attempts
         except exception.NoValidHost as err:
             self._release(request)
@@ -390,10 +393,19 @@ class SchedulerManager(manager.Manager):
             evacuation = check_type(spec) == 'evacuate'
             claim = (claims.claim_on_top_of_existing if evacuation
                      else claims.claim_resources)
+            deadline.check(request.context, 'claiming')
             with request.timings.phase('claims'):
-                outcome = claim(
-                    self.placement, instance_uuid, alloc_req,
-                    spec.project_id, spec.user_id, stats=self.claim_stats)
+                try:
+                    outcome = claim(
+                        self.placement, instance_uuid, alloc_req,
+                        spec.project_id, spec.user_id,
+                        stats=self.claim_stats)
+                except Exception:
+                    # NOTE(nova_lite): no answer (placement timed out)
+                    # may still be a claim: released with the others.
+                    if not evacuation:
+                        request.claimed.append(instance_uuid)
+                    raise
             if outcome == claims.CLAIMED:
                 if not evacuation:
                     # NOTE(nova_lite): releasing an evacuation's claim

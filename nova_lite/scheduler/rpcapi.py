@@ -1,11 +1,15 @@
 """Client side of the scheduler RPC API (API bus, topic ``scheduler``)."""
 
 import oslo_messaging as messaging
+from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
+from nova_lite import exception
 from nova_lite import rpc
+from nova_lite.scheduler import deadline
 
 CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
 
 RPC_TOPIC = 'scheduler'
 
@@ -38,6 +42,10 @@ class SchedulerAPI:
         alternates of the same cell (not claimed).
 
         :param request_spec: an ``objects.RequestSpec``.
+        :param timeout: seconds to wait for the answer (default ``[DEFAULT]
+            rpc_response_timeout``); the scheduler is told when that
+            ends, and does not leave claims for an answer nobody waits for
+            (:mod:`nova_lite.scheduler.deadline`).
         :param return_decisions: ask for the decision records (a 1.2
             scheduler): JSON in the chosen Selection's ``decision`` and in
             a NoValidHost's ``decision`` kwarg.
@@ -50,5 +58,18 @@ class SchedulerAPI:
         if return_decisions and self.client.can_send_version('1.2'):
             version = '1.2'
             kwargs['return_decisions'] = True
+        if timeout is None:
+            timeout = CONF.rpc_response_timeout
         cctxt = self.client.prepare(version=version, timeout=timeout)
-        return cctxt.call(context, 'select_destinations', **kwargs)
+        try:
+            return cctxt.call(context.with_reply_deadline(timeout),
+                              'select_destinations', **kwargs)
+        except exception.NoValidHost as error:
+            if not error.kwargs.get(deadline.PAST_DEADLINE):
+                raise
+            # NOTE(nova_lite): the scheduler thought this caller gone, yet
+            # it is waiting: its publish was held up (a broker restart).
+            LOG.info('The scheduler answered after the deadline of this '
+                     'call (its request was late); asking again')
+        return cctxt.call(context.with_reply_deadline(timeout),
+                          'select_destinations', **kwargs)

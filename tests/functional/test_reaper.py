@@ -15,6 +15,7 @@ import testtools
 
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import compute_task
+from nova_lite.conductor import reaper
 from nova_lite.conductor.tasks import build as build_task
 from nova_lite import context as nl_context
 from nova_lite import objects
@@ -153,3 +154,24 @@ class LateSchedulerAnswerTestCase(testtools.TestCase):
         # once only
         self.assertEqual(0, self.cloud.super_conductor.manager
                          .reap_stuck_builds(self.ctxt, TIMEOUT, now=later))
+
+    def test_late_claim_is_swept_soon_by_its_own_periodic(self):
+        # Not at the build reaper's pace (every min(build timeout, 60 s),
+        # and not at all with the build timeout disabled), which let a
+        # claim made just after a sweep outlive the fault suite's check.
+        self.useFixture(fixtures.MockPatchObject(
+            build_task.ScheduleAndBuildTask, '_drop_claims',
+            lambda *args, **kwargs: None))
+        manager = self.cloud.super_conductor.manager
+        server = self.cloud.create_server()
+        self.cloud.wait_for_server(server['id'], 'ERROR')
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
+        # the sweep looks at the recently buried only
+        later = timeutils.utcnow() + datetime.timedelta(
+            seconds=reaper.CELL0_CLAIM_RECENT + 5)
+        self.assertEqual(0, reaper.reap_recent_cell0_claims(
+            self.ctxt, manager.compute_task.placement, now=later))
+        self.assertNotEqual({}, self.cloud.allocations(server['id']))
+        manager._periodic_reap_cell0_claims(self.ctxt)
+        self.assertEqual({}, self.cloud.allocations(server['id']))
+        self.assertLessEqual(reaper.CELL0_CLAIM_CHECK, 10)

@@ -10,8 +10,11 @@ Skipped while placement does not serve ``GET /allocation_candidates``.
 """
 
 import threading
+import time
 import uuid
 
+import fixtures
+import oslo_messaging as messaging
 import testtools
 
 from nova_lite.clients import placement as placement_client
@@ -256,6 +259,86 @@ class RacingSchedulersTestCase(SchedulerFunctionalBase):
         for node in nodes:
             usages = self.placement.get_usages(node)['usages']
             self.assertEqual(2, usages['VCPU'])
+
+
+class CallerGaveUpTestCase(SchedulerFunctionalBase):
+    """The caller's call timed out while the scheduler worked (issue 16:
+    its database reads were retried through a MariaDB restart): the
+    caller drops the claims and buries the instance, so the scheduler
+    must not leave one behind it."""
+
+    def setUp(self):
+        super().setUp()
+        self.add_compute('cell1', 'a1')
+        self.done = threading.Event()
+        mgr = self.scheduler.manager
+        real = mgr.schedule
+
+        def schedule(*args, **kwargs):
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.done.set()
+        mgr.schedule = schedule
+
+    def _slow(self, obj, name, seconds, before=True):
+        real = getattr(obj, name)
+
+        def slow(*args, **kwargs):
+            if before:
+                time.sleep(seconds)
+            result = real(*args, **kwargs)
+            if not before:
+                time.sleep(seconds)
+            return result
+        setattr(obj, name, slow)
+        self.addCleanup(setattr, obj, name, real)
+
+    def _timed_out_call(self, inst):
+        self.assertRaises(messaging.MessagingTimeout,
+                          self.api.select_destinations, self.ctxt,
+                          self.spec(), [inst], timeout=2)
+        self.assertTrue(self.done.wait(30))
+
+    def test_no_claim_after_the_caller_gave_up(self):
+        self._slow(self.scheduler.manager.host_manager, 'refresh', 2.5)
+        inst = str(uuid.uuid4())
+        self._timed_out_call(inst)
+        self.assertEqual({}, self.allocations(inst))
+
+    def test_claim_undone_when_the_answer_comes_too_late(self):
+        self._slow(self.placement, 'put_allocations', 2.5, before=False)
+        inst = str(uuid.uuid4())
+        self._timed_out_call(inst)
+        self.assertEqual({}, self.allocations(inst))
+
+    def test_late_request_of_a_caller_still_waiting_is_asked_again(self):
+        # A broker restart held the publish up: the request arrives past
+        # the deadline taken at the call's start, the caller still waits.
+        real = nl_context.RequestContext.with_reply_deadline
+        deadlines = []
+
+        def late_once(ctxt, timeout):
+            called = real(ctxt, timeout)
+            if not deadlines:
+                called.reply_deadline -= timeout + 5
+            deadlines.append(called.reply_deadline)
+            return called
+        self.useFixture(fixtures.MockPatchObject(
+            nl_context.RequestContext, 'with_reply_deadline', late_once))
+        inst = str(uuid.uuid4())
+        (sels,) = self.api.select_destinations(self.ctxt, self.spec(),
+                                               [inst], timeout=20)
+        self.assertEqual(2, len(deadlines))
+        self.assertEqual('a1', sels[0].service_host)
+        self.assertNotEqual({}, self.allocations(inst))
+
+    def test_in_time_answer_keeps_its_claim(self):
+        inst = str(uuid.uuid4())
+        (sels,) = self.api.select_destinations(self.ctxt, self.spec(),
+                                               [inst], timeout=20)
+        self.assertEqual('a1', sels[0].service_host)
+        self.assertNotEqual({}, self.allocations(inst))
 
 
 class SeparateRequestsSpreadTestCase(SchedulerFunctionalBase):

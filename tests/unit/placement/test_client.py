@@ -43,16 +43,17 @@ class RecordingApp:
 class FlakyAdapter(requests.adapters.BaseAdapter):
     """Fails with ConnectionError ``failures`` times, then delegates."""
 
-    def __init__(self, failures, app):
+    def __init__(self, failures, app, error=requests.ConnectionError):
         super().__init__()
         self.failures = failures
         self.inner = client_mod.WSGIAdapter(app)
         self.calls = 0
+        self.error = error
 
     def send(self, request, **kwargs):
         self.calls += 1
         if self.calls <= self.failures:
-            raise requests.ConnectionError('refused')
+            raise self.error('refused')
         return self.inner.send(request, **kwargs)
 
     def close(self):
@@ -122,9 +123,9 @@ class TestPlacementClient(testtools.TestCase):
                                 self._client(app).request, 'GET', '/')
         self.assertIsNone(exc.code)
 
-    def _flaky_client(self, failures, app):
+    def _flaky_client(self, failures, app, **kwargs):
         session = requests.Session()
-        adapter = FlakyAdapter(failures, app)
+        adapter = FlakyAdapter(failures, app, **kwargs)
         session.mount('http://', adapter)
         client = client_mod.PlacementClient(
             endpoint='http://placement.invalid', session=session,
@@ -143,6 +144,18 @@ class TestPlacementClient(testtools.TestCase):
         self.assertRaises(client_mod.PlacementUnreachable,
                           client.request, 'GET', '/')
         self.assertEqual(2, adapter.calls)
+
+    def test_read_timeout_is_unreachable_and_not_retried(self):
+        # The request may have been applied (a claim made): the caller,
+        # not the client, decides what to do about it.
+        self.flags.config(group='placement', connect_retries=3)
+        client, adapter = self._flaky_client(
+            5, RecordingApp(body={}), error=requests.ReadTimeout)
+        err = self.assertRaises(client_mod.PlacementUnreachable,
+                                client.put_allocations, 'c1', {}, 'p',
+                                'u')
+        self.assertIn('did not answer PUT', str(err))
+        self.assertEqual(1, adapter.calls)
 
 
 class EnvironmentSessionTestCase(testtools.TestCase):

@@ -27,11 +27,15 @@ class SchedulerRPCAPITestCase(fakes.TestCase):
         result = api.select_destinations(ctxt, 'spec', ('a', 'b'))
         api.client.can_send_version.assert_called_once_with('1.2')
         api.client.prepare.assert_called_once_with(version='1.2',
-                                                   timeout=None)
+                                                   timeout=60)
         cctxt.call.assert_called_once_with(
-            ctxt, 'select_destinations', request_spec='spec',
+            mock.ANY, 'select_destinations', request_spec='spec',
             instance_uuids=['a', 'b'], return_alternates=True,
             return_decisions=True)
+        # the context carries when the call stops waiting
+        self.assertEqual(ctxt.request_id,
+                         cctxt.call.call_args[0][0].request_id)
+        self.assertIsNotNone(cctxt.call.call_args[0][0].reply_deadline)
         self.assertIs(cctxt.call.return_value, result)
 
     def test_select_destinations_capped_at_1_1_asks_no_decisions(self):
@@ -40,9 +44,9 @@ class SchedulerRPCAPITestCase(fakes.TestCase):
         ctxt = nl_context.get_admin_context()
         api.select_destinations(ctxt, 'spec', ('a',))
         api.client.prepare.assert_called_once_with(version='1.1',
-                                                   timeout=None)
+                                                   timeout=60)
         cctxt.call.assert_called_once_with(
-            ctxt, 'select_destinations', request_spec='spec',
+            mock.ANY, 'select_destinations', request_spec='spec',
             instance_uuids=['a'], return_alternates=True)
 
     def test_manager_serves_the_client_version(self):
