@@ -77,24 +77,12 @@ def get_all(context, uuids=None):
         rp = by_id.get(rp_id)
         if rp is not None:
             rp['usages'][rc_names[rc_id]] = int(used)
-    for rp_id, name in session.execute(sa.select(
-            common.RP_TRAIT.c.resource_provider_id, common.TRAIT.c.name)
-            .select_from(common.RP_TRAIT.join(
-                common.TRAIT,
-                common.RP_TRAIT.c.trait_id == common.TRAIT.c.id))
-            .where(_of(common.RP_TRAIT.c.resource_provider_id, ids))).all():
-        rp = by_id.get(rp_id)
-        if rp is not None:
-            rp['traits'].append(name)
-    for rp_id, agg_uuid in session.execute(sa.select(
-            common.RP_AGG.c.resource_provider_id, common.AGG.c.uuid)
-            .select_from(common.RP_AGG.join(
-                common.AGG,
-                common.RP_AGG.c.aggregate_id == common.AGG.c.id))
-            .where(_of(common.RP_AGG.c.resource_provider_id, ids))).all():
-        rp = by_id.get(rp_id)
-        if rp is not None:
-            rp['aggregates'].append(agg_uuid)
+    _append_linked(session, by_id, ids, 'traits', common.RP_TRAIT,
+                   common.RP_TRAIT.c.trait_id, common.TRAIT.c.id,
+                   common.TRAIT.c.name)
+    _append_linked(session, by_id, ids, 'aggregates', common.RP_AGG,
+                   common.RP_AGG.c.aggregate_id, common.AGG.c.id,
+                   common.AGG.c.uuid)
     return list(by_id.values())
 
 
@@ -137,3 +125,17 @@ def fingerprint(context):
             sa.func.sum(ALLOC.c.used), 0),
         sa.func.coalesce(sa.func.max(ALLOC.c.id), 0))).one()
     return '%d-%d-%d:%d-%d-%d' % (tuple(rps) + tuple(allocs))
+
+
+def _append_linked(session, by_id, ids, key, link, link_fk, target_id,
+                   value):
+    """Append to each provider's ``key`` list the ``value`` column of the
+    rows ``link`` (a provider-to-target table) joins it to: its traits'
+    names or its aggregates' uuids, one query for all providers."""
+    for rp_id, item in session.execute(
+            sa.select(link.c.resource_provider_id, value)
+            .select_from(link.join(target_id.table, link_fk == target_id))
+            .where(_of(link.c.resource_provider_id, ids))).all():
+        rp = by_id.get(rp_id)
+        if rp is not None:
+            rp[key].append(item)
