@@ -180,6 +180,19 @@ class DashboardTestCase(test_servers.ServersTestBase):
             self.assertEqual(provider['generation'], usages[uuid][0])
             self.assertEqual({rc: n for rc, n in provider['usages'].items()
                               if n}, usages[uuid][1])
+        agg = uuidutils.generate_uuid()
+        generation = client.request(
+            'GET', '/resource_providers/%s' % rp)['generation']
+        client.request('PUT', '/resource_providers/%s/aggregates' % rp,
+                       {'aggregates': [agg],
+                        'resource_provider_generation': generation},
+                       microversion='1.19')
+        traits = client.request('GET',
+                                '/resource_providers/%s/traits' % rp)
+        [linked] = client.get_capacity([rp])
+        self.assertEqual(sorted(traits['traits']), sorted(linked['traits']))
+        self.assertIn('COMPUTE_NODE', linked['traits'])
+        self.assertEqual([agg], linked['aggregates'])
         err = self.assertRaises(placement_client.PlacementError,
                                 client.request, 'GET',
                                 '/nova_lite/capacity?uuids=not-a-uuid')
