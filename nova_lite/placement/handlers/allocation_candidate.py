@@ -12,6 +12,7 @@ from 1.12, traits in summaries from 1.17, every class in summaries from
 import contextlib
 import gc
 import json
+from json import encoder as json_encoder
 import threading
 
 from nova_lite import conf as nl_conf
@@ -113,11 +114,16 @@ def _dumps(data):
     return json.dumps(data, separators=(',', ':'), check_circular=False)
 
 
+# json.dumps of one string, without the encoder object json.dumps builds
+# per call (a thousand uuids per answer at 1,000 providers).
+_quote = json_encoder.encode_basestring_ascii
+
+
 class _Cached(dict):
-    """JSON text of strings and of shared dicts, encoded once each."""
+    """JSON text of strings, encoded once each."""
 
     def __missing__(self, value):
-        text = self[value] = _dumps(value)
+        text = self[value] = _quote(value)
         return text
 
 

@@ -340,30 +340,15 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None):
 
 
 # -- loading trees -----------------------------------------------------------
+#
+# The tree reads are the same few statements on every request: built once
+# here, the root ids passed as an expanding parameter, so a request pays
+# neither their construction nor SQLAlchemy's cache key walk (memoized on
+# the statement object). Each comes in three forms: every provider (key
+# None), the providers of some trees (``RP.root_provider_id``) and some
+# providers by id (``RP.id``, the sharing providers).
 
-def _by_roots(column, root_ids):
-    """A WHERE clause on a provider's root, or None for every tree."""
-    if root_ids is None:
-        return None
-    return column.in_(sorted(root_ids))
-
-
-def _where(query, clause):
-    return query if clause is None else query.where(clause)
-
-
-def _read_providers(context, clause, roots=None):
-    """{id: Provider}; only those of ``roots`` when not None (the query
-    reads every tree when the list of roots is too long for ``IN``: the
-    other trees' rows are then dropped here, before any object is built,
-    and their inventories, traits and aggregates skipped)."""
-    query = _where(sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
-                             RP.c.root_provider_id), clause)
-    rows = context.session.execute(query).all()
-    if roots is None:
-        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
-    return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows
-            if r[3] in roots}
+_IDS = sa.bindparam('ids', expanding=True)
 
 
 def _usage_table():
@@ -377,46 +362,97 @@ def _usage_table():
             ALLOC.c.resource_class_id).subquery('usage')
 
 
-def _fill_inventories(context, providers, clause):
+def _provider_statement(by):
+    query = sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
+                      RP.c.root_provider_id)
+    return query if by is None else query.where(by.in_(_IDS))
+
+
+def _inventory_statement(by):
     usage = _usage_table()
     joined = INV.outerjoin(usage, sa.and_(
         usage.c.rp_id == INV.c.resource_provider_id,
         usage.c.rc_id == INV.c.resource_class_id))
-    if clause is not None:
+    if by is not None:
         joined = joined.join(RP, RP.c.id == INV.c.resource_provider_id)
     query = sa.select(
         INV.c.resource_provider_id, INV.c.resource_class_id, INV.c.total,
         INV.c.reserved, INV.c.allocation_ratio, INV.c.min_unit,
         INV.c.max_unit, INV.c.step_size,
         sa.func.coalesce(usage.c.used, 0)).select_from(joined)
-    if clause is not None:
-        query = query.where(clause)
-    for row in context.session.execute(query).all():
-        provider = providers.get(row[0])
-        if provider is not None:
-            provider.inv[row[1]] = (row[2], row[3], row[4], row[5], row[6],
-                                    row[7], int(row[8]))
+    return query if by is None else query.where(by.in_(_IDS))
 
 
-def _fill_links(context, providers, table, column, attribute, clause):
+def _link_statement(table, column, by):
     query = sa.select(table.c.resource_provider_id, column)
-    if clause is not None:
-        query = query.select_from(table.join(
-            RP, RP.c.id == table.c.resource_provider_id)).where(clause)
-    for rp_id, value in context.session.execute(query).all():
-        provider = providers.get(rp_id)
+    if by is None:
+        return query
+    return query.select_from(table.join(
+        RP, RP.c.id == table.c.resource_provider_id)).where(by.in_(_IDS))
+
+
+def _tree_statements(by):
+    return {
+        'providers': _provider_statement(by),
+        'inventories': _inventory_statement(by),
+        'traits': _link_statement(RP_TRAIT, RP_TRAIT.c.trait_id, by),
+        'aggs': _link_statement(RP_AGG, RP_AGG.c.aggregate_id, by),
+    }
+
+
+BY_ROOT, BY_ID = 'root', 'id'
+_TREE_STATEMENTS = {None: _tree_statements(None),
+                    BY_ROOT: _tree_statements(RP.c.root_provider_id),
+                    BY_ID: _tree_statements(RP.c.id)}
+
+
+def _execute_tree_read(context, name, roots, by=BY_ROOT):
+    """Rows of the read ``name`` for the providers of the trees ``roots``
+    (a sorted list of ids; with ``by=BY_ID`` the providers of those ids),
+    or of every provider when ``roots`` is None."""
+    if roots is None:
+        return context.session.execute(_TREE_STATEMENTS[None][name]).all()
+    return context.session.execute(_TREE_STATEMENTS[by][name],
+                                   {'ids': roots}).all()
+
+
+def _read_providers(context, roots, keep=None, by=BY_ROOT):
+    """{id: Provider} of the trees of ``roots`` (None: every tree); only
+    those with a root in ``keep`` when given (every tree is read when the
+    list of roots is too long for ``IN``: the other trees' rows are then
+    dropped here, before any object is built, and their inventories,
+    traits and aggregates skipped)."""
+    rows = _execute_tree_read(context, 'providers', roots, by)
+    if keep is None:
+        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+    return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows
+            if r[3] in keep}
+
+
+def _fill_inventories(context, providers, roots, by):
+    get = providers.get
+    for (rp_id, rc_id, total, reserved, ratio, min_unit, max_unit, step,
+         used) in _execute_tree_read(context, 'inventories', roots, by):
+        provider = get(rp_id)
         if provider is not None:
-            getattr(provider, attribute).add(value)
+            provider.inv[rc_id] = (total, reserved, ratio, min_unit,
+                                   max_unit, step, int(used))
 
 
-def _load(context, clause, with_aggs=True, roots=None):
-    providers = _read_providers(context, clause, roots)
-    _fill_inventories(context, providers, clause)
-    _fill_links(context, providers, RP_TRAIT, RP_TRAIT.c.trait_id, 'traits',
-                clause)
+def _fill_links(context, providers, name, roots, by):
+    get = providers.get
+    for rp_id, value in _execute_tree_read(context, name, roots, by):
+        provider = get(rp_id)
+        if provider is not None:
+            getattr(provider, name).add(value)
+
+
+def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
+    providers = _read_providers(context, roots, keep, by)
+    _fill_inventories(context, providers, roots, by)
+    _fill_links(context, providers, 'traits', roots, by)
     if with_aggs:
-        _fill_links(context, providers, RP_AGG, RP_AGG.c.aggregate_id,
-                    'aggs', clause)
+        _fill_links(context, providers, 'aggs', roots, by)
     return providers
 
 
@@ -424,11 +460,10 @@ def load_trees(context, root_ids, with_aggs=True):
     """{root id: [Provider, ...]} for ``root_ids`` (a list); aggregates
     only ``with_aggs`` (member_of or sharing providers need them)."""
     wanted = set(root_ids)
-    clause = None
     if len(wanted) <= IN_LIST_MAX:
-        clause = _by_roots(RP.c.root_provider_id, wanted)
-    providers = _load(context, clause, with_aggs,
-                      wanted if clause is None else None)
+        providers = _load(context, sorted(wanted), with_aggs)
+    else:
+        providers = _load(context, None, with_aggs, keep=wanted)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)
@@ -452,7 +487,7 @@ def load_sharing(context, request, ids):
         .distinct()).all()
     if not rows:
         return {}
-    sharing = _load(context, RP.c.id.in_(sorted(r[0] for r in rows)))
+    sharing = _load(context, sorted(r[0] for r in rows), by=BY_ID)
     for provider in sharing.values():
         provider.sharing = True
     return sharing
