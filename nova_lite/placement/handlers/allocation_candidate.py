@@ -162,14 +162,47 @@ def _encode_requests(requests, want):
     return '[%s]' % ','.join(parts)
 
 
+def _encode_summaries(summaries, want):
+    """The 1.12+ ``provider_summaries`` object as JSON text, one template
+    per provider: no intermediate dict per summary and per class for the
+    encoder to walk. Names and uuids are quoted by the encoder's own
+    string function, a list of traits (shared by the providers with the
+    same traits) encoded once; the text is the one json.dumps gives."""
+    strings = _Cached()
+    traits_text = {}
+    with_traits = want >= (1, 17)
+    with_tree = want >= (1, 29)
+    parts = []
+    for uuid, summary in summaries.items():
+        resources = ','.join([
+            '%s:{"capacity":%d,"used":%d}' % (
+                strings[name], amounts['capacity'], amounts['used'])
+            for name, amounts in summary.resources.items()])
+        text = '%s:{"resources":{%s}' % (strings[uuid], resources)
+        if with_traits:
+            traits = traits_text.get(id(summary.traits))
+            if traits is None:
+                traits = traits_text[id(summary.traits)] = (
+                    summary.traits, _dumps(summary.traits))
+            text += ',"traits":' + traits[1]
+        if with_tree:
+            parent = summary.parent_uuid
+            text += ',"parent_provider_uuid":%s,"root_provider_uuid":%s' % (
+                'null' if parent is None else strings[parent],
+                strings[summary.root_uuid])
+        parts.append(text + '}')
+    return '{%s}' % ','.join(parts)
+
+
 def _encode(candidates, want):
-    """The response body: the allocation requests from a template from
-    1.12 (the list shape before is rare and left to the encoder)."""
+    """The response body: the allocation requests and the summaries from
+    templates from 1.12 (the list shape before is rare and left to the
+    encoder)."""
     if want < (1, 12):
         return _dumps(_serialize(candidates, want))
     return '{"allocation_requests":%s,"provider_summaries":%s}' % (
         _encode_requests(candidates.allocation_requests, want),
-        _dumps(_serialize_summaries(candidates, want)))
+        _encode_summaries(candidates.summaries, want))
 
 
 @microversion.require('1.10')

@@ -1,5 +1,5 @@
-"""The templated allocation_requests text is the encoder's, byte for
-byte, in every microversion shape."""
+"""The templated allocation_requests and provider_summaries text is the
+encoder's, byte for byte, in every microversion shape."""
 
 import json
 
@@ -10,6 +10,7 @@ from nova_lite.placement.objects import allocation_candidate as ac_obj
 
 RP1 = '11111111-1111-4111-8111-111111111111'
 RP2 = '22222222-2222-4222-8222-222222222222'
+RP3 = '33333333-3333-4333-8333-333333333333'
 
 
 def _candidates():
@@ -21,10 +22,19 @@ def _candidates():
          {'': [RP1], '_NET-1': [RP2]}),
         ({}, {'_X': [RP1]}),
     ]
+    shared_traits = ['HW_CPU_X86_AVX2', 'CUSTOM_\u00e9']
     summaries = {RP1: ac_obj.Summary(
         uuid=RP1, parent_uuid=None, root_uuid=RP1,
         resources={'VCPU': {'capacity': 8, 'used': 1}},
-        traits=['HW_CPU_X86_AVX2'])}
+        traits=shared_traits),
+        RP2: ac_obj.Summary(
+            uuid=RP2, parent_uuid=RP1, root_uuid=RP1,
+            resources={'VCPU': {'capacity': 16, 'used': 0},
+                       'MEMORY_MB': {'capacity': 2048, 'used': 512}},
+            traits=shared_traits),
+        RP3: ac_obj.Summary(
+            uuid=RP3, parent_uuid=RP2, root_uuid=RP1, resources={},
+            traits=[])}
     return ac_obj.Candidates(allocation_requests=requests,
                              summaries=summaries)
 
