@@ -1,0 +1,104 @@
+"""The root query's statement is kept per plan: a repeated request shape
+reuses it, and no request gets an answer planned for another (amounts,
+limits, traits, sharing providers) or for data that has since changed."""
+
+import json
+import uuid
+
+import testtools
+import webob
+
+from nova_lite.placement.objects import research_context
+from nova_lite.testing import placement_fixture
+
+HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
+           'Content-Type': 'application/json',
+           'OpenStack-API-Version': 'placement 1.36'}
+AGG = str(uuid.uuid4())
+
+
+class TestRootQueryPlans(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.app = self.useFixture(placement_fixture.PlacementFixture()).app
+        self.computes = [self._provider('cn%d' % i, {'VCPU': 8})
+                         for i in range(3)]
+        self._call('PUT', '/resource_providers/%s/traits' % self.computes[0],
+                   {'resource_provider_generation': 1,
+                    'traits': ['HW_CPU_X86_AVX2']})
+
+    def _call(self, method, path, body=None):
+        request = webob.Request.blank(path, method=method, headers=HEADERS)
+        if body is not None:
+            request.body = json.dumps(body).encode()
+        response = request.get_response(self.app)
+        self.assertLess(response.status_int, 300, response.text)
+        return response.json if response.body else None
+
+    def _provider(self, name, inventory):
+        rp = str(uuid.uuid4())
+        self._call('POST', '/resource_providers', {'name': name, 'uuid': rp})
+        self._call('PUT', '/resource_providers/%s/inventories' % rp,
+                   {'resource_provider_generation': 0,
+                    'inventories': {rc: {'total': total}
+                                    for rc, total in inventory.items()}})
+        return rp
+
+    def _candidates(self, query):
+        body = self._call('GET', '/allocation_candidates?' + query)
+        return sorted(uuid for request in body['allocation_requests']
+                      for uuid in request['allocations'])
+
+    def _claim(self, rp, resources):
+        self._call('PUT', '/allocations/%s' % uuid.uuid4(), {
+            'allocations': {rp: {'resources': resources}},
+            'project_id': str(uuid.uuid4()), 'user_id': str(uuid.uuid4()),
+            'consumer_generation': None})
+
+    def test_same_shape_reuses_the_statement(self):
+        self._candidates('resources=VCPU:4')
+        hits = research_context._build_root_query.cache_info().hits
+        self.assertEqual(sorted(self.computes),
+                         self._candidates('resources=VCPU:4'))
+        self.assertGreater(
+            research_context._build_root_query.cache_info().hits, hits)
+
+    def test_amounts_limits_and_traits_are_not_shared(self):
+        # The larger amount first: a statement planned for it, reused for
+        # the smaller one, would find no tree.
+        self.assertEqual([], self._candidates('resources=VCPU:9'))
+        self.assertEqual([], self._candidates('resources=VCPU:9&limit=1'))
+        self.assertEqual(3, len(self._candidates('resources=VCPU:4')))
+        self.assertEqual(1, len(self._candidates('resources=VCPU:4&limit=1')))
+        self.assertEqual(2, len(self._candidates('resources=VCPU:4&limit=2')))
+        self.assertEqual([self.computes[0]], self._candidates(
+            'resources=VCPU:4&required=HW_CPU_X86_AVX2'))
+        self.assertEqual(sorted(self.computes[1:]), self._candidates(
+            'resources=VCPU:4&required=!HW_CPU_X86_AVX2'))
+        self.assertEqual(3, len(self._candidates('resources=VCPU:4')))
+
+    def test_usage_written_after_planning_is_seen(self):
+        self.assertEqual(3, len(self._candidates('resources=VCPU:4')))
+        self._claim(self.computes[1], {'VCPU': 6})
+        self.assertEqual(sorted([self.computes[0], self.computes[2]]),
+                         self._candidates('resources=VCPU:4'))
+        self.assertEqual(
+            sorted([self.computes[0], self.computes[2]]),
+            self._candidates('resources=VCPU:4&limit=5'))
+
+    def test_sharing_provider_room_is_part_of_the_plan(self):
+        disk = self._provider('disk', {'DISK_GB': 100})
+        self._call('PUT', '/resource_providers/%s/traits' % disk,
+                   {'resource_provider_generation': 1,
+                    'traits': ['MISC_SHARES_VIA_AGGREGATE']})
+        for rp, generation in ((disk, 2), (self.computes[2], 1)):
+            self._call('PUT', '/resource_providers/%s/aggregates' % rp,
+                       {'resource_provider_generation': generation,
+                        'aggregates': [AGG]})
+        query = 'resources=VCPU:1,DISK_GB:50'
+        self.assertEqual(sorted([disk, self.computes[2]]),
+                         self._candidates(query))
+        self._claim(disk, {'DISK_GB': 60})
+        self.assertEqual([], self._candidates(query))
+        self.assertEqual([], self._candidates(query + '&limit=1'))
