@@ -95,10 +95,12 @@ class _Lab(fixtures.Fixture):
 
     def _seed(self, cell, start, stop):
         now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
-        hosts = sorted({'host%05d' % (i // NODES_PER_HOST)
-                        for i in range(start, stop)})
-        nodes = [{'uuid': str(uuid.uuid4()),
-                  'host': 'host%05d' % (i // NODES_PER_HOST),
+        def host(i):
+            # NOTE(bench): a host is in one cell even when a cell's share
+            # is not a multiple of NODES_PER_HOST.
+            return '%s-host%05d' % (cell.name, (i - start) // NODES_PER_HOST)
+        hosts = sorted({host(i) for i in range(start, stop)})
+        nodes = [{'uuid': str(uuid.uuid4()), 'host': host(i),
                   'hypervisor_hostname': 'node%05d' % i, 'vcpus': 64,
                   'memory_mb': 262144, 'local_gb': 4000, 'vcpus_used': 1,
                   'memory_mb_used': 512, 'local_gb_used': 1,
