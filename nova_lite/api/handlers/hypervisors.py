@@ -18,6 +18,7 @@ from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite import context as nl_context
 from nova_lite import exception
+from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import instance as instance_obj
 
 _USAGE_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
@@ -124,21 +125,27 @@ def list_hypervisors_detail(req):
 
 
 def _find(req, context, hypervisor_id):
-    nodes, _down = host_info.all_compute_nodes(context)
+    """The CellItem of the node the URL names: its uuid from 2.53, its
+    id before (the first cell holding that id, as Nova's lookup); every
+    cell asked at once for that one row."""
     if microversion.at_least(req, '2.53'):
         if not uuidutils.is_uuid_like(hypervisor_id):
             raise webob.exc.HTTPBadRequest(
                 'Invalid uuid %s' % hypervisor_id)
-        matches = [n for n in nodes if n.item.uuid == hypervisor_id]
-    elif hypervisor_id.isdigit():
-        matches = [n for n in nodes if n.item.id == int(hypervisor_id)]
+        lookup, key = compute_node_obj.ComputeNode.get_by_uuid, hypervisor_id
+    elif hypervisor_id.isdigit() and int(hypervisor_id) <= util.DB_INT_MAX:
+        lookup, key = compute_node_obj.ComputeNode.get_by_id, int(
+            hypervisor_id)
     else:
         # Nova: an id that is not an integer names no hypervisor.
-        matches = []
-    if not matches:
-        raise webob.exc.HTTPNotFound(
-            "Hypervisor with ID '%s' could not be found." % hypervisor_id)
-    return matches[0]
+        lookup = None
+    if lookup is not None:
+        results = cells.scatter_gather_all(context, lookup, key,
+                                           include_cell0=False)
+        for cell_uuid, node in cells.successful(results):
+            return host_info.CellItem(cell_uuid, node)
+    raise webob.exc.HTTPNotFound(
+        "Hypervisor with ID '%s' could not be found." % hypervisor_id)
 
 
 def _found_entry(req, context):
