@@ -92,12 +92,15 @@ def is_up(service):
 def uptime(service):
     """What ``uptime`` prints on a host, as the libvirt driver reports it
     (Nova's fake driver has none): the fake host is up since its compute
-    service first reported; None for a down or unknown service."""
+    service first reported; None for a down or unknown service (an
+    object or a dict of its columns)."""
     if service is None or not is_up(service):
         return None
     now = timeutils.utcnow()
+    created = (service['created_at'] if isinstance(service, dict)
+               else service.created_at)
     seconds = max(0, int((now - timeutils.normalize_time(
-        service.created_at)).total_seconds()))
+        created)).total_seconds()))
     days, rest = divmod(seconds, 86400)
     return ' %s up %d days, %d:%02d,  0 users,  load average: 0.00, 0.00, ' \
         '0.00' % (now.strftime('%H:%M:%S'), days, rest // 3600,

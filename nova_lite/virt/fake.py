@@ -171,11 +171,11 @@ class FakeDriver(driver.ComputeDriver):
 
     def _owned_uuids(self, provider_tree, nodename, root_uuid):
         """The root and the children this driver created, root first."""
-        pattern = fake_layout.owned_child_pattern(nodename)
         owned = [root_uuid]
         for uuid in provider_tree.get_provider_uuids(root_uuid)[1:]:
             data = provider_tree.data(uuid)
-            if data.parent_uuid == root_uuid and pattern.match(data.name):
+            if data.parent_uuid == root_uuid and \
+                    fake_layout.is_owned_child_name(nodename, data.name):
                 owned.append(uuid)
         return owned
 

@@ -147,10 +147,18 @@ def get_all(context, filters=None, limit=None, marker=None,
     the uuid of the last server of the previous page.
     """
     filters = filters or {}
+    keyset = not sort and not filters.get('name')
+    if marker is not None and keyset:
+        after = _marker_server(context, marker)
+        if after is not None:
+            # NOTE(nova_lite): a page after a marker is read from the
+            # marker's sort key on, ``limit`` rows per source at most:
+            # later pages cost what the first does, not the whole list.
+            filters = dict(filters, before=after)
+            marker = None
     # NOTE(nova_lite): without a marker or a name pattern the first
     # ``limit`` of the merge are among each source's first ``limit``.
-    per_source = limit if marker is None and not sort and not \
-        filters.get('name') else None
+    per_source = limit if marker is None and keyset else None
     servers = _all_servers(context, filters,
                            with_down=want_down_cells,
                            cell_timeout=cell_timeout,
@@ -166,9 +174,25 @@ def get_all(context, filters=None, limit=None, marker=None,
     return servers if limit is None else servers[:limit]
 
 
+def _marker_server(context, marker):
+    """The live server ``marker`` names, None when it is not one (a
+    deleted or unknown marker is then looked for in the whole list)."""
+    try:
+        server = get(context, marker, with_fault=False)
+    except exception.NotFound:
+        return None
+    if server.down or server.instance.created_at is None:
+        return None
+    return server
+
+
 def _all_servers(context, filters, with_down,
                  cell_timeout=None, per_source=None):
     filters = dict(filters)
+    after = filters.pop('before', None)
+    if after is not None:
+        created = after.instance.created_at
+        filters['before'] = (created.replace(tzinfo=None), after.uuid)
     name = filters.pop('name', None)
     try:
         pattern = re.compile(name) if name else None
@@ -183,7 +207,10 @@ def _all_servers(context, filters, with_down,
         lists.append(servers)
         in_cells.update(s.uuid for s in servers)
     building = [s for s in _build_request_servers(context, filters)
-                if s.uuid not in in_cells][:per_source]
+                if s.uuid not in in_cells and (
+                    after is None or s.sort_key() < after.sort_key())]
+    building = sorted(building, key=Server.sort_key,
+                      reverse=True)[:per_source]
     lists.append(building)
     merged = heapq.merge(*[sorted(lst, key=Server.sort_key,
                                   reverse=True) for lst in lists],
@@ -244,8 +271,11 @@ def _down_cell(context, cell, filters, with_down, error):
 
 def _cell_servers_here(cctxt, filters, limit, cells_by_uuid):
     """The matching servers of the cell ``cctxt`` is targeted at."""
+    # NOTE(nova_lite): the merge's order (created_at, then uuid), so
+    # that a per-cell limit and the ``before`` key cut where it does.
     instances = objects.InstanceList.get_by_filters(
-        cctxt, filters, limit=limit).objects
+        cctxt, filters, sort_keys=['created_at', 'uuid'],
+        limit=limit).objects
     errored = [i.uuid for i in instances
                if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
     faults = {}

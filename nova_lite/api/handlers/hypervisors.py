@@ -6,18 +6,19 @@ placement provider uuids) from 2.53, which also brings
 ``/statistics`` are gone at 2.88, which adds ``uptime``.
 """
 
-import json
-
 from oslo_utils import uuidutils
 import webob.exc
 
 from nova_lite import cells
 from nova_lite.api import host_info
+from nova_lite.api import hypervisor_list
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite import context as nl_context
+from nova_lite import exception
+from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import instance as instance_obj
 
 _USAGE_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
@@ -45,51 +46,13 @@ def _services_by_host(context):
     return {(e.cell_uuid, e.item.host): e.item for e in services}
 
 
-def _cpu_info(req, node):
-    if not microversion.at_least(req, '2.28'):
-        return node.cpu_info or ''
-    try:
-        return json.loads(node.cpu_info or '{}')
-    except ValueError:
-        return {}
-
-
-def _view(req, entry, services, detail=False, servers=None):
-    node = entry.item
-    service = services.get((entry.cell_uuid, node.host))
-    new_ids = microversion.at_least(req, '2.53')
-    item = {'id': node.uuid if new_ids else node.id,
-            'hypervisor_hostname': node.hypervisor_hostname,
-            'state': 'up' if service and host_info.is_up(service)
-            else 'down',
-            'status': 'disabled' if service is None or service.disabled
-            else 'enabled'}
-    if detail:
-        item.update(_detail(req, node, service, new_ids))
-    if servers is not None:
-        item['servers'] = servers
-    return item
-
-
-def _detail(req, node, service, new_ids):
-    item = {'hypervisor_type': node.hypervisor_type or 'fake',
-            'hypervisor_version': node.hypervisor_version or 0,
-            'host_ip': (node.stats or {}).get('host_ip'),
-            'service': {
-                'id': (service.uuid if new_ids else service.id)
-                if service else None,
-                'host': node.host,
-                'disabled_reason': service.disabled_reason
-                if service else None}}
-    if microversion.at_least(req, '2.88'):
-        item['uptime'] = host_info.uptime(service)
-        return item
-    for name in _USAGE_FIELDS:
-        value = getattr(node, name)
-        item[name] = 0 if value is None else value
-    item['current_workload'] = 0
-    item['cpu_info'] = _cpu_info(req, node)
-    return item
+def _entry(cell_uuid, node, services):
+    """A listing entry of one ComputeNode object (None: service gone)."""
+    service = services.get((cell_uuid, node.host))
+    if service is None:
+        return None
+    return hypervisor_list.Entry(cell_uuid, hypervisor_list.row_of(node),
+                                 service)
 
 
 def _servers_of(context, cell_uuid, node):
@@ -98,35 +61,57 @@ def _servers_of(context, cell_uuid, node):
     with nl_context.target_cell(context, cell) as cctxt:
         instances = instance_obj.InstanceList.get_by_host(
             cctxt, node.host, node.hypervisor_hostname)
-    return [{'name': i.display_name or '', 'uuid': i.uuid}
-            for i in instances]
+    return {(node.host, node.hypervisor_hostname): [
+        {'name': i.display_name or '', 'uuid': i.uuid} for i in instances]}
+
+
+def _limit_and_marker(req):
+    """Nova's ``get_limit_and_marker``: ``[api] max_limit`` unless a
+    smaller ``limit`` is asked."""
+    max_limit = util.conf(req).api.max_limit
+    limit = util.query_int(req, 'limit', minimum=0)
+    return (max_limit if limit is None else min(limit, max_limit),
+            req.GET.get('marker'))
 
 
 def _listed(req, detail):
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:list-detail' if detail
                      else 'os-hypervisors:list')
-    with_servers = False
+    pattern, with_servers = None, False
     if microversion.at_least(req, '2.53'):
         validation.query(req, LIST_QUERY_V2_53)
+        pattern = req.GET.get('hypervisor_hostname_pattern')
         with_servers = util.query_bool(req, 'with_servers', False)
-    nodes, _down = host_info.all_compute_nodes(context)
-    pattern = req.GET.get('hypervisor_hostname_pattern')
-    if pattern and microversion.at_least(req, '2.53'):
-        nodes = [n for n in nodes if pattern in n.item.hypervisor_hostname]
-        if not nodes:
+    paged = microversion.at_least(req, '2.33')
+    limit, marker = _limit_and_marker(req) if paged else (None, None)
+    if pattern is not None:
+        if 'limit' in req.GET or marker:
+            raise webob.exc.HTTPBadRequest(
+                'Paging over hypervisors with the '
+                'hypervisor_hostname_pattern query parameter is not '
+                'supported.')
+        entries = hypervisor_list.matching(context, pattern, detail)
+        if not entries:
             raise webob.exc.HTTPNotFound(
-                'No hypervisor matching %s could be found.' % pattern)
-    if microversion.at_least(req, '2.33'):
-        key = (lambda e: e.item.uuid) if microversion.at_least(
-            req, '2.53') else (lambda e: e.item.id)
-        nodes = util.paginate(nodes, req, key, util.conf(req).api.max_limit)
-    services = _services_by_host(context)
-    body = [_view(req, entry, services, detail=detail,
-                  servers=_servers_of(context, entry.cell_uuid, entry.item)
-                  if with_servers else None)
-            for entry in nodes]
-    return util.json_response({'hypervisors': body})
+                "No hypervisor matching '%s' could be found." % pattern)
+    else:
+        try:
+            entries = hypervisor_list.page(context, limit, marker, detail)
+        except exception.MarkerNotFound:
+            raise webob.exc.HTTPBadRequest('marker [%s] not found' % marker)
+    servers = (hypervisor_list.servers_of(context, entries)
+               if with_servers else None)
+    view = hypervisor_list.ViewBuilder(req, detail, with_servers, servers)
+    items = [view.build(entry) for entry in entries]
+    body = {'hypervisors': items}
+    if paged and pattern is None:
+        links = hypervisor_list.next_links(
+            req, 'os-hypervisors/detail' if detail else 'os-hypervisors',
+            items, limit)
+        if links:
+            body['hypervisors_links'] = links
+    return util.json_response(body)
 
 
 def list_hypervisors(req):
@@ -140,21 +125,39 @@ def list_hypervisors_detail(req):
 
 
 def _find(req, context, hypervisor_id):
-    nodes, _down = host_info.all_compute_nodes(context)
+    """The CellItem of the node the URL names: its uuid from 2.53, its
+    id before (the first cell holding that id, as Nova's lookup); every
+    cell asked at once for that one row."""
     if microversion.at_least(req, '2.53'):
         if not uuidutils.is_uuid_like(hypervisor_id):
             raise webob.exc.HTTPBadRequest(
                 'Invalid uuid %s' % hypervisor_id)
-        matches = [n for n in nodes if n.item.uuid == hypervisor_id]
-    elif hypervisor_id.isdigit():
-        matches = [n for n in nodes if n.item.id == int(hypervisor_id)]
+        lookup, key = compute_node_obj.ComputeNode.get_by_uuid, hypervisor_id
+    elif hypervisor_id.isdigit() and int(hypervisor_id) <= util.DB_INT_MAX:
+        lookup, key = compute_node_obj.ComputeNode.get_by_id, int(
+            hypervisor_id)
     else:
         # Nova: an id that is not an integer names no hypervisor.
-        matches = []
-    if not matches:
+        lookup = None
+    if lookup is not None:
+        results = cells.scatter_gather_all(context, lookup, key,
+                                           include_cell0=False)
+        for cell_uuid, node in cells.successful(results):
+            return host_info.CellItem(cell_uuid, node)
+    raise webob.exc.HTTPNotFound(
+        "Hypervisor with ID '%s' could not be found." % hypervisor_id)
+
+
+def _found_entry(req, context):
+    """The node object and Entry of the URL's hypervisor (404 when its
+    service is gone, as Nova's)."""
+    found = _find(req, context, req.urlvars['hypervisor_id'])
+    entry = _entry(found.cell_uuid, found.item, _services_by_host(context))
+    if entry is None:
         raise webob.exc.HTTPNotFound(
-            "Hypervisor with ID '%s' could not be found." % hypervisor_id)
-    return matches[0]
+            "Hypervisor with ID '%s' could not be found."
+            % req.urlvars['hypervisor_id'])
+    return found.item, entry
 
 
 def show_hypervisor(req):
@@ -167,11 +170,11 @@ def show_hypervisor(req):
             'with_servers': LIST_QUERY_V2_53['properties']['with_servers']},
             'additionalProperties': False})
         with_servers = util.query_bool(req, 'with_servers', False)
-    entry = _find(req, context, req.urlvars['hypervisor_id'])
-    servers = (_servers_of(context, entry.cell_uuid, entry.item)
+    node, entry = _found_entry(req, context)
+    servers = (_servers_of(context, entry.cell_uuid, node)
                if with_servers else None)
-    item = _view(req, entry, _services_by_host(context), detail=True,
-                 servers=servers)
+    item = hypervisor_list.ViewBuilder(req, True, with_servers,
+                                       servers).build(entry)
     return util.json_response({'hypervisor': item})
 
 
@@ -192,12 +195,11 @@ def hypervisor_statistics(req):
 
 def _matching(req, context):
     pattern = req.urlvars['hostname_pattern']
-    nodes, _down = host_info.all_compute_nodes(context)
-    matches = [n for n in nodes if pattern in n.item.hypervisor_hostname]
-    if not matches:
+    entries = hypervisor_list.matching(context, pattern, detail=False)
+    if not entries:
         raise webob.exc.HTTPNotFound(
-            'No hypervisor matching %s could be found.' % pattern)
-    return matches
+            "No hypervisor matching '%s' could be found." % pattern)
+    return entries
 
 
 @microversion.require(max_version='2.52')
@@ -205,21 +207,22 @@ def search_hypervisors(req):
     """GET /os-hypervisors/{hostname_pattern}/search (up to 2.52)."""
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:list')
-    services = _services_by_host(context)
+    view = hypervisor_list.ViewBuilder(req, False)
     return util.json_response({'hypervisors': [
-        _view(req, entry, services) for entry in _matching(req, context)]})
+        view.build(entry) for entry in _matching(req, context)]})
 
 
 @microversion.require(max_version='2.52')
 def hypervisor_servers(req):
-    """GET /os-hypervisors/{hostname_pattern}/servers (up to 2.52)."""
+    """GET /os-hypervisors/{hostname_pattern}/servers (up to 2.52): as
+    Nova's, a hypervisor without servers has no ``servers`` key."""
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:list')
-    services = _services_by_host(context)
+    entries = _matching(req, context)
+    view = hypervisor_list.ViewBuilder(
+        req, False, servers=hypervisor_list.servers_of(context, entries))
     return util.json_response({'hypervisors': [
-        _view(req, entry, services,
-              servers=_servers_of(context, entry.cell_uuid, entry.item))
-        for entry in _matching(req, context)]})
+        view.build(entry) for entry in entries]})
 
 
 @microversion.require(max_version='2.87')
@@ -228,17 +231,11 @@ def hypervisor_uptime(req):
     fake host's ``uptime`` line (see :func:`host_info.uptime`)."""
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:show')
-    entry = _find(req, context, req.urlvars['hypervisor_id'])
-    services = _services_by_host(context)
-    item = _view(req, entry, services)
-    service = services.get((entry.cell_uuid, entry.item.host))
-    if service is None:
-        raise webob.exc.HTTPNotFound(
-            "Hypervisor with ID '%s' could not be found."
-            % req.urlvars['hypervisor_id'])
-    if not host_info.is_up(service):
+    node, entry = _found_entry(req, context)
+    if not host_info.is_up(entry.service):
         raise webob.exc.HTTPBadRequest(
             'Compute service of %s is unavailable at this time.'
-            % entry.item.host)
-    item['uptime'] = host_info.uptime(service)
+            % node.host)
+    item = hypervisor_list.ViewBuilder(req, False).build(entry)
+    item['uptime'] = host_info.uptime(entry.service)
     return util.json_response({'hypervisor': item})

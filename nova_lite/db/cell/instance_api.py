@@ -100,9 +100,12 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     ``deleted`` (bool) in filters overrides ``context.read_deleted``;
     ``changes-since`` (datetime) keeps rows updated since then,
     ``touched-since`` those created or updated since then (an instance
-    created in its final state has no ``updated_at``). Sorted by
+    created in its final state has no ``updated_at``); ``before``
+    (``(created_at, uuid)``) those after that key in newest-first order
+    (keyset paging: sort by created_at then uuid). Sorted by
     ``sort_keys`` (default created_at then id, newest first); ``marker`` is
-    the uuid of the last instance of the previous page.
+    the uuid of the last instance of the previous page. Without tag
+    filters or ``marker`` the ``limit`` is the query's.
     """
     filters = dict(filters or {})
     model = models.Instance
@@ -116,6 +119,12 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     since = filters.pop('changes-since', None)
     if since is not None:
         query = query.where(model.updated_at >= since)
+    before = filters.pop('before', None)
+    if before is not None:
+        created, uuid = before
+        query = query.where(sa.or_(
+            model.created_at < created,
+            sa.and_(model.created_at == created, model.uuid < uuid)))
     touched = filters.pop('touched-since', None)
     if touched is not None:
         query = query.where(sa.or_(model.created_at >= touched,
@@ -129,6 +138,8 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     tag_filters = {k: filters.pop(k) for k in _TAG_FILTERS if k in filters}
     keys = sort_keys or ['created_at', 'id']
     query = query.order_by(*[getattr(model, k).desc() for k in keys])
+    if limit is not None and not tag_filters and marker is None:
+        query = query.limit(limit)
     with _reader(context) as s:
         rows = list(s.scalars(query))
     if tag_filters:

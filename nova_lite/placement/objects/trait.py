@@ -141,19 +141,27 @@ def set_for_provider(context, rp_uuid, generation, names):
         # in Placement.
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     ids = _trait_ids(context, set(names))
+    wanted = set(ids.values())
+    current = set(_provider_traits_ids(context, rp.id))
     # NOTE(nova_lite): as Placement, the same set again changes nothing,
     # the generation included.
-    if set(ids.values()) == set(_provider_traits_ids(context, rp.id)):
+    if wanted == current:
         return rp, sorted(ids)
     new_generation = common.increment_generation(context, rp.id, rp.uuid,
                                                  generation)
     now = models.utcnow()
-    context.session.execute(sa.delete(RP_TRAIT).where(
-        RP_TRAIT.c.resource_provider_id == rp.id))
-    if ids:
+    # NOTE(nova_lite): only the difference is written (a new provider,
+    # as a compute registering its nodes sends, has nothing to delete);
+    # Placement replaces every row, with the same result.
+    gone = current - wanted
+    if gone:
+        context.session.execute(sa.delete(RP_TRAIT).where(
+            RP_TRAIT.c.resource_provider_id == rp.id,
+            RP_TRAIT.c.trait_id.in_(sorted(gone))))
+    if wanted - current:
         context.session.execute(sa.insert(RP_TRAIT), [
             {'resource_provider_id': rp.id, 'trait_id': i, 'created_at': now}
-            for i in ids.values()])
+            for i in sorted(wanted - current)])
     # NOTE(nova_lite): the row as it now is, without reading it back.
     return (dataclasses.replace(rp, generation=new_generation,
                                 updated_at=now), sorted(ids))

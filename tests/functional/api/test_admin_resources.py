@@ -193,7 +193,15 @@ class TestHypervisors(AdminTestCase):
         self.assertEqual(404, self.api.get(V + '/os-hypervisors/zzz/search')
                          .status)
         servers = self.api.get(V + '/os-hypervisors/host2/servers').body
-        self.assertEqual([], servers['hypervisors'][0]['servers'])
+        # Nova's view: no ``servers`` key for a hypervisor without any
+        # (below 2.75, and this route ends at 2.52).
+        self.assertNotIn('servers', servers['hypervisors'][0])
+        instance_api.instance_create(self.api.cell_context('cell2'), {
+            'host': 'host2', 'node': self.nodes2[0].hypervisor_hostname,
+            'display_name': 'vm', 'project_id': 'p'})
+        servers = self.api.get(V + '/os-hypervisors/host2/servers').body
+        self.assertEqual(['vm'], [s['name'] for s in
+                                  servers['hypervisors'][0]['servers']])
         self.assertEqual(404, self.api.get(V + '/os-hypervisors/host1/search',
                                            version='2.53').status)
         uptime = self.api.get(V + '/os-hypervisors/%d/uptime'

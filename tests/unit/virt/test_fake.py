@@ -593,3 +593,23 @@ class TestSnapshot(FakeDriverTestCase):
         self.assertRaises(virt_exc.GuestNotFound, drv.snapshot, None,
                           {'uuid': 'nope'}, 'img-1', lambda *a, **k: None)
         self.assertEqual([], drv.image_client.calls)
+
+
+class TestOwnedChildNames(testtools.TestCase):
+    """The children the fake driver creates for a node, and only those
+    (a child another node or an operator made is never removed)."""
+
+    def test_names(self):
+        owned = ('node1_numa0', 'node1_pf12', 'node1_pgpu3')
+        foreign = ('node1_numa', 'node1_numa0x', 'node10_numa0',
+                   'node1numa0', 'node1_disk1', 'node1_', 'node1',
+                   'other_numa0')
+        for name in owned:
+            self.assertTrue(fake_layout.is_owned_child_name('node1', name),
+                            name)
+        for name in foreign:
+            self.assertFalse(fake_layout.is_owned_child_name('node1', name),
+                             name)
+        # Regex metacharacters in a node name are plain characters.
+        self.assertTrue(fake_layout.is_owned_child_name('n.1', 'n.1_pf0'))
+        self.assertFalse(fake_layout.is_owned_child_name('n.1', 'nx1_pf0'))

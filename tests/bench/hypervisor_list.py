@@ -1,0 +1,270 @@
+"""``os-hypervisors`` at 10,000 nodes: the API's pages and the real
+``openstack hypervisor list``.
+
+``tox -e bench -- hypervisor_list`` (``--quick``: 2,000 nodes;
+``NOVA_LITE_BENCH_NODES`` overrides). 10,000 ``compute_nodes`` rows (500
+compute services of 20 nodes) are inserted straight into two cell
+databases, half in each, on the local MariaDB when it answers (SQLite
+otherwise, or as ``NOVA_LITE_BENCH_DATABASE`` says); no compute runs.
+
+Measured:
+
+* in process (the WSGI application, no sockets): every page of
+  ``GET /os-hypervisors/detail`` at 2.88 (what the client sends),
+  following ``hypervisors_links`` until there is none: pages, rows,
+  wall and CPU milliseconds, SQL statements (all databases);
+* over HTTP (the application under a threaded ``wsgiref`` server in this
+  process): ``openstack hypervisor list`` (python-openstackclient, with
+  ``admin_token``) from start to exit, the rows it printed, and the
+  CPU-seconds of the client process.
+
+To measure a checkout without this module (e.g. before a change), run
+this file with that checkout first on ``PYTHONPATH``::
+
+    PYTHONPATH=/path/to/checkout python tests/bench/hypervisor_list.py
+
+Load average is recorded before and after: wall times move with it.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import resource
+import shutil
+import socketserver
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from urllib import parse
+from wsgiref import simple_server
+
+import fixtures
+import sqlalchemy as sa
+import webob
+
+from nova_lite.api import deploy
+from nova_lite import conf as nl_conf
+from nova_lite.db.cell import models as cell_models
+from nova_lite.db import session as db_session
+from nova_lite import testing
+from nova_lite.testing import placement_fixture
+from tests import db_fixtures
+
+CONF = nl_conf.CONF
+NODES_PER_HOST = 20
+VERSION = '2.88'
+
+
+class _Cells(testing.DatabaseFixture):
+    """API DB and cells cell1, cell2 on MariaDB (``mysql``) or SQLite."""
+
+    def __init__(self, database):
+        super().__init__(cells=('cell1', 'cell2'))
+        self.database = database
+
+    def _url(self, name):
+        if self.database != 'mysql':
+            return super()._url(name)
+        url = db_fixtures.random_mysql_url('nl_bench_hyp_%s' % name)
+        self.addCleanup(db_fixtures.drop_mysql_database, url)
+        return url
+
+
+class _Lab(fixtures.Fixture):
+    """``size`` nodes in two cells, their compute services up."""
+
+    def __init__(self, size, database):
+        super().__init__()
+        self.size = size
+        self.database = database
+
+    def _setUp(self):
+        # NOTE(bench): no heartbeats run; keep the services "up".
+        self.useFixture(testing.ConfFixture(service_down_time=86400))
+        placement_fixture.ensure_parsed(CONF)
+        self.dbs = self.useFixture(_Cells(self.database))
+        self.order = []
+        per_cell = self.size // 2
+        for number, cell in enumerate(('cell1', 'cell2')):
+            first = number * per_cell
+            self.order.extend(self._seed(self.dbs.cells[cell], first,
+                                         first + per_cell))
+
+    def _seed(self, cell, start, stop):
+        now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+        def host(i):
+            # NOTE(bench): a host is in one cell even when a cell's share
+            # is not a multiple of NODES_PER_HOST.
+            return '%s-host%05d' % (cell.name, (i - start) // NODES_PER_HOST)
+        hosts = sorted({host(i) for i in range(start, stop)})
+        nodes = [{'uuid': str(uuid.uuid4()), 'host': host(i),
+                  'hypervisor_hostname': 'node%05d' % i, 'vcpus': 64,
+                  'memory_mb': 262144, 'local_gb': 4000, 'vcpus_used': 1,
+                  'memory_mb_used': 512, 'local_gb_used': 1,
+                  'free_ram_mb': 261632, 'free_disk_gb': 3999,
+                  'hypervisor_type': 'fake', 'hypervisor_version': 1000,
+                  'cpu_info': '{}', 'mapped': 1, 'running_vms': 1,
+                  'stats': {'num_instances': '1', 'io_workload': '0'},
+                  'created_at': now, 'updated_at': now}
+                 for i in range(start, stop)]
+        engine = sa.create_engine(cell.database_connection)
+        with engine.begin() as conn:
+            conn.execute(sa.insert(cell_models.Service), [
+                {'uuid': str(uuid.uuid4()), 'host': host,
+                 'binary': 'nova-lite-compute', 'topic': 'compute',
+                 'last_seen_up': now, 'created_at': now}
+                for host in hosts])
+            conn.execute(sa.insert(cell_models.ComputeNode), nodes)
+        engine.dispose()
+        for host in hosts:
+            self.dbs.map_host(host, cell.name)
+        return [n['uuid'] for n in nodes]
+
+
+class _StatementCounter:
+    def __init__(self):
+        self.count = 0
+        sa.event.listen(sa.engine.Engine, 'before_cursor_execute',
+                        self._seen)
+
+    def _seen(self, *args):
+        self.count += 1
+
+    def close(self):
+        sa.event.remove(sa.engine.Engine, 'before_cursor_execute',
+                        self._seen)
+
+
+def _get(app, url):
+    req = webob.Request.blank(url)
+    req.host = '127.0.0.1:8774'
+    req.headers['X-Auth-Token'] = 'admin'
+    req.headers['OpenStack-API-Version'] = 'compute %s' % VERSION
+    resp = req.get_response(app)
+    assert resp.status_int == 200, (resp.status, resp.text[:300])
+    return resp.json
+
+
+def _walk(app, first_url):
+    """Every page from ``first_url`` on; ``(ids, pages, per-page ms)``."""
+    url, ids, page_ms = first_url, [], []
+    while url:
+        t0 = time.perf_counter()
+        body = _get(app, url)
+        page_ms.append((time.perf_counter() - t0) * 1000)
+        ids.extend(h['id'] for h in body['hypervisors'])
+        links = body.get('hypervisors_links') or []
+        url = None
+        for link in links:
+            if link['rel'] == 'next':
+                parts = parse.urlsplit(link['href'])
+                url = '%s?%s' % (parts.path, parts.query)
+    return ids, page_ms
+
+
+def _in_process(app, lab):
+    counter = _StatementCounter()
+    try:
+        _get(app, '/v2.1/os-hypervisors/detail?limit=1')  # warm up
+        counter.count = 0
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        ids, page_ms = _walk(app, '/v2.1/os-hypervisors/detail')
+        wall = time.perf_counter() - t0
+        cpu = time.process_time() - cpu0
+        statements = counter.count
+    finally:
+        counter.close()
+    return {'what': 'api_in_process', 'nodes': lab.size,
+            'listed': len(ids), 'same_order': ids == lab.order,
+            'pages': len(page_ms), 'seconds': round(wall, 3),
+            'cpu_s': round(cpu, 3),
+            'page_ms_max': round(max(page_ms), 1),
+            'page_ms_first': round(page_ms[0], 1),
+            'sql_statements': statements}
+
+
+class _ThreadingServer(socketserver.ThreadingMixIn,
+                       simple_server.WSGIServer):
+    daemon_threads = True
+
+
+class _QuietHandler(simple_server.WSGIRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def _openstack():
+    here = os.path.join(os.path.dirname(sys.executable), 'openstack')
+    return here if os.path.exists(here) else shutil.which('openstack')
+
+
+def _cli(app, lab):
+    command = _openstack()
+    if command is None:
+        return {'what': 'openstack_hypervisor_list',
+                'skipped': 'python-openstackclient not installed'}
+    server = simple_server.make_server('127.0.0.1', 0, app,
+                                       server_class=_ThreadingServer,
+                                       handler_class=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        endpoint = 'http://127.0.0.1:%d/v2.1' % server.server_port
+        argv = [command, '--os-auth-type', 'admin_token', '--os-token',
+                'admin', '--os-endpoint', endpoint, 'hypervisor', 'list',
+                '-f', 'value', '-c', 'ID']
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith('OS_')}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        out = subprocess.run(argv, env=env, capture_output=True, text=True,
+                             timeout=600)
+        wall = time.perf_counter() - t0
+        api_cpu = time.process_time() - cpu0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finally:
+        server.shutdown()
+        server.server_close()
+    listed = out.stdout.split()
+    return {'what': 'openstack_hypervisor_list', 'nodes': lab.size,
+            'rc': out.returncode, 'listed': len(listed),
+            'all_listed': sorted(listed) == sorted(lab.order),
+            'seconds': round(wall, 2),
+            'client_cpu_s': round(after.ru_utime + after.ru_stime -
+                                  before.ru_utime - before.ru_stime, 2),
+            'api_cpu_s': round(api_cpu, 2),
+            'stderr_tail': out.stderr[-300:]}
+
+
+def _database():
+    wanted = os.environ.get('NOVA_LITE_BENCH_DATABASE')
+    if wanted:
+        return wanted
+    return 'mysql' if db_fixtures.mysql_unavailable_reason() is None \
+        else 'sqlite'
+
+
+def run(args):
+    size = int(os.environ.get('NOVA_LITE_BENCH_NODES',
+                              2000 if args.quick else 10000))
+    database = _database()
+    rows = []
+    with _Lab(size, database) as lab:
+        db_session.reset()
+        app = deploy.deploy(CONF)
+        for measure in (_in_process, _cli):
+            load = os.getloadavg()[0]
+            row = measure(app, lab)
+            row.update(database=database, load_before=round(load, 2),
+                       load_after=round(os.getloadavg()[0], 2))
+            rows.append(row)
+    return {'rows': rows}
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument('--quick', action='store_true')
+    print(json.dumps(run(parser.parse_args()), indent=2))
