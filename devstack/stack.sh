@@ -16,7 +16,15 @@ NL_REPO=$(dirname "$NL_DEVSTACK_DIR")
 
 START=$(date +%s)
 STEP=""
-step() { STEP=$1; nl_say "== $1"; }
+STEP_START=$START
+# Each step's seconds are said when the next starts, and in the summary.
+PHASES=""
+step() {
+    local now; now=$(date +%s)
+    [ -n "$STEP" ] && PHASES="$PHASES  $(printf '%4d s  %s' $((now - STEP_START)) "$STEP")
+"
+    STEP=$1; STEP_START=$now; nl_say "== $1 (at $((now - START)) s)"
+}
 fail() {
     nl_say "FAILED at step: $STEP"
     [ -n "${1:-}" ] && [ -f "$LOGS/$1.log" ] && {
@@ -79,7 +87,14 @@ if nl_enabled compute || nl_is_controller; then
     nl_discover_hosts || fail manage
 fi
 
+if nl_enabled compute && [[ $NOVA_LITE_WAIT_NODES =~ ^(True|true|1|yes)$ ]]; then
+    step "waiting for every node to register (rows and placement inventories)"
+    nl_wait_nodes || fail "$NL_FAILED_SERVICE"
+fi
+
 step "clouds.yaml"
 nl_write_clouds_yaml || fail
 
+step "done"
 nl_summary "$(( $(date +%s) - START ))"
+printf 'Seconds per step:\n%s' "$PHASES"

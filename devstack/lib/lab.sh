@@ -92,13 +92,24 @@ nl_create_vhosts() {
     existing=$(rabbitmqctl -q list_vhosts 2>/dev/null) || {
         nl_say "ERROR: rabbitmqctl cannot reach RabbitMQ (run as root?)"; return 1; }
     _nl_rabbit_ensure_user "$user" || return 1
+    # Each rabbitmqctl call starts an Erlang VM (1-4 s on a loaded
+    # machine): the vhosts are made side by side.
+    local pids=() pid rc=0
     for vhost in $NL_API_VHOST $(nl_cells | sed "s/^/${NOVA_LITE_NAME}_/"); do
-        if ! grep -qx "$vhost" <<< "$existing"; then
-            rabbitmqctl -q add_vhost "$vhost" >/dev/null || return 1
-            nl_say "created vhost $vhost"
-        fi
-        rabbitmqctl -q set_permissions -p "$vhost" "$user" '.*' '.*' '.*' >/dev/null || return 1
+        _nl_make_vhost "$vhost" "$user" "$existing" & pids+=($!)
     done
+    for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+    return $rc
+}
+
+# _nl_make_vhost VHOST USER EXISTING: create VHOST unless listed in
+# EXISTING, and give USER every permission on it.
+_nl_make_vhost() {
+    if ! grep -qx "$1" <<< "$3"; then
+        rabbitmqctl -q add_vhost "$1" >/dev/null || return 1
+        nl_say "created vhost $1"
+    fi
+    rabbitmqctl -q set_permissions -p "$1" "$2" '.*' '.*' '.*' >/dev/null
 }
 
 nl_all_databases() {
@@ -250,12 +261,24 @@ nl_write_configs() {
             { _nl_common_opts; printf '\n[fake_driver]\nnodes = %s\n' "$NOVA_LITE_NODES_PER_COMPUTE"; } \
                 > "$ETC/$host.conf"
             sed -i "/^\[DEFAULT\]/a transport_url = $(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")\nhost = $host" "$ETC/$host.conf"
+            sed -i "/^\[placement\]/a max_parallel_requests = $(nl_placement_parallel)\ntimeout = $NOVA_LITE_PLACEMENT_TIMEOUT" "$ETC/$host.conf"
             # Local overrides of one compute (fault injection, inventory):
             # *.conf files here are read after $host.conf and never touched.
             mkdir -p "$ETC/$host.conf.d"
         done
     done
     nl_say "wrote $(ls "$ETC"/*.conf 2>/dev/null | wc -l) files"
+}
+
+# [placement] max_parallel_requests of each compute: this node's share
+# of NOVA_LITE_PLACEMENT_INFLIGHT, between 1 and 8 (settings.sh says why).
+nl_placement_parallel() {
+    local computes share
+    computes=$(nl_my_computes | wc -l)
+    share=$(( NOVA_LITE_PLACEMENT_INFLIGHT / (computes > 0 ? computes : 1) ))
+    [ "$share" -lt 1 ] && share=1
+    [ "$share" -gt 8 ] && share=8
+    echo "$share"
 }
 
 # [[post-config|FILE]] sections of a devstack-format local.conf, merged
@@ -293,7 +316,7 @@ $(_nl_http_basic_opts)
 [placement_api]
 bind_host = $NOVA_LITE_HOST_IP
 bind_port = $NOVA_LITE_PLACEMENT_PORT
-workers = 2
+workers = $NOVA_LITE_PLACEMENT_WORKERS
 auth_strategy = $(_nl_auth_strategy)
 $(_nl_http_basic_opts)
 
@@ -315,21 +338,41 @@ nl_manage() {
     "$VENV/bin/nova-lite-manage" --config-file "$ETC/api-level.conf" "$@" >> "$LOGS/manage.log" 2>&1
 }
 
+# The schemas are independent of each other and each nova-lite-manage
+# run costs a Python start-up (seconds on a loaded machine): the API,
+# placement, cell0 and every cell database are synced side by side, then
+# cell0 and the cells are mapped side by side.
 nl_sync_and_map() {
-    nl_manage api_db sync || return 1
-    nl_manage placement db sync || return 1
-    nl_manage cell_v2 map_cell0 --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_cell0")" || return 1
-    local cell rc
-    for cell in $(nl_cells); do
-        nl_manage cell_v2 create_cell --name "$cell" \
-            --transport-url "$(nl_rabbit_url "${NOVA_LITE_NAME}_$cell")" \
-            --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_$cell")"
-        rc=$?
-        # 2: the cell is mapped already (a re-run).
-        [ $rc = 0 ] || [ $rc = 2 ] || return 1
+    local cell pids=() pid rc=0
+    nl_manage api_db sync & pids+=($!)
+    nl_manage placement db sync & pids+=($!)
+    for cell in cell0 $(nl_cells); do
+        nl_manage db sync --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_$cell")" & pids+=($!)
     done
-    nl_manage db sync || return 1
+    for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+    [ $rc = 0 ] || return 1
+    # The mappings all go to the API database: side by side on MariaDB,
+    # one after the other on SQLite (one writer at a time).
+    if [ "$NOVA_LITE_DATABASE" != mysql ]; then
+        nl_manage cell_v2 map_cell0 --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_cell0")" || return 1
+        for cell in $(nl_cells); do _nl_create_cell "$cell" || return 1; done
+    else
+        pids=()
+        nl_manage cell_v2 map_cell0 --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_cell0")" & pids+=($!)
+        for cell in $(nl_cells); do _nl_create_cell "$cell" & pids+=($!); done
+        for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+        [ $rc = 0 ] || return 1
+    fi
     nl_say "API, placement, cell0 and $NOVA_LITE_CELLS cell database(s) at head; cells mapped"
+}
+
+_nl_create_cell() {
+    nl_manage cell_v2 create_cell --name "$1" \
+        --transport-url "$(nl_rabbit_url "${NOVA_LITE_NAME}_$1")" \
+        --database_connection "$(nl_db_url "${NOVA_LITE_NAME}_$1")"
+    local rc=$?
+    # 2: the cell is mapped already (a re-run).
+    [ $rc = 0 ] || [ $rc = 2 ]
 }
 
 # Forget the pid files of processes that died (a crash, a kill): the
@@ -535,6 +578,71 @@ nl_discover_hosts() {
     fi
     nl_manage cell_v2 discover_hosts --by-service || return 1
     nl_say "compute hosts mapped to their cells (nova-lite-manage)"
+}
+
+# Nodes of this node's computes that are registered: a compute_nodes row
+# (what the hypervisor listing shows) and, of those, the ones whose
+# provider has an inventory in placement; then the computes that have
+# sent a heartbeat (a compute starts its heartbeat once its first
+# resource update is done, traits included: until then the scheduler
+# takes it for down).
+_nl_nodes_registered() {
+    "$VENV/bin/python" - "$(nl_db_url "${NOVA_LITE_NAME}_placement")" \
+        "$(nl_my_computes | tr '\n' ',')" \
+        $(for cell in $(nl_cells); do nl_db_url "${NOVA_LITE_NAME}_$cell"; done) <<'PY'
+import sys
+import sqlalchemy
+placement, hosts, cells = sys.argv[1], sys.argv[2].strip(','), sys.argv[3:]
+hosts = set(hosts.split(','))
+uuids = set()
+beating = 0
+for url in cells:
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        for uuid, host in conn.exec_driver_sql(
+                'SELECT uuid, host FROM compute_nodes WHERE deleted = 0'):
+            if host in hosts:
+                uuids.add(uuid)
+        for (host,) in conn.exec_driver_sql(
+                'SELECT host FROM services '
+                'WHERE last_seen_up IS NOT NULL'):
+            beating += host in hosts
+    engine.dispose()
+engine = sqlalchemy.create_engine(placement)
+with engine.connect() as conn:
+    with_inventory = {row[0] for row in conn.exec_driver_sql(
+        'SELECT DISTINCT rp.uuid FROM resource_providers rp '
+        'JOIN inventories i ON i.resource_provider_id = rp.id')}
+engine.dispose()
+print(len(uuids), len(uuids & with_inventory), beating)
+PY
+}
+
+# Wait until every node of this node's computes is registered (a row and
+# an inventory); report how long it took and how far it got.
+nl_wait_nodes() {
+    local want rows ready beating started now name computes
+    computes=$(nl_my_computes | wc -l)
+    want=$(( computes * NOVA_LITE_NODES_PER_COMPUTE ))
+    [ "$want" -gt 0 ] || return 0
+    started=$(date +%s)
+    while :; do
+        read -r rows ready beating < <(_nl_nodes_registered) || {
+            nl_say "ERROR: cannot read compute_nodes or placement"; return 1; }
+        now=$(date +%s)
+        if [ "${ready:-0}" -ge "$want" ] && [ "${beating:-0}" -ge "$computes" ]; then
+            nl_say "all $want nodes registered ($((now - started)) s: rows, inventories, $computes computes up)"
+            return 0
+        fi
+        if [ $((now - started)) -ge "$NOVA_LITE_WAIT_NODES_TIMEOUT" ]; then
+            nl_say "ERROR: $rows of $want nodes have a row, $ready an inventory, $beating of $computes computes are up after ${NOVA_LITE_WAIT_NODES_TIMEOUT}s"
+            return 1
+        fi
+        for name in $(nl_started_names); do
+            nl_check_alive "$name" || { NL_FAILED_SERVICE=$name; return 1; }
+        done
+        sleep 2
+    done
 }
 
 nl_write_clouds_yaml() {

@@ -73,6 +73,27 @@ NL_SERVICE_URL_HOST=$(_nl_url_host "$NOVA_LITE_SERVICE_HOST")
 NOVA_LITE_CELLS=${NOVA_LITE_CELLS:-2}
 NOVA_LITE_COMPUTES_PER_CELL=${NOVA_LITE_COMPUTES_PER_CELL:-1}
 NOVA_LITE_NODES_PER_COMPUTE=${NOVA_LITE_NODES_PER_COMPUTE:-10}
+# The lab's size is cells x computes x nodes (doc/benchmarks.md, "10,000-node
+# lab"). Placement requests all of this node's computes keep in flight
+# together while registering their nodes: each compute gets
+# [placement] max_parallel_requests = this / its computes (at least 1, at
+# most 8). Placement serves [placement_api] workers x 4 requests at a time;
+# 20 computes x 8 requests queued a reshape behind 150 others until the
+# compute's 30 s timeout gave up on it.
+NOVA_LITE_PLACEMENT_INFLIGHT=${NOVA_LITE_PLACEMENT_INFLIGHT:-16}
+# Seconds a compute waits for a placement answer ([placement] timeout;
+# nova_lite's default is 30, Nova's keystoneauth session has none). A
+# registering lab of thousands of nodes on a loaded 2-core machine had
+# reshapes of 250 providers answered after 30 s: applied, but taken for
+# an outage and checked again a period later.
+NOVA_LITE_PLACEMENT_TIMEOUT=${NOVA_LITE_PLACEMENT_TIMEOUT:-120}
+NOVA_LITE_PLACEMENT_WORKERS=${NOVA_LITE_PLACEMENT_WORKERS:-2}
+# True: stack.sh returns only when every node of this node's computes has
+# its compute_nodes row and its inventory in placement, and every compute
+# has sent its first heartbeat (schedulable), for up to
+# NOVA_LITE_WAIT_NODES_TIMEOUT seconds.
+NOVA_LITE_WAIT_NODES=${NOVA_LITE_WAIT_NODES:-True}
+NOVA_LITE_WAIT_NODES_TIMEOUT=${NOVA_LITE_WAIT_NODES_TIMEOUT:-600}
 NOVA_LITE_DATABASE=${NOVA_LITE_DATABASE:-sqlite}
 NOVA_LITE_STATE_DIR=${NOVA_LITE_STATE_DIR:-$HOME/.nova-lite/lab}
 NOVA_LITE_API_PORT=${NOVA_LITE_API_PORT:-8774}

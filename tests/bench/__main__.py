@@ -11,7 +11,7 @@ import time
 BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
               'placement_cpu', 'compute_periodic', 'compute_registration',
               'hypervisor_list',
-              'scheduler_select', 'scheduler_race',
+              'scheduler_select', 'scheduler_race', 'lab_scale',
               'boot_throughput', 'move_latency', 'dashboard')
 RESULTS_DIR = 'bench-results'
 

@@ -8,6 +8,7 @@ survive a placement outage, lose and regain a node.
 import fixtures
 import os_traits
 
+from nova_lite.clients import placement as placement_client
 from nova_lite import objects
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -198,6 +199,57 @@ class ResourceTrackerTestCase(base.ComputeTestBase):
         self.assertIn('Placement reachable again', logger.output)
         self.assertEqual(8, self.inventory(
             fake_layout.node_uuid(NODES[1]))['VCPU']['total'])
+
+    def test_write_applied_but_unanswered_is_checked_not_resent(self):
+        # Placement applied a batch but answered after the compute's
+        # timeout: the next period checks the generations (one listing,
+        # the moved providers re-read) and sends nothing stale.
+        compute = self.start_compute()
+        real = self.client.request
+        lost = []
+
+        def late_answer(method, path, *args, **kwargs):
+            answer = real(method, path, *args, **kwargs)
+            if (method, path) == ('POST', '/reshaper') and not lost:
+                lost.append(path)
+                raise placement_client.PlacementUnreachable('test timeout')
+            return answer
+        self.client.request = late_answer
+        self.flags(vcpus=8, group='fake_driver')
+        compute.manager.driver.init_host('host1')
+        result = compute.manager.update_available_resource(self.ctxt)
+        self.assertEqual(['/reshaper'], lost)
+        self.assertEqual(3, result.unreported)
+        self.log.clear()
+        self.client.request = self.log._record
+        result = compute.manager.update_available_resource(self.ctxt)
+        self.assertEqual(0, result.unreported)
+        self.assertEqual(0, result.errors)
+        # Nothing written: the inventories are already what the driver
+        # wants (a stale batch would have been refused with a 409 and
+        # every node rewritten one by one).
+        self.assertEqual([], self.log.writes)
+        self.assertIn(('GET', '/resource_providers'), self.log.reads)
+        for name in NODES:
+            self.assertEqual(8, self.inventory(
+                fake_layout.node_uuid(name))['VCPU']['total'])
+
+    def test_check_hands_each_tree_only_its_own_providers(self):
+        compute = self.start_compute()
+        seen = {}
+        real = compute.manager.rt.reportclient.check_generations
+
+        def recording(tree, root_uuid, listing=None):
+            seen[root_uuid] = sorted(p['name'] for p in listing)
+            return real(tree, root_uuid, listing=listing)
+        compute.manager.rt.reportclient.check_generations = recording
+        self.flags(resource_provider_association_refresh=0, group='compute')
+        compute.manager.update_available_resource(self.ctxt)
+        self.assertEqual({
+            fake_layout.node_uuid(NODES[0]): [
+                'host1-node-0', 'host1-node-0_pgpu0', 'host1-node-0_pgpu1'],
+            fake_layout.node_uuid(NODES[1]): ['host1-node-1'],
+            fake_layout.node_uuid(NODES[2]): ['host1-node-2']}, seen)
 
     def test_node_leaves_and_comes_back(self):
         compute = self.start_compute()

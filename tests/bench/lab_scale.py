@@ -1,0 +1,181 @@
+"""A lab of N fake nodes stacked by devstack/stack.sh: phases, memory, boots.
+
+Stacks a large lab (default 2 cells x 2 computes x 2,500 fake nodes:
+10,000 hypervisors, MariaDB, RabbitMQ) and, in the same run, the small
+lab of the issue's reference measurement (1 cell x 2 computes x 1 node),
+then for each:
+
+* ``stack.sh``'s seconds per step (it prints them), its total, and the
+  seconds until every node is listed by ``GET /os-hypervisors`` (paged,
+  1,000 a page) -- stack.sh itself waits until every node has its row
+  and its placement inventory (``NOVA_LITE_WAIT_NODES``);
+* the summed PSS of the lab's processes by kind (``/proc/<pid>/
+  smaps_rollup``: pages shared by forked workers counted once);
+* the CPU-seconds each kind spent until then;
+* a burst of 100 boots (10 requests of 10, as ``boot_throughput``) with
+  its deletes, servers ACTIVE per second and CPU per server by process.
+
+The large lab's burst rate is reported as a ratio of the small lab's.
+Environment: ``NOVA_LITE_BENCH_CELLS``, ``NOVA_LITE_BENCH_COMPUTES_PER_CELL``,
+``NOVA_LITE_BENCH_NODES`` (the large lab), ``NOVA_LITE_BENCH_SMALL=0``
+skips the small lab. ``--quick``: 1 cell x 2 computes x 50 nodes and a
+burst of 20.
+"""
+
+import collections
+import os
+import re
+import time
+
+from tests.bench import boot_throughput
+from tests.integration import lab as lab_mod
+
+STEP_LINE = re.compile(r'^\s*(\d+) s  (.+)$')
+HYPERVISOR_PAGE = 1000
+
+
+def phases(stack_stdout):
+    """stack.sh's 'Seconds per step' lines: [(step, seconds)]."""
+    found, inside = [], False
+    for line in stack_stdout.splitlines():
+        if line.startswith('Seconds per step'):
+            inside = True
+            continue
+        match = STEP_LINE.match(line) if inside else None
+        if match:
+            found.append((match.group(2), int(match.group(1))))
+    return found
+
+
+def count_hypervisors(lab):
+    """Hypervisors the compute API lists, page after page; (count, pages)."""
+    count, pages, marker = 0, 0, None
+    while True:
+        path = '/os-hypervisors?limit=%d' % HYPERVISOR_PAGE
+        if marker:
+            path += '&marker=' + marker
+        status, body = lab.compute('GET', path)
+        if status != 200:
+            raise lab_mod.LabError('hypervisor list: %s %s' % (status, body))
+        page = body['hypervisors']
+        count, pages = count + len(page), pages + 1
+        if len(page) < HYPERVISOR_PAGE:
+            return count, pages
+        marker = page[-1]['id']
+
+
+def _kind(service):
+    if service.startswith('compute-'):
+        return 'compute'
+    if service.startswith('conductor-'):
+        return 'cell-conductor'
+    return service
+
+
+def by_kind(lab):
+    """{kind: {services, processes, pss_mb, cpu_s}} of the lab's processes."""
+    kinds = collections.defaultdict(
+        lambda: {'services': 0, 'processes': 0, 'pss_mb': 0.0, 'cpu_s': 0.0})
+    for name, pid in lab.pids().items():
+        entry = kinds[_kind(name)]
+        entry['services'] += 1
+        for member in boot_throughput._group_members(pid):
+            try:
+                pss = boot_throughput._proc_pss_kb(member)
+                cpu = boot_throughput._proc_stat(member)[1]
+            except (OSError, IndexError, ValueError):
+                continue
+            entry['processes'] += 1
+            entry['pss_mb'] += pss / 1024
+            entry['cpu_s'] += cpu / boot_throughput.CLK_TCK
+    return {kind: {k: round(v, 1) if isinstance(v, float) else v
+                   for k, v in entry.items()}
+            for kind, entry in sorted(kinds.items())}
+
+
+def _project_usages(lab):
+    """Usage of the booting project (one request, whatever the number of
+    providers: the lab's own usages_in_use reads every provider)."""
+    usages = lab.placement_get('/usages?project_id=%s'
+                               % lab_mod.MEMBER_PROJECT)['usages']
+    return {rc: n for rc, n in usages.items() if n}
+
+
+def _burst(lab, label, total):
+    lab.set_member_quota(instances=total * 2)
+    lab.usages_in_use = lambda: _project_usages(lab)
+    per_request = min(10, total)
+
+    def multi(i):
+        name = '%s-%02d' % (label, i)
+        return lambda: {name: boot_throughput._post(lab, name, per_request)}
+    row = boot_throughput._burst(
+        lab, label, [multi(i) for i in range(total // per_request)], total)
+    row['nodes_used'] = len(row.pop('servers_per_node'))
+    return row
+
+
+def measure(label, cells, computes_per_cell, nodes, burst):
+    lab = lab_mod.Lab(cells=cells, computes_per_cell=computes_per_cell,
+                      nodes_per_compute=nodes, database='mysql',
+                      name_prefix='nl_scale')
+    expected = cells * computes_per_cell * nodes
+    try:
+        started = time.monotonic()
+        result = lab.stack()
+        stack_s = time.monotonic() - started
+        listed, pages = count_hypervisors(lab)
+        all_listed_s = time.monotonic() - started
+        if listed != expected:
+            raise lab_mod.LabError('%d of %d hypervisors listed'
+                                   % (listed, expected))
+        listing_started = time.monotonic()
+        count_hypervisors(lab)
+        listing_s = time.monotonic() - listing_started
+        kinds = by_kind(lab)
+        row = {'lab': label, 'cells': cells,
+               'computes': cells * computes_per_cell,
+               'nodes': expected, 'load_before': _load(),
+               'stack_s': round(stack_s, 1),
+               'all_listed_s': round(all_listed_s, 1),
+               'hypervisor_pages': pages,
+               'hypervisor_listing_s': round(listing_s, 2),
+               'phases_s': dict(phases(result.stdout)),
+               'pss_mb': round(sum(k['pss_mb'] for k in kinds.values()), 1),
+               'by_kind': kinds}
+        row['burst'] = _burst(lab, 'burst', burst)
+        row['load_after'] = _load()
+        return row
+    finally:
+        lab.destroy()
+
+
+def _load():
+    with open('/proc/loadavg') as f:
+        return float(f.read().split()[0])
+
+
+def run(args):
+    missing = boot_throughput._missing_services('mysql')
+    if missing:
+        return {'skipped': missing, 'rows': []}
+    env = os.environ.get
+    # A large lab registering on a loaded machine outlasts Lab's default.
+    lab_mod.STACK_TIMEOUT = 1200
+    if args.quick:
+        large, burst = (1, 2, 50), 20
+    else:
+        large = (int(env('NOVA_LITE_BENCH_CELLS', '2')),
+                 int(env('NOVA_LITE_BENCH_COMPUTES_PER_CELL', '2')),
+                 int(env('NOVA_LITE_BENCH_NODES', '2500')))
+        burst = 100
+    rows = []
+    if env('NOVA_LITE_BENCH_SMALL', '1') != '0':
+        rows.append(measure('small', 1, 2, 1, burst))
+    rows.append(measure('large', *large, burst=burst))
+    result = {'rows': rows}
+    if len(rows) == 2:
+        small, big = (r['burst']['servers_active_per_s'] for r in rows)
+        result['burst_rate_large_over_small'] = round(big / small, 2) \
+            if small else None
+    return result
