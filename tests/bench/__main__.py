@@ -11,7 +11,8 @@ import time
 BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
               'placement_cpu', 'compute_periodic', 'compute_registration',
               'scheduler_select', 'scheduler_race',
-              'boot_throughput', 'move_latency', 'dashboard')
+              'boot_throughput', 'move_latency', 'dashboard',
+              'boot_side_by_side', 'placement_side_by_side')
 RESULTS_DIR = 'bench-results'
 
 
