@@ -1,8 +1,11 @@
 """The side-by-side benchmarks' ratios, tables and process accounting."""
 
+import http.server
+import json
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import testtools
@@ -78,6 +81,48 @@ class TestBootRows(testtools.TestCase):
         self.assertEqual({'api': 8.0, '(mariadb)': 1.0},
                          boot.cpu_by_process({'api': 5.0, 'api.123': 3.0,
                                               '(mariadb)': 1.0}))
+
+
+class _FakeNova(http.server.BaseHTTPRequestHandler):
+    servers = [{'id': 'stuck', 'OS-EXT-STS:task_state': None},
+               {'id': 'busy', 'OS-EXT-STS:task_state': 'deleting'}]
+    seen = []
+
+    def _reply(self, status, body=None):
+        data = json.dumps(body).encode() if body is not None else b''
+        self.send_response(status)
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):  # noqa: N802 - the handler's API
+        self.seen.append(('GET', self.path,
+                          self.headers.get('X-Project-Id')))
+        self._reply(200, {'servers': self.servers})
+
+    def do_DELETE(self):  # noqa: N802
+        self.seen.append(('DELETE', self.path, None))
+        self._reply(204)
+
+    def log_message(self, *args):
+        pass
+
+
+class TestErroredDeleteRetrier(testtools.TestCase):
+    def test_deletes_again_only_servers_no_task_holds(self):
+        server = http.server.HTTPServer(('127.0.0.1', 0), _FakeNova)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        _FakeNova.seen = []
+        retrier = boot.ErroredDeleteRetrier(
+            'http://127.0.0.1:%d/v2.1' % server.server_port)
+        retrier.retry_once()
+        self.assertEqual(['stuck'], retrier.retried)
+        self.assertEqual(
+            [('GET', '/v2.1/servers/detail?name=%5Ebench-s-&status=ERROR',
+              'admin'),
+             ('DELETE', '/v2.1/servers/stuck', None)], _FakeNova.seen)
 
 
 class TestPlacementRows(testtools.TestCase):
