@@ -256,19 +256,19 @@ def run(args):
     load = {'start': sbs.load_average()}
     rows, sizes, tables = [], {}, []
     started = time.monotonic()
-    try:
-        for size in _sizes(args.quick):
-            reference, nova_lite = one_size(tools, venv, python, size,
-                                            out_dir)
-            load['after_n_%d' % size] = sbs.load_average()
-            size_rows = table_rows(reference, nova_lite, size)
-            rows += size_rows
-            tables.append(sbs.markdown_table(size_rows, 'Placement 16'))
-            print(tables[-1])
-            sizes[size] = {'checks': checks(reference, nova_lite),
-                           'reference': reference, 'nova_lite': nova_lite}
-    finally:
-        shutil.rmtree(out_dir, ignore_errors=True)
+    for size in _sizes(args.quick):
+        # A failed or interrupted run keeps out_dir: perfload's reports
+        # of the sides that finished are there.
+        print('N=%d: perfload reports and logs in %s' % (size, out_dir))
+        reference, nova_lite = one_size(tools, venv, python, size, out_dir)
+        load['after_n_%d' % size] = sbs.load_average()
+        size_rows = table_rows(reference, nova_lite, size)
+        rows += size_rows
+        tables.append(sbs.markdown_table(size_rows, 'Placement 16'))
+        print(tables[-1])
+        sizes[size] = {'checks': checks(reference, nova_lite),
+                       'reference': reference, 'nova_lite': nova_lite}
+    shutil.rmtree(out_dir, ignore_errors=True)
     return {'servers': 'one worker each, fresh SQLite file, noauth2',
             'note': note, 'load_average': load,
             'wall_s': round(time.monotonic() - started), 'rows': rows,
