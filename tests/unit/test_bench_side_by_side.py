@@ -8,6 +8,7 @@ import subprocess
 import threading
 import time
 
+import fixtures
 import testtools
 
 from tests.bench import boot_side_by_side as boot
@@ -123,6 +124,38 @@ class TestErroredDeleteRetrier(testtools.TestCase):
             [('GET', '/v2.1/servers/detail?name=%5Ebench-s-&status=ERROR',
               'admin'),
              ('DELETE', '/v2.1/servers/stuck', None)], _FakeNova.seen)
+
+
+class TestReferenceFailure(testtools.TestCase):
+    def test_nova_lite_half_runs_when_the_real_lab_fails(self):
+        base = self.useFixture(fixtures.TempDir()).path
+        os.makedirs(os.path.join(base, 'venv', 'bin'))
+        open(os.path.join(base, 'venv', 'bin', 'nova-manage'), 'w').close()
+        self.useFixture(fixtures.EnvironmentVariable(
+            'NOVA_LITE_BENCH_NOVA_BASE', base))
+        self.useFixture(fixtures.MockPatch(
+            'tests.bench.side_by_side.tools_dir', return_value=base))
+        self.useFixture(fixtures.MockPatch(
+            'tests.db_fixtures.mysql_unavailable_reason', return_value=None))
+        self.useFixture(fixtures.MockPatch(
+            'tests.bench.boot_side_by_side.run_reference',
+            side_effect=RuntimeError('Too many connections')))
+        lite = _bench_result(0.2, 11.0, 5.8, 5.0, {'api': 5.0})
+        self.useFixture(fixtures.MockPatch(
+            'tests.bench.boot_side_by_side.run_nova_lite',
+            return_value=lite))
+        self.useFixture(fixtures.MockPatch('builtins.print'))
+        self.useFixture(fixtures.MockPatch(
+            'tempfile.mkdtemp',
+            return_value=self.useFixture(fixtures.TempDir()).path))
+
+        class Args:
+            quick = False
+        result = boot.run(Args())
+        self.assertEqual('Too many connections', result['reference_error'])
+        self.assertIs(lite, result['nova_lite'])
+        self.assertEqual(0.2, result['rows'][0]['nova_lite'])
+        self.assertIsNone(result['rows'][0]['reference'])
 
 
 class TestPlacementRows(testtools.TestCase):
