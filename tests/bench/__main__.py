@@ -12,7 +12,8 @@ BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
               'placement_cpu', 'compute_periodic', 'compute_registration',
               'hypervisor_list',
               'scheduler_select', 'scheduler_race', 'lab_scale',
-              'boot_throughput', 'move_latency', 'dashboard')
+              'boot_throughput', 'move_latency', 'dashboard',
+              'boot_side_by_side', 'placement_side_by_side')
 RESULTS_DIR = 'bench-results'
 
 
