@@ -276,11 +276,9 @@ transport_url = $(nl_rabbit_url $NL_API_VHOST)
 
 [api_database]
 connection = $(nl_db_url "${NOVA_LITE_NAME}_api")
-max_pool_size = $NOVA_LITE_CELL_DB_POOL
 
 [database]
 connection = $(nl_db_url "${NOVA_LITE_NAME}_cell1")
-max_pool_size = $NOVA_LITE_CELL_DB_POOL
 
 [placement_database]
 connection = $(nl_db_url "${NOVA_LITE_NAME}_placement")

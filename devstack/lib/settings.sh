@@ -96,10 +96,7 @@ NOVA_LITE_BUILD_TIMEOUT=${NOVA_LITE_BUILD_TIMEOUT:-300}
 NOVA_LITE_RABBIT_QUORUM=${NOVA_LITE_RABBIT_QUORUM:-True}
 NOVA_LITE_RABBIT_HEARTBEAT=${NOVA_LITE_RABBIT_HEARTBEAT:-30}
 # Database connections each cell conductor keeps open ([database]
-# max_pool_size of its cell's file; oslo.db's default is 5), and each
-# API-level service per database (the super conductor serves a burst's
-# requests on many threads: with 5, most of its transactions ran on an
-# overflow connection opened, TLS context and all, for that one use).
+# max_pool_size of its cell's file; oslo.db's default is 5).
 NOVA_LITE_CELL_DB_POOL=${NOVA_LITE_CELL_DB_POOL:-20}
 # Prefix of the lab's RabbitMQ vhosts and MySQL databases, so that several
 # labs (or a lab and the tests) can share one RabbitMQ and one MariaDB.
