@@ -261,10 +261,19 @@ class ResourceTracker:
                             error)
 
     def build_result(self, context, nodename, succeeded):
-        """Reset (success) or raise (failure) the node's failed_builds."""
+        """Reset (success) or raise (failure) the node's failed_builds.
+
+        A success on a node whose count is 0 already changes nothing and
+        asks the conductor nothing: this compute is the only writer of its
+        nodes' count, and its copy of the row comes back with every write
+        (as Nova's build_succeeded only resets the tracker's own stats).
+        """
         node = self.compute_nodes.get(nodename)
         if node is None:
             return None
+        if succeeded and node.obj_attr_is_set('failed_builds') and \
+                node.failed_builds == 0:
+            return 0
         try:
             count = self.conductor.compute_node_build_result(
                 context, node.id, succeeded)

@@ -51,24 +51,26 @@ def _action_id(cctxt, instance_uuid):
 
 
 def _event(cctxt, instance_uuid, event, summary, result='Success'):
-    objects.InstanceActionEvent.event_start(cctxt, instance_uuid, event,
-                                            host=CONF.host)
-    objects.InstanceActionEvent.event_finish(
-        cctxt, instance_uuid, event, result=result, details=summary)
+    objects.InstanceActionEvent.event_record(
+        cctxt, instance_uuid, event, host=CONF.host, result=result,
+        details=summary)
 
 
-def store(cctxt, instance_uuid, attempt, kind, event=None):
+def store(cctxt, instance_uuid, attempt, kind, event=None, action_id=None):
     """Store ``attempt`` as a new record of the current action; with
     ``event``, also record that event with the summary as details.
-    Returns the summary (None when there was nothing to store)."""
+    ``action_id``: the current action's, when the caller has it (saves a
+    read). Returns the summary (None when there was nothing to store)."""
     if attempt is None:
         return None
     attempt['kind'] = kind
     summary = decision.summary(attempt)
     try:
+        if action_id is None:
+            action_id = _action_id(cctxt, instance_uuid)
         decision_api.decision_create(cctxt, {
             'instance_uuid': instance_uuid, 'kind': kind,
-            'action_id': _action_id(cctxt, instance_uuid),
+            'action_id': action_id,
             'request_id': cctxt.request_id, 'summary': summary,
             'record': decision.dumps(decision.bound(
                 {'attempts': [attempt]}))})
@@ -83,9 +85,10 @@ def store(cctxt, instance_uuid, attempt, kind, event=None):
     return summary
 
 
-def store_selection(cctxt, instance_uuid, selection, kind, event=None):
+def store_selection(cctxt, instance_uuid, selection, kind, event=None,
+                    action_id=None):
     return store(cctxt, instance_uuid, attempt_of_selection(selection),
-                 kind, event)
+                 kind, event, action_id=action_id)
 
 
 def reschedule_attempt(number, previous_error, failed, picked, rest):

@@ -142,10 +142,14 @@ class ConductorManager(manager.Manager):
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def compute_node_update(self, context, compute_id, values):
-        node = objects.ComputeNode.get_by_id(self.cell_context(context),
-                                             compute_id)
+        # One write transaction: the update reads the row it changes (and
+        # raises ComputeNodeNotFound), so no read comes before it.
+        node = objects.ComputeNode(self.cell_context(context), id=compute_id)
+        node.obj_reset_changes()
         for name, value in values.items():
             setattr(node, name, value)
+        if not node.obj_what_changed():
+            return objects.ComputeNode.get_by_id(node._context, compute_id)
         node.save()
         return node
 
@@ -193,10 +197,17 @@ class ConductorManager(manager.Manager):
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_update(self, context, instance_uuid, values,
                         expected_task_state=None, expected_vm_state=None):
-        instance = objects.Instance.get_by_uuid(self.cell_context(context),
-                                                instance_uuid)
+        # One write transaction: the update locks and checks the row
+        # itself (InstanceNotFound, Unexpected*StateError) and returns it
+        # whole, so no read comes before it.
+        instance = objects.Instance(self.cell_context(context),
+                                    uuid=instance_uuid)
+        instance.obj_reset_changes()
         for name, value in values.items():
             setattr(instance, name, value)
+        if not instance.obj_what_changed():
+            return objects.Instance.get_by_uuid(instance._context,
+                                                instance_uuid)
         instance.save(expected_task_state=expected_task_state,
                       expected_vm_state=expected_vm_state)
         return instance

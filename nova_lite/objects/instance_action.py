@@ -118,6 +118,14 @@ class InstanceActionEvent(base.NovaLiteTimestampObject, base.NovaLiteObject):
             context, instance_uuid, event, result=result,
             traceback=traceback, details=details, request_id=request_id))
 
+    @classmethod
+    def event_record(cls, context, instance_uuid, event, host=None,
+                     result='Success', details=None, request_id=None):
+        """A step done already: started and finished in one write."""
+        return cls._from_db(context, _db().action_event_record(
+            context, instance_uuid, event, host=host, result=result,
+            details=details, request_id=request_id))
+
 
 @base.NovaLiteObjectRegistry.register
 class InstanceActionEventList(base.NovaLiteObjectListBase,

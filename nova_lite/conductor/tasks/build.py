@@ -175,18 +175,22 @@ class ScheduleAndBuildTask:
         with nl_context.target_cell(self.context, cell) as cctxt:
             values = common.instance_values_for_cell(build_request, chosen)
             values['created_at'] = stored.created_at
-            instance_api.instance_create(cctxt, values)
-            objects.InstanceAction.action_start(cctxt, uuid,
-                                                common.CREATE_ACTION)
+            # The created row is the instance the compute gets: read
+            # back after the mapping and build request changes below, it
+            # would be the same row.
+            row = instance_api.instance_create(cctxt, values)
+            action = objects.InstanceAction.action_start(
+                cctxt, uuid, common.CREATE_ACTION)
             decisions.store_selection(cctxt, uuid, chosen, 'boot',
-                                      event=common.SCHEDULE_EVENT)
+                                      event=common.SCHEDULE_EVENT,
+                                      action_id=action.id)
             if not self._map_to_cell(uuid, cell) or \
                     not self._delete_build_request(build_request):
                 LOG.info('Instance %s was deleted while it was created in '
                          'cell %s; removing it', uuid, cell.identity)
                 self._abandon(cctxt, uuid)
                 return
-            instance = objects.Instance.get_by_uuid(cctxt, uuid)
+            instance = objects.Instance._from_db(cctxt, row)
             LOG.info('Instance %s created in cell %s; building on %s/%s '
                      'with %d alternates', uuid, cell.identity,
                      chosen.service_host, chosen.nodename,

@@ -378,6 +378,26 @@ def action_event_finish(context, instance_uuid, event, result='Success',
 
 
 @session.retry_on_transient
+def action_event_record(context, instance_uuid, event, host=None,
+                        result='Success', details=None, request_id=None):
+    """Record ``event`` started and finished now, in one transaction (a
+    step the caller did already, such as the super conductor's
+    scheduling); an 'Error' result also marks the action failed."""
+    now = types.utcnow()
+    with _writer(context) as s:
+        action = _action_get(s, instance_uuid,
+                             request_id or context.request_id)
+        row = models.InstanceActionEvent(
+            event=event, action_id=action.id, host=host, start_time=now,
+            finish_time=now, result=result, details=details)
+        s.add(row)
+        if result.lower() == 'error':
+            action.message = 'Error'
+        s.flush()
+    return row
+
+
+@session.retry_on_transient
 def action_events_get(context, action_id):
     with _reader(context) as s:
         return list(s.scalars(sa.select(models.InstanceActionEvent).where(

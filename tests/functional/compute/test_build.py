@@ -7,6 +7,7 @@ then ``build_and_run_instance`` is cast to the compute.
 
 import datetime
 
+import fixtures
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import testtools
@@ -15,6 +16,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import stale_builds
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance_fault
@@ -106,6 +108,22 @@ class BuildTestCase(BuildTestBase):
         compute.manager.driver.init_host('host1')
         instance = self._build(compute, self._instance())
         self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        self.assertEqual(0, self._node().failed_builds)
+
+    def test_success_on_a_node_without_failures_asks_no_reset(self):
+        calls = []
+        real = conductor_rpcapi.ConductorAPI.compute_node_build_result
+
+        def counting(api, *args, **kwargs):
+            calls.append(args)
+            return real(api, *args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.rpcapi.ConductorAPI.'
+            'compute_node_build_result', counting))
+        compute = self.start_compute()
+        for _ in range(2):
+            self._build(compute, self._instance())
+        self.assertEqual([], calls)
         self.assertEqual(0, self._node().failed_builds)
 
     def test_abort_goes_to_error_without_reschedule(self):

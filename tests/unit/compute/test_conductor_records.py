@@ -4,7 +4,11 @@ Called on the manager directly (no bus): what a compute gets back over
 RPC is what these return.
 """
 
+import contextlib
+
 import oslo_messaging as messaging
+from sqlalchemy import engine as sa_engine
+from sqlalchemy import event
 import testtools
 
 from nova_lite.compute import task_states
@@ -26,6 +30,20 @@ def unwrapped(method):
         except messaging.ExpectedException as wrapped:
             raise wrapped.exc_info[1]
     return call
+
+
+@contextlib.contextmanager
+def counted_transactions():
+    """A list that gets one item per database transaction begun inside."""
+    begun = []
+
+    def on_begin(conn):
+        begun.append(conn)
+    event.listen(sa_engine.Engine, 'begin', on_begin)
+    try:
+        yield begun
+    finally:
+        event.remove(sa_engine.Engine, 'begin', on_begin)
 
 
 class ConductorRecordsTestCase(testtools.TestCase):
@@ -129,6 +147,56 @@ class ConductorRecordsTestCase(testtools.TestCase):
         found = self.conductor.instance_get_all_by_filters(
             self.ctxt, {'host': 'h1', 'vm_state': vm_states.STOPPED})
         self.assertEqual([instance.uuid], [i.uuid for i in found])
+
+    def test_instance_update_is_one_transaction_returning_the_row(self):
+        instance = self._instance()
+        with counted_transactions() as begun:
+            updated = self.conductor.instance_update(
+                self.ctxt, instance.uuid, {'task_state': None},
+                expected_task_state=[task_states.POWERING_OFF])
+        self.assertEqual(1, len(begun))
+        self.assertEqual((instance.id, 'h1', vm_states.ACTIVE, None,
+                          {'vcpus': 1}),
+                         (updated.id, updated.host, updated.vm_state,
+                          updated.task_state, updated.flavor))
+        self.assertEqual({}, updated.obj_get_changes())
+
+    def test_instance_update_of_a_missing_instance(self):
+        self.assertRaises(
+            exception.InstanceNotFound,
+            unwrapped(self.conductor.instance_update), self.ctxt,
+            '5a0e3a44-0000-4000-8000-000000000001', {'task_state': None})
+
+    def test_instance_update_without_values_returns_the_instance(self):
+        instance = self._instance()
+        same = self.conductor.instance_update(self.ctxt, instance.uuid, {})
+        self.assertEqual((instance.id, task_states.POWERING_OFF),
+                         (same.id, same.task_state))
+
+    def test_compute_node_update_is_one_transaction_returning_the_row(self):
+        node = self._node()
+        with counted_transactions() as begun:
+            updated = self.conductor.compute_node_update(
+                self.ctxt, node.id, {'vcpus': 12, 'stats': {'a': '1'}})
+        self.assertEqual(1, len(begun))
+        self.assertEqual((node.id, NODE_UUID, 12, {'a': '1'}, 'n1'),
+                         (updated.id, updated.uuid, updated.vcpus,
+                          updated.stats, updated.hypervisor_hostname))
+        self.assertEqual(12, self._node(vcpus=12).vcpus)
+
+    def test_compute_node_update_of_a_missing_or_deleted_node(self):
+        node = self._node()
+        self.conductor.compute_node_delete(self.ctxt, node.id)
+        self.assertRaises(
+            exception.ComputeNodeNotFound,
+            unwrapped(self.conductor.compute_node_update), self.ctxt,
+            node.id, {'vcpus': 2})
+
+    def test_compute_node_update_without_values_returns_the_node(self):
+        node = self._node()
+        same = self.conductor.compute_node_update(self.ctxt, node.id, {})
+        self.assertEqual((node.id, NODE_UUID, 8),
+                         (same.id, same.uuid, same.vcpus))
 
     def test_action_event_and_fault(self):
         instance = self._instance()

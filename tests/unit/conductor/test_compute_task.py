@@ -153,6 +153,34 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
                                            instance.uuid)
         self.assertEqual(['create'], [a.action for a in actions])
 
+    def test_an_instance_is_written_without_reading_it_back(self):
+        (instance,), brs, specs = self.accept()
+
+        def answer(uuid):
+            self.claim(uuid, 'node1')
+            return [self.selection('node1')]
+        reads = []
+        for name in ('instance_get_by_uuid', 'action_get_by_request_id',
+                     'action_event_start', 'action_event_finish'):
+            real = getattr(instance_api, name)
+
+            def counting(*args, _real=real, _name=name, **kwargs):
+                reads.append(_name)
+                return _real(*args, **kwargs)
+            self.useFixture(fixtures.MonkeyPatch(
+                'nova_lite.db.cell.instance_api.' + name, counting))
+        compute = self.run_build(brs, specs, FakeScheduler(answer))
+        # The instance and its action written, neither read back.
+        self.assertEqual([], reads)
+        (cast,) = compute.builds
+        row = instance_api.instance_get_by_uuid(self.cell_context(),
+                                                instance.uuid)
+        self.assertEqual((row.id, row.uuid, row.task_state, row.host),
+                         (cast['instance'].id, cast['instance'].uuid,
+                          cast['instance'].task_state,
+                          cast['instance'].host))
+        self.assertEqual({}, cast['instance'].obj_get_changes())
+
     def test_no_valid_host_buries_in_cell0(self):
         (instance,), brs, specs = self.accept()
         scheduler = FakeScheduler(error=exception.NoValidHost(

@@ -107,6 +107,27 @@ class TestFaultsActionsMigrations(test_cell_api.CellDBTestCase):
         self.assertRaises(exception.InstanceActionNotFound,
                           api.action_finish, self.ctx, 'i2')
 
+    def test_event_recorded_started_and_finished_at_once(self):
+        action = api.action_start(self.ctx, {'action': 'create',
+                                             'instance_uuid': 'i1'})
+        api.action_event_record(self.ctx, 'i1', 'conductor_schedule',
+                                host='c1', details='picked h1')
+        events = api.action_events_get(self.ctx, action.id)
+        self.assertEqual([('conductor_schedule', 'Success', 'c1',
+                           'picked h1')],
+                         [(e.event, e.result, e.host, e.details)
+                          for e in events])
+        self.assertIsNotNone(events[0].start_time)
+        self.assertEqual(events[0].start_time, events[0].finish_time)
+        self.assertIsNone(api.action_get_by_request_id(
+            self.ctx, 'i1', self.ctx.request_id).message)
+        api.action_event_record(self.ctx, 'i1', 'conductor_reschedule',
+                                result='Error')
+        self.assertEqual('Error', api.action_get_by_request_id(
+            self.ctx, 'i1', self.ctx.request_id).message)
+        self.assertRaises(exception.InstanceActionNotFound,
+                          api.action_event_record, self.ctx, 'i2', 'x')
+
     def test_migrations(self):
         mig = api.migration_create(self.ctx, {
             'instance_uuid': 'i1', 'source_compute': 'a', 'source_node': 'a1',
