@@ -43,6 +43,18 @@ def mysql_unavailable_reason():
     return None
 
 
+def bench_database():
+    """The database a benchmark runs on.
+
+    ``NOVA_LITE_BENCH_DATABASE`` when set; otherwise MariaDB when its
+    server answers (the numbers that matter are MariaDB's), else SQLite.
+    """
+    wanted = os.environ.get('NOVA_LITE_BENCH_DATABASE')
+    if wanted:
+        return wanted
+    return 'mysql' if mysql_unavailable_reason() is None else 'sqlite'
+
+
 def skip_or_fail_without_mysql(test):
     reason = mysql_unavailable_reason()
     if reason is None:

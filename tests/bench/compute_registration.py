@@ -251,21 +251,13 @@ def _run_mode(mode, nodes, database, workers, conf):
     return rows
 
 
-def _database():
-    wanted = os.environ.get('NOVA_LITE_BENCH_DATABASE')
-    if wanted:
-        return wanted
-    return 'mysql' if db_fixtures.mysql_unavailable_reason() is None \
-        else 'sqlite'
-
-
 def run(args):
     nodes = int(os.environ.get('NOVA_LITE_BENCH_NODES',
                                100 if args.quick else 1000))
     workers = int(os.environ.get('NOVA_LITE_BENCH_PLACEMENT_WORKERS', '2'))
     modes = os.environ.get('NOVA_LITE_BENCH_MODES',
                            'one_by_one,batched').split(',')
-    database = _database()
+    database = db_fixtures.bench_database()
     rows = []
     with testing.ConfFixture() as conf, \
             testing.DatabaseFixture(cells=('cell1',), with_cell0=False):

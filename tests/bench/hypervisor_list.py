@@ -239,18 +239,10 @@ def _cli(app, lab):
             'stderr_tail': out.stderr[-300:]}
 
 
-def _database():
-    wanted = os.environ.get('NOVA_LITE_BENCH_DATABASE')
-    if wanted:
-        return wanted
-    return 'mysql' if db_fixtures.mysql_unavailable_reason() is None \
-        else 'sqlite'
-
-
 def run(args):
     size = int(os.environ.get('NOVA_LITE_BENCH_NODES',
                               2000 if args.quick else 10000))
-    database = _database()
+    database = db_fixtures.bench_database()
     rows = []
     with _Lab(size, database) as lab:
         db_session.reset()
