@@ -76,7 +76,26 @@ def settle_and_check(lab, accepted, since):
     }
 
 
+def computes_up(lab, limit_s=90):
+    """Seconds until every compute service is "up" again (a compute's
+    heartbeat connection reconnects on oslo.messaging's back-off, up to
+    some seconds after the broker is back: a burst sent before that is
+    refused by the ComputeFilter, as Nova's would be); None when they
+    are not up within ``limit_s`` (the new burst then shows it)."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit_s:
+        status, _, body = faultlab.compute_call(
+            lab, 'GET', '/os-services?binary=nova-compute', timeout=10)
+        services = body.get('services') if status == 200 and \
+            isinstance(body, dict) else None
+        if services and all(svc['state'] == 'up' for svc in services):
+            return round(time.monotonic() - started, 1)
+        time.sleep(1)
+    return None
+
+
 def new_burst(lab, count):
+    up_after = computes_up(lab)
     burst = faultlab.Burst(lab, 'after', count).run()
     accepted = burst.accepted
     deadline = time.monotonic() + lab.build_timeout + 60
@@ -89,7 +108,7 @@ def new_burst(lab, count):
         ended[status] = ended.get(status, 0) + 1
     return {'sent': count, 'accepted': len(accepted), 'active': active,
             'statuses': burst.summary()['statuses'], 'servers': ended,
-            'ok': active == count}
+            'computes_up_after_s': up_after, 'ok': active == count}
 
 
 def failures(result):
