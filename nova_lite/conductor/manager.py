@@ -145,10 +145,7 @@ class ConductorManager(manager.Manager):
         # One write transaction: the update reads the row it changes (and
         # raises ComputeNodeNotFound), so no read comes before it.
         node = objects.ComputeNode(self.cell_context(context), id=compute_id)
-        node.obj_reset_changes()
-        for name, value in values.items():
-            setattr(node, name, value)
-        if not node.obj_what_changed():
+        if not _set_changes(node, values):
             return objects.ComputeNode.get_by_id(node._context, compute_id)
         node.save()
         return node
@@ -202,10 +199,7 @@ class ConductorManager(manager.Manager):
         # whole, so no read comes before it.
         instance = objects.Instance(self.cell_context(context),
                                     uuid=instance_uuid)
-        instance.obj_reset_changes()
-        for name, value in values.items():
-            setattr(instance, name, value)
-        if not instance.obj_what_changed():
+        if not _set_changes(instance, values):
             return objects.Instance.get_by_uuid(instance._context,
                                                 instance_uuid)
         instance.save(expected_task_state=expected_task_state,
@@ -363,6 +357,16 @@ class ConductorManager(manager.Manager):
         return task_log_obj.TaskLog.end_task(
             self.cell_context(context), task_name, begin, end, host, errors,
             message=message)
+
+
+def _set_changes(obj, values):
+    """Set ``values`` on an object made from its key alone (not read),
+    so that its save writes exactly them; False when there are none (the
+    caller then reads the row, as the update would have returned it)."""
+    obj.obj_reset_changes()
+    for name, value in values.items():
+        setattr(obj, name, value)
+    return bool(obj.obj_what_changed())
 
 
 def _times(*texts):
