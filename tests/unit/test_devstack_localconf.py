@@ -127,6 +127,20 @@ class TestRoleSettings(testtools.TestCase):
         self.assertEqual(['noauth2', 'rabbit://guest:guest@127.0.0.1:5672/',
                           'mysql+pymysql://root@127.0.0.1:3306'], out)
 
+    def test_database_tls_off_on_loopback_only(self):
+        # PyMySQL's "preferred" TLS loads the CA bundle for every new
+        # connection; on loopback the lab turns it off, beyond it not.
+        script = 'NOVA_LITE_DATABASE=mysql; nl_db_url lab_api'
+        self.assertEqual(
+            'mysql+pymysql://root@127.0.0.1:3306/lab_api'
+            '?charset=utf8mb4&ssl_disabled=True',
+            self.settings(script).stdout.strip())
+        beyond = self.settings(script, NOVA_LITE_HOST_IP='192.0.2.10',
+                               NOVA_LITE_NAME='lab1').stdout.strip()
+        self.assertTrue(beyond.endswith('/lab_api?charset=utf8mb4'), beyond)
+        forced = self.settings(script, NOVA_LITE_DATABASE_TLS='preferred')
+        self.assertTrue(forced.stdout.strip().endswith('?charset=utf8mb4'))
+
     def test_beyond_loopback_http_basic_and_generated_passwords(self):
         out = self.settings(
             'echo $NOVA_LITE_AUTH $NOVA_LITE_RABBIT_URL',
