@@ -43,9 +43,14 @@ CELL0_UUID = '00000000-0000-0000-0000-000000000000'
 class ConfFixture(fixtures.Fixture):
     """Test configuration on the global CONF, restored on cleanup.
 
-    Short intervals (``report_interval`` 1 s, ``service_down_time`` 3 s),
-    periodic tasks off (run them by hand), state and SQLite files in a
-    temporary directory (``self.tempdir``), ``fake://`` transport.
+    A short ``report_interval`` (1 s) with a ``service_down_time`` of
+    30 s: a heartbeat thread starved for a few seconds on a loaded
+    machine (two test workers beside other work) must not make a compute
+    "down" and fail a boot with NoValidHost; tests that need a down
+    service say so with ``last_seen_up``, ``forced_down`` or a time
+    override. Periodic tasks off (run them by hand), state and SQLite
+    files in a temporary directory (``self.tempdir``), ``fake://``
+    transport.
     """
 
     def __init__(self, transport_url='fake:///', **overrides):
@@ -60,7 +65,7 @@ class ConfFixture(fixtures.Fixture):
             messaging_conffixture.ConfFixture(CONF))
         messaging_conf.transport_url = self.transport_url
         self.flags(host='test-host', state_path=self.tempdir,
-                   report_interval=1, service_down_time=3,
+                   report_interval=1, service_down_time=30,
                    periodic_enable=False, periodic_fuzzy_delay=0)
         self.flags(connection=self.sqlite_url('cell1'), group='database')
         self.flags(connection=self.sqlite_url('api'), group='api_database')
