@@ -135,7 +135,9 @@ class APIServer(fixtures.Fixture):
                 if requests.get(self.host_url + '/healthcheck',
                                 timeout=2).status_code == 200:
                     return
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):
+                # Not listening yet, or its worker still starting (a
+                # loaded machine): ask again until the deadline.
                 pass
             time.sleep(0.2)
         raise RuntimeError('nova-lite-api did not start in %ds'
