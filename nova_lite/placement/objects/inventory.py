@@ -178,6 +178,24 @@ def _first_unknown_class(context, order, wanted):
     raise AssertionError('unknown classes %s not wanted' % missing)
 
 
+# Rows one UPDATE ... WHERE id IN (...) names at most.
+UPDATE_CHUNK = 1000
+
+
+def _update_grouped(context, updates, now):
+    """Write ``updates`` ({field values: [row id]}): one statement per
+    distinct set of values (the nodes of a compute share theirs), where
+    an executemany is one round trip per row on PyMySQL."""
+    for key, row_ids in updates.items():
+        values = dict(zip(FIELDS, key, strict=True))
+        row_ids = sorted(row_ids)
+        for i in range(0, len(row_ids), UPDATE_CHUNK):
+            context.session.execute(
+                sa.update(INV)
+                .where(INV.c.id.in_(row_ids[i:i + UPDATE_CHUNK]))
+                .values(updated_at=now, **values))
+
+
 def write_many(context, providers, wanted, replace_all):
     """:func:`_write` for many providers in a handful of statements (the
     reshaper's inventories), checked in the order of their uuids, so the
@@ -194,7 +212,7 @@ def write_many(context, providers, wanted, replace_all):
     if error is not None:
         raise error
     now = models.utcnow()
-    deletes, inserts, updates = [], [], []
+    deletes, inserts, updates = [], [], {}
     for rp_uuid in order:
         rp = providers[rp_uuid]
         rows, used = current[rp.id], usage[rp.id]
@@ -209,18 +227,15 @@ def write_many(context, providers, wanted, replace_all):
             inv = with_defaults(values)
             _check_new_inventory(rp.uuid, rc, inv, used.get(rc, 0))
             if rc in rows:
-                updates.append(dict(inv, row_id=rows[rc].id))
+                key = tuple(inv[f] for f in FIELDS)
+                updates.setdefault(key, []).append(rows[rc].id)
             else:
                 inserts.append(dict(inv, resource_provider_id=rp.id,
                                     resource_class_id=ids[rc],
                                     created_at=now))
     if deletes:
         context.session.execute(sa.delete(INV).where(INV.c.id.in_(deletes)))
-    if updates:
-        context.session.execute(
-            sa.update(INV).where(INV.c.id == sa.bindparam('row_id'))
-            .values(updated_at=now,
-                    **{f: sa.bindparam(f) for f in FIELDS}), updates)
+    _update_grouped(context, updates, now)
     if inserts:
         context.session.execute(sa.insert(INV), inserts)
 

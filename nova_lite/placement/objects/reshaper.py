@@ -92,7 +92,14 @@ def _replace_allocations(context, specs, providers, generations):
         for rc in res})
     for spec in specs:
         alloc_obj._write_consumer(context, spec, providers, rc_ids)
-    alloc_obj._check_capacity(context, providers, specs)
+    # NOTE(nova_lite): only the providers allocated against are checked,
+    # so their inventories only are read (one query each): a compute
+    # writing the inventories of hundreds of new nodes in one reshape
+    # allocates nothing and so reads none.
+    allocated = {u for spec in specs for u in spec.allocations}
+    if allocated:
+        alloc_obj._check_capacity(
+            context, {u: providers[u] for u in allocated}, specs)
     for rp_uuid in sorted(visited):
         generations.bump(context, rp_uuid)
 

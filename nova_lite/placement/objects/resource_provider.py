@@ -63,6 +63,17 @@ def _select():
     return _SELECT
 
 
+def select_providers():
+    """The statement reading providers with their parent and root uuids
+    (other objects add their columns and joins to it)."""
+    return _SELECT
+
+
+def from_row(row):
+    """A :class:`ResourceProvider` from a row of :func:`select_providers`."""
+    return _from_row(row)
+
+
 def _from_row(row):
     return ResourceProvider(
         id=row.id, uuid=row.uuid, name=row.name, generation=row.generation,

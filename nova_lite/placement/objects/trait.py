@@ -121,50 +121,85 @@ def _provider_traits_ids(context, rp_id):
             RP_TRAIT.c.resource_provider_id == rp_id)).scalars().all()
 
 
-def _trait_ids(context, names):
-    rows = context.session.execute(sa.select(TRAIT.c.name, TRAIT.c.id).where(
-        TRAIT.c.name.in_(names))).all()
-    found = {r.name: r.id for r in rows}
-    missing = set(names) - set(found)
-    if missing:
-        raise exception.TraitNotFound(names=', '.join(sorted(missing)))
-    return found
+def _missing(context, names):
+    """The names of ``names`` that are no trait."""
+    found = context.session.execute(sa.select(TRAIT.c.name).where(
+        TRAIT.c.name.in_(names))).scalars().all()
+    return set(names) - set(found)
+
+
+# NOTE(nova_lite): the provider and its current traits in one statement
+# (a row per trait, one with NULLs when it has none).
+_WITH_TRAITS = (rp_obj.select_providers()
+                .add_columns(TRAIT.c.id.label('trait_id'),
+                             TRAIT.c.name.label('trait_name'))
+                .outerjoin(RP_TRAIT,
+                           RP_TRAIT.c.resource_provider_id == rp_obj.RP.c.id)
+                .outerjoin(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))
+
+
+def _find_with_traits(context, rp_uuid):
+    """(provider, {trait name: id}) in one read, or raise 404."""
+    rows = context.session.execute(
+        _WITH_TRAITS.where(rp_obj.RP.c.uuid == rp_uuid)).all()
+    if not rows:
+        raise exception.ResourceProviderNotFound(uuid=rp_uuid)
+    current = {r.trait_name: r.trait_id for r in rows
+               if r.trait_id is not None}
+    return rp_obj.from_row(rows[0]), current
+
+
+def _insert_by_name(context, rp_id, names, now):
+    """Associate the traits ``names`` with provider ``rp_id`` in one
+    ``INSERT ... SELECT``; TraitNotFound (the transaction is then rolled
+    back) when some name is no trait."""
+    source = (sa.select(sa.literal(rp_id, sa.Integer), TRAIT.c.id,
+                        sa.literal(now, sa.DateTime))
+              .where(TRAIT.c.name.in_(sorted(names)))
+              .order_by(TRAIT.c.id))
+    result = context.session.execute(sa.insert(RP_TRAIT).from_select(
+        ['resource_provider_id', 'trait_id', 'created_at'], source))
+    if result.rowcount != len(names):
+        raise exception.TraitNotFound(
+            names=', '.join(sorted(_missing(context, names))))
 
 
 @common.write_transaction
 @db_api.writer
 def set_for_provider(context, rp_uuid, generation, names):
-    """Replace a provider's traits if its generation is ``generation``."""
-    rp = rp_obj.find(context, rp_uuid)
+    """Replace a provider's traits if its generation is ``generation``.
+
+    Three statements for a new provider (read it with its traits, bump
+    its generation, insert the traits by name), five before: a compute
+    registering many nodes sends one such request per node.
+    """
+    rp, current = _find_with_traits(context, rp_uuid)
     if generation != rp.generation:
         # A stale generation is a 409 before unknown traits are a 400, as
         # in Placement.
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
-    ids = _trait_ids(context, set(names))
-    wanted = set(ids.values())
-    current = set(_provider_traits_ids(context, rp.id))
+    wanted = set(names)
     # NOTE(nova_lite): as Placement, the same set again changes nothing,
     # the generation included.
-    if wanted == current:
-        return rp, sorted(ids)
+    if wanted == set(current):
+        return rp, sorted(wanted)
+    added = wanted - set(current)
     new_generation = common.increment_generation(context, rp.id, rp.uuid,
                                                  generation)
     now = models.utcnow()
     # NOTE(nova_lite): only the difference is written (a new provider,
     # as a compute registering its nodes sends, has nothing to delete);
     # Placement replaces every row, with the same result.
-    gone = current - wanted
+    gone = sorted(current[n] for n in set(current) - wanted)
     if gone:
         context.session.execute(sa.delete(RP_TRAIT).where(
             RP_TRAIT.c.resource_provider_id == rp.id,
-            RP_TRAIT.c.trait_id.in_(sorted(gone))))
-    if wanted - current:
-        context.session.execute(sa.insert(RP_TRAIT), [
-            {'resource_provider_id': rp.id, 'trait_id': i, 'created_at': now}
-            for i in sorted(wanted - current)])
+            RP_TRAIT.c.trait_id.in_(gone)))
+    if added:
+        _insert_by_name(context, rp.id, added, now)
     # NOTE(nova_lite): the row as it now is, without reading it back.
     return (dataclasses.replace(rp, generation=new_generation,
-                                updated_at=now), sorted(ids))
+                                updated_at=now), sorted(wanted))
 
 
 @common.write_transaction
