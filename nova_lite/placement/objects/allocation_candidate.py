@@ -434,8 +434,13 @@ def _batches(context, search):
             after = roots[-1]
             size *= 2
         return
+    # NOTE(nova_lite): without a limit every viable tree is read, so the
+    # capacity part of the SQL filter would only repeat the Python checks
+    # at the price of a usage lookup per inventory row; the randomized
+    # limited search keeps it (fewer trees shuffled and read).
     roots = research.viable_roots(context, request, search.ids,
-                                  search.sharing)
+                                  search.sharing,
+                                  room=request.limit is not None)
     if request.limit is not None:
         random.shuffle(roots)
         size = max(request.limit * 2, MIN_BATCH)

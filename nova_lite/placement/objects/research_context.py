@@ -278,8 +278,9 @@ def _traits_plan(request, ids, sharing):
                          for names in group.required_any_of}))
 
 
-def _plan(request, ids, sharing, correlated):
-    """Everything :func:`_build_root_query` needs, hashable."""
+def _plan(request, ids, sharing, correlated, room=True):
+    """Everything :func:`_build_root_query` needs, hashable; without the
+    capacity conditions unless ``room``."""
     unnumbered = request.groups.get('')
     member_of = ()
     in_tree = ()
@@ -288,7 +289,7 @@ def _plan(request, ids, sharing, correlated):
                           for uuids, forbidden in unnumbered.member_of)
         if unnumbered.in_tree:
             in_tree = (ids.tree_roots.get(unnumbered.in_tree),)
-    return (_room_plan(request, ids, sharing, correlated),
+    return (_room_plan(request, ids, sharing, correlated) if room else (),
             _traits_plan(request, ids, sharing),
             tuple((tuple(sorted(ids.trait_ids(names))), forbidden)
                   for names, forbidden in request.root_required),
@@ -382,13 +383,24 @@ def _build_root_query(plan, paged, limit):
     return query
 
 
-def viable_roots(context, request, ids, sharing, after=None, limit=None):
+def viable_roots(context, request, ids, sharing, after=None, limit=None,
+                 room=True):
     """Ids of root providers whose tree may satisfy ``request``, ascending.
 
     :param sharing: {id: Provider} of the sharing providers (see
         :func:`load_sharing`).
+    :param room: check capacity in SQL too. Without it only the cheap
+        conditions (traits, aggregates, in_tree, root_required: index
+        lookups in small link tables) narrow the trees, and None (every
+        tree) is returned when there is none of them. Why: when every
+        tree is read anyway, the capacity check (a usage lookup per
+        inventory row, grouped by tree) costs as much as reading the
+        inventories and the Python checks, which are exact, repeat it.
     """
-    plan = _plan(request, ids, sharing, correlated=limit is not None)
+    plan = _plan(request, ids, sharing, correlated=limit is not None,
+                 room=room)
+    if not room and not any(plan):
+        return None
     query = _build_root_query(plan, after is not None, limit)
     params = {'after': after} if after is not None else {}
     return [r[0] for r in context.session.execute(query, params).all()]
@@ -512,13 +524,15 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
 
 
 def load_trees(context, root_ids, with_aggs=True):
-    """{root id: [Provider, ...]} for ``root_ids`` (a list); aggregates
-    only ``with_aggs`` (member_of or sharing providers need them)."""
-    wanted = set(root_ids)
-    if len(wanted) <= IN_LIST_MAX:
-        providers = _load(context, sorted(wanted), with_aggs)
+    """{root id: [Provider, ...]} for ``root_ids`` (a list; None: every
+    tree, in root id order); aggregates only ``with_aggs`` (member_of or
+    sharing providers need them)."""
+    if root_ids is None:
+        providers = _load(context, None, with_aggs)
+        root_ids = sorted(p.id for p in providers.values()
+                          if p.parent_id is None)
     else:
-        providers = _load(context, None, with_aggs, keep=wanted)
+        providers = _read_trees(context, root_ids, with_aggs)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)
@@ -527,6 +541,15 @@ def load_trees(context, root_ids, with_aggs=True):
     for tree in trees.values():
         tree.sort(key=lambda p: p.id)
     return trees
+
+
+def _read_trees(context, root_ids, with_aggs):
+    wanted = set(root_ids)
+    if len(wanted) <= IN_LIST_MAX:
+        providers = _load(context, sorted(wanted), with_aggs)
+    else:
+        providers = _load(context, None, with_aggs, keep=wanted)
+    return providers
 
 
 def load_sharing(context, request, ids):
