@@ -421,7 +421,9 @@ def _batches(context, search):
     if request.limit is not None and not request.randomize:
         # NOTE(nova_lite): the SQL filter is only a necessary condition;
         # when trees keep failing the Python checks, take bigger bites.
-        size = max(request.limit * 2, MIN_BATCH)
+        # The first bite is the limit itself: the filter is exact for the
+        # common flat tree, and a tree read beyond the limit is wasted.
+        size = max(request.limit, MIN_BATCH)
         after = None
         while not search.full:
             roots = research.viable_roots(context, request, search.ids,
