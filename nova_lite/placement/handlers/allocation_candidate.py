@@ -162,6 +162,47 @@ def _encode_requests(requests, want):
     return '[%s]' % ','.join(parts)
 
 
+def _encode_found_requests(candidates, want):
+    """``_encode_requests`` of a search's own results (ids): each provider's
+    uuid and each shared amounts dict named and encoded once, each
+    candidate then a few joins of those texts, without the named dicts of
+    :attr:`Candidates.allocation_requests` in between. The text is the
+    one json.dumps gives (functional test in
+    ``tests/functional/placement/test_candidates_encode_found.py``)."""
+    uuids = candidates.uuids
+    rc_names = candidates.rc_names
+    strings = _Cached()
+    uuid_texts = {}
+    amounts = {}
+    mappings = want >= (1, 34)
+    parts = []
+
+    def uuid_text(rp_id):
+        text = uuid_texts[rp_id] = _quote(uuids[rp_id])
+        return text
+
+    for allocation, mapping in candidates.results:
+        allocated = []
+        for rp_id, resources in allocation.items():
+            entry = amounts.get(id(resources))
+            if entry is None:
+                entry = amounts[id(resources)] = (resources, _dumps(
+                    {rc_names[rc]: n for rc, n in resources.items()}))
+            allocated.append('%s:{"resources":%s}' % (
+                uuid_texts.get(rp_id) or uuid_text(rp_id), entry[1]))
+        if mappings:
+            mapped = ','.join(
+                '%s:[%s]' % (strings[suffix], ','.join(
+                    uuid_texts.get(rp_id) or uuid_text(rp_id)
+                    for rp_id in rp_ids))
+                for suffix, rp_ids in mapping.items())
+            parts.append('{"allocations":{%s},"mappings":{%s}}'
+                         % (','.join(allocated), mapped))
+        else:
+            parts.append('{"allocations":{%s}}' % ','.join(allocated))
+    return '[%s]' % ','.join(parts)
+
+
 def _encode_summaries(summaries, want):
     """The 1.12+ ``provider_summaries`` object as JSON text, one template
     per provider: no intermediate dict per summary and per class for the
@@ -194,15 +235,57 @@ def _encode_summaries(summaries, want):
     return '{%s}' % ','.join(parts)
 
 
+def _encode_found_summaries(source, want):
+    """``_encode_summaries`` straight from a search's providers
+    (:class:`ac_obj.SummarySource`): no :class:`Summary`, resources dict
+    and dict per class built for the encoder to walk. Same text."""
+    strings = _Cached()
+    rc_texts = {rc: _quote(name) for rc, name in source.rc_names.items()}
+    traits_text = {}
+    with_traits = want >= (1, 17)
+    with_tree = want >= (1, 29)
+    wanted = source.wanted
+    by_id = source.by_id
+    parts = []
+    for rp_id in source.ids:
+        provider = by_id[rp_id]
+        resources = ','.join([
+            '%s:{"capacity":%d,"used":%d}' % (
+                rc_texts[rc], int((inv[0] - inv[1]) * inv[2]), inv[6])
+            for rc, inv in provider.inv.items()
+            if wanted is None or rc in wanted])
+        text = '%s:{"resources":{%s}' % (strings[provider.uuid], resources)
+        if with_traits:
+            key = frozenset(provider.traits)
+            traits = traits_text.get(key)
+            if traits is None:
+                traits = traits_text[key] = _dumps(source.trait_list(key))
+            text += ',"traits":' + traits
+        if with_tree:
+            parent, root = source.tree_uuids(provider)
+            text += ',"parent_provider_uuid":%s,"root_provider_uuid":%s' % (
+                'null' if parent is None else strings[parent],
+                strings[root])
+        parts.append(text + '}')
+    return '{%s}' % ','.join(parts)
+
+
 def _encode(candidates, want):
     """The response body: the allocation requests and the summaries from
     templates from 1.12 (the list shape before is rare and left to the
     encoder)."""
     if want < (1, 12):
         return _dumps(_serialize(candidates, want))
+    if candidates.results is not None:
+        requests = _encode_found_requests(candidates, want)
+    else:
+        requests = _encode_requests(candidates.allocation_requests, want)
+    if candidates.summary_source is not None:
+        summaries = _encode_found_summaries(candidates.summary_source, want)
+    else:
+        summaries = _encode_summaries(candidates.summaries, want)
     return '{"allocation_requests":%s,"provider_summaries":%s}' % (
-        _encode_requests(candidates.allocation_requests, want),
-        _encode_summaries(candidates.summaries, want))
+        requests, summaries)
 
 
 @microversion.require('1.10')

@@ -44,13 +44,38 @@ LOG = logging.getLogger(__name__)
 MIN_BATCH = 64
 
 
-@dataclasses.dataclass
 class Candidates:
-    """The answer, with names resolved for the handler."""
-    # [({rp uuid: {rc name: amount}}, {suffix: [rp uuid]})]
-    allocation_requests: list
-    # {rp uuid: Summary}
-    summaries: dict
+    """The answer, with names resolved for the handler.
+
+    ``allocation_requests`` is [({rp uuid: {rc name: amount}}, {suffix:
+    [rp uuid]})]; ``summaries`` {rp uuid: :class:`Summary`}. From a
+    search, the requests are also kept as found (``results``, in ids,
+    with ``uuids`` {rp id: uuid} and ``rc_names`` {rc id: name}) and
+    named only when asked: the handler's encoder names and encodes them
+    in one pass, without a dict per candidate in between.
+    """
+
+    def __init__(self, allocation_requests=None, summaries=None,
+                 results=None, uuids=None, rc_names=None,
+                 summary_source=None):
+        self._named = allocation_requests
+        self._summaries = summaries
+        self.results = results
+        self.uuids = uuids
+        self.rc_names = rc_names
+        self.summary_source = summary_source
+
+    @property
+    def summaries(self):
+        if self._summaries is None:
+            self._summaries = self.summary_source.summaries()
+        return self._summaries
+
+    @property
+    def allocation_requests(self):
+        if self._named is None:
+            self._named = _named(self.results, self.uuids, self.rc_names)
+        return self._named
 
 
 @dataclasses.dataclass
@@ -421,7 +446,9 @@ def _batches(context, search):
     if request.limit is not None and not request.randomize:
         # NOTE(nova_lite): the SQL filter is only a necessary condition;
         # when trees keep failing the Python checks, take bigger bites.
-        size = max(request.limit * 2, MIN_BATCH)
+        # The first bite is the limit itself: the filter is exact for the
+        # common flat tree, and a tree read beyond the limit is wasted.
+        size = max(request.limit, MIN_BATCH)
         after = None
         while not search.full:
             roots = research.viable_roots(context, request, search.ids,
@@ -434,8 +461,13 @@ def _batches(context, search):
             after = roots[-1]
             size *= 2
         return
+    # NOTE(nova_lite): without a limit every viable tree is read, so the
+    # capacity part of the SQL filter would only repeat the Python checks
+    # at the price of a usage lookup per inventory row; the randomized
+    # limited search keeps it (fewer trees shuffled and read).
     roots = research.viable_roots(context, request, search.ids,
-                                  search.sharing)
+                                  search.sharing,
+                                  room=request.limit is not None)
     if request.limit is not None:
         random.shuffle(roots)
         size = max(request.limit * 2, MIN_BATCH)
@@ -475,64 +507,99 @@ def _summary_ids(search, by_id):
     return sorted(ids)
 
 
+class SummarySource:
+    """What the provider summaries are made of: the providers to
+    summarise (ids in order), the providers by id and the names. The
+    handler's encoder formats them straight into text (from 1.12); the
+    :class:`Summary` objects are built only when asked for."""
+
+    def __init__(self, ids, by_id, rc_names, trait_names, wanted):
+        self.ids = ids
+        self.by_id = by_id
+        self.rc_names = rc_names
+        self.trait_names = trait_names
+        # Resource class ids to show; None: every class (1.27+).
+        self.wanted = wanted
+
+    def trait_list(self, key):
+        """Names of the trait ids ``key``, in trait id order, as
+        Placement lists them (standard traits first; clients compare
+        these lists)."""
+        return [self.trait_names[t] for t in sorted(key)]
+
+    def tree_uuids(self, provider):
+        """(parent uuid or None, root uuid) of ``provider``."""
+        by_id = self.by_id
+        root = by_id.get(provider.root_id)
+        parent = by_id.get(provider.parent_id)
+        return (parent.uuid if parent is not None else None,
+                root.uuid if root is not None else provider.uuid)
+
+    def summaries(self):
+        """{uuid: Summary}; providers with the same traits share one
+        list of names."""
+        rc_names = self.rc_names
+        wanted = self.wanted
+        trait_lists = {}
+        result = {}
+        for rp_id in self.ids:
+            provider = self.by_id[rp_id]
+            resources = {}
+            for rc, inv in provider.inv.items():
+                if wanted is None or rc in wanted:
+                    resources[rc_names[rc]] = {
+                        'capacity': int((inv[0] - inv[1]) * inv[2]),
+                        'used': inv[6]}
+            key = frozenset(provider.traits)
+            traits = trait_lists.get(key)
+            if traits is None:
+                traits = trait_lists[key] = self.trait_list(key)
+            parent_uuid, root_uuid = self.tree_uuids(provider)
+            result[provider.uuid] = Summary(
+                uuid=provider.uuid, parent_uuid=parent_uuid,
+                root_uuid=root_uuid, resources=resources, traits=traits)
+        return result
+
+
 def _summaries(context, search, by_id, all_classes):
-    """One :class:`Summary` per provider, resources already in the answer's
-    shape; providers with the same traits share one list of names."""
+    """The :class:`SummarySource` of the answer, names resolved."""
     ids = _summary_ids(search, by_id)
     rc_ids = {rc for rp in ids for rc in by_id[rp].inv}
     trait_ids = {t for rp in ids for t in by_id[rp].traits}
     rc_names = research.names_by_id(context, common.RC, rc_ids)
     trait_names = research.names_by_id(context, common.TRAIT, trait_ids)
     wanted = None if all_classes else set(search.ids.rcs.values())
-    trait_lists = {}
-    result = {}
-    for rp_id in ids:
-        provider = by_id[rp_id]
-        root = by_id.get(provider.root_id)
-        parent = by_id.get(provider.parent_id)
-        resources = {}
-        for rc, inv in provider.inv.items():
-            if wanted is None or rc in wanted:
-                resources[rc_names[rc]] = {
-                    'capacity': int((inv[0] - inv[1]) * inv[2]),
-                    'used': inv[6]}
-        key = frozenset(provider.traits)
-        traits = trait_lists.get(key)
-        if traits is None:
-            # NOTE(nova_lite): in trait id order, as Placement lists them
-            # (standard traits first); clients compare these lists.
-            traits = trait_lists[key] = [trait_names[t]
-                                         for t in sorted(key)]
-        result[provider.uuid] = Summary(
-            uuid=provider.uuid,
-            parent_uuid=parent.uuid if parent is not None else None,
-            root_uuid=root.uuid if root is not None else provider.uuid,
-            resources=resources,
-            traits=traits)
-    return result, rc_names
+    return SummarySource(ids, by_id, rc_names, trait_names, wanted), rc_names
 
 
-def _named(search, by_id, rc_names):
+class Uuids(dict):
+    """{rp id: uuid} of the providers of a search, filled on demand."""
+
+    def __init__(self, by_id):
+        super().__init__()
+        self.by_id = by_id
+
+    def __missing__(self, rp_id):
+        uuid = self[rp_id] = self.by_id[rp_id].uuid
+        return uuid
+
+
+def _named(results, uuids, rc_names):
     """The results with uuids and names. A group's amounts are one shared
     dict (:attr:`_GroupRules.amounts`), so each is named once, not once
     per candidate."""
     named = []
     names = {}
-    uuids = {}
-    for allocation, mapping in search.results:
+    for allocation, mapping in results:
         requested = {}
         for rp, res in allocation.items():
-            uuid = uuids.get(rp)
-            if uuid is None:
-                uuid = uuids[rp] = by_id[rp].uuid
             entry = names.get(id(res))
             if entry is None:
                 entry = names[id(res)] = (
                     res, {rc_names[rc]: n for rc, n in res.items()})
-            requested[uuid] = entry[1]
+            requested[uuids[rp]] = entry[1]
         named.append((requested,
-                      {suffix: [uuids.get(rp) or by_id[rp].uuid
-                                for rp in rps]
+                      {suffix: [uuids[rp] for rp in rps]
                        for suffix, rps in mapping.items()}))
     return named
 
@@ -549,8 +616,8 @@ def find(context, request, all_classes=True):
         if request.randomize and len(search.results) > request.limit:
             search.results = random.sample(search.results, request.limit)
         del search.results[request.limit:]
-    summaries, rc_names = _summaries(context, search, by_id, all_classes)
+    source, rc_names = _summaries(context, search, by_id, all_classes)
     LOG.debug('%d allocation candidates, %d provider summaries',
-              len(search.results), len(summaries))
-    return Candidates(allocation_requests=_named(search, by_id, rc_names),
-                      summaries=summaries)
+              len(search.results), len(source.ids))
+    return Candidates(results=search.results, uuids=Uuids(by_id),
+                      rc_names=rc_names, summary_source=source)

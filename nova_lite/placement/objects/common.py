@@ -127,13 +127,18 @@ def write_transaction(fn):
     return wrapper
 
 
+# Built once: every request that names classes looks them up.
+_RC_BY_NAME = sa.select(RC.c.name, RC.c.id).where(
+    RC.c.name.in_(sa.bindparam('names', expanding=True)))
+
+
 def rc_ids(context, names):
     """{name: id} for resource class names; 400 for unknown ones."""
     names = set(names)
     if not names:
         return {}
-    rows = context.session.execute(
-        sa.select(RC.c.name, RC.c.id).where(RC.c.name.in_(names))).all()
+    rows = context.session.execute(_RC_BY_NAME,
+                                   {'names': sorted(names)}).all()
     found = {r.name: r.id for r in rows}
     missing = names - set(found)
     if missing:

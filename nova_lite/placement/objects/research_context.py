@@ -94,11 +94,26 @@ class Ids:
         return {self.aggs[u] for u in uuids if u in self.aggs}
 
 
-def _names_to_ids(context, table, column, names):
+def _lookup(key, value):
+    """``SELECT key, value WHERE key IN :keys``, built once at import:
+    the name lookups run on every request, and a prebuilt statement
+    spares their construction and SQLAlchemy's cache key walk."""
+    return sa.select(key, value).where(
+        key.in_(sa.bindparam('keys', expanding=True)))
+
+
+_TRAIT_IDS = _lookup(common.TRAIT.c.name, common.TRAIT.c.id)
+_AGG_IDS = _lookup(common.AGG.c.uuid, common.AGG.c.id)
+_TREE_ROOTS = _lookup(RP.c.uuid, RP.c.root_provider_id)
+_NAMES_BY_ID = {common.RC.name: _lookup(common.RC.c.id, common.RC.c.name),
+                common.TRAIT.name: _lookup(common.TRAIT.c.id,
+                                           common.TRAIT.c.name)}
+
+
+def _names_to_ids(context, statement, names):
     if not names:
         return {}
-    rows = context.session.execute(
-        sa.select(column, table.c.id).where(column.in_(names))).all()
+    rows = context.session.execute(statement, {'keys': sorted(names)}).all()
     return {r[0]: r[1] for r in rows}
 
 
@@ -113,8 +128,7 @@ def resolve(context, request):
             reason='Invalid resource class in resources parameter: %s'
             % exc.message)
     names = request.trait_names()
-    ids.traits = _names_to_ids(context, common.TRAIT, common.TRAIT.c.name,
-                               names | {SHARES_TRAIT})
+    ids.traits = _names_to_ids(context, _TRAIT_IDS, names | {SHARES_TRAIT})
     ids.shares_trait = ids.traits.pop(SHARES_TRAIT, None)
     if SHARES_TRAIT in names:
         ids.traits[SHARES_TRAIT] = ids.shares_trait
@@ -122,15 +136,11 @@ def resolve(context, request):
     if missing:
         raise exception.Invalid(reason='No such trait(s): %s.'
                                 % ', '.join(sorted(missing)))
-    ids.aggs = _names_to_ids(context, common.AGG, common.AGG.c.uuid,
-                             request.aggregate_uuids())
+    ids.aggs = _names_to_ids(context, _AGG_IDS, request.aggregate_uuids())
     uuids = request.in_tree_uuids()
     if uuids:
-        rows = context.session.execute(
-            sa.select(RP.c.uuid, RP.c.root_provider_id).where(
-                RP.c.uuid.in_(uuids))).all()
         ids.tree_roots = {u: None for u in uuids}
-        ids.tree_roots.update({r.uuid: r.root_provider_id for r in rows})
+        ids.tree_roots.update(_names_to_ids(context, _TREE_ROOTS, uuids))
     return ids
 
 
@@ -278,8 +288,9 @@ def _traits_plan(request, ids, sharing):
                          for names in group.required_any_of}))
 
 
-def _plan(request, ids, sharing, correlated):
-    """Everything :func:`_build_root_query` needs, hashable."""
+def _plan(request, ids, sharing, correlated, room=True):
+    """Everything :func:`_build_root_query` needs, hashable; without the
+    capacity conditions unless ``room``."""
     unnumbered = request.groups.get('')
     member_of = ()
     in_tree = ()
@@ -288,7 +299,7 @@ def _plan(request, ids, sharing, correlated):
                           for uuids, forbidden in unnumbered.member_of)
         if unnumbered.in_tree:
             in_tree = (ids.tree_roots.get(unnumbered.in_tree),)
-    return (_room_plan(request, ids, sharing, correlated),
+    return (_room_plan(request, ids, sharing, correlated) if room else (),
             _traits_plan(request, ids, sharing),
             tuple((tuple(sorted(ids.trait_ids(names))), forbidden)
                   for names, forbidden in request.root_required),
@@ -382,13 +393,24 @@ def _build_root_query(plan, paged, limit):
     return query
 
 
-def viable_roots(context, request, ids, sharing, after=None, limit=None):
+def viable_roots(context, request, ids, sharing, after=None, limit=None,
+                 room=True):
     """Ids of root providers whose tree may satisfy ``request``, ascending.
 
     :param sharing: {id: Provider} of the sharing providers (see
         :func:`load_sharing`).
+    :param room: check capacity in SQL too. Without it only the cheap
+        conditions (traits, aggregates, in_tree, root_required: index
+        lookups in small link tables) narrow the trees, and None (every
+        tree) is returned when there is none of them. Why: when every
+        tree is read anyway, the capacity check (a usage lookup per
+        inventory row, grouped by tree) costs as much as reading the
+        inventories and the Python checks, which are exact, repeat it.
     """
-    plan = _plan(request, ids, sharing, correlated=limit is not None)
+    plan = _plan(request, ids, sharing, correlated=limit is not None,
+                 room=room)
+    if not room and not any(plan):
+        return None
     query = _build_root_query(plan, after is not None, limit)
     params = {'after': after} if after is not None else {}
     return [r[0] for r in context.session.execute(query, params).all()]
@@ -512,13 +534,15 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
 
 
 def load_trees(context, root_ids, with_aggs=True):
-    """{root id: [Provider, ...]} for ``root_ids`` (a list); aggregates
-    only ``with_aggs`` (member_of or sharing providers need them)."""
-    wanted = set(root_ids)
-    if len(wanted) <= IN_LIST_MAX:
-        providers = _load(context, sorted(wanted), with_aggs)
+    """{root id: [Provider, ...]} for ``root_ids`` (a list; None: every
+    tree, in root id order); aggregates only ``with_aggs`` (member_of or
+    sharing providers need them)."""
+    if root_ids is None:
+        providers = _load(context, None, with_aggs)
+        root_ids = sorted(p.id for p in providers.values()
+                          if p.parent_id is None)
     else:
-        providers = _load(context, None, with_aggs, keep=wanted)
+        providers = _read_trees(context, root_ids, with_aggs)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)
@@ -529,17 +553,29 @@ def load_trees(context, root_ids, with_aggs=True):
     return trees
 
 
+def _read_trees(context, root_ids, with_aggs):
+    wanted = set(root_ids)
+    if len(wanted) <= IN_LIST_MAX:
+        providers = _load(context, sorted(wanted), with_aggs)
+    else:
+        providers = _load(context, None, with_aggs, keep=wanted)
+    return providers
+
+
+_SHARING = sa.select(RP_TRAIT.c.resource_provider_id).select_from(
+    RP_TRAIT.join(INV, INV.c.resource_provider_id ==
+                  RP_TRAIT.c.resource_provider_id)).where(
+    RP_TRAIT.c.trait_id == sa.bindparam('trait'),
+    INV.c.resource_class_id.in_(sa.bindparam('rcs', expanding=True))
+).distinct()
+
+
 def load_sharing(context, request, ids):
     """{id: Provider} of sharing providers with a requested class."""
     if ids.shares_trait is None or not ids.rcs:
         return {}
-    rows = context.session.execute(
-        sa.select(RP_TRAIT.c.resource_provider_id).select_from(
-            RP_TRAIT.join(INV, INV.c.resource_provider_id ==
-                          RP_TRAIT.c.resource_provider_id))
-        .where(RP_TRAIT.c.trait_id == ids.shares_trait,
-               INV.c.resource_class_id.in_(sorted(ids.rcs.values())))
-        .distinct()).all()
+    rows = context.session.execute(_SHARING, {
+        'trait': ids.shares_trait, 'rcs': sorted(ids.rcs.values())}).all()
     if not rows:
         return {}
     sharing = _load(context, sorted(r[0] for r in rows), by=BY_ID)
@@ -571,8 +607,4 @@ def anchors(context, sharing, root_ids=None):
 
 def names_by_id(context, table, id_values):
     """{id: name} of rows of ``table`` (traits, resource classes)."""
-    if not id_values:
-        return {}
-    rows = context.session.execute(sa.select(table.c.id, table.c.name).where(
-        table.c.id.in_(sorted(id_values)))).all()
-    return {r[0]: r[1] for r in rows}
+    return _names_to_ids(context, _NAMES_BY_ID[table.name], id_values)

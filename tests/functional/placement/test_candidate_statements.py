@@ -5,6 +5,7 @@ limits, traits, sharing providers) or for data that has since changed."""
 import json
 import uuid
 
+import sqlalchemy as sa
 import testtools
 import webob
 
@@ -57,10 +58,10 @@ class TestRootQueryPlans(testtools.TestCase):
             'consumer_generation': None})
 
     def test_same_shape_reuses_the_statement(self):
-        self._candidates('resources=VCPU:4')
+        self._candidates('resources=VCPU:4&limit=5')
         hits = research_context._build_root_query.cache_info().hits
         self.assertEqual(sorted(self.computes),
-                         self._candidates('resources=VCPU:4'))
+                         self._candidates('resources=VCPU:4&limit=5'))
         self.assertGreater(
             research_context._build_root_query.cache_info().hits, hits)
 
@@ -102,3 +103,35 @@ class TestRootQueryPlans(testtools.TestCase):
         self._claim(disk, {'DISK_GB': 60})
         self.assertEqual([], self._candidates(query))
         self.assertEqual([], self._candidates(query + '&limit=1'))
+
+    def _root_queries(self, query):
+        statements = []
+
+        def record(conn, cursor, statement, *args):
+            statements.append(statement)
+
+        sa.event.listen(sa.engine.Engine, 'before_cursor_execute', record)
+        try:
+            found = self._candidates(query)
+        finally:
+            sa.event.remove(sa.engine.Engine, 'before_cursor_execute',
+                            record)
+        return found, [s for s in statements if 'root.id' in s]
+
+    def test_unlimited_request_checks_capacity_in_python(self):
+        # Without a limit every tree is read: no root query for capacity
+        # alone, and a full provider is still left out.
+        self._claim(self.computes[1], {'VCPU': 6})
+        found, roots = self._root_queries('resources=VCPU:4')
+        self.assertEqual(sorted([self.computes[0], self.computes[2]]), found)
+        self.assertEqual([], roots)
+        # The cheap filters still narrow the trees in SQL, and with a
+        # limit the capacity too.
+        found, roots = self._root_queries(
+            'resources=VCPU:4&required=HW_CPU_X86_AVX2')
+        self.assertEqual([self.computes[0]], found)
+        self.assertEqual(1, len(roots))
+        self.assertNotIn('allocations', roots[0])
+        found, roots = self._root_queries('resources=VCPU:4&limit=5')
+        self.assertEqual(sorted([self.computes[0], self.computes[2]]), found)
+        self.assertIn('allocations', roots[0])
