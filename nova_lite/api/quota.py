@@ -67,19 +67,21 @@ def check_metadata_items(context, metadata):
         raise MetadataLimitExceeded(limit)
 
 
-def default_limits():
+def default_limits(context=None):
     """The ``[quota]`` defaults, overridden by the quota class
-    ``default`` (os-quota-class-sets), as in Nova."""
+    ``default`` (os-quota-class-sets), as in Nova; read as the admin
+    (with ``context``: an elevated copy, in its open transaction)."""
+    admin = (context.elevated() if context is not None
+             else nl_context.get_admin_context())
     limits = {name: getattr(CONF.quota, _OPTION_OF.get(name, name))
               for name in RESOURCES}
-    limits.update(quota_classes.default_overrides(
-        nl_context.get_admin_context(), RESOURCES))
+    limits.update(quota_classes.default_overrides(admin, RESOURCES))
     return limits
 
 
 def limits_for(context, project_id, user_id=None):
     """{resource: limit} of the project (and user) after overrides."""
-    limits = default_limits()
+    limits = default_limits(context)
     limits.update(quotas.get_all_by_project(context, project_id))
     if user_id:
         limits.update(quotas.get_all_by_project_and_user(

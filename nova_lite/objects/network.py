@@ -29,6 +29,12 @@ def get_all(context, kind, project_id=None):
         context, kind, project_id)]
 
 
+def get_by_devices(context, kind, device_ids):
+    """The resources bound to any of ``device_ids`` (servers' ports)."""
+    return [_body(r) for r in network_api.resource_get_by_devices(
+        context, kind, device_ids)]
+
+
 def update(context, kind, resource, ips=None):
     network_api.resource_update(context, kind, resource['id'], resource, ips)
     return resource

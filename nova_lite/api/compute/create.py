@@ -10,6 +10,7 @@ seconds, everything stored is withdrawn and the request fails with 503: a
 server nobody will build must not appear.
 """
 
+import collections
 import json
 import re
 import threading
@@ -29,6 +30,7 @@ from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import api_transaction
 from nova_lite.objects import instance_group as group_obj
 
 CONF = nl_conf.CONF
@@ -90,48 +92,46 @@ class CreateAPI:
             checks.check_flavor_fits_image(flavor.memory_mb, flavor.root_gb,
                                            image)
         quota.check_metadata_items(context, metadata)
+        # NOTE(nova_lite): outside the reads below: listing security
+        # groups makes the project's default group on first use.
         requests = net_compute.resolve(context, networks)
         if requests:
             net_compute.check_security_groups(context, security_groups)
-        zone, host, node = checks.parse_availability_zone(availability_zone)
-        if (host or node) and not forced_allowed:
-            raise exception.Forbidden(
-                reason="Policy doesn't allow os_compute_api:servers:create:"
-                       "forced_host to be performed.")
-        checks.check_zone(context, zone)
-        destination = _requested_destination(context, requested_host,
-                                             requested_node)
-        key_data = checks.key_data(context, key_name)
-        hints = _normalise_hints(scheduler_hints or {})
-        group = _group_for(context, hints)
-        count = _check_quota(context, flavor, min_count, max_count)
+        checked = server_list.reading(
+            context, _check, context, flavor, min_count, max_count,
+            availability_zone, scheduler_hints, key_name, forced_allowed,
+            requested_host, requested_node)
+        group, count = checked.group, checked.count
         _bus_breaker.check()
         reservation_id = 'r-' + uuidutils.generate_uuid()[:8]
-        build_requests, specs, instances = [], [], []
+        build_requests, specs = [], []
         uuids = [uuidutils.generate_uuid() for _ in range(count)]
-        _allocate_ports(context, uuids, zone, requests, security_groups)
+        _allocate_ports(context, uuids, checked.zone, requests,
+                        security_groups)
         for index, uuid in enumerate(uuids):
             values = _instance_values(
                 context, uuid, flavor, image, name, index, count,
-                reservation_id, zone, key_name, key_data, metadata,
-                description, user_data, hostname)
+                reservation_id, checked.zone, key_name, checked.key_data,
+                metadata, description, user_data, hostname)
             values['system_metadata'].update(system_metadata or {})
             if tags:
                 values['extra'] = {'tags': list(dict.fromkeys(tags))}
-            spec = build_request_spec(
-                context, uuid, flavor, image, count, zone, hints, group,
-                force_hosts=[host] if host else [],
-                force_nodes=[node] if node else [],
-                requested_destination=destination)
-            build_request = _store(context, uuid, values, spec,
-                                   tags=values.get('extra', {}).get('tags'))
-            build_requests.append(build_request)
-            specs.append(spec)
-            instances.append(server_list.instance_from_build_request(
-                context, build_request))
-        if group is not None:
-            group_obj.InstanceGroup.add_members(
-                context, group.uuid, [i.uuid for i in instances])
+            specs.append(build_request_spec(
+                context, uuid, flavor, image, count, checked.zone,
+                checked.hints, group,
+                force_hosts=[checked.host] if checked.host else [],
+                force_nodes=[checked.node] if checked.node else [],
+                requested_destination=checked.destination))
+            build_requests.append(_build_request(context, uuid, values))
+        try:
+            _store_all(context, build_requests, specs, group)
+        except Exception:
+            if requests:
+                for uuid in uuids:
+                    net_compute.deallocate(context, uuid)
+            raise
+        instances = [server_list.instance_from_build_request(context, br)
+                     for br in build_requests]
         LOG.info('Accepted %d server(s) %s (reservation %s)', count,
                  ', '.join(i.uuid for i in instances), reservation_id)
         self._cast(context, build_requests, specs, image, networks, group)
@@ -209,17 +209,24 @@ def _within(timeout, func, *args, **kwargs):
 
 
 def _withdraw(context, build_requests, group):
-    """Undo :func:`_store` (and the group membership) for a create whose
-    cast failed."""
+    """Undo :func:`_store_all` (in one transaction) and the ports for a
+    create whose cast failed."""
+    _withdraw_rows(context, build_requests, group)
     for build_request in build_requests:
-        uuid = build_request.instance_uuid
-        _ignore_missing(build_request.destroy)
-        _ignore_missing(lambda uuid=uuid: objects.InstanceMapping
-                        .get_by_instance_uuid(context, uuid).destroy())
-        _ignore_missing(objects.RequestSpec.destroy, context, uuid)
-        if group is not None:
-            group_obj.InstanceGroup.delete_member(context, uuid)
-        net_compute.deallocate(context, uuid)
+        net_compute.deallocate(context, build_request.instance_uuid)
+
+
+@api_transaction.retry_on_transient
+def _withdraw_rows(context, build_requests, group):
+    with api_transaction.writing(context):
+        for build_request in build_requests:
+            uuid = build_request.instance_uuid
+            _ignore_missing(build_request.destroy)
+            _ignore_missing(lambda uuid=uuid: objects.InstanceMapping
+                            .get_by_instance_uuid(context, uuid).destroy())
+            _ignore_missing(objects.RequestSpec.destroy, context, uuid)
+            if group is not None:
+                group_obj.InstanceGroup.delete_member(context, uuid)
 
 
 def _ignore_missing(func, *args):
@@ -227,6 +234,32 @@ def _ignore_missing(func, *args):
         func(*args)
     except exception.NotFound:
         pass
+
+
+_Checked = collections.namedtuple('_Checked', (
+    'zone', 'host', 'node', 'destination', 'key_data', 'hints', 'group',
+    'count'))
+
+
+def _check(context, flavor, min_count, max_count, availability_zone,
+           scheduler_hints, key_name, forced_allowed, requested_host,
+           requested_node):
+    """The rest of a create's checks and its quota, reads only (400, 403
+    as Nova): where, which key and group, how many servers fit."""
+    zone, host, node = checks.parse_availability_zone(availability_zone)
+    if (host or node) and not forced_allowed:
+        raise exception.Forbidden(
+            reason="Policy doesn't allow os_compute_api:servers:create:"
+                   "forced_host to be performed.")
+    checks.check_zone(context, zone)
+    destination = _requested_destination(context, requested_host,
+                                         requested_node)
+    key_data = checks.key_data(context, key_name)
+    hints = _normalise_hints(scheduler_hints or {})
+    group = _group_for(context, hints)
+    count = _check_quota(context, flavor, min_count, max_count)
+    return _Checked(zone, host, node, destination, key_data, hints, group,
+                    count)
 
 
 def _normalise_hints(hints):
@@ -324,17 +357,30 @@ def _requested_destination(context, host, node):
     return {'host': host, 'node': node}
 
 
-def _store(context, uuid, values, spec, tags=None):
-    """Request spec, build request, mapping (the server now exists)."""
-    spec.create()
-    build_request = objects.BuildRequest(
+def _build_request(context, uuid, values):
+    return objects.BuildRequest(
         context, instance_uuid=uuid, project_id=context.project_id,
-        instance=values, block_device_mappings=[], tags=tags or [])
-    build_request.create()
-    objects.InstanceMapping(
-        context, instance_uuid=uuid, project_id=context.project_id,
-        user_id=context.user_id, cell_mapping=None).create()
-    return build_request
+        instance=values, block_device_mappings=[],
+        tags=values.get('extra', {}).get('tags') or [])
+
+
+@api_transaction.retry_on_transient
+def _store_all(context, build_requests, specs, group):
+    """Per server its request spec, build request and mapping with no
+    cell (the servers now exist), and the group's new members: in one
+    transaction, so a failure leaves none of them behind."""
+    with api_transaction.writing(context):
+        for build_request, spec in zip(build_requests, specs, strict=True):
+            spec.create()
+            build_request.create()
+            objects.InstanceMapping(
+                context, instance_uuid=build_request.instance_uuid,
+                project_id=context.project_id, user_id=context.user_id,
+                cell_mapping=None).create()
+        if group is not None:
+            group_obj.InstanceGroup.add_members(
+                context, group.uuid,
+                [br.instance_uuid for br in build_requests])
 
 
 def build_request_spec(context, uuid, flavor, image, count, zone, hints,

@@ -261,8 +261,7 @@ def server_groups(req):
     snapshot = net_compute.Snapshot(context)
     groups = snapshot.groups()
     ids = []
-    for port in net_compute.server_ports(context, server.uuid,
-                                         snapshot.ports):
+    for port in snapshot.ports_of(server.uuid):
         ids.extend(g for g in port['security_groups'] if g not in ids)
     items = [_group_view(secgroups.view(context, groups[i]), groups)
              for i in ids if i in groups]

@@ -16,6 +16,7 @@ import webob.exc
 from nova_lite.api import admin_password
 from nova_lite.api.compute import api as compute_api
 from nova_lite.api.compute import server_edits
+from nova_lite.api.compute import server_list
 from nova_lite.api.compute import server_sort
 from nova_lite.api.handlers import flavors
 from nova_lite.api import microversion
@@ -331,6 +332,12 @@ def _parse_time(text):
 
 
 def _list(req, rule, render):
+    """A list's API database reads in one transaction."""
+    return server_list.reading(util.context(req), _read_list, req, rule,
+                               render)
+
+
+def _read_list(req, rule, render):
     context = util.context(req)
     policy.authorize(context, rule)
     filters = _list_filters(req, context, rule)
@@ -353,8 +360,8 @@ def _list(req, rule, render):
         raise webob.exc.HTTPBadRequest(exc.message)
     if by_ip is not None:
         servers = [s for s in servers if s.uuid in by_ip][:limit]
-    key = 'servers'
-    body = {key: [render(req, s) for s in servers]}
+    views.network_snapshot(req, device_ids=[s.uuid for s in servers])
+    body = {'servers': [render(req, s) for s in servers]}
     if limit and len(servers) == limit:
         body['servers_links'] = [{'rel': 'next', 'href': '%s?%s' % (
             req.path_url, _next_query(req, servers[-1].uuid))}]
@@ -433,6 +440,12 @@ def _hints_of(req, server):
 # -- show, update, delete ----------------------------------------------------
 
 def show_server(req):
+    """The server's API database reads (mapping, build request, group,
+    spec, ports) in one transaction."""
+    return server_list.reading(util.context(req), _show, req)
+
+
+def _show(req):
     server = get_server(req, req.urlvars['server_id'])
     if server.down:
         if not microversion.at_least(req, '2.69'):

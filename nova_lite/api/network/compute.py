@@ -140,14 +140,31 @@ def allocate(context, instance_uuid, project_id, zone, requests,
 
 class Snapshot:
     """The ports, networks, floating IPs and groups one compute API
-    request shows servers with, read once (a server list reads them once
-    for all its servers)."""
+    request shows servers with, each read once and only when a server has
+    ports. Ports are read by device through the index: those of
+    ``device_ids`` (a list's page of servers) in one query on the first
+    server asked for, else those of each server asked for."""
 
-    def __init__(self, context):
+    def __init__(self, context, device_ids=None):
         self.context = context.elevated()
-        self.ports = net_obj.get_all(self.context, 'port')
+        self._device_ids = set(device_ids or ())
+        self._ports = {}
         self._networks = None
         self._groups = None
+        self._fips = None
+
+    def ports_of(self, instance_uuid):
+        """The ports bound to the server."""
+        if instance_uuid not in self._ports:
+            wanted = {instance_uuid}
+            if instance_uuid in self._device_ids:
+                wanted |= self._device_ids - set(self._ports)
+            found = {device: [] for device in wanted}
+            for port in net_obj.get_by_devices(self.context, 'port',
+                                               sorted(wanted)):
+                found[port['device_id']].append(port)
+            self._ports.update(found)
+        return self._ports[instance_uuid]
 
     def networks(self):
         if self._networks is None:
@@ -160,15 +177,24 @@ class Snapshot:
                 self.context, secgroups.SG)}
         return self._groups
 
+    def floating_ips(self):
+        """{port id: [floating IPs on it]}."""
+        if self._fips is None:
+            self._fips = {}
+            for fip in net_obj.get_all(self.context, 'floatingip'):
+                if fip.get('port_id'):
+                    self._fips.setdefault(fip['port_id'], []).append(fip)
+        return self._fips
+
     def addresses(self, instance_uuid):
-        if not self.ports:
+        ports = self.ports_of(instance_uuid)
+        if not ports:
             return {}
-        return addresses(self.context, instance_uuid, self.ports,
-                         self.networks())
+        return _addresses(ports, self.networks(), self.floating_ips())
 
     def group_names(self, instance_uuid):
         """Names of the groups on the server's ports (None: no ports)."""
-        ports = server_ports(self.context, instance_uuid, self.ports)
+        ports = self.ports_of(instance_uuid)
         if not ports:
             return None
         ids = []
@@ -178,10 +204,9 @@ class Snapshot:
         return [groups[i]['name'] for i in ids if i in groups]
 
 
-def server_ports(context, instance_uuid, all_ports=None):
-    if all_ports is None:
-        all_ports = net_obj.get_all(context, 'port')
-    return [p for p in all_ports if p['device_id'] == instance_uuid]
+def server_ports(context, instance_uuid):
+    """The ports bound to the server (read through the device index)."""
+    return net_obj.get_by_devices(context, 'port', [instance_uuid])
 
 
 def deallocate(context, instance_uuid):
@@ -199,20 +224,8 @@ def deallocate(context, instance_uuid):
     LOG.info('Ports of server %s released', instance_uuid)
 
 
-def addresses(context, instance_uuid, all_ports=None, all_networks=None):
-    """Nova's ``addresses`` of a server: {network name: [{version, addr,
-    OS-EXT-IPS:type, OS-EXT-IPS-MAC:mac_addr}]}."""
-    admin = context.elevated()
-    ports = server_ports(admin, instance_uuid, all_ports)
-    if not ports:
-        return {}
-    if all_networks is None:
-        all_networks = net_obj.get_all(admin, 'network')
-    names = {n['id']: n['name'] for n in all_networks}
-    fips = {}
-    for fip in net_obj.get_all(admin, 'floatingip'):
-        if fip.get('port_id'):
-            fips.setdefault(fip['port_id'], []).append(fip)
+def _addresses(ports, networks, fips):
+    names = {n['id']: n['name'] for n in networks}
     result = {}
     for port in ports:
         entries = result.setdefault(names.get(port['network_id'],

@@ -246,12 +246,14 @@ def trusted_certs(instance):
     return json.loads(text) if text else None
 
 
-def network_snapshot(req):
+def network_snapshot(req, device_ids=None):
     """The network service's view of this request's servers, read once
-    per request."""
+    per request (``device_ids``: a list's servers, whose ports are then
+    read in one query)."""
     key = 'nova_lite.network_snapshot'
     if key not in req.environ:
-        req.environ[key] = net_compute.Snapshot(util.context(req))
+        req.environ[key] = net_compute.Snapshot(util.context(req),
+                                                device_ids)
     return req.environ[key]
 
 

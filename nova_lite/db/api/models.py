@@ -414,11 +414,15 @@ class NetworkResource(Base, _Row):
         sa.UniqueConstraint('uuid', name='uniq_network_resources0uuid'),
         sa.Index('network_resources_kind_project_idx', 'kind',
                  'project_id'),
+        sa.Index('network_resources_device_idx', 'device_id'),
     )
 
     uuid: Mapped[str] = mapped_column(sa.String(36), nullable=False)
     kind: Mapped[str] = mapped_column(sa.String(32), nullable=False)
     project_id: Mapped[str | None] = mapped_column(Str)
+    # A port's ``device_id`` (the server it is bound to), so a server's
+    # ports are read through an index, not by scanning every port.
+    device_id: Mapped[str | None] = mapped_column(Str)
     body: Mapped[dict | None] = mapped_column(types.JSONEncoded)
 
 

@@ -5,7 +5,8 @@ API fields as JSON); the fixed IPs ports and floating IPs hold are rows of
 ``network_ip_allocations``, unique per network, so a concurrent
 allocation of the same address fails here (IpAddressInUse) instead of
 handing it out twice. A resource and its addresses are written in one
-transaction.
+transaction. A port's ``device_id`` is a column too (indexed), so the
+ports of given servers are read without reading every port.
 """
 
 import sqlalchemy as sa
@@ -34,6 +35,14 @@ def _get(s, kind, uuid):
         exception.NetworkResourceNotFound(kind=kind, uuid=uuid))
 
 
+def _device_of(kind, body):
+    """The column value of a resource's ``device_id`` (ports only; an
+    unbound port's '' is NULL)."""
+    if kind != 'port':
+        return None
+    return (body or {}).get('device_id') or None
+
+
 def _add_ips(s, owner_uuid, ips):
     for network_uuid, subnet_uuid, address in ips:
         row = A()
@@ -51,7 +60,7 @@ def resource_create(context, kind, uuid, project_id, body, ips=()):
     (network, subnet, address) (NetworkResourceExists, IpAddressInUse)."""
     row = R()
     row.update({'uuid': uuid, 'kind': kind, 'project_id': project_id,
-                'body': body})
+                'device_id': _device_of(kind, body), 'body': body})
     with _writer(context) as s:
         with rows.duplicate_raises(exception.NetworkResourceExists(
                 kind=kind, uuid=uuid)):
@@ -75,6 +84,17 @@ def resource_get_all(context, kind, project_id=None):
         return list(s.scalars(query.order_by(R.id)))
 
 
+def resource_get_by_devices(context, kind, device_ids):
+    """The resources of a kind bound to any of ``device_ids`` (the ports
+    of some servers), oldest first, through the device index."""
+    device_ids = list(device_ids)
+    if not device_ids:
+        return []
+    query = sa.select(R).where(R.kind == kind, R.device_id.in_(device_ids))
+    with _reader(context) as s:
+        return list(s.scalars(query.order_by(R.id)))
+
+
 @session.retry_on_transient
 def resource_update(context, kind, uuid, body, ips=None):
     """Replace a resource's fields; with ``ips``, the addresses it holds
@@ -82,6 +102,7 @@ def resource_update(context, kind, uuid, body, ips=None):
     with _writer(context) as s:
         row = _get(s, kind, uuid)
         row.body = body
+        row.device_id = _device_of(kind, body)
         row.updated_at = types.utcnow()
         if ips is not None:
             s.execute(sa.delete(A).where(A.owner_uuid == uuid))

@@ -60,3 +60,29 @@ class TestMigrationsMySQL(_MigrationsMatchModels, testtools.TestCase):
 
     def _url(self):
         return self.useFixture(db_fixtures.MySQLDatabase(self)).url
+
+
+class TestPortDeviceMigration(testtools.TestCase):
+    """0005 fills the new ``device_id`` column of the ports already
+    stored from their bodies (bound ports only; other kinds untouched)."""
+
+    def test_device_ids_filled_from_port_bodies(self):
+        url = self.useFixture(db_fixtures.SQLiteDatabase()).url
+        self.assertEqual('0004', migration.db_sync(url, 'api', '0004'))
+        engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+        self.addCleanup(engine.dispose)
+        rows = [('p-bound', 'port', '{"device_id": "server-1"}'),
+                ('p-free', 'port', '{"device_id": ""}'),
+                ('n-1', 'network', '{"device_id": "server-1"}')]
+        with engine.begin() as conn:
+            for uuid, kind, body in rows:
+                conn.execute(sa.text(
+                    'INSERT INTO network_resources (uuid, kind, body) '
+                    'VALUES (:uuid, :kind, :body)'),
+                    {'uuid': uuid, 'kind': kind, 'body': body})
+        migration.db_sync(url, 'api')
+        with engine.connect() as conn:
+            found = dict(conn.execute(sa.text(
+                'SELECT uuid, device_id FROM network_resources')).all())
+        self.assertEqual({'p-bound': 'server-1', 'p-free': None,
+                          'n-1': None}, found)

@@ -3,6 +3,7 @@
 from nova_lite.db.api import aggregate_api
 from nova_lite.db.api import build_api
 from nova_lite.db.api import group_api
+from nova_lite.db.api import network_api
 from nova_lite import exception
 from tests.unit.db import test_api_api
 
@@ -110,3 +111,34 @@ class TestGroupsKeysQuotas(test_api_api.APIDBTestCase):
         group_api.quota_destroy_all_by_project(self.ctx, 'p')
         self.assertEqual({}, group_api.quota_get_all_by_project(
             self.ctx, 'p'))
+
+
+class TestPortsByDevice(test_api_api.APIDBTestCase):
+    """A port's ``device_id`` is kept in its indexed column on create and
+    update, so a server's ports are read by device."""
+
+    def _port(self, uuid, device):
+        return {'id': uuid, 'device_id': device}
+
+    def test_ports_follow_their_device(self):
+        network_api.resource_create(self.ctx, 'port', 'p1', 'proj',
+                                    self._port('p1', 'server-a'))
+        network_api.resource_create(self.ctx, 'port', 'p2', 'proj',
+                                    self._port('p2', 'server-b'))
+        network_api.resource_create(self.ctx, 'network', 'n1', 'proj',
+                                    {'id': 'n1', 'device_id': 'server-a'})
+
+        def ports_of(*devices):
+            return [r.uuid for r in network_api.resource_get_by_devices(
+                self.ctx, 'port', devices)]
+        self.assertEqual(['p1'], ports_of('server-a'))
+        self.assertEqual(['p1', 'p2'], ports_of('server-a', 'server-b'))
+        self.assertEqual([], ports_of())
+        network_api.resource_update(self.ctx, 'port', 'p1',
+                                    self._port('p1', ''))
+        self.assertEqual([], ports_of('server-a'))
+        self.assertIsNone(network_api.resource_get(
+            self.ctx, 'port', 'p1').device_id)
+        network_api.resource_update(self.ctx, 'port', 'p2',
+                                    self._port('p2', 'server-a'))
+        self.assertEqual(['p2'], ports_of('server-a'))

@@ -1,0 +1,131 @@
+"""What the servers API asks of the API database: a GET's reads in one
+transaction (a server's ports read by device), a create's request spec,
+build request and mapping written in one, and a failed create leaving
+the database as it was."""
+
+import threading
+
+import fixtures
+import sqlalchemy as sa
+from sqlalchemy import event
+import testtools
+
+from nova_lite.db import session
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.testing import integrated
+
+N = '/network/v2.0'
+TABLES = ('request_specs', 'build_requests', 'instance_mappings',
+          'instance_group_member', 'network_resources',
+          'network_ip_allocations')
+
+
+class APITransactions(fixtures.Fixture):
+    """Counts the API database transactions this thread begins."""
+
+    def _setUp(self):
+        self.count = 0
+        engine = session.get_api_context_manager().writer.get_engine()
+        url, thread = str(engine.url), threading.get_ident()
+
+        def begin(conn):
+            if (str(conn.engine.url) == url and
+                    threading.get_ident() == thread):
+                self.count += 1
+        event.listen(sa.engine.Engine, 'begin', begin)
+        self.addCleanup(event.remove, sa.engine.Engine, 'begin', begin)
+
+    def during(self, func, *args, **kwargs):
+        """(func's result, the transactions it began)."""
+        before = self.count
+        result = func(*args, **kwargs)
+        return result, self.count - before
+
+
+class ServersAPIDatabaseTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.cloud = self.useFixture(integrated.IntegratedFixture())
+        self.cloud.start_compute('host1')
+        self.api = self.cloud.api
+        net = self.api.post(N + '/networks', {'network': {'name': 'net1'}})
+        self.net_id = net.body['network']['id']
+        self.assertEqual(201, self.api.post(N + '/subnets', {'subnet': {
+            'network_id': self.net_id, 'cidr': '10.1.0.0/24',
+            'ip_version': 4}}).status)
+
+    def body(self, **extra):
+        server = {'name': 'vm', 'flavorRef': '1',
+                  'imageRef': 'cirros-0.6.3-x86_64-disk',
+                  'networks': [{'uuid': self.net_id}]}
+        server.update(extra)
+        return {'server': server}
+
+    def boot(self):
+        response = self.api.post('/servers', self.body())
+        self.assertEqual(202, response.status, response)
+        self.cloud.wait_for_builds()
+        return self.cloud.wait_for_server(response.body['server']['id'],
+                                          'ACTIVE')
+
+    def rows(self):
+        engine = session.get_api_context_manager().writer.get_engine()
+        with engine.connect() as conn:
+            return {t: conn.execute(sa.text('SELECT COUNT(*) FROM %s' % t))
+                    .scalar() for t in TABLES}
+
+    def test_show_and_list_read_the_api_db_once(self):
+        first, second = self.boot(), self.boot()
+        counter = self.useFixture(APITransactions())
+        shown, count = counter.during(self.api.get,
+                                      '/servers/%s' % first['id'])
+        self.assertEqual(1, count)
+        self.assertEqual(['10.1.0.2'], [
+            a['addr'] for a in shown.body['server']['addresses']['net1']])
+        listed, count = counter.during(self.api.get, '/servers/detail')
+        self.assertEqual(1, count)
+        self.assertEqual(
+            {first['id']: ['10.1.0.2'], second['id']: ['10.1.0.3']},
+            {s['id']: [a['addr'] for a in s['addresses']['net1']]
+             for s in listed.body['servers']})
+
+    def test_create_writes_its_rows_in_one_transaction(self):
+        counter = self.useFixture(APITransactions())
+        body = self.body(networks='none', min_count=2)
+        response, count = counter.during(self.api.post, '/servers', body)
+        self.assertEqual(202, response.status, response)
+        # The flavor; the other checks, the quota limits and usage; then
+        # every row of both servers.
+        self.assertEqual(3, count)
+
+    def test_failed_create_leaves_the_database_as_it_was(self):
+        self.boot()
+        before = self.rows()
+        real = objects.InstanceMapping.create
+        calls = []
+
+        def fail_second(mapping):
+            calls.append(mapping.instance_uuid)
+            if len(calls) == 2:
+                raise exception.InstanceMappingExists(
+                    uuid=mapping.instance_uuid)
+            return real(mapping)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.objects.InstanceMapping.create', fail_second))
+        response = self.api.post('/servers', self.body(min_count=2))
+        self.assertEqual(2, len(calls))
+        self.assertNotEqual(202, response.status, response)
+        self.assertEqual(before, self.rows())
+
+    def test_over_quota_is_403_and_writes_nothing(self):
+        before = self.rows()
+        admin = self.cloud.admin_api
+        project = 'demo-project'
+        self.assertEqual(200, admin.put(
+            '/os-quota-sets/%s' % project,
+            {'quota_set': {'instances': 0}}).status)
+        response = self.api.post('/servers', self.body())
+        self.assertEqual(403, response.status, response)
+        self.assertEqual(before, self.rows())
