@@ -38,6 +38,8 @@ how many hosts; it is logged at INFO too.
 """
 
 import contextlib
+import gc
+import threading
 import time
 
 import oslo_messaging as messaging
@@ -152,6 +154,7 @@ class SchedulerManager(manager.Manager):
                      len(cells), sum(len(c.templates) for c in cells))
         except Exception as err:  # noqa: BLE001 - retried per request
             LOG.warning('Host cache not warmed at start: %s', err)
+        freeze_start_heap()
 
     def cleanup_host(self):
         self.host_manager.close()
@@ -476,6 +479,26 @@ class SchedulerManager(manager.Manager):
         hosts = self.host_manager.group_hosts(cells, group.members)
         if hosts or not group.hosts:
             group.hosts = hosts
+
+_frozen = threading.Event()
+
+
+def freeze_start_heap():
+    """Hide what the process holds once started (modules, configuration,
+    the warm host cache) from the garbage collector's full collections,
+    once per process.
+
+    Each request keeps ~1,000 host states and placement's candidates
+    alive while it allocates, so they reach the oldest generation and
+    trigger a full collection every few requests; each one walked the
+    whole heap, more than 20 CPU-ms at 10,000 nodes (a third of a
+    request's mean cost). Frozen objects are still freed by reference
+    counting; only a cycle among them is never collected.
+    """
+    if not _frozen.is_set():
+        _frozen.set()
+        gc.freeze()
+
 
 def _recorded(error, request, reason):
     """``error`` (a NoValidHost) carrying the request's recorder."""
