@@ -45,6 +45,7 @@ import threading
 import time
 
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite import conf as nl_conf
 from nova_lite.db.api import aggregate_api
@@ -202,7 +203,7 @@ class CellHosts:
                 LOG.debug('Node %s of host %s has no compute service row; '
                           'skipped', template.nodename, host)
                 return None
-            view = _service_view(service)
+            view = _service_view(service, getattr(services, 'now', None))
             if services is not None:
                 services[host] = view
         return _clone(template, view, aggregates_of(host),
@@ -212,10 +213,20 @@ class CellHosts:
 _NO_INSTANCES = {}
 
 
-def _service_view(service):
+class ServiceViews(dict):
+    """``{host: service view}`` of one request, and the one time their
+    liveness is judged at (reading the clock per service cost more than
+    the check itself)."""
+
+    def __init__(self):
+        super().__init__()
+        self.now = timeutils.utcnow(with_timezone=True)
+
+
+def _service_view(service, now=None):
     """A request's copy of a service row, its liveness worked out now:
     every node of the service reads it (``HostState.service_up``)."""
-    return dict(service, up=servicegroup.is_up(service))
+    return dict(service, up=servicegroup.is_up(service, now=now))
 
 
 def _clone(template, service, aggregates, instances):
@@ -333,7 +344,7 @@ class HostManager:
         """
         found = {}
         for cell in self._each_cell(cells):
-            services = {}
+            services = ServiceViews()
             for uuid in compute_uuids:
                 if uuid not in found:
                     state = cell.host_state(uuid, self.aggregates_of,
@@ -369,7 +380,7 @@ class HostManager:
         """Fresh host states of every cached node of ``cells``."""
         states = []
         for cell in self._each_cell(cells):
-            services = {}
+            services = ServiceViews()
             for uuid in cell.templates:
                 state = cell.host_state(uuid, self.aggregates_of, services)
                 if state is not None:

@@ -227,13 +227,15 @@ class CheapRefreshTestCase(HostManagerTestCase):
         calls = []
         real = hm.servicegroup.is_up
 
-        def spy(service, *args, **kwargs):
-            calls.append(service['host'])
-            return real(service, *args, **kwargs)
+        def spy(service, now=None):
+            calls.append((service['host'], now))
+            return real(service, now=now)
         self.useFixture(fixtures.MonkeyPatch(
             'nova_lite.scheduler.host_manager.servicegroup.is_up', spy))
         states = self._states([self.n2[0], self.n2[1], self.n1])
-        self.assertEqual(['h1', 'h2'], sorted(calls))
+        self.assertEqual(['h1', 'h2'], sorted(host for host, _n in calls))
+        # The clock is read once per cell and request, not per service.
+        self.assertTrue(all(now is not None for _h, now in calls))
         self.assertIs(states[0].service, states[1].service)
         self.assertTrue(all(s.service_up for s in states))
 
