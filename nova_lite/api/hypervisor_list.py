@@ -40,6 +40,13 @@ _USAGE = (('vcpus', VCPUS), ('memory_mb', MEMORY), ('local_gb', DISK),
           ('free_disk_gb', FREE_DISK), ('running_vms', RUNNING),
           ('disk_available_least', DISK_LEAST))
 
+# Nova's keys of /os-hypervisors/statistics, in its order (Nova sums a
+# current_workload column nova_lite does not have: always 0).
+_STATISTICS = ('count', 'vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
+               'memory_mb_used', 'local_gb_used', 'free_ram_mb',
+               'free_disk_gb', 'current_workload', 'running_vms',
+               'disk_available_least')
+
 # One node of a listing: its cell, row tuple and compute service (a dict
 # of the service's columns, or the service object for single nodes).
 Entry = collections.namedtuple('Entry', 'cell_uuid row service')
@@ -88,6 +95,21 @@ def matching(context, pattern, detail):
     for cell_uuid, (nodes, services) in cells.successful(results):
         entries.extend(_entries(cell_uuid, nodes, services))
     return entries
+
+
+def statistics(context):
+    """Nova's ``hypervisor_statistics``: count and sums over the nodes of
+    enabled compute services, one aggregate statement per cell (every
+    cell at once), summed here. A cell that fails or does not answer is
+    left out (logged by :mod:`nova_lite.cells`)."""
+    results = cells.scatter_gather(
+        context, cells.get_cells(context, include_cell0=False),
+        hypervisor_rows.statistics, host_info.COMPUTE_BINARY)
+    totals = dict.fromkeys(_STATISTICS, 0)
+    for _cell_uuid, sums in cells.successful(results):
+        for name, value in sums.items():
+            totals[name] += value
+    return totals
 
 
 def _read(context, cell, fn, *args, **kwargs):

@@ -44,3 +44,15 @@ def servers_on(context, hosts):
     """``{(host, node): [(display_name, uuid)]}`` of the cell's live
     instances on ``hosts``."""
     return _db().servers_on(context, hosts)
+
+
+STATISTICS_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
+                     'memory_mb_used', 'local_gb_used', 'free_ram_mb',
+                     'free_disk_gb', 'running_vms', 'disk_available_least')
+
+
+def statistics(context, binary):
+    """``{'count': n, field: sum}`` over the cell's live nodes of enabled
+    ``binary`` services (:data:`STATISTICS_FIELDS`), in one statement."""
+    values = _db().statistics(context, binary, STATISTICS_FIELDS)
+    return dict(zip(('count',) + STATISTICS_FIELDS, values, strict=True))

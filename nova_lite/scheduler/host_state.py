@@ -260,6 +260,8 @@ class HostState:
             self.num_instances += 1
             self.num_io_ops += 1
             if instance_uuid:
+                # A copy: a request's host state shares the cache's.
+                self.instances = dict(self.instances)
                 self.instances[instance_uuid] = InstanceInfo(
                     instance_uuid, spec.project_id)
 

@@ -21,10 +21,6 @@ from nova_lite import exception
 from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import instance as instance_obj
 
-_USAGE_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
-                 'memory_mb_used', 'local_gb_used', 'free_ram_mb',
-                 'free_disk_gb', 'running_vms', 'disk_available_least')
-
 LIST_QUERY_V2_53 = {
     'type': 'object',
     'properties': {
@@ -180,17 +176,12 @@ def show_hypervisor(req):
 
 @microversion.require(max_version='2.87')
 def hypervisor_statistics(req):
-    """GET /os-hypervisors/statistics (up to 2.87): sums over all nodes."""
+    """GET /os-hypervisors/statistics (up to 2.87): count and sums over
+    the nodes of enabled compute services, summed in SQL per cell."""
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:statistics')
-    nodes, _down = host_info.all_compute_nodes(context)
-    stats = {name: 0 for name in _USAGE_FIELDS}
-    for entry in nodes:
-        for name in _USAGE_FIELDS:
-            stats[name] += getattr(entry.item, name) or 0
-    stats['count'] = len(nodes)
-    stats['current_workload'] = 0
-    return util.json_response({'hypervisor_statistics': stats})
+    return util.json_response(
+        {'hypervisor_statistics': hypervisor_list.statistics(context)})
 
 
 def _matching(req, context):

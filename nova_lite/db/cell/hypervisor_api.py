@@ -95,6 +95,24 @@ def nodes_matching(context, binary, fields, pattern):
         return nodes, _services(s, binary, _hosts(fields, nodes))
 
 
+@session.retry_on_transient
+def statistics(context, binary, fields):
+    """``(count, sum of each of fields)`` over this cell's live nodes whose
+    ``binary`` service is enabled: one aggregate statement, as Nova's
+    ``compute_node_statistics`` (a node of a disabled or deleted service
+    is not counted). NULL sums are 0."""
+    svc = models.Service
+    query = sa.select(
+        sa.func.count(),
+        *[sa.func.sum(getattr(_node, name)) for name in fields]).select_from(
+        _node).join(svc, sa.and_(svc.host == _node.host,
+                                 svc.binary == binary,
+                                 svc.disabled == sa.false())).where(
+        _node.deleted == 0)
+    with _reader(context) as s:
+        row = s.execute(query).one()
+    return tuple(int(value or 0) for value in row)
+
 
 @session.retry_on_transient
 def servers_on(context, hosts):

@@ -29,6 +29,9 @@ LOG = logging.getLogger(__name__)
 class ServerGroupAffinityFilter(filters.BaseHostFilter):
     """Keeps an affinity group's instances on the group's host."""
 
+    def filter_all(self, hosts, spec):
+        return _unless_policy(self, 'affinity', hosts, spec)
+
     def host_passes(self, host_state, spec):
         group = spec.instance_group
         if group is None or group.policy != 'affinity':
@@ -38,6 +41,15 @@ class ServerGroupAffinityFilter(filters.BaseHostFilter):
         LOG.debug('%s rejected: affinity group %s is on %s',
                   host_state, group.uuid, sorted(set(group.hosts)))
         return False
+
+
+def _unless_policy(host_filter, policy, hosts, spec):
+    """Every host when the request has no group of ``policy`` (decided
+    once per request, not per host); else the filter's own answer."""
+    group = spec.instance_group
+    if group is None or group.policy != policy:
+        return list(hosts)
+    return filters.BaseHostFilter.filter_all(host_filter, hosts, spec)
 
 
 def max_server_per_host(group):
@@ -56,6 +68,9 @@ def max_server_per_host(group):
 
 class ServerGroupAntiAffinityFilter(filters.BaseHostFilter):
     """Spreads an anti-affinity group's instances over hosts."""
+
+    def filter_all(self, hosts, spec):
+        return _unless_policy(self, 'anti-affinity', hosts, spec)
 
     def host_passes(self, host_state, spec):
         group = spec.instance_group

@@ -20,6 +20,12 @@ class AvailabilityZoneFilter(filters.BaseHostFilter):
     run_filter_once_per_request = True
     RUN_ON_REBUILD = False
 
+    def filter_all(self, hosts, spec):
+        """Every host when no zone is asked (no per-host look)."""
+        if not spec.availability_zone:
+            return list(hosts)
+        return super().filter_all(hosts, spec)
+
     def host_passes(self, host_state, spec):
         wanted = spec.availability_zone
         if not wanted:

@@ -146,7 +146,13 @@ class WeightHandler:
         return weighed
 
 
+_NO_KEYS = frozenset()
+
+
 def _aggregate_keys(host_state):
+    if not host_state.aggregates:
+        # Most hosts: no set built per host and request.
+        return _NO_KEYS
     keys = set()
     for agg in host_state.aggregates:
         keys.update(agg.metadata)

@@ -14,6 +14,13 @@ from nova_lite.scheduler import weights
 class _SoftGroupWeigher(weights.BaseHostWeigher):
     POLICY = None
 
+    def weigh_objects(self, hosts, spec):
+        """All zeros when the request has no group of this policy."""
+        group = spec.instance_group
+        if group is None or group.policy != self.POLICY:
+            return [0] * len(hosts)
+        return super().weigh_objects(hosts, spec)
+
     def members_on(self, host_state, spec):
         group = spec.instance_group
         if group is None or group.policy != self.POLICY:

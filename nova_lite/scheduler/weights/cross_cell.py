@@ -13,10 +13,20 @@ class CrossCellWeigher(weights.BaseHostWeigher):
 
     multiplier_option = 'cross_cell_move_weight_multiplier'
 
-    def _weigh_object(self, host_state, spec):
+    def weigh_objects(self, hosts, spec):
+        """All zeros unless the request is a cross-cell move."""
+        if not _cross_cell_move(spec):
+            return [0] * len(hosts)
         source = spec.source_cell_uuid
-        dest = spec.requested_destination
-        if not source or (dest is not None and
-                          not dest.allow_cross_cell_move):
+        return [1 if host.cell_uuid == source else -1 for host in hosts]
+
+    def _weigh_object(self, host_state, spec):
+        if not _cross_cell_move(spec):
             return 0
-        return 1 if host_state.cell_uuid == source else -1
+        return 1 if host_state.cell_uuid == spec.source_cell_uuid else -1
+
+
+def _cross_cell_move(spec):
+    dest = spec.requested_destination
+    return bool(spec.source_cell_uuid) and (
+        dest is None or dest.allow_cross_cell_move)

@@ -9,6 +9,7 @@ import datetime
 
 import fixtures
 from oslo_utils import timeutils
+import sqlalchemy as sa
 
 from nova_lite import context as nl_context
 from nova_lite.db.cell import api as cell_db
@@ -175,3 +176,73 @@ class HostManagerTestCase(fakes.TestCase):
         self.assertEqual([self.n2[1]],
                          self.hm.nodes_of(cells, 'h2', 'h2-node-1'))
         self.assertEqual([], self.hm.nodes_of(cells, 'h1'))
+
+
+class CheapRefreshTestCase(HostManagerTestCase):
+    """What keeps a request's refresh and host states from growing with
+    the number of nodes (issue 17)."""
+
+    def test_changed_rows_are_read_through_the_indexes(self):
+        # One OR over three timestamps made SQLite scan the whole table.
+        eng = sa.create_engine(self.dbs.cells['cell1'].database_connection)
+        self.addCleanup(eng.dispose)
+        since = timeutils.utcnow() - datetime.timedelta(seconds=5)
+        for query in (host_db._CHANGED_NODES, host_db._CHANGED_SERVICES,
+                      host_db._CHANGED_INSTANCES):
+            sql = str(query.compile(eng))
+            with eng.connect() as conn:
+                plan = conn.exec_driver_sql(
+                    'EXPLAIN QUERY PLAN ' + sql, (since,) * sql.count('?')
+                ).fetchall()
+            details = ' '.join(row[-1] for row in plan)
+            self.assertNotIn('SCAN', details, sql)
+
+    def test_changed_rows_come_once(self):
+        self._states()
+        since = timeutils.utcnow() - datetime.timedelta(seconds=60)
+        cctxt = helpers.cell_context(self.dbs.cells['cell1'])
+        node = cell_db.compute_node_get_by_uuid(cctxt, self.n1)
+        # Created and updated within the window: matched twice in SQL.
+        cell_db.compute_node_update(cctxt, node.id, {'free_ram_mb': 100})
+        rows = host_db.compute_nodes(cctxt, since)
+        self.assertEqual([self.n1], [r['uuid'] for r in rows])
+        self.assertEqual(1, len(host_db.compute_services(cctxt, since)))
+
+    def test_full_refresh_keeps_unchanged_parses_but_not_picks(self):
+        self.flags(host_state_full_refresh_interval=0, group='scheduler')
+        self._states()
+        cell2 = self.hm.cells[1]
+        templates = dict(cell2.templates)
+        states = self._states([self.n2[0]])
+        self.hm.consume_in_cache(states[0],
+                                 fakes.fake_spec(memory_mb=1000))
+        self._states()
+        # Unchanged row, no pick: the same parsed template.
+        self.assertIs(templates[self.n2[1]], cell2.templates[self.n2[1]])
+        # The pick is dropped by the full read (the safety net).
+        self.assertIsNot(templates[self.n2[0]], cell2.templates[self.n2[0]])
+        self.assertEqual(16384, cell2.templates[self.n2[0]].free_ram_mb)
+
+    def test_nodes_of_a_service_share_its_liveness(self):
+        calls = []
+        real = hm.servicegroup.is_up
+
+        def spy(service, now=None):
+            calls.append((service['host'], now))
+            return real(service, now=now)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.scheduler.host_manager.servicegroup.is_up', spy))
+        states = self._states([self.n2[0], self.n2[1], self.n1])
+        self.assertEqual(['h1', 'h2'], sorted(host for host, _n in calls))
+        # The clock is read once per cell and request, not per service.
+        self.assertTrue(all(now is not None for _h, now in calls))
+        self.assertIs(states[0].service, states[1].service)
+        self.assertTrue(all(s.service_up for s in states))
+
+    def test_states_share_instances_until_a_pick(self):
+        inst = helpers.add_instance(self.dbs, 'cell1', 'h1')
+        first, second = (self._states([self.n1])[0] for _ in range(2))
+        self.assertIs(first.instances, second.instances)
+        first.consume_from_request(fakes.fake_spec(memory_mb=1), 'new')
+        self.assertEqual({inst}, set(second.instances))
+        self.assertEqual({inst, 'new'}, set(first.instances))

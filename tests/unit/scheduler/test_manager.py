@@ -8,7 +8,9 @@ texts).
 """
 
 import copy
+import threading
 
+import fixtures
 from oslo_serialization import jsonutils
 
 from nova_lite.clients import placement as placement_client
@@ -310,3 +312,19 @@ class RequestsByRootTestCase(fakes.TestCase):
         # the host manager has no host state for it.
         self.assertEqual([shared], by_root['share'])
         self.assertNotIn('gpu1', by_root)
+
+
+class StartHeapTestCase(fakes.TestCase):
+
+    def test_started_heap_is_frozen_once_per_process(self):
+        # Full collections walked the whole heap every few requests.
+        freeze = self.useFixture(fixtures.MockPatch(
+            'nova_lite.scheduler.manager.gc.freeze')).mock
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.scheduler.manager._frozen', threading.Event()))
+        for _ in range(2):
+            mgr = manager.SchedulerManager(
+                host='sched', placement=FakePlacement([]),
+                host_manager=FakeHostManager([]))
+            mgr.post_start_hook()
+        freeze.assert_called_once_with()
