@@ -16,7 +16,6 @@ from oslo_utils import timeutils
 from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite.objects import aggregate as aggregate_obj
-from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import service as service_obj
 from nova_lite import servicegroup
 
@@ -78,11 +77,6 @@ def all_services(context, binary=None, host=None):
     return _gather(context, service_obj.ServiceList.get_all,
                    binary=normalize_binary(binary) if binary else None,
                    host=host)
-
-
-def all_compute_nodes(context):
-    """([CellItem(compute node)], [down cell uuids])."""
-    return _gather(context, compute_node_obj.ComputeNodeList.get_all)
 
 
 def is_up(service):
