@@ -203,8 +203,12 @@ class _ServicesScenario:
         super().setUp()
         require_rabbit(self)
         self.vhost = self.useFixture(RabbitVhostFixture())
+        # This process judges the services' heartbeats as they are
+        # configured (the fixture's own default is a tolerant 30 s).
         self.conf = self.useFixture(
-            testing.ConfFixture(transport_url=self.vhost.url))
+            testing.ConfFixture(transport_url=self.vhost.url,
+                                report_interval=REPORT_INTERVAL,
+                                service_down_time=SERVICE_DOWN_TIME))
         self.tempdir = self.conf.tempdir
         self.database = self.cell_database()
         migration.db_sync(self.database, database='cell')
