@@ -10,7 +10,7 @@ import uuid
 import testtools
 import webob
 
-from nova_lite.placement.handlers import allocation_candidate as handler
+from nova_lite.placement.handlers import candidate_encode
 from nova_lite.testing import placement_fixture
 
 AGG = str(uuid.uuid4())
@@ -83,17 +83,17 @@ class TestFoundEncoding(testtools.TestCase):
                     'aggregates': [AGG]})
 
     def test_same_text_as_the_encoder_of_the_named_answer(self):
-        encode = handler._encode
+        encode = candidate_encode.encode
         checked = []
 
         def checking(candidates, want):
             text = encode(candidates, want)
-            named = handler._serialize(candidates, want)
+            named = candidate_encode.serialize(candidates, want)
             self.assertEqual(json.dumps(named, separators=(',', ':')), text)
             checked.append(len(named['allocation_requests']))
             return text
 
-        with mock.patch.object(handler, '_encode', checking):
+        with mock.patch.object(candidate_encode, 'encode', checking):
             for version in VERSIONS:
                 for query, first in QUERIES:
                     if _version(version) < _version(first):

@@ -5,8 +5,8 @@ import json
 
 import testtools
 
-from nova_lite.placement.handlers import allocation_candidate as handler
-from nova_lite.placement.objects import allocation_candidate as ac_obj
+from nova_lite.placement.handlers import candidate_encode
+from nova_lite.placement.objects import candidate_answer
 
 RP1 = '11111111-1111-4111-8111-111111111111'
 RP2 = '22222222-2222-4222-8222-222222222222'
@@ -23,19 +23,19 @@ def _candidates():
         ({}, {'_X': [RP1]}),
     ]
     shared_traits = ['HW_CPU_X86_AVX2', 'CUSTOM_\u00e9']
-    summaries = {RP1: ac_obj.Summary(
+    summaries = {RP1: candidate_answer.Summary(
         uuid=RP1, parent_uuid=None, root_uuid=RP1,
         resources={'VCPU': {'capacity': 8, 'used': 1}},
         traits=shared_traits),
-        RP2: ac_obj.Summary(
+        RP2: candidate_answer.Summary(
             uuid=RP2, parent_uuid=RP1, root_uuid=RP1,
             resources={'VCPU': {'capacity': 16, 'used': 0},
                        'MEMORY_MB': {'capacity': 2048, 'used': 512}},
             traits=shared_traits),
-        RP3: ac_obj.Summary(
+        RP3: candidate_answer.Summary(
             uuid=RP3, parent_uuid=RP2, root_uuid=RP1, resources={},
             traits=[])}
-    return ac_obj.Candidates(allocation_requests=requests,
+    return candidate_answer.Candidates(allocation_requests=requests,
                              summaries=summaries)
 
 
@@ -44,15 +44,15 @@ class TestEncode(testtools.TestCase):
         candidates = _candidates()
         for want in ((1, 10), (1, 12), (1, 17), (1, 29), (1, 33), (1, 34),
                      (1, 36)):
-            expected = json.dumps(handler._serialize(candidates, want),
+            expected = json.dumps(candidate_encode.serialize(candidates, want),
                                   separators=(',', ':'))
-            self.assertEqual(expected, handler._encode(candidates, want),
-                             want)
+            self.assertEqual(
+                expected, candidate_encode.encode(candidates, want), want)
 
     def test_mappings_from_1_34_only(self):
         candidates = _candidates()
-        body = json.loads(handler._encode(candidates, (1, 33)))
+        body = json.loads(candidate_encode.encode(candidates, (1, 33)))
         self.assertNotIn('mappings', body['allocation_requests'][0])
-        body = json.loads(handler._encode(candidates, (1, 34)))
+        body = json.loads(candidate_encode.encode(candidates, (1, 34)))
         self.assertEqual({'': [RP1]},
                          body['allocation_requests'][0]['mappings'])

@@ -1,0 +1,247 @@
+"""Reading the trees of allocation candidates: providers, inventories
+with usage, traits and aggregates, in a handful of prebuilt statements,
+into :class:`Provider` objects the candidate builder combines.
+
+Split from :mod:`research_context` (which decides which trees to read)
+because this is the per-provider half of the request's cost: the rows
+read here are what a large answer spends most of its SQL time on.
+"""
+
+import sqlalchemy as sa
+
+from nova_lite.placement.objects import common
+
+RP = common.RP
+INV = common.INV
+ALLOC = common.ALLOC
+RP_TRAIT = common.RP_TRAIT
+RP_AGG = common.RP_AGG
+# Above this many roots the trees are read without an IN list.
+IN_LIST_MAX = 500
+
+
+class Provider:
+    """One provider as the candidate builder needs it."""
+
+    __slots__ = ('id', 'uuid', 'parent_id', 'root_id', 'traits', 'aggs',
+                 'inv', 'sharing')
+
+    def __init__(self, rp_id, uuid, parent_id, root_id):
+        self.id = rp_id
+        self.uuid = uuid
+        self.parent_id = parent_id
+        self.root_id = root_id
+        self.traits = set()
+        self.aggs = set()
+        # {rc id: (total, reserved, ratio, min_unit, max_unit, step, used)}
+        self.inv = {}
+        self.sharing = False
+
+    def capacity(self, rc_id):
+        total, reserved, ratio = self.inv[rc_id][:3]
+        return int((total - reserved) * ratio)
+
+    def used(self, rc_id):
+        return self.inv[rc_id][6]
+
+    def fits(self, rc_id, amount, already=0):
+        """Room for ``amount`` more (on top of ``already`` in this
+        request) within the unit constraints."""
+        inv = self.inv.get(rc_id)
+        if inv is None:
+            return False
+        total, reserved, ratio, min_unit, max_unit, step, used = inv
+        if amount < min_unit or amount > max_unit or amount % step:
+            return False
+        if already and amount + already > max_unit:
+            return False
+        return (total - reserved) * ratio - used >= amount + already
+
+
+# -- loading trees -----------------------------------------------------------
+#
+# The tree reads are the same few statements on every request: built once
+# here, the root ids passed as an expanding parameter, so a request pays
+# neither their construction nor SQLAlchemy's cache key walk (memoized on
+# the statement object). Each comes in three forms: every provider (key
+# None), the providers of some trees (``RP.root_provider_id``) and some
+# providers by id (``RP.id``, the sharing providers).
+
+_IDS = sa.bindparam('ids', expanding=True)
+
+
+def _usage_table():
+    """Usage per provider and class, as a derived table to join once
+    (cheaper than a subquery per inventory row on MariaDB)."""
+    return sa.select(
+        ALLOC.c.resource_provider_id.label('rp_id'),
+        ALLOC.c.resource_class_id.label('rc_id'),
+        sa.func.sum(ALLOC.c.used).label('used')).group_by(
+            ALLOC.c.resource_provider_id,
+            ALLOC.c.resource_class_id).subquery('usage')
+
+
+def _provider_statement(by):
+    query = sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
+                      RP.c.root_provider_id)
+    return query if by is None else query.where(by.in_(_IDS))
+
+
+def _inventory_statement(by):
+    usage = _usage_table()
+    joined = INV.outerjoin(usage, sa.and_(
+        usage.c.rp_id == INV.c.resource_provider_id,
+        usage.c.rc_id == INV.c.resource_class_id))
+    if by is not None:
+        joined = joined.join(RP, RP.c.id == INV.c.resource_provider_id)
+    query = sa.select(
+        INV.c.resource_provider_id, INV.c.resource_class_id, INV.c.total,
+        INV.c.reserved, INV.c.allocation_ratio, INV.c.min_unit,
+        INV.c.max_unit, INV.c.step_size,
+        sa.func.coalesce(usage.c.used, 0)).select_from(joined)
+    return query if by is None else query.where(by.in_(_IDS))
+
+
+def _link_statement(table, column, by):
+    query = sa.select(table.c.resource_provider_id, column)
+    if by is None:
+        return query
+    return query.select_from(table.join(
+        RP, RP.c.id == table.c.resource_provider_id)).where(by.in_(_IDS))
+
+
+def _tree_statements(by):
+    return {
+        'providers': _provider_statement(by),
+        'inventories': _inventory_statement(by),
+        'traits': _link_statement(RP_TRAIT, RP_TRAIT.c.trait_id, by),
+        'aggs': _link_statement(RP_AGG, RP_AGG.c.aggregate_id, by),
+    }
+
+
+BY_ROOT, BY_ID = 'root', 'id'
+_TREE_STATEMENTS = {None: _tree_statements(None),
+                    BY_ROOT: _tree_statements(RP.c.root_provider_id),
+                    BY_ID: _tree_statements(RP.c.id)}
+
+
+def _execute_tree_read(context, name, roots, by=BY_ROOT):
+    """Rows of the read ``name`` for the providers of the trees ``roots``
+    (a sorted list of ids; with ``by=BY_ID`` the providers of those ids),
+    or of every provider when ``roots`` is None."""
+    if roots is None:
+        return context.session.execute(_TREE_STATEMENTS[None][name]).all()
+    return context.session.execute(_TREE_STATEMENTS[by][name],
+                                   {'ids': roots}).all()
+
+
+def _read_providers(context, roots, keep=None, by=BY_ROOT):
+    """{id: Provider} of the trees of ``roots`` (None: every tree); only
+    those with a root in ``keep`` when given (every tree is read when the
+    list of roots is too long for ``IN``: the other trees' rows are then
+    dropped here, before any object is built, and their inventories,
+    traits and aggregates skipped)."""
+    rows = _execute_tree_read(context, 'providers', roots, by)
+    if keep is None:
+        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+    return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows
+            if r[3] in keep}
+
+
+def _fill_inventories(context, providers, roots, by):
+    get = providers.get
+    for (rp_id, rc_id, total, reserved, ratio, min_unit, max_unit, step,
+         used) in _execute_tree_read(context, 'inventories', roots, by):
+        provider = get(rp_id)
+        if provider is not None:
+            provider.inv[rc_id] = (total, reserved, ratio, min_unit,
+                                   max_unit, step, int(used))
+
+
+def _fill_links(context, providers, name, roots, by):
+    get = providers.get
+    for rp_id, value in _execute_tree_read(context, name, roots, by):
+        provider = get(rp_id)
+        if provider is not None:
+            getattr(provider, name).add(value)
+
+
+def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
+    providers = _read_providers(context, roots, keep, by)
+    _fill_inventories(context, providers, roots, by)
+    _fill_links(context, providers, 'traits', roots, by)
+    if with_aggs:
+        _fill_links(context, providers, 'aggs', roots, by)
+    return providers
+
+
+def load_trees(context, root_ids, with_aggs=True):
+    """{root id: [Provider, ...]} for ``root_ids`` (a list; None: every
+    tree, in root id order); aggregates only ``with_aggs`` (member_of or
+    sharing providers need them)."""
+    if root_ids is None:
+        providers = _load(context, None, with_aggs)
+        root_ids = sorted(p.id for p in providers.values()
+                          if p.parent_id is None)
+    else:
+        providers = _read_trees(context, root_ids, with_aggs)
+    trees = {root_id: [] for root_id in root_ids}
+    for provider in providers.values():
+        tree = trees.get(provider.root_id)
+        if tree is not None:
+            tree.append(provider)
+    for tree in trees.values():
+        tree.sort(key=lambda p: p.id)
+    return trees
+
+
+def _read_trees(context, root_ids, with_aggs):
+    wanted = set(root_ids)
+    if len(wanted) <= IN_LIST_MAX:
+        providers = _load(context, sorted(wanted), with_aggs)
+    else:
+        providers = _load(context, None, with_aggs, keep=wanted)
+    return providers
+
+
+_SHARING = sa.select(RP_TRAIT.c.resource_provider_id).select_from(
+    RP_TRAIT.join(INV, INV.c.resource_provider_id ==
+                  RP_TRAIT.c.resource_provider_id)).where(
+    RP_TRAIT.c.trait_id == sa.bindparam('trait'),
+    INV.c.resource_class_id.in_(sa.bindparam('rcs', expanding=True))
+).distinct()
+
+
+def load_sharing(context, request, ids):
+    """{id: Provider} of sharing providers with a requested class."""
+    if ids.shares_trait is None or not ids.rcs:
+        return {}
+    rows = context.session.execute(_SHARING, {
+        'trait': ids.shares_trait, 'rcs': sorted(ids.rcs.values())}).all()
+    if not rows:
+        return {}
+    sharing = _load(context, sorted(r[0] for r in rows), by=BY_ID)
+    for provider in sharing.values():
+        provider.sharing = True
+    return sharing
+
+
+def anchors(context, sharing, root_ids=None):
+    """{root id: {sharing provider id}}: which sharing providers each tree
+    may use (a provider of the tree shares one of their aggregates)."""
+    if not sharing:
+        return {}
+    shared, mine = RP_AGG.alias(), RP_AGG.alias()
+    query = sa.select(shared.c.resource_provider_id,
+                      RP.c.root_provider_id).select_from(
+        shared.join(mine, mine.c.aggregate_id == shared.c.aggregate_id)
+        .join(RP, RP.c.id == mine.c.resource_provider_id)).where(
+            shared.c.resource_provider_id.in_(sorted(sharing))).distinct()
+    if root_ids is not None and len(root_ids) <= IN_LIST_MAX:
+        query = query.where(RP.c.root_provider_id.in_(sorted(root_ids)))
+    result = {}
+    for sharing_id, root_id in context.session.execute(query).all():
+        result.setdefault(root_id, set()).add(sharing_id)
+    for provider in sharing.values():
+        result.setdefault(provider.root_id, set()).add(provider.id)
+    return result
