@@ -109,44 +109,75 @@ def _encode_requests(requests, want):
     return '[%s]' % ','.join(parts)
 
 
-def _encode_found_requests(candidates, want):
+class _UuidTexts(dict):
+    """{rp id: JSON text of its uuid}, each quoted once and shared by the
+    requests and the summaries of one answer."""
+
+    def __init__(self, uuids):
+        super().__init__()
+        self.uuids = uuids
+
+    def __missing__(self, rp_id):
+        text = self[rp_id] = _quote(self.uuids[rp_id])
+        return text
+
+
+def _encode_found_requests(candidates, want, texts):
     """``_encode_requests`` of a search's own results (ids): each provider's
     uuid and each shared amounts dict named and encoded once, each
     candidate then a few joins of those texts, without the named dicts of
     :attr:`Candidates.allocation_requests` in between. The text is the
     one json.dumps gives (functional test in
-    ``tests/functional/placement/test_candidates_encode_found.py``)."""
-    uuids = candidates.uuids
+    ``tests/functional/placement/test_candidates_encode_found.py``).
+
+    The common candidate (one provider serving the one group: a flat
+    compute node) is one format of three texts; the group's amounts dict
+    and suffix are the same objects from one candidate to the next, so an
+    identity check finds their text."""
     rc_names = candidates.rc_names
     strings = _Cached()
-    uuid_texts = {}
     amounts = {}
     mappings = want >= (1, 34)
     parts = []
-
-    def uuid_text(rp_id):
-        text = uuid_texts[rp_id] = _quote(uuids[rp_id])
-        return text
+    append = parts.append
+    last = last_text = None
 
     for allocation, mapping in candidates.results:
+        if len(allocation) == 1 and len(mapping) == 1:
+            [(rp_id, resources)] = allocation.items()
+            if resources is not last:
+                last = resources
+                last_text = amounts.get(id(resources))
+                if last_text is None:
+                    last_text = amounts[id(resources)] = _dumps(
+                        {rc_names[rc]: n for rc, n in resources.items()})
+            uuid = texts[rp_id]
+            if not mappings:
+                append('{"allocations":{%s:{"resources":%s}}}'
+                       % (uuid, last_text))
+                continue
+            [(suffix, rp_ids)] = mapping.items()
+            if len(rp_ids) == 1 and rp_ids[0] == rp_id:
+                append('{"allocations":{%s:{"resources":%s}},'
+                       '"mappings":{%s:[%s]}}'
+                       % (uuid, last_text, strings[suffix], uuid))
+                continue
         allocated = []
         for rp_id, resources in allocation.items():
-            entry = amounts.get(id(resources))
-            if entry is None:
-                entry = amounts[id(resources)] = (resources, _dumps(
-                    {rc_names[rc]: n for rc, n in resources.items()}))
-            allocated.append('%s:{"resources":%s}' % (
-                uuid_texts.get(rp_id) or uuid_text(rp_id), entry[1]))
+            text = amounts.get(id(resources))
+            if text is None:
+                text = amounts[id(resources)] = _dumps(
+                    {rc_names[rc]: n for rc, n in resources.items()})
+            allocated.append('%s:{"resources":%s}' % (texts[rp_id], text))
         if mappings:
             mapped = ','.join(
-                '%s:[%s]' % (strings[suffix], ','.join(
-                    uuid_texts.get(rp_id) or uuid_text(rp_id)
-                    for rp_id in rp_ids))
+                '%s:[%s]' % (strings[suffix],
+                             ','.join([texts[rp_id] for rp_id in rp_ids]))
                 for suffix, rp_ids in mapping.items())
-            parts.append('{"allocations":{%s},"mappings":{%s}}'
-                         % (','.join(allocated), mapped))
+            append('{"allocations":{%s},"mappings":{%s}}'
+                   % (','.join(allocated), mapped))
         else:
-            parts.append('{"allocations":{%s}}' % ','.join(allocated))
+            append('{"allocations":{%s}}' % ','.join(allocated))
     return '[%s]' % ','.join(parts)
 
 
@@ -182,39 +213,59 @@ def _encode_summaries(summaries, want):
     return '{%s}' % ','.join(parts)
 
 
-def _encode_found_summaries(source, want):
+def _encode_found_summaries(source, want, texts):
     """``_encode_summaries`` straight from a search's providers
     (:class:`candidate_answer.SummarySource`): no :class:`Summary`,
     resources dict and dict per class built for the encoder to walk. Same
-    text."""
-    strings = _Cached()
+    text. A root (no parent) needs no lookup for its tree's uuids, and
+    providers without traits share the empty list's text."""
     rc_texts = {rc: _quote(name) for rc, name in source.rc_names.items()}
-    traits_text = {}
+    traits_text = {frozenset(): '[]'}
     with_traits = want >= (1, 17)
     with_tree = want >= (1, 29)
     wanted = source.wanted
     by_id = source.by_id
     parts = []
+    append = parts.append
     for rp_id in source.ids:
         provider = by_id[rp_id]
-        resources = ','.join([
-            '%s:{"capacity":%d,"used":%d}' % (
-                rc_texts[rc], int((inv[0] - inv[1]) * inv[2]), inv[6])
-            for rc, inv in provider.inv.items()
-            if wanted is None or rc in wanted])
-        text = '%s:{"resources":{%s}' % (strings[provider.uuid], resources)
-        if with_traits:
-            key = frozenset(provider.traits)
+        if wanted is None:
+            resources = ','.join([
+                '%s:{"capacity":%d,"used":%d}' % (
+                    rc_texts[rc], (inv[0] - inv[1]) * inv[2], inv[6])
+                for rc, inv in provider.inv.items()])
+        else:
+            resources = ','.join([
+                '%s:{"capacity":%d,"used":%d}' % (
+                    rc_texts[rc], (inv[0] - inv[1]) * inv[2], inv[6])
+                for rc, inv in provider.inv.items() if rc in wanted])
+        uuid = texts[rp_id]
+        if not with_traits:
+            append('%s:{"resources":{%s}}' % (uuid, resources))
+            continue
+        traits = provider.traits
+        if traits:
+            key = frozenset(traits)
             traits = traits_text.get(key)
             if traits is None:
                 traits = traits_text[key] = _dumps(source.trait_list(key))
-            text += ',"traits":' + traits
-        if with_tree:
-            parent, root = source.tree_uuids(provider)
-            text += ',"parent_provider_uuid":%s,"root_provider_uuid":%s' % (
-                'null' if parent is None else strings[parent],
-                strings[root])
-        parts.append(text + '}')
+        else:
+            traits = '[]'
+        if not with_tree:
+            append('%s:{"resources":{%s},"traits":%s}'
+                   % (uuid, resources, traits))
+            continue
+        if provider.parent_id is None:
+            append('%s:{"resources":{%s},"traits":%s,'
+                   '"parent_provider_uuid":null,"root_provider_uuid":%s}'
+                   % (uuid, resources, traits, uuid))
+            continue
+        parent, root = source.tree_uuids(provider)
+        append('%s:{"resources":{%s},"traits":%s,'
+               '"parent_provider_uuid":%s,"root_provider_uuid":%s}'
+               % (uuid, resources, traits,
+                  'null' if parent is None else _quote(parent),
+                  _quote(root)))
     return '{%s}' % ','.join(parts)
 
 
@@ -224,12 +275,14 @@ def encode(candidates, want):
     encoder)."""
     if want < (1, 12):
         return _dumps(serialize(candidates, want))
+    texts = _UuidTexts(candidates.uuids)
     if candidates.results is not None:
-        requests = _encode_found_requests(candidates, want)
+        requests = _encode_found_requests(candidates, want, texts)
     else:
         requests = _encode_requests(candidates.allocation_requests, want)
     if candidates.summary_source is not None:
-        summaries = _encode_found_summaries(candidates.summary_source, want)
+        summaries = _encode_found_summaries(candidates.summary_source, want,
+                                            texts)
     else:
         summaries = _encode_summaries(candidates.summaries, want)
     return '{"allocation_requests":%s,"provider_summaries":%s}' % (
