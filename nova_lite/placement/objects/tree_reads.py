@@ -98,7 +98,10 @@ def _inventory_statement(where):
         INV.c.resource_provider_id, INV.c.resource_class_id, INV.c.total,
         INV.c.reserved, INV.c.allocation_ratio, INV.c.min_unit,
         INV.c.max_unit, INV.c.step_size,
-        sa.func.coalesce(usage.c.used, 0)).select_from(joined)
+        # NOTE(nova_lite): an integer from every driver (MySQL's SUM is
+        # a DECIMAL), so a row's tail is the inventory tuple as read.
+        sa.cast(sa.func.coalesce(usage.c.used, 0), sa.Integer)
+    ).select_from(joined)
     return query if where is None else query.where(where)
 
 
@@ -170,13 +173,14 @@ def _read_providers(context, roots, keep=None, by=BY_ROOT):
 
 
 def _fill_inventories(context, providers, roots, by):
+    """{rc id: (total, reserved, ratio, min_unit, max_unit, step, used)}
+    of each provider: the tail of the row, sliced (no tuple rebuilt from
+    nine unpacked values per row)."""
     get = providers.get
-    for (rp_id, rc_id, total, reserved, ratio, min_unit, max_unit, step,
-         used) in _execute_tree_read(context, 'inventories', roots, by):
-        provider = get(rp_id)
+    for row in _execute_tree_read(context, 'inventories', roots, by):
+        provider = get(row[0])
         if provider is not None:
-            provider.inv[rc_id] = (total, reserved, ratio, min_unit,
-                                   max_unit, step, int(used))
+            provider.inv[row[1]] = row[2:]
 
 
 def _fill_links(context, providers, name, roots, by):
