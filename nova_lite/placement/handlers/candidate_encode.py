@@ -276,6 +276,14 @@ def encode(candidates, want):
     if want < (1, 12):
         return _dumps(serialize(candidates, want))
     texts = _UuidTexts(candidates.uuids)
+    source = candidates.summary_source
+    if source is not None:
+        # NOTE(nova_lite): the summarised providers include every one a
+        # request allocates from: quote them in one pass, not one
+        # __missing__ call (and its uuid lookup) each.
+        by_id = source.by_id
+        texts.update({rp_id: _quote(by_id[rp_id].uuid)
+                      for rp_id in source.ids})
     if candidates.results is not None:
         requests = _encode_found_requests(candidates, want, texts)
     else:
