@@ -1,0 +1,113 @@
+"""How GET /allocation_candidates reads: a limited search reads a dense
+batch of trees as a root id range (and only answers from the batch), a
+sparse one as an IN list; summaries look up only the names the request
+did not resolve itself."""
+
+import json
+import uuid
+
+import sqlalchemy as sa
+import testtools
+import webob
+
+from nova_lite.testing import placement_fixture
+
+HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
+           'Content-Type': 'application/json',
+           'OpenStack-API-Version': 'placement 1.36'}
+TRAIT = 'HW_CPU_X86_AVX2'
+
+
+class TestCandidateReads(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.app = self.useFixture(placement_fixture.PlacementFixture()).app
+        self.computes = [self._provider('cn%d' % i,
+                                        {'VCPU': 8, 'MEMORY_MB': 1024})
+                         for i in range(5)]
+
+    def _call(self, method, path, body=None):
+        request = webob.Request.blank(path, method=method, headers=HEADERS)
+        if body is not None:
+            request.body = json.dumps(body).encode()
+        response = request.get_response(self.app)
+        self.assertLess(response.status_int, 300, response.text)
+        return response.json if response.body else None
+
+    def _provider(self, name, inventory):
+        rp = str(uuid.uuid4())
+        self._call('POST', '/resource_providers', {'name': name, 'uuid': rp})
+        self._call('PUT', '/resource_providers/%s/inventories' % rp,
+                   {'resource_provider_generation': 0,
+                    'inventories': {rc: {'total': total}
+                                    for rc, total in inventory.items()}})
+        return rp
+
+    def _with_trait(self, indexes):
+        for i in indexes:
+            self._call('PUT', '/resource_providers/%s/traits'
+                       % self.computes[i],
+                       {'resource_provider_generation': 1,
+                        'traits': [TRAIT]})
+
+    def _get(self, query):
+        statements = []
+
+        def record(conn, cursor, statement, *args):
+            statements.append(statement)
+
+        sa.event.listen(sa.engine.Engine, 'before_cursor_execute', record)
+        try:
+            body = self._call('GET', '/allocation_candidates?' + query)
+        finally:
+            sa.event.remove(sa.engine.Engine, 'before_cursor_execute',
+                            record)
+        return body, statements
+
+    def _tree_reads(self, statements):
+        return [s for s in statements
+                if 'resource_providers.root_provider_id' in s and
+                'root.id' not in s]
+
+    def test_dense_batch_is_read_as_a_range_and_answered_from_itself(self):
+        # Roots 1, 3 and 5 of 5: the range 1-5 also holds the trees of
+        # 2 and 4, which are read and dropped, never answered.
+        self._with_trait([0, 2, 4])
+        body, statements = self._get(
+            'resources=VCPU:1&required=%s&limit=3' % TRAIT)
+        wanted = {self.computes[i] for i in (0, 2, 4)}
+        self.assertEqual(wanted, set(body['provider_summaries']))
+        self.assertEqual(wanted, {u for r in body['allocation_requests']
+                                  for u in r['allocations']})
+        reads = self._tree_reads(statements)
+        self.assertEqual(3, len(reads))
+        self.assertTrue(all('BETWEEN' in s for s in reads), reads)
+
+    def test_sparse_batch_is_read_as_an_in_list(self):
+        # Roots 1 and 5: a range would read 5 trees for 2.
+        self._with_trait([0, 4])
+        body, statements = self._get(
+            'resources=VCPU:1&required=%s&limit=3' % TRAIT)
+        self.assertEqual({self.computes[0], self.computes[4]},
+                         set(body['provider_summaries']))
+        reads = self._tree_reads(statements)
+        self.assertEqual(3, len(reads))
+        self.assertFalse(any('BETWEEN' in s for s in reads), reads)
+
+    def test_summaries_look_up_only_unrequested_names(self):
+        def class_names_lookups(statements):
+            return [s for s in statements
+                    if 'resource_classes.id IN' in s]
+
+        body, statements = self._get('resources=VCPU:1,MEMORY_MB:64')
+        self.assertEqual(5, len(body['allocation_requests']))
+        self.assertEqual([], class_names_lookups(statements))
+        # From 1.27 summaries list every class: MEMORY_MB, not requested,
+        # is looked up and named.
+        body, statements = self._get('resources=VCPU:1')
+        self.assertEqual(1, len(class_names_lookups(statements)))
+        summary = body['provider_summaries'][self.computes[0]]
+        self.assertEqual({'VCPU': {'capacity': 8, 'used': 0},
+                          'MEMORY_MB': {'capacity': 1024, 'used': 0}},
+                         summary['resources'])
