@@ -2,6 +2,8 @@
 from microversion 1.19.
 """
 
+import dataclasses
+
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
@@ -51,17 +53,18 @@ def _aggregate_ids(context, uuids):
 def set_for_provider(context, rp_uuid, uuids, generation=None):
     """Replace a provider's aggregates; with ``generation`` (1.19+) only if
     it still matches, bumping it; without (before 1.19) the generation
-    stays, as in Placement."""
+    stays, as in Placement. Returns the provider as written (its row is
+    not read back: the transaction wrote its generation and stamp)."""
     rp = rp_obj.find(context, rp_uuid)
     ids = _aggregate_ids(context, uuids)
+    now = models.utcnow()
     if generation is not None:
-        common.increment_generation(context, rp.id, rp.uuid, generation)
+        rp = dataclasses.replace(rp, generation=common.increment_generation(
+            context, rp.id, rp.uuid, generation, now=now), updated_at=now)
     context.session.execute(sa.delete(RP_AGG).where(
         RP_AGG.c.resource_provider_id == rp.id))
     if ids:
-        now = models.utcnow()
         context.session.execute(sa.insert(RP_AGG), [
             {'resource_provider_id': rp.id, 'aggregate_id': i,
              'created_at': now} for i in ids])
-    return rp_obj.find(context, rp_uuid), _provider_aggregates(
-        context, rp.id)
+    return rp

@@ -51,15 +51,18 @@ class InternalGenerationConflict(RetryTransaction):
 MAX_GENERATION = 2147483647
 
 
-def increment_generation(context, rp_id, rp_uuid, expected):
-    """Bump a provider's generation if it is still ``expected``."""
+def increment_generation(context, rp_id, rp_uuid, expected, now=None):
+    """Bump a provider's generation if it is still ``expected``; ``now``
+    is the ``updated_at`` written (a caller answering with the provider
+    passes it rather than read the row back)."""
     if isinstance(expected, int) and not 0 <= expected < MAX_GENERATION:
         # NOTE(nova_lite): the schemas take any integer (as Placement's);
         # one no provider can have is a conflict, not a database overflow.
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     result = context.session.execute(
         sa.update(RP).where(RP.c.id == rp_id, RP.c.generation == expected)
-        .values(generation=expected + 1, updated_at=models.utcnow()))
+        .values(generation=expected + 1,
+                updated_at=now or models.utcnow()))
     if result.rowcount != 1:
         raise exception.ConcurrentUpdateDetected(uuid=rp_uuid)
     return expected + 1
