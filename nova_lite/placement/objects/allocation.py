@@ -88,12 +88,19 @@ def get_for_provider(context, rp_uuid):
     return rp, result, _latest(rows)
 
 
+# Built once (see common._BUMP).
+_PROVIDERS = sa.select(RP.c.id, RP.c.uuid, RP.c.generation).where(
+    RP.c.uuid.in_(sa.bindparam('uuids', expanding=True)))
+_DELETE_OF_CONSUMER = sa.delete(ALLOC).where(
+    ALLOC.c.consumer_id == sa.bindparam('consumer_uuid'))
+_INSERT = sa.insert(ALLOC)
+
+
 def _providers(context, uuids, order=None):
     """{uuid: row}; a missing one is NotFound: all of them, or with
     ``order`` the first in it (Placement names the first of the body)."""
-    rows = context.session.execute(sa.select(
-        RP.c.id, RP.c.uuid, RP.c.generation).where(
-            RP.c.uuid.in_(uuids))).all()
+    rows = context.session.execute(_PROVIDERS,
+                                   {'uuids': sorted(uuids)}).all()
     found = {r.uuid: r for r in rows}
     missing = set(uuids) - set(found)
     if missing:
@@ -164,7 +171,7 @@ def _insert_allocations(context, spec, providers, rc_ids):
               for rp_uuid, resources in spec.allocations.items()
               for rc, amount in resources.items() if amount]
     if values:
-        context.session.execute(sa.insert(ALLOC), values)
+        context.session.execute(_INSERT, values)
     return bool(values)
 
 
@@ -180,8 +187,8 @@ def checked_consumer(context, spec):
 def _write_consumer(context, spec, providers, rc_ids, existing):
     """Replace the allocations of one consumer (``existing``: its row as
     this transaction read it, or None)."""
-    context.session.execute(sa.delete(ALLOC).where(
-        ALLOC.c.consumer_id == spec.consumer_uuid))
+    context.session.execute(_DELETE_OF_CONSUMER,
+                            {'consumer_uuid': spec.consumer_uuid})
     if _insert_allocations(context, spec, providers, rc_ids):
         consumer_obj.upsert(context, spec.consumer_uuid, spec.project_id,
                             spec.user_id, spec.consumer_type, existing)

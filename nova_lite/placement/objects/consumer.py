@@ -32,20 +32,28 @@ class Consumer:
     consumer_type: str | None
 
 
+def _build_find():
+    ctype = common.CONSUMER_TYPE
+    return (sa.select(CONSUMER.c.id, CONSUMER.c.uuid, CONSUMER.c.generation,
+                      common.PROJECT.c.external_id.label('project'),
+                      common.USER.c.external_id.label('user'),
+                      ctype.c.name.label('consumer_type'))
+            .select_from(
+                CONSUMER.join(common.PROJECT,
+                              CONSUMER.c.project_id == common.PROJECT.c.id)
+                .join(common.USER, CONSUMER.c.user_id == common.USER.c.id)
+                .outerjoin(ctype, CONSUMER.c.consumer_type_id == ctype.c.id))
+            .where(CONSUMER.c.uuid == sa.bindparam('uuid')))
+
+
+# Built once (see common._BUMP).
+_FIND = _build_find()
+_INSERT = sa.insert(CONSUMER)
+
+
 def find(context, uuid):
     """The consumer ``uuid`` or None, inside a transaction."""
-    ctype = common.CONSUMER_TYPE
-    row = context.session.execute(
-        sa.select(CONSUMER.c.id, CONSUMER.c.uuid, CONSUMER.c.generation,
-                  common.PROJECT.c.external_id.label('project'),
-                  common.USER.c.external_id.label('user'),
-                  ctype.c.name.label('consumer_type'))
-        .select_from(
-            CONSUMER.join(common.PROJECT,
-                          CONSUMER.c.project_id == common.PROJECT.c.id)
-            .join(common.USER, CONSUMER.c.user_id == common.USER.c.id)
-            .outerjoin(ctype, CONSUMER.c.consumer_type_id == ctype.c.id))
-        .where(CONSUMER.c.uuid == uuid)).first()
+    row = context.session.execute(_FIND, {'uuid': uuid}).first()
     if row is None:
         return None
     return Consumer(id=row.id, uuid=row.uuid, project_id=row.project,
@@ -53,9 +61,16 @@ def find(context, uuid):
                     consumer_type=row.consumer_type)
 
 
+_ID_OF = {table.name: sa.select(table.c.id).where(
+    column == sa.bindparam('value')) for table, column in (
+        (common.PROJECT, common.PROJECT.c.external_id),
+        (common.USER, common.USER.c.external_id),
+        (common.CONSUMER_TYPE, common.CONSUMER_TYPE.c.name))}
+
+
 def _ensure_row(context, table, column, value):
-    found = context.session.execute(
-        sa.select(table.c.id).where(column == value)).scalar()
+    found = context.session.execute(_ID_OF[table.name],
+                                    {'value': value}).scalar()
     if found is not None:
         return found
     try:
@@ -105,8 +120,8 @@ def upsert(context, uuid, project_id, user_id, consumer_type, existing):
     now = models.utcnow()
     if existing is None:
         try:
-            context.session.execute(sa.insert(CONSUMER).values(
-                uuid=uuid, generation=1, created_at=now, **values))
+            context.session.execute(_INSERT, dict(
+                values, uuid=uuid, generation=1, created_at=now))
         except db_exc.DBDuplicateEntry:
             raise exception.ConsumerGenerationConflict(
                 reason='consumer %s was created concurrently.' % uuid)

@@ -36,13 +36,22 @@ def capacity(inv):
     return int((inv['total'] - inv['reserved']) * inv['allocation_ratio'])
 
 
+# Built once (see common._BUMP).
+_ROWS = (sa.select(INV, common.RC.c.name.label('rc_name'))
+         .select_from(INV.join(common.RC,
+                               INV.c.resource_class_id == common.RC.c.id))
+         .where(INV.c.resource_provider_id == sa.bindparam('rp_id'))
+         .order_by(INV.c.resource_class_id))
+_USAGE = (sa.select(common.RC.c.name, sa.func.sum(ALLOC.c.used))
+          .select_from(ALLOC.join(common.RC,
+                                  ALLOC.c.resource_class_id == common.RC.c.id))
+          .where(ALLOC.c.resource_provider_id == sa.bindparam('rp_id'))
+          .group_by(common.RC.c.name))
+_INSERT = sa.insert(INV)
+
+
 def _rows(context, rp_id):
-    rows = context.session.execute(
-        sa.select(INV, common.RC.c.name.label('rc_name'))
-        .select_from(INV.join(common.RC,
-                              INV.c.resource_class_id == common.RC.c.id))
-        .where(INV.c.resource_provider_id == rp_id)
-        .order_by(INV.c.resource_class_id)).all()
+    rows = context.session.execute(_ROWS, {'rp_id': rp_id}).all()
     return {r.rc_name: r for r in rows}
 
 
@@ -83,32 +92,36 @@ def get_one(context, rp_uuid, rc_name):
 
 
 def usage_by_class(context, rp_id):
-    rows = context.session.execute(
-        sa.select(common.RC.c.name, sa.func.sum(ALLOC.c.used))
-        .select_from(ALLOC.join(common.RC,
-                                ALLOC.c.resource_class_id == common.RC.c.id))
-        .where(ALLOC.c.resource_provider_id == rp_id)
-        .group_by(common.RC.c.name)).all()
+    rows = context.session.execute(_USAGE, {'rp_id': rp_id}).all()
     return {name: int(used) for name, used in rows}
+
+
+def _build_inventories_and_usage():
+    used = (sa.select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
+                      sa.func.sum(ALLOC.c.used).label('used'))
+            .where(ALLOC.c.resource_provider_id.in_(
+                sa.bindparam('rp_ids', expanding=True)))
+            .group_by(ALLOC.c.resource_provider_id,
+                      ALLOC.c.resource_class_id).subquery())
+    return (sa.select(INV, common.RC.c.name.label('rc_name'), used.c.used)
+            .select_from(
+                INV.join(common.RC, INV.c.resource_class_id == common.RC.c.id)
+                .outerjoin(used, sa.and_(
+                    used.c.resource_provider_id == INV.c.resource_provider_id,
+                    used.c.resource_class_id == INV.c.resource_class_id)))
+            .where(INV.c.resource_provider_id.in_(
+                sa.bindparam('rp_ids', expanding=True))))
+
+
+_INVENTORIES_AND_USAGE = _build_inventories_and_usage()
 
 
 def inventories_and_usage(context, rp_ids):
     """{rp id: ({rc: inventory dict}, {rc: used})} of many providers, in
     one statement (the capacity check of an allocation write): each
     inventory with the sum of what is allocated of its class."""
-    used = (sa.select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
-                      sa.func.sum(ALLOC.c.used).label('used'))
-            .where(ALLOC.c.resource_provider_id.in_(rp_ids))
-            .group_by(ALLOC.c.resource_provider_id,
-                      ALLOC.c.resource_class_id).subquery())
-    rows = context.session.execute(
-        sa.select(INV, common.RC.c.name.label('rc_name'), used.c.used)
-        .select_from(
-            INV.join(common.RC, INV.c.resource_class_id == common.RC.c.id)
-            .outerjoin(used, sa.and_(
-                used.c.resource_provider_id == INV.c.resource_provider_id,
-                used.c.resource_class_id == INV.c.resource_class_id)))
-        .where(INV.c.resource_provider_id.in_(rp_ids))).all()
+    rows = context.session.execute(_INVENTORIES_AND_USAGE,
+                                   {'rp_ids': list(rp_ids)}).all()
     result = {rp_id: ({}, {}) for rp_id in rp_ids}
     for row in rows:
         inventories, usage = result[row.resource_provider_id]
@@ -164,7 +177,7 @@ def _write(context, rp, wanted, replace_all):
     if inserts:
         # One INSERT ... VALUES for all the new classes (PyMySQL sends an
         # executemany INSERT as one statement).
-        context.session.execute(sa.insert(INV), inserts)
+        context.session.execute(_INSERT, inserts)
 
 
 def _rows_of(context, rp_ids):
