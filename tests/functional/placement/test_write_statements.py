@@ -90,12 +90,25 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
             'consumer_generation': generation}, status=status)
 
     def test_claim_statements(self):
-        self._claim(str(uuid.uuid4()), {'VCPU': 1, 'MEMORY_MB': 512})
+        first, second = str(uuid.uuid4()), str(uuid.uuid4())
+        self._claim(first, {'VCPU': 1, 'MEMORY_MB': 512})
         self.statements[:] = []
-        self._claim(str(uuid.uuid4()), {'VCPU': 1, 'MEMORY_MB': 512})
-        # consumer, provider, classes, delete, insert, project, user,
+        self._claim(second, {'VCPU': 1, 'MEMORY_MB': 512})
+        # consumer, provider, classes, delete, insert, project and user,
         # consumer, inventories with usage, bump
-        self.assertEqual(10, len(self.statements), self.statements)
+        self.assertEqual(9, len(self.statements), self.statements)
+        for consumer in (first, second):
+            answer = self._call('GET', '/allocations/%s' % consumer)
+            self.assertEqual((self.project, self.user, 1),
+                             (answer['project_id'], answer['user_id'],
+                              answer['consumer_generation']))
+        # another user of the same project: its row is created
+        self.user = str(uuid.uuid4())
+        self._claim(first, {'VCPU': 2}, generation=1)
+        answer = self._call('GET', '/allocations/%s' % first)
+        self.assertEqual((self.project, self.user, 2),
+                         (answer['project_id'], answer['user_id'],
+                          answer['consumer_generation']))
 
     def test_capacity_counts_others_not_own_old_allocations(self):
         first, second = str(uuid.uuid4()), str(uuid.uuid4())
