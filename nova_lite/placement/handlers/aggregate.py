@@ -1,5 +1,7 @@
 """Handlers of /resource_providers/{uuid}/aggregates (1.1+)."""
 
+import webob.exc
+
 from nova_lite.placement import exception
 from nova_lite.placement.handlers import common
 from nova_lite.placement import microversion
@@ -27,22 +29,28 @@ def get_aggregates(req):
                               last_modified=rp.last_modified)
 
 
+def _body(req):
+    """(aggregate uuids, generation or None) of the body."""
+    if microversion.of(req) >= (1, 19):
+        body = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_19)
+        return body['aggregates'], body['resource_provider_generation']
+    return util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_1), None
+
+
 @microversion.require('1.1')
 def set_aggregates(req):
     """PUT: replace them (generation-checked from 1.19); 200 with them in
-    the order sent. An unknown provider is a 404 before the body is read,
-    as in Placement."""
+    the order sent. An unknown provider is a 404 before a bad body, as in
+    Placement: the provider is looked up apart only when the body is bad,
+    a good one is written in one transaction that finds it."""
     ctx = common.context(req, POLICY % 'update')
-    rp_obj.get_by_uuid(ctx, common.provider_uuid(req))
-    if microversion.of(req) >= (1, 19):
-        body = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_19)
-        uuids, generation = (body['aggregates'],
-                             body['resource_provider_generation'])
-    else:
-        uuids = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_1)
-        generation = None
     try:
-        rp, _ = agg_obj.set_for_provider(
+        uuids, generation = _body(req)
+    except webob.exc.HTTPException:
+        rp_obj.get_by_uuid(ctx, common.provider_uuid(req))
+        raise
+    try:
+        rp = agg_obj.set_for_provider(
             ctx, common.provider_uuid(req), uuids, generation)
     except exception.ConcurrentUpdateDetected:
         raise util.generation_conflict()

@@ -2,6 +2,8 @@
 from microversion 1.19.
 """
 
+import dataclasses
+
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
@@ -30,11 +32,19 @@ def get_for_provider(context, rp_uuid):
     return rp, _provider_aggregates(context, rp.id)
 
 
+# Built once (see common._BUMP).
+_KNOWN = sa.select(AGG.c.uuid, AGG.c.id).where(
+    AGG.c.uuid.in_(sa.bindparam('uuids', expanding=True)))
+_DELETE_OF_PROVIDER = sa.delete(RP_AGG).where(
+    RP_AGG.c.resource_provider_id == sa.bindparam('rp_id'))
+_INSERT = sa.insert(RP_AGG)
+
+
 def _aggregate_ids(context, uuids):
     if not uuids:
         return []
     existing = {r.uuid: r.id for r in context.session.execute(
-        sa.select(AGG.c.uuid, AGG.c.id).where(AGG.c.uuid.in_(uuids)))}
+        _KNOWN, {'uuids': sorted(set(uuids))})}
     now = models.utcnow()
     for uuid in sorted(set(uuids) - set(existing)):
         try:
@@ -51,17 +61,17 @@ def _aggregate_ids(context, uuids):
 def set_for_provider(context, rp_uuid, uuids, generation=None):
     """Replace a provider's aggregates; with ``generation`` (1.19+) only if
     it still matches, bumping it; without (before 1.19) the generation
-    stays, as in Placement."""
+    stays, as in Placement. Returns the provider as written (its row is
+    not read back: the transaction wrote its generation and stamp)."""
     rp = rp_obj.find(context, rp_uuid)
     ids = _aggregate_ids(context, uuids)
+    now = models.utcnow()
     if generation is not None:
-        common.increment_generation(context, rp.id, rp.uuid, generation)
-    context.session.execute(sa.delete(RP_AGG).where(
-        RP_AGG.c.resource_provider_id == rp.id))
+        rp = dataclasses.replace(rp, generation=common.increment_generation(
+            context, rp.id, rp.uuid, generation, now=now), updated_at=now)
+    context.session.execute(_DELETE_OF_PROVIDER, {'rp_id': rp.id})
     if ids:
-        now = models.utcnow()
-        context.session.execute(sa.insert(RP_AGG), [
+        context.session.execute(_INSERT, [
             {'resource_provider_id': rp.id, 'aggregate_id': i,
              'created_at': now} for i in ids])
-    return rp_obj.find(context, rp_uuid), _provider_aggregates(
-        context, rp.id)
+    return rp

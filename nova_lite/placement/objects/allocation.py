@@ -88,12 +88,19 @@ def get_for_provider(context, rp_uuid):
     return rp, result, _latest(rows)
 
 
+# Built once (see common._BUMP).
+_PROVIDERS = sa.select(RP.c.id, RP.c.uuid, RP.c.generation).where(
+    RP.c.uuid.in_(sa.bindparam('uuids', expanding=True)))
+_DELETE_OF_CONSUMER = sa.delete(ALLOC).where(
+    ALLOC.c.consumer_id == sa.bindparam('consumer_uuid'))
+_INSERT = sa.insert(ALLOC)
+
+
 def _providers(context, uuids, order=None):
     """{uuid: row}; a missing one is NotFound: all of them, or with
     ``order`` the first in it (Placement names the first of the body)."""
-    rows = context.session.execute(sa.select(
-        RP.c.id, RP.c.uuid, RP.c.generation).where(
-            RP.c.uuid.in_(uuids))).all()
+    rows = context.session.execute(_PROVIDERS,
+                                   {'uuids': sorted(uuids)}).all()
     found = {r.uuid: r for r in rows}
     missing = set(uuids) - set(found)
     if missing:
@@ -129,18 +136,16 @@ def _check_capacity(context, providers, specs):
     does, so the first one refused is the one it names: its unit
     constraints, then the capacity against the usage before the write plus
     what the body asked of that class so far."""
-    inventories = {u: inv_obj.provider_inventories(context, rp.id)
-                   for u, rp in providers.items()}
+    by_id = inv_obj.inventories_and_usage(
+        context, [rp.id for rp in providers.values()])
+    inventories = {u: by_id[rp.id][0] for u, rp in providers.items()}
+    usage = {u: by_id[rp.id][1] for u, rp in providers.items()}
     wanted = _sum_by_provider(specs)
-    usage = {}
     asked = {}
     for spec in specs:
         for rp_uuid, resources in spec.allocations.items():
             for rc, amount in resources.items():
                 _check_constraints(rp_uuid, rc, amount, inventories[rp_uuid])
-                if rp_uuid not in usage:
-                    usage[rp_uuid] = inv_obj.usage_by_class(
-                        context, providers[rp_uuid].id)
                 asked[rp_uuid, rc] = asked.get((rp_uuid, rc), 0) + amount
                 before = usage[rp_uuid].get(rc, 0) - wanted[rp_uuid][rc]
                 inv = inventories[rp_uuid][rc]
@@ -166,16 +171,24 @@ def _insert_allocations(context, spec, providers, rc_ids):
               for rp_uuid, resources in spec.allocations.items()
               for rc, amount in resources.items() if amount]
     if values:
-        context.session.execute(sa.insert(ALLOC), values)
+        context.session.execute(_INSERT, values)
     return bool(values)
 
 
-def _write_consumer(context, spec, providers, rc_ids):
+def checked_consumer(context, spec):
+    """The consumer of ``spec`` (or None) once its generation is checked:
+    read once per write, and handed to :func:`_write_consumer`."""
     existing = consumer_obj.find(context, spec.consumer_uuid)
     consumer_obj.check_generation(spec.consumer_uuid, existing,
                                   spec.consumer_generation)
-    context.session.execute(sa.delete(ALLOC).where(
-        ALLOC.c.consumer_id == spec.consumer_uuid))
+    return existing
+
+
+def _write_consumer(context, spec, providers, rc_ids, existing):
+    """Replace the allocations of one consumer (``existing``: its row as
+    this transaction read it, or None)."""
+    context.session.execute(_DELETE_OF_CONSUMER,
+                            {'consumer_uuid': spec.consumer_uuid})
     if _insert_allocations(context, spec, providers, rc_ids):
         consumer_obj.upsert(context, spec.consumer_uuid, spec.project_id,
                             spec.user_id, spec.consumer_type, existing)
@@ -212,10 +225,8 @@ def replace_all(context, specs):
     """
     # Every consumer's generation first, then providers, classes and
     # amounts: Placement's order of refusals.
-    for spec in specs:
-        consumer_obj.check_generation(
-            spec.consumer_uuid, consumer_obj.find(context, spec.consumer_uuid),
-            spec.consumer_generation)
+    consumers = {spec.consumer_uuid: checked_consumer(context, spec)
+                 for spec in specs}
     touched = set()
     for spec in specs:
         touched |= (set(spec.allocations) if spec.allocations
@@ -226,7 +237,8 @@ def replace_all(context, specs):
         rc for spec in specs for res in spec.allocations.values()
         for rc in res})
     for spec in specs:
-        _write_consumer(context, spec, providers, rc_ids)
+        _write_consumer(context, spec, providers, rc_ids,
+                        consumers[spec.consumer_uuid])
     _check_capacity(context, providers, specs)
     for rp_uuid in sorted(touched):
         rp = providers[rp_uuid]

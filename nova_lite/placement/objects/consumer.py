@@ -32,20 +32,28 @@ class Consumer:
     consumer_type: str | None
 
 
+def _build_find():
+    ctype = common.CONSUMER_TYPE
+    return (sa.select(CONSUMER.c.id, CONSUMER.c.uuid, CONSUMER.c.generation,
+                      common.PROJECT.c.external_id.label('project'),
+                      common.USER.c.external_id.label('user'),
+                      ctype.c.name.label('consumer_type'))
+            .select_from(
+                CONSUMER.join(common.PROJECT,
+                              CONSUMER.c.project_id == common.PROJECT.c.id)
+                .join(common.USER, CONSUMER.c.user_id == common.USER.c.id)
+                .outerjoin(ctype, CONSUMER.c.consumer_type_id == ctype.c.id))
+            .where(CONSUMER.c.uuid == sa.bindparam('uuid')))
+
+
+# Built once (see common._BUMP).
+_FIND = _build_find()
+_INSERT = sa.insert(CONSUMER)
+
+
 def find(context, uuid):
     """The consumer ``uuid`` or None, inside a transaction."""
-    ctype = common.CONSUMER_TYPE
-    row = context.session.execute(
-        sa.select(CONSUMER.c.id, CONSUMER.c.uuid, CONSUMER.c.generation,
-                  common.PROJECT.c.external_id.label('project'),
-                  common.USER.c.external_id.label('user'),
-                  ctype.c.name.label('consumer_type'))
-        .select_from(
-            CONSUMER.join(common.PROJECT,
-                          CONSUMER.c.project_id == common.PROJECT.c.id)
-            .join(common.USER, CONSUMER.c.user_id == common.USER.c.id)
-            .outerjoin(ctype, CONSUMER.c.consumer_type_id == ctype.c.id))
-        .where(CONSUMER.c.uuid == uuid)).first()
+    row = context.session.execute(_FIND, {'uuid': uuid}).first()
     if row is None:
         return None
     return Consumer(id=row.id, uuid=row.uuid, project_id=row.project,
@@ -53,11 +61,32 @@ def find(context, uuid):
                     consumer_type=row.consumer_type)
 
 
+_ID_OF = {table.name: sa.select(table.c.id).where(
+    column == sa.bindparam('value')) for table, column in (
+        (common.PROJECT, common.PROJECT.c.external_id),
+        (common.USER, common.USER.c.external_id),
+        (common.CONSUMER_TYPE, common.CONSUMER_TYPE.c.name))}
+
+
+# The ids of a project and a user in one read (NULL for one not known).
+_OWNER_IDS = sa.select(
+    sa.select(common.PROJECT.c.id)
+    .where(common.PROJECT.c.external_id == sa.bindparam('project'))
+    .scalar_subquery().label('project_id'),
+    sa.select(common.USER.c.id)
+    .where(common.USER.c.external_id == sa.bindparam('user'))
+    .scalar_subquery().label('user_id'))
+
+
 def _ensure_row(context, table, column, value):
-    found = context.session.execute(
-        sa.select(table.c.id).where(column == value)).scalar()
+    found = context.session.execute(_ID_OF[table.name],
+                                    {'value': value}).scalar()
     if found is not None:
         return found
+    return _insert_row(context, table, column, value)
+
+
+def _insert_row(context, table, column, value):
     try:
         result = context.session.execute(sa.insert(table).values(
             {column.name: value, 'created_at': models.utcnow()}))
@@ -66,14 +95,21 @@ def _ensure_row(context, table, column, value):
     return result.inserted_primary_key[0]
 
 
-def ensure_project(context, external_id):
-    return _ensure_row(context, common.PROJECT, common.PROJECT.c.external_id,
-                       external_id)
-
-
-def ensure_user(context, external_id):
-    return _ensure_row(context, common.USER, common.USER.c.external_id,
-                       external_id)
+def _owner_values(context, project_id, user_id, consumer_type):
+    """The project, user (and type) ids of a consumer row, the rows
+    created when missing; the project and user are one read."""
+    row = context.session.execute(
+        _OWNER_IDS, {'project': project_id, 'user': user_id}).one()
+    values = {
+        'project_id': row.project_id if row.project_id is not None else
+        _insert_row(context, common.PROJECT, common.PROJECT.c.external_id,
+                    project_id),
+        'user_id': row.user_id if row.user_id is not None else
+        _insert_row(context, common.USER, common.USER.c.external_id,
+                    user_id)}
+    if consumer_type is not None:
+        values['consumer_type_id'] = ensure_type(context, consumer_type)
+    return values
 
 
 def ensure_type(context, name):
@@ -98,15 +134,12 @@ def check_generation(uuid, existing, expected):
 
 def upsert(context, uuid, project_id, user_id, consumer_type, existing):
     """Create the consumer or update it, bumping its generation."""
-    values = {'project_id': ensure_project(context, project_id),
-              'user_id': ensure_user(context, user_id)}
-    if consumer_type is not None:
-        values['consumer_type_id'] = ensure_type(context, consumer_type)
+    values = _owner_values(context, project_id, user_id, consumer_type)
     now = models.utcnow()
     if existing is None:
         try:
-            context.session.execute(sa.insert(CONSUMER).values(
-                uuid=uuid, generation=1, created_at=now, **values))
+            context.session.execute(_INSERT, dict(
+                values, uuid=uuid, generation=1, created_at=now))
         except db_exc.DBDuplicateEntry:
             raise exception.ConsumerGenerationConflict(
                 reason='consumer %s was created concurrently.' % uuid)
@@ -125,10 +158,7 @@ def upsert(context, uuid, project_id, user_id, consumer_type, existing):
 def create_empty(context, uuid, project_id, user_id, consumer_type):
     """A consumer at generation 0 holding nothing (see
     ``allocation.leave_new_consumers``)."""
-    values = {'project_id': ensure_project(context, project_id),
-              'user_id': ensure_user(context, user_id)}
-    if consumer_type is not None:
-        values['consumer_type_id'] = ensure_type(context, consumer_type)
+    values = _owner_values(context, project_id, user_id, consumer_type)
     context.session.execute(sa.insert(CONSUMER).values(
         uuid=uuid, generation=0, created_at=models.utcnow(), **values))
 

@@ -5,6 +5,8 @@ bumps it. An inventory may not be removed while allocations use its class,
 nor shrunk below what is allocated (both 409 ``placement.inventory.inuse``).
 """
 
+import dataclasses
+
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
@@ -34,13 +36,22 @@ def capacity(inv):
     return int((inv['total'] - inv['reserved']) * inv['allocation_ratio'])
 
 
+# Built once (see common._BUMP).
+_ROWS = (sa.select(INV, common.RC.c.name.label('rc_name'))
+         .select_from(INV.join(common.RC,
+                               INV.c.resource_class_id == common.RC.c.id))
+         .where(INV.c.resource_provider_id == sa.bindparam('rp_id'))
+         .order_by(INV.c.resource_class_id))
+_USAGE = (sa.select(common.RC.c.name, sa.func.sum(ALLOC.c.used))
+          .select_from(ALLOC.join(common.RC,
+                                  ALLOC.c.resource_class_id == common.RC.c.id))
+          .where(ALLOC.c.resource_provider_id == sa.bindparam('rp_id'))
+          .group_by(common.RC.c.name))
+_INSERT = sa.insert(INV)
+
+
 def _rows(context, rp_id):
-    rows = context.session.execute(
-        sa.select(INV, common.RC.c.name.label('rc_name'))
-        .select_from(INV.join(common.RC,
-                              INV.c.resource_class_id == common.RC.c.id))
-        .where(INV.c.resource_provider_id == rp_id)
-        .order_by(INV.c.resource_class_id)).all()
+    rows = context.session.execute(_ROWS, {'rp_id': rp_id}).all()
     return {r.rc_name: r for r in rows}
 
 
@@ -81,13 +92,43 @@ def get_one(context, rp_uuid, rc_name):
 
 
 def usage_by_class(context, rp_id):
-    rows = context.session.execute(
-        sa.select(common.RC.c.name, sa.func.sum(ALLOC.c.used))
-        .select_from(ALLOC.join(common.RC,
-                                ALLOC.c.resource_class_id == common.RC.c.id))
-        .where(ALLOC.c.resource_provider_id == rp_id)
-        .group_by(common.RC.c.name)).all()
+    rows = context.session.execute(_USAGE, {'rp_id': rp_id}).all()
     return {name: int(used) for name, used in rows}
+
+
+def _build_inventories_and_usage():
+    used = (sa.select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
+                      sa.func.sum(ALLOC.c.used).label('used'))
+            .where(ALLOC.c.resource_provider_id.in_(
+                sa.bindparam('rp_ids', expanding=True)))
+            .group_by(ALLOC.c.resource_provider_id,
+                      ALLOC.c.resource_class_id).subquery())
+    return (sa.select(INV, common.RC.c.name.label('rc_name'), used.c.used)
+            .select_from(
+                INV.join(common.RC, INV.c.resource_class_id == common.RC.c.id)
+                .outerjoin(used, sa.and_(
+                    used.c.resource_provider_id == INV.c.resource_provider_id,
+                    used.c.resource_class_id == INV.c.resource_class_id)))
+            .where(INV.c.resource_provider_id.in_(
+                sa.bindparam('rp_ids', expanding=True))))
+
+
+_INVENTORIES_AND_USAGE = _build_inventories_and_usage()
+
+
+def inventories_and_usage(context, rp_ids):
+    """{rp id: ({rc: inventory dict}, {rc: used})} of many providers, in
+    one statement (the capacity check of an allocation write): each
+    inventory with the sum of what is allocated of its class."""
+    rows = context.session.execute(_INVENTORIES_AND_USAGE,
+                                   {'rp_ids': list(rp_ids)}).all()
+    result = {rp_id: ({}, {}) for rp_id in rp_ids}
+    for row in rows:
+        inventories, usage = result[row.resource_provider_id]
+        inventories[row.rc_name] = _as_dict(row)
+        if row.used is not None:
+            usage[row.rc_name] = int(row.used)
+    return result
 
 
 def _check_new_inventory(rp_uuid, rc_name, inv, used):
@@ -122,6 +163,7 @@ def _write(context, rp, wanted, replace_all):
             context.session.execute(sa.delete(INV).where(
                 INV.c.id == current[rc].id))
     now = models.utcnow()
+    inserts = []
     for rc, values in wanted.items():
         inv = with_defaults(values)
         _check_new_inventory(rp.uuid, rc, inv, usage.get(rc, 0))
@@ -129,9 +171,13 @@ def _write(context, rp, wanted, replace_all):
             context.session.execute(sa.update(INV).where(
                 INV.c.id == current[rc].id).values(updated_at=now, **inv))
         else:
-            context.session.execute(sa.insert(INV).values(
-                resource_provider_id=rp.id, resource_class_id=rc_ids[rc],
-                created_at=now, **inv))
+            inserts.append(dict(inv, resource_provider_id=rp.id,
+                                resource_class_id=rc_ids[rc],
+                                created_at=now))
+    if inserts:
+        # One INSERT ... VALUES for all the new classes (PyMySQL sends an
+        # executemany INSERT as one statement).
+        context.session.execute(_INSERT, inserts)
 
 
 def _rows_of(context, rp_ids):
@@ -245,9 +291,16 @@ def write_many(context, providers, wanted, replace_all):
 def set_all(context, rp_uuid, generation, inventories):
     """Replace every inventory of a provider (PUT .../inventories)."""
     rp = rp_obj.find(context, rp_uuid)
-    common.increment_generation(context, rp.id, rp.uuid, generation)
+    now = models.utcnow()
+    rp = dataclasses.replace(rp, updated_at=now, generation=(
+        common.increment_generation(context, rp.id, rp.uuid, generation,
+                                    now=now)))
     _write(context, rp, inventories, replace_all=True)
-    return get_all(context, rp_uuid)
+    # The provider is not read back (this transaction wrote its generation
+    # and stamp); the inventories are, for the values as stored.
+    rows = _rows(context, rp.id)
+    return (rp, {rc: _as_dict(r) for rc, r in rows.items()},
+            _last_modified(rp, rows.values()) if rows else None)
 
 
 def _duplicate(context, rp, rc_name, values):

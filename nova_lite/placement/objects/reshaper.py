@@ -91,9 +91,10 @@ def _replace_allocations(context, specs, providers, generations):
         rc for spec in specs for res in spec.allocations.values()
         for rc in res})
     for spec in specs:
-        alloc_obj._write_consumer(context, spec, providers, rc_ids)
+        alloc_obj._write_consumer(context, spec, providers, rc_ids,
+                                  alloc_obj.checked_consumer(context, spec))
     # NOTE(nova_lite): only the providers allocated against are checked,
-    # so their inventories only are read (one query each): a compute
+    # so their inventories only are read (in one query): a compute
     # writing the inventories of hundreds of new nodes in one reshape
     # allocates nothing and so reads none.
     allocated = {u for spec in specs for u in spec.allocations}

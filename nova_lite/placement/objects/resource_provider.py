@@ -57,6 +57,10 @@ def _build_select():
 # NOTE(nova_lite): statements are immutable; building the aliases and their
 # column collections cost about 1 ms per request, so it is done once.
 _SELECT = _build_select()
+_FIND = _SELECT.where(RP.c.uuid == sa.bindparam('uuid'))
+_INSERT = sa.insert(RP)
+_SET_OWN_ROOT = (sa.update(RP).where(RP.c.id == sa.bindparam('rp_id'))
+                 .values(root_provider_id=sa.bindparam('rp_id_value')))
 
 
 def _select():
@@ -86,8 +90,7 @@ def _from_row(row):
 
 def find(context, uuid):
     """The provider ``uuid`` in the current transaction, or raise 404."""
-    row = context.session.execute(
-        _select().where(RP.c.uuid == uuid)).first()
+    row = context.session.execute(_FIND, {'uuid': uuid}).first()
     if row is None:
         raise exception.ResourceProviderNotFound(uuid=uuid)
     return _from_row(row)
@@ -113,14 +116,14 @@ def get_all(context, filters=None):
 def _insert(context, uuid, name, parent):
     """Insert the row; the provider as :func:`find` would now read it."""
     now = models.utcnow()
-    result = context.session.execute(sa.insert(RP).values(
-        uuid=uuid, name=name, generation=0, created_at=now,
-        parent_provider_id=parent.id if parent else None,
-        root_provider_id=parent.root_provider_id if parent else None))
+    result = context.session.execute(_INSERT, {
+        'uuid': uuid, 'name': name, 'generation': 0, 'created_at': now,
+        'parent_provider_id': parent.id if parent else None,
+        'root_provider_id': parent.root_provider_id if parent else None})
     rp_id = result.inserted_primary_key[0]
     if parent is None:
-        context.session.execute(sa.update(RP).where(RP.c.id == rp_id)
-                                .values(root_provider_id=rp_id))
+        context.session.execute(_SET_OWN_ROOT,
+                                {'rp_id': rp_id, 'rp_id_value': rp_id})
     return ResourceProvider(
         id=rp_id, uuid=uuid, name=name, generation=0,
         parent_provider_uuid=parent.uuid if parent else None,

@@ -138,10 +138,14 @@ _WITH_TRAITS = (rp_obj.select_providers()
                 .outerjoin(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))
 
 
+_FIND_WITH_TRAITS = _WITH_TRAITS.where(
+    rp_obj.RP.c.uuid == sa.bindparam('uuid'))
+
+
 def _find_with_traits(context, rp_uuid):
     """(provider, {trait name: id}) in one read, or raise 404."""
-    rows = context.session.execute(
-        _WITH_TRAITS.where(rp_obj.RP.c.uuid == rp_uuid)).all()
+    rows = context.session.execute(_FIND_WITH_TRAITS,
+                                   {'uuid': rp_uuid}).all()
     if not rows:
         raise exception.ResourceProviderNotFound(uuid=rp_uuid)
     current = {r.trait_name: r.trait_id for r in rows
@@ -149,16 +153,20 @@ def _find_with_traits(context, rp_uuid):
     return rp_obj.from_row(rows[0]), current
 
 
+_INSERT_BY_NAME = sa.insert(RP_TRAIT).from_select(
+    ['resource_provider_id', 'trait_id', 'created_at'],
+    sa.select(sa.bindparam('rp_id', type_=sa.Integer), TRAIT.c.id,
+              sa.bindparam('now', type_=sa.DateTime))
+    .where(TRAIT.c.name.in_(sa.bindparam('names', expanding=True)))
+    .order_by(TRAIT.c.id))
+
+
 def _insert_by_name(context, rp_id, names, now):
     """Associate the traits ``names`` with provider ``rp_id`` in one
     ``INSERT ... SELECT``; TraitNotFound (the transaction is then rolled
     back) when some name is no trait."""
-    source = (sa.select(sa.literal(rp_id, sa.Integer), TRAIT.c.id,
-                        sa.literal(now, sa.DateTime))
-              .where(TRAIT.c.name.in_(sorted(names)))
-              .order_by(TRAIT.c.id))
-    result = context.session.execute(sa.insert(RP_TRAIT).from_select(
-        ['resource_provider_id', 'trait_id', 'created_at'], source))
+    result = context.session.execute(_INSERT_BY_NAME, {
+        'rp_id': rp_id, 'now': now, 'names': sorted(names)})
     if result.rowcount != len(names):
         raise exception.TraitNotFound(
             names=', '.join(sorted(_missing(context, names))))
@@ -184,9 +192,9 @@ def set_for_provider(context, rp_uuid, generation, names):
     if wanted == set(current):
         return rp, sorted(wanted)
     added = wanted - set(current)
-    new_generation = common.increment_generation(context, rp.id, rp.uuid,
-                                                 generation)
     now = models.utcnow()
+    new_generation = common.increment_generation(context, rp.id, rp.uuid,
+                                                 generation, now=now)
     # NOTE(nova_lite): only the difference is written (a new provider,
     # as a compute registering its nodes sends, has nothing to delete);
     # Placement replaces every row, with the same result.

@@ -5,59 +5,22 @@ each provider's own values written.
 On SQLite, or on MariaDB with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``.
 """
 
-import json
-import os
 import uuid
 
-import sqlalchemy as sa
-import testtools
-import webob
+from tests.functional.placement import statement_case
 
-from nova_lite.testing import placement_fixture
-from tests import db_fixtures
-
-HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
-           'Content-Type': 'application/json',
-           'OpenStack-API-Version': 'placement 1.30'}
 NODES = 30
 
 
-class TestBatchedReshape(testtools.TestCase):
+class TestBatchedReshape(statement_case.PlacementStatementTestCase):
 
     def setUp(self):
         super().setUp()
-        url = None
-        if os.environ.get('NOVA_LITE_PLACEMENT_TEST_DB') == 'mysql':
-            url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
-        self.app = self.useFixture(
-            placement_fixture.PlacementFixture(db_url=url)).app
         self.rps = [str(uuid.uuid4()) for _ in range(NODES)]
         for i, rp in enumerate(self.rps):
             self._call('POST', '/resource_providers',
                        {'name': 'node%d' % i, 'uuid': rp})
-        self.statements = []
-        sa.event.listen(sa.engine.Engine, 'before_cursor_execute',
-                        self._record)
-        self.addCleanup(sa.event.remove, sa.engine.Engine,
-                        'before_cursor_execute', self._record)
-
-    def _record(self, conn, cursor, statement, parameters, context,
-                executemany):
-        # An executemany of N rows is N statements to PyMySQL (but for
-        # INSERT ... VALUES, which it sends as one).
-        if executemany and not statement.lstrip().upper().startswith(
-                'INSERT'):
-            self.statements.extend([statement] * len(parameters))
-        else:
-            self.statements.append(statement)
-
-    def _call(self, method, path, body=None):
-        request = webob.Request.blank(path, method=method, headers=HEADERS)
-        if body is not None:
-            request.body = json.dumps(body).encode()
-        response = request.get_response(self.app)
-        self.assertLess(response.status_int, 300, response.text)
-        return response.json if response.body else None
+        self.count_statements()
 
     def _reshape(self, generations, inventory_of):
         self.statements[:] = []

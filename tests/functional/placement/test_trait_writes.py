@@ -4,56 +4,22 @@ answers (a replace, 409 before 400, nothing changed by a refused write).
 On SQLite, or on MariaDB with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``.
 """
 
-import json
-import os
 import uuid
 
-import sqlalchemy as sa
-import testtools
-import webob
-
-from nova_lite.testing import placement_fixture
-from tests import db_fixtures
-
-HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
-           'Content-Type': 'application/json',
-           'OpenStack-API-Version': 'placement 1.23'}
-_DATA = ('select', 'insert', 'update', 'delete')
+from tests.functional.placement import statement_case
 
 
-class TestProviderTraitWrites(testtools.TestCase):
+class TestProviderTraitWrites(statement_case.PlacementStatementTestCase):
+
+    microversion = '1.23'
 
     def setUp(self):
         super().setUp()
-        url = None
-        if os.environ.get('NOVA_LITE_PLACEMENT_TEST_DB') == 'mysql':
-            url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
-        self.app = self.useFixture(
-            placement_fixture.PlacementFixture(db_url=url)).app
         self.rp = str(uuid.uuid4())
         self._call('POST', '/resource_providers',
                    {'name': 'cn1', 'uuid': self.rp})
         self._call('PUT', '/traits/CUSTOM_A')
-        self.statements = []
-        sa.event.listen(sa.engine.Engine, 'before_cursor_execute',
-                        self._record)
-        self.addCleanup(sa.event.remove, sa.engine.Engine,
-                        'before_cursor_execute', self._record)
-
-    def _record(self, conn, cursor, statement, *args):
-        if statement.lstrip().lower().startswith(_DATA):
-            self.statements.append(statement)
-
-    def _call(self, method, path, body=None, status=None):
-        request = webob.Request.blank(path, method=method, headers=HEADERS)
-        if body is not None:
-            request.body = json.dumps(body).encode()
-        response = request.get_response(self.app)
-        if status is None:
-            self.assertLess(response.status_int, 300, response.text)
-        else:
-            self.assertEqual(status, response.status_int, response.text)
-        return response.json if response.body else None
+        self.count_statements()
 
     def _put(self, generation, traits, status=None):
         return self._call('PUT', '/resource_providers/%s/traits' % self.rp,

@@ -1,0 +1,126 @@
+"""The writes a compute sends to register a node (PUT inventories, PUT
+aggregates) and a claim (PUT /allocations) in few statements, and their
+answers unchanged: what the transaction wrote is not read back.
+
+On SQLite, or on MariaDB with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``.
+"""
+
+import uuid
+
+from tests.functional.placement import statement_case
+
+INVENTORY = {'VCPU': {'total': 4, 'allocation_ratio': 1},
+             'MEMORY_MB': {'total': 2048, 'max_unit': 1024},
+             'DISK_GB': {'total': 100, 'reserved': 10}}
+AGGREGATES = [str(uuid.uuid4()), str(uuid.uuid4())]
+
+
+class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
+
+    microversion = '1.36'
+
+    def setUp(self):
+        super().setUp()
+        self.rp = str(uuid.uuid4())
+        self._call('POST', '/resource_providers',
+                   {'name': 'cn1', 'uuid': self.rp})
+        self.count_statements()
+
+    def _path(self, what):
+        return '/resource_providers/%s/%s' % (self.rp, what)
+
+    def test_inventories_of_a_new_provider(self):
+        answer = self._call('PUT', self._path('inventories'), {
+            'resource_provider_generation': 0, 'inventories': INVENTORY})
+        # find, bump, inventories, usage, classes, one INSERT of the three
+        # rows, inventories as stored
+        self.assertEqual(7, len(self.statements), self.statements)
+        self.assertEqual(1, answer['resource_provider_generation'])
+        self.assertEqual(1.0, answer['inventories']['VCPU'][
+            'allocation_ratio'])
+        self.assertEqual(answer, self._call('GET', self._path('inventories')))
+
+    def test_aggregates_in_one_transaction(self):
+        answer = self._call('PUT', self._path('aggregates'), {
+            'resource_provider_generation': 0, 'aggregates': AGGREGATES})
+        # find, aggregates known, two new, bump, delete, insert
+        self.assertEqual(7, len(self.statements), self.statements)
+        self.assertEqual({'aggregates': AGGREGATES,
+                          'resource_provider_generation': 1}, answer)
+        self.statements[:] = []
+        self._call('PUT', self._path('aggregates'), {
+            'resource_provider_generation': 1, 'aggregates': AGGREGATES})
+        self.assertEqual(5, len(self.statements), self.statements)
+        got = self._call('GET', self._path('aggregates'))
+        self.assertEqual(sorted(AGGREGATES), sorted(got['aggregates']))
+        self.assertEqual(2, got['resource_provider_generation'])
+
+    def test_aggregates_missing_provider_before_bad_body(self):
+        path = '/resource_providers/%s/aggregates' % uuid.uuid4()
+        self._call('PUT', path, {'aggregates': 'nope'}, status=404)
+        self._call('PUT', path, {'resource_provider_generation': 0,
+                                 'aggregates': []}, status=404)
+        self._call('PUT', self._path('aggregates'), {'aggregates': 'nope'},
+                   status=400)
+        answer = self._call('PUT', self._path('aggregates'), {
+            'resource_provider_generation': 3, 'aggregates': []},
+            status=409)
+        self.assertEqual('placement.concurrent_update',
+                         answer['errors'][0]['code'])
+
+
+class TestClaimWrites(statement_case.PlacementStatementTestCase):
+
+    microversion = '1.36'
+
+    def setUp(self):
+        super().setUp()
+        self.rp = str(uuid.uuid4())
+        self._call('POST', '/resource_providers',
+                   {'name': 'cn1', 'uuid': self.rp})
+        self._call('PUT', '/resource_providers/%s/inventories' % self.rp, {
+            'resource_provider_generation': 0, 'inventories': INVENTORY})
+        self.project, self.user = str(uuid.uuid4()), str(uuid.uuid4())
+        self.count_statements()
+
+    def _claim(self, consumer, resources, generation=None, status=None):
+        return self._call('PUT', '/allocations/%s' % consumer, {
+            'allocations': {self.rp: {'resources': resources}},
+            'project_id': self.project, 'user_id': self.user,
+            'consumer_generation': generation}, status=status)
+
+    def test_claim_statements(self):
+        first, second = str(uuid.uuid4()), str(uuid.uuid4())
+        self._claim(first, {'VCPU': 1, 'MEMORY_MB': 512})
+        self.statements[:] = []
+        self._claim(second, {'VCPU': 1, 'MEMORY_MB': 512})
+        # consumer, provider, classes, delete, insert, project and user,
+        # consumer, inventories with usage, bump
+        self.assertEqual(9, len(self.statements), self.statements)
+        for consumer in (first, second):
+            answer = self._call('GET', '/allocations/%s' % consumer)
+            self.assertEqual((self.project, self.user, 1),
+                             (answer['project_id'], answer['user_id'],
+                              answer['consumer_generation']))
+        # another user of the same project: its row is created
+        self.user = str(uuid.uuid4())
+        self._claim(first, {'VCPU': 2}, generation=1)
+        answer = self._call('GET', '/allocations/%s' % first)
+        self.assertEqual((self.project, self.user, 2),
+                         (answer['project_id'], answer['user_id'],
+                          answer['consumer_generation']))
+
+    def test_capacity_counts_others_not_own_old_allocations(self):
+        first, second = str(uuid.uuid4()), str(uuid.uuid4())
+        self._claim(first, {'VCPU': 3})
+        answer = self._claim(second, {'VCPU': 2}, status=409)
+        self.assertEqual('placement.undefined_code',
+                         answer['errors'][0]['code'])
+        # the consumer's own 3 are replaced, not added to
+        self._claim(first, {'VCPU': 4, 'DISK_GB': 90}, generation=1)
+        self._claim(second, {'VCPU': 1}, status=409)
+        self._claim(second, {'DISK_GB': 1}, status=409)
+        self._claim(second, {'MEMORY_MB': 1024})
+        usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
+        self.assertEqual({'VCPU': 4, 'DISK_GB': 90, 'MEMORY_MB': 1024},
+                         usages['usages'])
