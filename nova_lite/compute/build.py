@@ -153,13 +153,18 @@ class Builds:
                 allocations = self.allocations.claimed(uuid, node)
                 self.driver.spawn(context, instance, image or {},
                                   allocations)
+                # NOTE(nova_lite): ACTIVE before the event is finished,
+                # as in Nova (whose event wraps the whole build, the
+                # instance's last save included): the server is ACTIVE
+                # one conductor call sooner.
+                not_active = self._set_active(context, uuid)
         except virt_exc.BuildAbort as error:
             self._build_aborted(context, instance, node, error)
         except Exception as error:  # noqa: BLE001 - reschedulable
             self._build_failed(context, instance, node, error,
                                request_spec, host_list, image)
         else:
-            self._build_succeeded(context, instance, node)
+            self._build_succeeded(context, instance, node, not_active)
 
     def _start_build(self, context, instance, node):
         """The instance in building/spawning here; None if it went away."""
@@ -202,8 +207,13 @@ class Builds:
         return (current.vm_state in (vm_states.ERROR, vm_states.DELETED) or
                 current.task_state == task_states.DELETING)
 
-    def _build_succeeded(self, context, instance, node):
-        uuid = instance.uuid
+    def _set_active(self, context, uuid):
+        """Write ACTIVE; what prevented it (None: written).
+
+        Nothing raised here is the spawn's failure: the caller judges it
+        once the build's event is finished (a guest that spawned is
+        never rescheduled).
+        """
         try:
             self.records.update(
                 context, uuid,
@@ -211,8 +221,17 @@ class Builds:
                  'power_state': power_state.RUNNING,
                  'launched_at': timeutils.utcnow()},
                 expected_task_state=[task_states.SPAWNING])
-        except (exception.InstanceNotFound,
-                exception.UnexpectedTaskStateError) as error:
+        except Exception as error:  # noqa: BLE001 - judged by the caller
+            return error
+        return None
+
+    def _build_succeeded(self, context, instance, node, not_active):
+        uuid = instance.uuid
+        if not_active is not None:
+            error = not_active
+            if not isinstance(error, (exception.InstanceNotFound,
+                                      exception.UnexpectedTaskStateError)):
+                raise error
             if self._claim_is_dead(context, uuid, error):
                 # NOTE(nova_lite): deleted, or put in ERROR by the build
                 # timeout, while the driver spawned: that freed what the

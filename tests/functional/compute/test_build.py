@@ -179,6 +179,33 @@ class BuildTestCase(BuildTestBase):
         self.assertEqual([('compute_build_and_run_instance', 'Success')],
                          [(e.event, e.result) for e in events])
 
+    def test_active_is_written_before_the_build_event_finishes(self):
+        """As Nova's build event, which wraps the instance's last save:
+        the server is ACTIVE one conductor call sooner."""
+        calls = []
+        api = 'nova_lite.conductor.rpcapi.ConductorAPI.'
+        real_update = conductor_rpcapi.ConductorAPI.instance_update
+        real_finish = conductor_rpcapi.ConductorAPI.action_event_finish
+
+        def update(conductor, context, uuid, values, **kwargs):
+            calls.append(values.get('vm_state'))
+            return real_update(conductor, context, uuid, values, **kwargs)
+
+        def finish(conductor, context, uuid, event, **kwargs):
+            calls.append(event)
+            return real_finish(conductor, context, uuid, event, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(api + 'instance_update',
+                                             update))
+        self.useFixture(fixtures.MonkeyPatch(api + 'action_event_finish',
+                                             finish))
+        compute = self.start_compute()
+        instance = self._instance()
+        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
+                                            'create')
+        self._build(compute, instance)
+        self.assertEqual([vm_states.BUILDING, vm_states.ACTIVE,
+                          'compute_build_and_run_instance'], calls)
+
     def test_left_over_build_goes_to_error_at_start(self):
         instance = self._instance(claim=False)
         instance.host = 'host1'
