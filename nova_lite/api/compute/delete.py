@@ -66,6 +66,11 @@ class DeleteAPI:
         actions.check_not_locked(context, instance)
         cell = server.cell
         with nl_context.target_cell(context, cell) as cctxt:
+            if instance.obj_what_changed():
+                # NOTE(nova_lite): a caller changed it without saving (a
+                # soft delete that lost a race to another task): what it
+                # holds is not the row any more.
+                instance = objects.Instance.get_by_uuid(cctxt, uuid)
             instance._context = cctxt
             in_cell0 = cell.uuid == cell_mapping_obj.CELL0_UUID
             if not in_cell0:
