@@ -58,20 +58,34 @@ class Lifecycle:
                 self.driver.destroy(context, instance)
                 self.allocations.drop(uuid)
                 self._end_unfinished_migrations(context, uuid)
-                self.records.update(context, uuid, {
+                destroyed = self._write_last_state(context, uuid, {
                     'vm_state': vm_states.DELETED, 'task_state': None,
                     'power_state': power_state.NOSTATE,
                     'terminated_at': timeutils.utcnow()})
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(TERMINATE_EVENT, uuid, error)
             return
-        try:
-            self.conductor_api.instance_destroy(context, uuid)
-        except exception.InstanceNotFound:
-            pass
+        if not destroyed:
+            try:
+                self.conductor_api.instance_destroy(context, uuid)
+            except exception.InstanceNotFound:
+                pass
         if instance.node:
             self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
+
+    def _write_last_state(self, context, uuid, values):
+        """A deleted instance's last ``values``: written with its soft
+        delete in one conductor call (and transaction) when the conductor
+        takes both (1.5), True then, as Nova destroys the instance inside
+        the terminate event; else only written (False: the caller
+        destroys it)."""
+        check = getattr(self.conductor_api, 'can_destroy_with_values', None)
+        if check is not None and check():
+            self.conductor_api.instance_destroy(context, uuid, values=values)
+            return True
+        self.records.update(context, uuid, values)
+        return False
 
     def complete_left_over_deletes(self, context, host):
         """Finish the deletes a previous process of ``host`` received but

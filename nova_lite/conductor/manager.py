@@ -24,6 +24,7 @@ from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
+from nova_lite.objects import cell_transaction
 from nova_lite.objects import task_log as task_log_obj
 
 CONF = nl_conf.CONF
@@ -39,9 +40,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.4)."""
+    """Conductor endpoint (API version 1.5)."""
 
-    target = messaging.Target(version='1.4')
+    target = messaging.Target(version='1.5')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -207,11 +208,13 @@ class ConductorManager(manager.Manager):
         return instance
 
     @messaging.expected_exceptions(exception.NovaLiteException)
-    def instance_destroy(self, context, instance_uuid):
-        instance = objects.Instance.get_by_uuid(self.cell_context(context),
-                                                instance_uuid)
-        instance.destroy()
-        return instance
+    def instance_destroy(self, context, instance_uuid, values=None):
+        """1.5: ``values`` written first, in the same transaction (a
+        terminate's last state, then the delete)."""
+        cctxt = self.cell_context(context)
+        return _destroy_instance(cctxt, objects.Instance(cctxt,
+                                                         uuid=instance_uuid),
+                                 values or {})
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_fault_create(self, context, values):
@@ -357,6 +360,18 @@ class ConductorManager(manager.Manager):
         return task_log_obj.TaskLog.end_task(
             self.cell_context(context), task_name, begin, end, host, errors,
             message=message)
+
+
+@cell_transaction.retry_on_transient
+def _destroy_instance(cctxt, instance, values):
+    """``values`` written (when there are any), then the soft delete, in
+    one transaction: a terminate's last state never shows on a live row
+    without the delete, nor the delete without it. The deleted row."""
+    with cell_transaction.writing(cctxt):
+        if _set_changes(instance, values):
+            instance.save()
+        instance.destroy()
+    return instance
 
 
 def _set_changes(obj, values):

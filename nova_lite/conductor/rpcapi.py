@@ -35,9 +35,12 @@ class ConductorAPI:
       task_log_end_task.
     * 1.4 - compute_nodes_save: many compute nodes of a host written in
       one call (and one transaction).
+    * 1.5 - instance_destroy takes ``values``: the instance's last state
+      (a terminate's vm state ``deleted``...) written in the transaction
+      that deletes it, one call instead of an update and a destroy.
     """
 
-    VERSION = '1.4'
+    VERSION = '1.5'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -125,10 +128,21 @@ class ConductorAPI:
                           expected_task_state=expected_task_state,
                           expected_vm_state=expected_vm_state)
 
-    def instance_destroy(self, context, instance_uuid):
-        """Call: soft-delete the Instance."""
-        return self._call(context, 'instance_destroy',
-                          instance_uuid=instance_uuid)
+    def instance_destroy(self, context, instance_uuid, values=None):
+        """Call: soft-delete the Instance; with ``values`` (1.5, see
+        :meth:`can_destroy_with_values`) written first, in the same
+        transaction."""
+        if values is None:
+            return self._call(context, 'instance_destroy',
+                              instance_uuid=instance_uuid)
+        cctxt = self.client.prepare(version='1.5')
+        return cctxt.call(context, 'instance_destroy',
+                          instance_uuid=instance_uuid, values=values)
+
+    def can_destroy_with_values(self):
+        """True when the conductor takes ``values`` with
+        :meth:`instance_destroy`."""
+        return self.client.can_send_version('1.5')
 
     def instance_fault_create(self, context, values):
         """Call: record an InstanceFault (see ``fault_values``)."""

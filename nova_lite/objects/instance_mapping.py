@@ -76,6 +76,12 @@ class InstanceMapping(base.NovaLiteTimestampObject, base.NovaLiteObject):
                 self._context, self.instance_uuid, values)
             self._refresh(row)
 
+    @classmethod
+    def queue_for_delete(cls, context, instance_uuid):
+        """Mark the server's mapping queued for delete (one UPDATE; the
+        delete has read the mapping already)."""
+        _db().instance_mapping_queue_for_delete(context, instance_uuid)
+
     def _refresh(self, row):
         fresh = self._from_db(self._context, row)
         for name in self.fields:

@@ -28,7 +28,9 @@ from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import api_transaction
 from nova_lite.objects import cell_mapping as cell_mapping_obj
+from nova_lite.objects import cell_transaction
 from nova_lite.objects import instance_group as group_obj
 from nova_lite import servicegroup
 
@@ -47,7 +49,12 @@ class DeleteAPI:
         self.resize = resize
 
     def delete(self, context, server):
-        """Delete a server wherever it is (see the module docstring)."""
+        """Delete a server wherever it is (see the module docstring).
+
+        The instance is the one ``server`` was read with (the handler
+        just read it to authorize the request): it is not read again;
+        the write that starts the delete returns the current row.
+        """
         uuid = server.uuid
         if server.build_request and self._delete_build_request(context,
                                                                uuid):
@@ -55,25 +62,37 @@ class DeleteAPI:
             return
         if server.build_request:
             server = server_list.get(context, uuid)
-        actions.check_not_locked(context, server.instance)
-        mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
-        cell = mapping.cell_mapping
+        instance = server.instance
+        actions.check_not_locked(context, instance)
+        cell = server.cell
         with nl_context.target_cell(context, cell) as cctxt:
-            instance = objects.Instance.get_by_uuid(cctxt, uuid)
-            local = (cell.uuid == cell_mapping_obj.CELL0_UUID or
-                     not instance.host or
-                     not servicegroup.compute_is_up(cctxt, instance.host))
-            if cell.uuid != cell_mapping_obj.CELL0_UUID:
+            if instance.obj_what_changed():
+                # NOTE(nova_lite): a caller changed it without saving (a
+                # soft delete that lost a race to another task): what it
+                # holds is not the row any more.
+                instance = objects.Instance.get_by_uuid(cctxt, uuid)
+            instance._context = cctxt
+            in_cell0 = cell.uuid == cell_mapping_obj.CELL0_UUID
+            if not in_cell0:
                 self.resize.confirm_resize_before_delete(cctxt, instance)
             snapshot.delete_shelved_image(instance)
-            if local:
+            if in_cell0 or not instance.host:
                 self._local_delete(context, cctxt, instance)
             else:
-                self._remote_delete(cctxt, instance)
-        mapping.queued_for_delete = True
-        mapping.save()
-        group_obj.InstanceGroup.delete_member(context, uuid)
-        net_compute.deallocate(context, uuid)
+                self._delete_on_host(context, cctxt, instance)
+        _forget(context, uuid)
+
+    def _delete_on_host(self, context, cctxt, instance):
+        """Cast the delete to the instance's compute, or delete it here
+        when that compute is down."""
+        deleting = instance.task_state == task_states.DELETING
+        started = _start_delete_on_host(cctxt, instance, deleting)
+        if started is None:
+            self._local_delete(context, cctxt, instance)
+        elif started:
+            LOG.info('Deleting instance %s on %s', instance.uuid,
+                     instance.host)
+            self.compute_rpcapi.terminate_instance(cctxt, instance)
 
     def _delete_build_request(self, context, uuid):
         """True when the build request was deleted (the server with it).
@@ -131,11 +150,31 @@ class DeleteAPI:
                      instance_uuid)
         return ended
 
-    def _remote_delete(self, cctxt, instance):
-        if instance.task_state == task_states.DELETING:
-            return
+
+
+@cell_transaction.retry_on_transient
+def _start_delete_on_host(cctxt, instance, deleting):
+    """In one cell transaction: None when the instance's compute is down
+    (the caller deletes it here); else its task state ``deleting`` and
+    the ``delete`` action, True, or False when a delete is already under
+    way (``deleting``: nothing written, nothing to cast)."""
+    with cell_transaction.writing(cctxt):
+        if not servicegroup.compute_is_up(cctxt, instance.host):
+            return None
+        if deleting:
+            return False
         instance.task_state = task_states.DELETING
         instance.save()
         objects.InstanceAction.action_start(cctxt, instance.uuid, 'delete')
-        LOG.info('Deleting instance %s on %s', instance.uuid, instance.host)
-        self.compute_rpcapi.terminate_instance(cctxt, instance)
+    return True
+
+
+@api_transaction.retry_on_transient
+def _forget(context, uuid):
+    """What the API database holds for a deleted server, in one
+    transaction: its mapping queued for delete, its group membership,
+    its ports."""
+    with api_transaction.writing(context):
+        objects.InstanceMapping.queue_for_delete(context, uuid)
+        group_obj.InstanceGroup.delete_member(context, uuid)
+        net_compute.deallocate(context, uuid)

@@ -120,6 +120,22 @@ def _image(req, instance):
         'href': '%s/images/%s' % (req.application_url, image_ref)}]}
 
 
+def _caller_may(context, rule):
+    """``policy.check(context, rule)`` on the caller's own project, once
+    per request context: these rules of a server's view are checked
+    against the caller, never against the server's owner, so every
+    server of a listing gets the same answer (3 checks per server
+    before). The answers live on the context object itself, not on its
+    copies (an elevated copy has other roles)."""
+    answers = context.__dict__.get('_nl_view_policy')
+    if answers is None or answers[0] is not context:
+        answers = (context, {})
+        context.__dict__['_nl_view_policy'] = answers
+    if rule not in answers[1]:
+        answers[1][rule] = policy.check(context, rule)
+    return answers[1][rule]
+
+
 def _flavor(req, instance, context):
     flavor = _value(instance, 'flavor', {}) or {}
     if not microversion.at_least(req, '2.47'):
@@ -133,7 +149,7 @@ def _flavor(req, instance, context):
             'disk': flavor.get('root_gb', instance.root_gb) or 0,
             'ephemeral': flavor.get('ephemeral_gb', 0) or 0,
             'swap': flavor.get('swap', 0) or 0}
-    if policy.check(context, 'os-flavor-extra-specs:index'):
+    if _caller_may(context, 'os-flavor-extra-specs:index'):
         item['extra_specs'] = dict(flavor.get('extra_specs') or {})
     return item
 
@@ -174,7 +190,7 @@ def _versioned_fields(req, server, context, groups, full=True):
     item = {}
     if microversion.at_least(req, '2.9'):
         item['locked'] = bool(_value(instance, 'locked', False))
-    if full and microversion.at_least(req, '2.16') and policy.check(
+    if full and microversion.at_least(req, '2.16') and _caller_may(
             context, 'servers:show:host_status'):
         item['host_status'] = 'UP' if _value(instance, 'host') else ''
     if microversion.at_least(req, '2.19'):
@@ -330,7 +346,7 @@ def detail(req, server, groups=None, hints=None, mutation=None):
             for name, entries in item['addresses'].items()}
         if mutation == 'update' or not microversion.at_least(req, '2.54'):
             del item['key_name']
-    elif policy.check(context, 'os-extended-server-attributes'):
+    elif _caller_may(context, 'os-extended-server-attributes'):
         item.update(_admin_fields(req, server.instance))
         if mutation == 'rebuild':
             # Nova's rebuild answer carries ``user_data`` (from 2.57) at

@@ -190,6 +190,19 @@ def instance_mapping_update(context, instance_uuid, values):
 
 
 @session.retry_on_transient
+def instance_mapping_queue_for_delete(context, instance_uuid):
+    """Mark the mapping queued for delete in one UPDATE, without reading
+    it first (InstanceMappingNotFound when there is none)."""
+    with _writer(context) as s:
+        result = s.execute(
+            sa.update(models.InstanceMapping).where(
+                models.InstanceMapping.instance_uuid == instance_uuid).values(
+                queued_for_delete=True))
+        if not result.rowcount:
+            raise exception.InstanceMappingNotFound(uuid=instance_uuid)
+
+
+@session.retry_on_transient
 def instance_mapping_delete(context, instance_uuid):
     with _writer(context) as s:
         s.delete(_instance_mapping_get(s, instance_uuid))

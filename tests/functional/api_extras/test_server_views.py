@@ -178,3 +178,44 @@ class NetworkAdminActionsTest(base.ServerSubresourceBase):
         self.assertEqual(202, self.admin_api.post(path, body).status)
         self.assertEqual(410, self.admin_api.post(
             path, {'resetNetwork': None}).status)
+
+
+class ViewPolicyChecksTest(base.ServerSubresourceBase):
+    """The view's rules on the caller (extended attributes, host status,
+    flavor extra specs) are checked once per request, not per server."""
+
+    def _checked(self, path, api):
+        enforcer = policy.get_enforcer()
+        real = enforcer.authorize
+        rules = []
+
+        def recorded(rule, *args, **kwargs):
+            rules.append(rule)
+            return real(rule, *args, **kwargs)
+        enforcer.authorize = recorded
+        self.addCleanup(setattr, enforcer, 'authorize', real)
+        try:
+            response = api.get(path)
+        finally:
+            enforcer.authorize = real
+        return response, rules
+
+    def test_a_listing_checks_each_view_rule_once(self):
+        r = self.api.post('/servers', {'server': {
+            'name': 'second', 'flavorRef': '1',
+            'imageRef': self.server['image']['id'], 'networks': 'none'}})
+        self.assertEqual(202, r.status, r)
+        self.cloud.wait_for_server(r.body['server']['id'], 'ACTIVE')
+        for api, admin in ((self.api, False), (self.cloud.admin_api, True)):
+            response, rules = self._checked(
+                '/servers/detail?all_tenants=1' if admin else
+                '/servers/detail', api)
+            servers = response.body['servers']
+            self.assertEqual(2, len(servers))
+            for rule in ('os-extended-server-attributes',
+                         'servers:show:host_status',
+                         'os-flavor-extra-specs:index'):
+                self.assertEqual(1, rules.count(policies.P + rule), rule)
+            for server in servers:
+                self.assertEqual(admin, 'OS-EXT-SRV-ATTR:host' in server)
+                self.assertEqual(admin, 'host_status' in server)

@@ -43,6 +43,23 @@ class APITransactions(fixtures.Fixture):
         return result, self.count - before
 
 
+class CellTransactions(fixtures.Fixture):
+    """Counts the cell database transactions this thread begins (every
+    engine but the API database's)."""
+
+    def _setUp(self):
+        self.count = 0
+        engine = session.get_api_context_manager().writer.get_engine()
+        url, thread = str(engine.url), threading.get_ident()
+
+        def begin(conn):
+            if (str(conn.engine.url) != url and
+                    threading.get_ident() == thread):
+                self.count += 1
+        event.listen(sa.engine.Engine, 'begin', begin)
+        self.addCleanup(event.remove, sa.engine.Engine, 'begin', begin)
+
+
 class ServersAPIDatabaseTest(testtools.TestCase):
 
     def setUp(self):
@@ -129,3 +146,48 @@ class ServersAPIDatabaseTest(testtools.TestCase):
         response = self.api.post('/servers', self.body())
         self.assertEqual(403, response.status, response)
         self.assertEqual(before, self.rows())
+
+    def mapping(self, uuid):
+        engine = session.get_api_context_manager().writer.get_engine()
+        with engine.connect() as conn:
+            return conn.execute(sa.text(
+                'SELECT queued_for_delete FROM instance_mappings '
+                'WHERE instance_uuid = :u'), {'u': uuid}).scalar()
+
+    def test_delete_reads_once_and_writes_once_per_database(self):
+        server = self.boot()
+        counter = self.useFixture(APITransactions())
+        in_cells = self.useFixture(CellTransactions())
+        response, count = counter.during(
+            self.api.delete, '/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        # API: the mapping (the handler's read); the mapping queued for
+        # delete, the group membership and the port. Cell: the instance
+        # (the handler's read); the compute's liveness, the task state
+        # and the action (the compute's own work runs in its threads).
+        self.assertEqual(2, count)
+        self.assertEqual(2, in_cells.count)
+        self.cloud.wait_until_deleted(server['id'])
+        self.assertTrue(self.mapping(server['id']))
+        self.assertEqual(0, self.rows()['network_resources'] -
+                         self.net_resources_without_ports())
+
+    def net_resources_without_ports(self):
+        engine = session.get_api_context_manager().writer.get_engine()
+        with engine.connect() as conn:
+            return conn.execute(sa.text(
+                "SELECT COUNT(*) FROM network_resources "
+                "WHERE kind != 'port'")).scalar()
+
+    def test_delete_failing_on_the_ports_leaves_the_mapping_as_it_was(self):
+        server = self.boot()
+        before = self.rows()
+
+        def fail(context, uuid):
+            raise exception.NovaLiteException('ports unreachable')
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.api.network.compute.deallocate', fail))
+        response = self.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(500, response.status, response)
+        self.assertEqual(before, self.rows())
+        self.assertFalse(self.mapping(server['id']))

@@ -223,3 +223,31 @@ class ConductorRecordsTestCase(testtools.TestCase):
                           unwrapped(self.conductor.instance_get_by_uuid),
                           self.ctxt,
                           instance.uuid)
+
+    def test_instance_destroy_writes_the_last_state_in_its_transaction(self):
+        instance = self._instance()
+        with counted_transactions() as begun:
+            destroyed = self.conductor.instance_destroy(
+                self.ctxt, instance.uuid,
+                values={'vm_state': vm_states.DELETED, 'task_state': None})
+        # 1.5: the values and the soft delete in one transaction (2
+        # before: a read, then the delete, and the update a call apart).
+        self.assertEqual(1, len(begun))
+        self.assertEqual((vm_states.DELETED, None, True),
+                         (destroyed.vm_state, destroyed.task_state,
+                          destroyed.deleted))
+        deleted = objects.Instance.get_by_uuid(
+            nl_context.get_admin_context(read_deleted='yes'), instance.uuid)
+        self.assertEqual((vm_states.DELETED, None),
+                         (deleted.vm_state, deleted.task_state))
+
+    def test_instance_destroy_of_a_deleted_instance_writes_nothing(self):
+        instance = self._instance()
+        self.conductor.instance_destroy(self.ctxt, instance.uuid)
+        self.assertRaises(exception.InstanceNotFound,
+                          unwrapped(self.conductor.instance_destroy),
+                          self.ctxt, instance.uuid,
+                          values={'vm_state': vm_states.DELETED})
+        deleted = objects.Instance.get_by_uuid(
+            nl_context.get_admin_context(read_deleted='yes'), instance.uuid)
+        self.assertEqual(vm_states.ACTIVE, deleted.vm_state)

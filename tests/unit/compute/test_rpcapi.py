@@ -124,3 +124,19 @@ class ConductorAPITestCase(testtools.TestCase):
                              (kind, sent_method, prepare['version']))
             self.assertTrue(hasattr(conductor_manager.ConductorManager,
                                     method), method)
+
+    def test_instance_destroy_with_values_is_a_1_5_call(self):
+        self.api.instance_destroy(self.ctxt, 'u', values={'vm_state': 'x'})
+        ((kind, method, prepare, kwargs),) = self.client.log
+        self.assertEqual(('call', 'instance_destroy', '1.5'),
+                         (kind, method, prepare['version']))
+        self.assertEqual({'instance_uuid': 'u', 'values': {'vm_state': 'x'}},
+                         kwargs)
+
+    def test_destroy_with_values_follows_the_version_cap(self):
+        self.assertTrue(conductor_rpcapi.ConductorAPI()
+                        .can_destroy_with_values())
+        self.useFixture(testing.ConfFixture()).flags(
+            conductor='1.4', group='upgrade_levels')
+        self.assertFalse(conductor_rpcapi.ConductorAPI()
+                         .can_destroy_with_values())
