@@ -63,7 +63,6 @@ def _lookup(key, value):
         key.in_(sa.bindparam('keys', expanding=True)))
 
 
-_TRAIT_IDS = _lookup(common.TRAIT.c.name, common.TRAIT.c.id)
 _AGG_IDS = _lookup(common.AGG.c.uuid, common.AGG.c.id)
 _TREE_ROOTS = _lookup(RP.c.uuid, RP.c.root_provider_id)
 _NAMES_BY_ID = {common.RC.name: _lookup(common.RC.c.id, common.RC.c.name),
@@ -78,18 +77,42 @@ def _names_to_ids(context, statement, names):
     return {r[0]: r[1] for r in rows}
 
 
+# One statement for the request's class and trait names (and the sharing
+# trait's): tagged 0 for a class, 1 for a trait.
+_CLASS_AND_TRAIT_IDS = sa.union_all(
+    sa.select(sa.literal(0), common.RC.c.name, common.RC.c.id).where(
+        common.RC.c.name.in_(sa.bindparam('classes', expanding=True))),
+    sa.select(sa.literal(1), common.TRAIT.c.name, common.TRAIT.c.id).where(
+        common.TRAIT.c.name.in_(sa.bindparam('traits', expanding=True))))
+
+
+def _class_and_trait_ids(context, classes, traits):
+    """({class: id}, {trait: id}) of the names that exist, in one round
+    trip: a limited request's lookups are a tenth of its statements."""
+    found = ({}, {})
+    rows = context.session.execute(
+        _CLASS_AND_TRAIT_IDS,
+        {'classes': sorted(classes), 'traits': sorted(traits)}).all()
+    for kind, name, id_ in rows:
+        found[kind][name] = id_
+    return found
+
+
 def resolve(context, request):
     """An :class:`Ids` for ``request``; Invalid for unknown classes or
     traits (the handler answers 400 naming the parameter)."""
     ids = Ids()
-    try:
-        ids.rcs = common.rc_ids(context, request.resource_class_names())
-    except exception.ResourceClassNotFound as exc:
+    classes = set(request.resource_class_names())
+    names = request.trait_names()
+    ids.rcs, ids.traits = _class_and_trait_ids(context, classes,
+                                               names | {SHARES_TRAIT})
+    missing = classes - set(ids.rcs)
+    if missing:
+        # As common.rc_ids words it, and before any trait is checked.
         raise exception.Invalid(
             reason='Invalid resource class in resources parameter: %s'
-            % exc.message)
-    names = request.trait_names()
-    ids.traits = _names_to_ids(context, _TRAIT_IDS, names | {SHARES_TRAIT})
+            % exception.ResourceClassNotFound(
+                name=', '.join(sorted(missing))).message)
     ids.shares_trait = ids.traits.pop(SHARES_TRAIT, None)
     if SHARES_TRAIT in names:
         ids.traits[SHARES_TRAIT] = ids.shares_trait
