@@ -47,6 +47,9 @@ class Ids:
         self.aggs = {}
         self.tree_roots = {}
         self.shares_trait = None
+        # Ids of the providers with the sharing trait and a requested
+        # class (see tree_reads.load_sharing).
+        self.sharing = set()
 
     def trait_ids(self, names):
         return {self.traits[n] for n in names}
@@ -63,7 +66,6 @@ def _lookup(key, value):
         key.in_(sa.bindparam('keys', expanding=True)))
 
 
-_TRAIT_IDS = _lookup(common.TRAIT.c.name, common.TRAIT.c.id)
 _AGG_IDS = _lookup(common.AGG.c.uuid, common.AGG.c.id)
 _TREE_ROOTS = _lookup(RP.c.uuid, RP.c.root_provider_id)
 _NAMES_BY_ID = {common.RC.name: _lookup(common.RC.c.id, common.RC.c.name),
@@ -78,18 +80,58 @@ def _names_to_ids(context, statement, names):
     return {r[0]: r[1] for r in rows}
 
 
+# One statement for the request's class and trait names (and the sharing
+# trait's), tagged 0 for a class and 1 for a trait, and the providers that
+# carry the sharing trait and have an inventory of a requested class,
+# tagged 2: a limited request's lookups were a third of its statements.
+_SHARING_PROVIDERS = sa.select(
+    sa.literal(2), common.TRAIT.c.name, RP_TRAIT.c.resource_provider_id
+).select_from(
+    RP_TRAIT.join(common.TRAIT, common.TRAIT.c.id == RP_TRAIT.c.trait_id)
+    .join(INV, INV.c.resource_provider_id == RP_TRAIT.c.resource_provider_id)
+    .join(common.RC, common.RC.c.id == INV.c.resource_class_id)
+).where(
+    common.TRAIT.c.name == SHARES_TRAIT,
+    common.RC.c.name.in_(sa.bindparam('classes', expanding=True))
+).distinct()
+_CLASS_AND_TRAIT_IDS = sa.union_all(
+    sa.select(sa.literal(0), common.RC.c.name, common.RC.c.id).where(
+        common.RC.c.name.in_(sa.bindparam('classes', expanding=True))),
+    sa.select(sa.literal(1), common.TRAIT.c.name, common.TRAIT.c.id).where(
+        common.TRAIT.c.name.in_(sa.bindparam('traits', expanding=True))),
+    _SHARING_PROVIDERS)
+
+
+def _class_and_trait_ids(context, classes, traits):
+    """({class: id}, {trait: id}) of the names that exist and the ids of
+    the sharing providers with one of ``classes``, in one round trip."""
+    found = ({}, {}, set())
+    rows = context.session.execute(
+        _CLASS_AND_TRAIT_IDS,
+        {'classes': sorted(classes), 'traits': sorted(traits)}).all()
+    for kind, name, id_ in rows:
+        if kind == 2:
+            found[2].add(id_)
+        else:
+            found[kind][name] = id_
+    return found
+
+
 def resolve(context, request):
     """An :class:`Ids` for ``request``; Invalid for unknown classes or
     traits (the handler answers 400 naming the parameter)."""
     ids = Ids()
-    try:
-        ids.rcs = common.rc_ids(context, request.resource_class_names())
-    except exception.ResourceClassNotFound as exc:
+    classes = set(request.resource_class_names())
+    names = request.trait_names()
+    ids.rcs, ids.traits, ids.sharing = _class_and_trait_ids(
+        context, classes, names | {SHARES_TRAIT})
+    missing = classes - set(ids.rcs)
+    if missing:
+        # As common.rc_ids words it, and before any trait is checked.
         raise exception.Invalid(
             reason='Invalid resource class in resources parameter: %s'
-            % exc.message)
-    names = request.trait_names()
-    ids.traits = _names_to_ids(context, _TRAIT_IDS, names | {SHARES_TRAIT})
+            % exception.ResourceClassNotFound(
+                name=', '.join(sorted(missing))).message)
     ids.shares_trait = ids.traits.pop(SHARES_TRAIT, None)
     if SHARES_TRAIT in names:
         ids.traits[SHARES_TRAIT] = ids.shares_trait

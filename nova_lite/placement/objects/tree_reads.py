@@ -251,23 +251,12 @@ def _read_trees(context, root_ids, with_aggs):
     return _load(context, ordered, with_aggs)
 
 
-_SHARING = sa.select(RP_TRAIT.c.resource_provider_id).select_from(
-    RP_TRAIT.join(INV, INV.c.resource_provider_id ==
-                  RP_TRAIT.c.resource_provider_id)).where(
-    RP_TRAIT.c.trait_id == sa.bindparam('trait'),
-    INV.c.resource_class_id.in_(sa.bindparam('rcs', expanding=True))
-).distinct()
-
-
 def load_sharing(context, request, ids):
-    """{id: Provider} of sharing providers with a requested class."""
-    if ids.shares_trait is None or not ids.rcs:
+    """{id: Provider} of sharing providers with a requested class (their
+    ids found by :func:`research_context.resolve`)."""
+    if not ids.sharing:
         return {}
-    rows = context.session.execute(_SHARING, {
-        'trait': ids.shares_trait, 'rcs': sorted(ids.rcs.values())}).all()
-    if not rows:
-        return {}
-    sharing = _load(context, sorted(r[0] for r in rows), by=BY_ID)
+    sharing = _load(context, sorted(ids.sharing), by=BY_ID)
     for provider in sharing.values():
         provider.sharing = True
     return sharing

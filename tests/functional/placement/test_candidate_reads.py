@@ -111,3 +111,76 @@ class TestCandidateReads(testtools.TestCase):
         self.assertEqual({'VCPU': {'capacity': 8, 'used': 0},
                           'MEMORY_MB': {'capacity': 1024, 'used': 0}},
                          summary['resources'])
+
+    def test_classes_and_traits_are_resolved_in_one_statement(self):
+        def name_lookups(statements):
+            return [s for s in statements
+                    if 'resource_classes.name IN' in s or
+                    'traits.name IN' in s]
+
+        self._with_trait([0])
+        body, statements = self._get(
+            'resources=VCPU:1,MEMORY_MB:64&required=%s&limit=50' % TRAIT)
+        self.assertEqual([self.computes[0]], list(body['provider_summaries']))
+        lookups = name_lookups(statements)
+        self.assertEqual(1, len(lookups), lookups)
+        self.assertIn('resource_classes.name IN', lookups[0])
+        self.assertIn('traits.name IN', lookups[0])
+        # Without traits in the request the sharing trait is still looked
+        # up, in the same statement.
+        body, statements = self._get('resources=VCPU:1&limit=50')
+        self.assertEqual(5, len(body['allocation_requests']))
+        self.assertEqual(1, len(name_lookups(statements)))
+
+    def test_unknown_class_is_reported_before_unknown_trait(self):
+        request = webob.Request.blank(
+            '/allocation_candidates?resources=CUSTOM_NOPE:1'
+            '&required=CUSTOM_NOTRAIT', headers=HEADERS)
+        response = request.get_response(self.app)
+        self.assertEqual(400, response.status_int)
+        detail = response.json['errors'][0]['detail']
+        self.assertIn('Invalid resource class in resources parameter: '
+                      'No such resource class CUSTOM_NOPE.', detail)
+        self.assertNotIn('CUSTOM_NOTRAIT', detail)
+        request = webob.Request.blank(
+            '/allocation_candidates?resources=VCPU:1'
+            '&required=CUSTOM_NOTRAIT', headers=HEADERS)
+        response = request.get_response(self.app)
+        self.assertEqual(400, response.status_int)
+        self.assertIn('No such trait(s): CUSTOM_NOTRAIT.',
+                      response.json['errors'][0]['detail'])
+
+    def test_limited_request_statements(self):
+        # One lookup (classes, traits, sharing providers), the root query,
+        # three tree reads (providers, inventories, traits); every class
+        # and trait is named already. (SQLite's BEGIN is not counted: the
+        # MySQL driver sends none.)
+        self._with_trait([0])
+        body, statements = self._get(
+            'resources=VCPU:1,MEMORY_MB:64&required=%s&limit=50' % TRAIT)
+        self.assertEqual(1, len(body['allocation_requests']))
+        statements = [s for s in statements if s != 'BEGIN']
+        self.assertEqual(5, len(statements), statements)
+
+    def test_sharing_providers_come_with_the_names(self):
+        disk = self._provider('disk', {'DISK_GB': 100})
+        other = self._provider('other', {'IPV4_ADDRESS': 8})
+        agg = str(uuid.uuid4())
+        for rp in (disk, other):
+            self._call('PUT', '/resource_providers/%s/traits' % rp,
+                       {'resource_provider_generation': 1,
+                        'traits': ['MISC_SHARES_VIA_AGGREGATE']})
+        for rp, generation in ((disk, 2), (other, 2),
+                               (self.computes[1], 1)):
+            self._call('PUT', '/resource_providers/%s/aggregates' % rp,
+                       {'resource_provider_generation': generation,
+                        'aggregates': [agg]})
+        body, statements = self._get('resources=VCPU:1,DISK_GB:10&limit=50')
+        self.assertEqual({disk, self.computes[1]},
+                         set(body['provider_summaries']))
+        self.assertEqual(
+            [], [s for s in statements
+                 if s.startswith('SELECT DISTINCT resource_provider_traits')])
+        # A sharing provider without a requested class is not read.
+        body, _ = self._get('resources=VCPU:1&limit=50')
+        self.assertEqual(set(self.computes), set(body['provider_summaries']))
