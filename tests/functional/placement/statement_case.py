@@ -7,6 +7,7 @@ On SQLite, or on a fresh MariaDB database with
 
 import json
 import os
+import uuid
 
 import sqlalchemy as sa
 import testtools
@@ -74,3 +75,13 @@ class PlacementStatementTestCase(testtools.TestCase):
         else:
             self.assertEqual(status, response.status_int, response.text)
         return response.json if response.body else None
+
+    def _provider(self, name, inventory):
+        """A new provider's uuid, with ``inventory`` ({class: total})."""
+        rp = str(uuid.uuid4())
+        self._call('POST', '/resource_providers', {'name': name, 'uuid': rp})
+        self._call('PUT', '/resource_providers/%s/inventories' % rp,
+                   {'resource_provider_generation': 0,
+                    'inventories': {rc: {'total': total}
+                                    for rc, total in inventory.items()}})
+        return rp

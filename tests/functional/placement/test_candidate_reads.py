@@ -3,46 +3,25 @@ batch of trees as a root id range (and only answers from the batch), a
 sparse one as an IN list; summaries look up only the names the request
 did not resolve itself."""
 
-import json
 import uuid
 
 import sqlalchemy as sa
-import testtools
 import webob
 
-from nova_lite.testing import placement_fixture
+from tests.functional.placement import statement_case
 
-HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
-           'Content-Type': 'application/json',
-           'OpenStack-API-Version': 'placement 1.36'}
 TRAIT = 'HW_CPU_X86_AVX2'
 
 
-class TestCandidateReads(testtools.TestCase):
+class TestCandidateReads(statement_case.PlacementStatementTestCase):
+
+    microversion = '1.36'
 
     def setUp(self):
         super().setUp()
-        self.app = self.useFixture(placement_fixture.PlacementFixture()).app
         self.computes = [self._provider('cn%d' % i,
                                         {'VCPU': 8, 'MEMORY_MB': 1024})
                          for i in range(5)]
-
-    def _call(self, method, path, body=None):
-        request = webob.Request.blank(path, method=method, headers=HEADERS)
-        if body is not None:
-            request.body = json.dumps(body).encode()
-        response = request.get_response(self.app)
-        self.assertLess(response.status_int, 300, response.text)
-        return response.json if response.body else None
-
-    def _provider(self, name, inventory):
-        rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers', {'name': name, 'uuid': rp})
-        self._call('PUT', '/resource_providers/%s/inventories' % rp,
-                   {'resource_provider_generation': 0,
-                    'inventories': {rc: {'total': total}
-                                    for rc, total in inventory.items()}})
-        return rp
 
     def _with_trait(self, indexes):
         for i in indexes:
@@ -135,7 +114,7 @@ class TestCandidateReads(testtools.TestCase):
     def test_unknown_class_is_reported_before_unknown_trait(self):
         request = webob.Request.blank(
             '/allocation_candidates?resources=CUSTOM_NOPE:1'
-            '&required=CUSTOM_NOTRAIT', headers=HEADERS)
+            '&required=CUSTOM_NOTRAIT', headers=self.headers)
         response = request.get_response(self.app)
         self.assertEqual(400, response.status_int)
         detail = response.json['errors'][0]['detail']
@@ -144,7 +123,7 @@ class TestCandidateReads(testtools.TestCase):
         self.assertNotIn('CUSTOM_NOTRAIT', detail)
         request = webob.Request.blank(
             '/allocation_candidates?resources=VCPU:1'
-            '&required=CUSTOM_NOTRAIT', headers=HEADERS)
+            '&required=CUSTOM_NOTRAIT', headers=self.headers)
         response = request.get_response(self.app)
         self.assertEqual(400, response.status_int)
         self.assertIn('No such trait(s): CUSTOM_NOTRAIT.',

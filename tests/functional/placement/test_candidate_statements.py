@@ -2,49 +2,27 @@
 reuses it, and no request gets an answer planned for another (amounts,
 limits, traits, sharing providers) or for data that has since changed."""
 
-import json
 import uuid
 
 import sqlalchemy as sa
-import testtools
-import webob
 
 from nova_lite.placement.objects import research_context
-from nova_lite.testing import placement_fixture
+from tests.functional.placement import statement_case
 
-HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
-           'Content-Type': 'application/json',
-           'OpenStack-API-Version': 'placement 1.36'}
 AGG = str(uuid.uuid4())
 
 
-class TestRootQueryPlans(testtools.TestCase):
+class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
+
+    microversion = '1.36'
 
     def setUp(self):
         super().setUp()
-        self.app = self.useFixture(placement_fixture.PlacementFixture()).app
         self.computes = [self._provider('cn%d' % i, {'VCPU': 8})
                          for i in range(3)]
         self._call('PUT', '/resource_providers/%s/traits' % self.computes[0],
                    {'resource_provider_generation': 1,
                     'traits': ['HW_CPU_X86_AVX2']})
-
-    def _call(self, method, path, body=None):
-        request = webob.Request.blank(path, method=method, headers=HEADERS)
-        if body is not None:
-            request.body = json.dumps(body).encode()
-        response = request.get_response(self.app)
-        self.assertLess(response.status_int, 300, response.text)
-        return response.json if response.body else None
-
-    def _provider(self, name, inventory):
-        rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers', {'name': name, 'uuid': rp})
-        self._call('PUT', '/resource_providers/%s/inventories' % rp,
-                   {'resource_provider_generation': 0,
-                    'inventories': {rc: {'total': total}
-                                    for rc, total in inventory.items()}})
-        return rp
 
     def _candidates(self, query):
         body = self._call('GET', '/allocation_candidates?' + query)
