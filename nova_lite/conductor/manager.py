@@ -24,7 +24,7 @@ from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
-from nova_lite.objects import cell_transaction
+from nova_lite.objects import db_transaction
 from nova_lite.objects import task_log as task_log_obj
 
 CONF = nl_conf.CONF
@@ -362,12 +362,12 @@ class ConductorManager(manager.Manager):
             message=message)
 
 
-@cell_transaction.retry_on_transient
+@db_transaction.retry_on_transient
 def _destroy_instance(cctxt, instance, values):
     """``values`` written (when there are any), then the soft delete, in
     one transaction: a terminate's last state never shows on a live row
     without the delete, nor the delete without it. The deleted row."""
-    with cell_transaction.writing(cctxt):
+    with db_transaction.cell_writing(cctxt):
         if _set_changes(instance, values):
             instance.save()
         instance.destroy()
