@@ -40,9 +40,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.5)."""
+    """Conductor endpoint (API version 1.6)."""
 
-    target = messaging.Target(version='1.5')
+    target = messaging.Target(version='1.6')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -217,6 +217,24 @@ class ConductorManager(manager.Manager):
                                  values or {})
 
     @messaging.expected_exceptions(exception.NovaLiteException)
+    def terminate_start(self, context, instance_uuid, event, host):
+        """1.6: the instance (InstanceNotFound), ``event`` started under
+        the request's action (best effort, as a step's start) and the
+        instance's unfinished migrations, in one transaction: what a
+        compute's terminate reads and records before the guest goes."""
+        return _start_terminate(self.cell_context(context), instance_uuid,
+                                event, host)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def terminate_finish(self, context, instance_uuid, values, event):
+        """1.6: a terminate's last ``values`` written, the soft delete and
+        ``event`` finished ``Success``, in one transaction; nothing is
+        returned (the compute has no use for the deleted row)."""
+        cctxt = self.cell_context(context)
+        _destroy_instance(cctxt, objects.Instance(cctxt, uuid=instance_uuid),
+                          values, event=event)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_fault_create(self, context, values):
         fault = objects.InstanceFault(self.cell_context(context), **values)
         fault.create()
@@ -363,15 +381,44 @@ class ConductorManager(manager.Manager):
 
 
 @db_transaction.retry_on_transient
-def _destroy_instance(cctxt, instance, values):
-    """``values`` written (when there are any), then the soft delete, in
-    one transaction: a terminate's last state never shows on a live row
-    without the delete, nor the delete without it. The deleted row."""
+def _start_terminate(cctxt, instance_uuid, event, host):
+    """[the instance, its unfinished migrations], ``event`` started."""
+    with db_transaction.cell_writing(cctxt):
+        instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
+        _record_event(objects.InstanceActionEvent.event_start, cctxt,
+                      instance_uuid, event, host=host)
+        migrations = objects.MigrationList.get_by_filters(
+            cctxt, {'instance_uuid': instance_uuid})
+    return [instance, [m for m in migrations if not m.is_done]]
+
+
+@db_transaction.retry_on_transient
+def _destroy_instance(cctxt, instance, values, event=None):
+    """``values`` written (when there are any), then the soft delete, then
+    ``event`` finished (when given), in one transaction: a terminate's
+    last state never shows on a live row without the delete, nor the
+    delete without it. The deleted row."""
     with db_transaction.cell_writing(cctxt):
         if _set_changes(instance, values):
             instance.save()
         instance.destroy()
+        if event is not None:
+            _record_event(objects.InstanceActionEvent.event_finish, cctxt,
+                          instance.uuid, event)
     return instance
+
+
+def _record_event(record, cctxt, instance_uuid, event, **kwargs):
+    """An event start or finish that is best effort (no action, or no
+    started event: logged), as :class:`nova_lite.instance_events.
+    ActionEvents` records them; it raises before it writes, so the
+    transaction around it goes on."""
+    try:
+        record(cctxt, instance_uuid, event, **kwargs)
+    except (exception.InstanceActionNotFound,
+            exception.InstanceActionEventNotFound) as error:
+        LOG.debug('Event %s of %s not recorded: %s', event, instance_uuid,
+                  error)
 
 
 def _set_changes(obj, values):
