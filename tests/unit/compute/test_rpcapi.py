@@ -148,18 +148,14 @@ class ConductorAPITestCase(testtools.TestCase):
             self.assertTrue(hasattr(conductor_manager.ConductorManager,
                                     method), method)
 
-    def test_terminate_in_two_calls_follows_the_version_cap(self):
-        self.assertTrue(conductor_rpcapi.ConductorAPI()
-                        .can_terminate_in_two_calls())
-        self.useFixture(testing.ConfFixture()).flags(
-            conductor='1.5', group='upgrade_levels')
-        self.assertFalse(conductor_rpcapi.ConductorAPI()
-                         .can_terminate_in_two_calls())
-
-    def test_destroy_with_values_follows_the_version_cap(self):
-        self.assertTrue(conductor_rpcapi.ConductorAPI()
-                        .can_destroy_with_values())
-        self.useFixture(testing.ConfFixture()).flags(
-            conductor='1.4', group='upgrade_levels')
-        self.assertFalse(conductor_rpcapi.ConductorAPI()
-                         .can_destroy_with_values())
+    def test_what_a_terminate_sends_follows_the_version_cap(self):
+        # The check, and the newest cap at which it is False.
+        conf = self.useFixture(testing.ConfFixture())
+        for check, below in (('can_destroy_with_values', '1.4'),
+                             ('can_terminate_in_two_calls', '1.5')):
+            conf.flags(conductor=None, group='upgrade_levels')
+            self.assertTrue(getattr(conductor_rpcapi.ConductorAPI(),
+                                    check)(), check)
+            conf.flags(conductor=below, group='upgrade_levels')
+            self.assertFalse(getattr(conductor_rpcapi.ConductorAPI(),
+                                     check)(), check)
