@@ -211,10 +211,8 @@ class ConductorManager(manager.Manager):
     def instance_destroy(self, context, instance_uuid, values=None):
         """1.5: ``values`` written first, in the same transaction (a
         terminate's last state, then the delete)."""
-        cctxt = self.cell_context(context)
-        return _destroy_instance(cctxt, objects.Instance(cctxt,
-                                                         uuid=instance_uuid),
-                                 values or {})
+        return _destroy_instance(self.cell_context(context), instance_uuid,
+                                 values)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def terminate_start(self, context, instance_uuid, event, host):
@@ -230,9 +228,8 @@ class ConductorManager(manager.Manager):
         """1.6: a terminate's last ``values`` written, the soft delete and
         ``event`` finished ``Success``, in one transaction; nothing is
         returned (the compute has no use for the deleted row)."""
-        cctxt = self.cell_context(context)
-        _destroy_instance(cctxt, objects.Instance(cctxt, uuid=instance_uuid),
-                          values, event=event)
+        _destroy_instance(self.cell_context(context), instance_uuid, values,
+                          event=event)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_fault_create(self, context, values):
@@ -393,18 +390,17 @@ def _start_terminate(cctxt, instance_uuid, event, host):
 
 
 @db_transaction.retry_on_transient
-def _destroy_instance(cctxt, instance, values, event=None):
-    """``values`` written (when there are any), then the soft delete, then
-    ``event`` finished (when given), in one transaction: a terminate's
-    last state never shows on a live row without the delete, nor the
-    delete without it. The deleted row."""
+def _destroy_instance(cctxt, instance_uuid, values, event=None):
+    """``values`` written with the soft delete (one read, one UPDATE),
+    then ``event`` finished (when given), in one transaction: a
+    terminate's last state never shows on a live row without the
+    delete, nor the delete without it. The deleted row."""
+    instance = objects.Instance(cctxt, uuid=instance_uuid)
     with db_transaction.cell_writing(cctxt):
-        if _set_changes(instance, values):
-            instance.save()
-        instance.destroy()
+        instance.destroy(values=values)
         if event is not None:
             _record_event(objects.InstanceActionEvent.event_finish, cctxt,
-                          instance.uuid, event)
+                          instance_uuid, event)
     return instance
 
 

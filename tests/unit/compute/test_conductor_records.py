@@ -46,6 +46,20 @@ def counted_transactions():
         event.remove(sa_engine.Engine, 'begin', on_begin)
 
 
+@contextlib.contextmanager
+def counted_statements():
+    """A list that gets the first word of each statement run inside."""
+    run = []
+
+    def on_execute(conn, cursor, statement, *args):
+        run.append(statement.split(None, 1)[0].upper())
+    event.listen(sa_engine.Engine, 'before_cursor_execute', on_execute)
+    try:
+        yield run
+    finally:
+        event.remove(sa_engine.Engine, 'before_cursor_execute', on_execute)
+
+
 class ConductorRecordsTestCase(testtools.TestCase):
 
     def setUp(self):
@@ -226,13 +240,16 @@ class ConductorRecordsTestCase(testtools.TestCase):
 
     def test_instance_destroy_writes_the_last_state_in_its_transaction(self):
         instance = self._instance()
-        with counted_transactions() as begun:
+        with counted_transactions() as begun, counted_statements() as run:
             destroyed = self.conductor.instance_destroy(
                 self.ctxt, instance.uuid,
                 values={'vm_state': vm_states.DELETED, 'task_state': None})
         # 1.5: the values and the soft delete in one transaction (2
-        # before: a read, then the delete, and the update a call apart).
+        # before: a read, then the delete, and the update a call apart),
+        # one read and one UPDATE (were two of each).
         self.assertEqual(1, len(begun))
+        self.assertEqual(['SELECT', 'UPDATE'],
+                         [w for w in run if w in ('SELECT', 'UPDATE')])
         self.assertEqual((vm_states.DELETED, None, True),
                          (destroyed.vm_state, destroyed.task_state,
                           destroyed.deleted))
