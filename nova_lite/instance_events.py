@@ -72,6 +72,14 @@ def record_fault(records, context, instance_uuid, error, host=None):
                     record_error)
 
 
+class Step:
+    """What the block of :meth:`ActionEvents.step` tells the bracket."""
+
+    def __init__(self):
+        # True once the block's own write finished the event.
+        self.finished = False
+
+
 class ActionEvents:
     """The action events and faults one service records, as ``host``."""
 
@@ -101,7 +109,7 @@ class ActionEvents:
 
     @contextlib.contextmanager
     def step(self, context, instance_uuid, event, undo=None, fault=False,
-             revert=None, expected_task_state=None):
+             revert=None, expected_task_state=None, started=False):
         """Run the block as ``event`` (see the module docstring); the
         block's error is re-raised once recorded.
 
@@ -109,10 +117,19 @@ class ActionEvents:
         :param revert: the instance values a failure leaves, or a
             callable taking the error and returning them (None: none).
         :param expected_task_state: what ``revert`` expects (None: any).
+        :param started: the event was started already (with the read
+            that came before the step): not started again.
+
+        The block gets a :class:`Step`: one whose last write also
+        finished the event sets its ``finished``, and a success records
+        nothing more. A failure is recorded as above either way (the
+        write that would have finished the event did not happen).
         """
-        self.start(context, instance_uuid, event)
+        if not started:
+            self.start(context, instance_uuid, event)
+        step = Step()
         try:
-            yield
+            yield step
         except Exception as error:
             if undo is not None:
                 undo(error)
@@ -124,7 +141,8 @@ class ActionEvents:
                 self._revert(context, instance_uuid, event, values,
                              expected_task_state)
             raise
-        self.finish(context, instance_uuid, event)
+        if not step.finished:
+            self.finish(context, instance_uuid, event)
 
     def _revert(self, context, instance_uuid, event, values, expected):
         try:

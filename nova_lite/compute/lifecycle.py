@@ -50,15 +50,18 @@ class Lifecycle:
         self.conductor_api = conductor_api
         self.placement = placement
 
-    def _terminate(self, context, instance):
+    def _terminate(self, context, instance, migrations=None, started=False):
+        """``migrations``: the instance's unfinished ones, read with it
+        (None: read them here); ``started``: the event is started."""
         uuid = instance.uuid
         try:
             with self.events.step(context, uuid, TERMINATE_EVENT,
-                                  fault=True, revert=_NO_TASK):
+                                  fault=True, revert=_NO_TASK,
+                                  started=started) as step:
                 self.driver.destroy(context, instance)
                 self.allocations.drop(uuid)
-                self._end_unfinished_migrations(context, uuid)
-                destroyed = self._write_last_state(context, uuid, {
+                self._end_unfinished_migrations(context, uuid, migrations)
+                destroyed = self._write_last_state(context, uuid, step, {
                     'vm_state': vm_states.DELETED, 'task_state': None,
                     'power_state': power_state.NOSTATE,
                     'terminated_at': timeutils.utcnow()})
@@ -74,18 +77,26 @@ class Lifecycle:
             self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
 
-    def _write_last_state(self, context, uuid, values):
-        """A deleted instance's last ``values``: written with its soft
-        delete in one conductor call (and transaction) when the conductor
-        takes both (1.5), True then, as Nova destroys the instance inside
-        the terminate event; else only written (False: the caller
-        destroys it)."""
-        check = getattr(self.conductor_api, 'can_destroy_with_values', None)
-        if check is not None and check():
+    def _write_last_state(self, context, uuid, step, values):
+        """A deleted instance's last ``values``, as Nova destroys the
+        instance inside the terminate event: with its soft delete and the
+        event's finish in one conductor call (and transaction) when the
+        conductor takes it (1.6); with the soft delete alone (1.5); True
+        then. Else only written (False: the caller destroys it)."""
+        if self._conductor_can('can_terminate_in_two_calls'):
+            self.conductor_api.terminate_finish(context, uuid, values,
+                                                TERMINATE_EVENT)
+            step.finished = True
+            return True
+        if self._conductor_can('can_destroy_with_values'):
             self.conductor_api.instance_destroy(context, uuid, values=values)
             return True
         self.records.update(context, uuid, values)
         return False
+
+    def _conductor_can(self, check):
+        check = getattr(self.conductor_api, check, None)
+        return bool(check is not None and check())
 
     def complete_left_over_deletes(self, context, host):
         """Finish the deletes a previous process of ``host`` received but
@@ -104,7 +115,7 @@ class Lifecycle:
         """Destroy the guest, drop the allocations (the instance's and
         those of its unfinished migrations), delete the row."""
         try:
-            current = self.conductor_api.instance_get_by_uuid(
+            current, migrations, started = self._read_for_terminate(
                 context, instance.uuid)
         except exception.InstanceNotFound:
             # NOTE(nova_lite): a delete delivered after the start-up
@@ -114,8 +125,19 @@ class Lifecycle:
         except _RECORD_ERRORS as error:
             LOG.warning('Instance %s not read before its delete (%s); '
                         'deleting it as the cast says', instance.uuid, error)
-            current = instance
-        self._terminate(context, current)
+            current, migrations, started = instance, None, False
+        self._terminate(context, current, migrations, started)
+
+    def _read_for_terminate(self, context, uuid):
+        """The instance as its cell has it now, its unfinished migrations
+        (None: not read yet) and whether the terminate event is started:
+        all in one call when the conductor takes it (1.6)."""
+        if self._conductor_can('can_terminate_in_two_calls'):
+            current, migrations = self.conductor_api.terminate_start(
+                context, uuid, TERMINATE_EVENT, self.events.host)
+            return current, migrations, True
+        return self.conductor_api.instance_get_by_uuid(context, uuid), \
+            None, False
 
     def stop_instance(self, context, instance):
         self._power_action(
@@ -170,18 +192,19 @@ class Lifecycle:
 
     # -- helpers ---------------------------------------------------------
 
-    def _end_unfinished_migrations(self, context, uuid):
-        """The deleted instance's migrations still in flight lose what
-        they hold in placement (the source of a resize or a live
-        migration) and end ``error``. Best effort: logged, never raised,
-        the delete goes on."""
-        try:
-            migrations = self.conductor_api.migration_get_all_by_filters(
-                context, {'instance_uuid': uuid})
-        except _RECORD_ERRORS as error:
-            LOG.error('Migrations of deleted instance %s not read: %s',
-                      uuid, error)
-            return
+    def _end_unfinished_migrations(self, context, uuid, migrations=None):
+        """The deleted instance's migrations still in flight (read here
+        unless given) lose what they hold in placement (the source of a
+        resize or a live migration) and end ``error``. Best effort:
+        logged, never raised, the delete goes on."""
+        if migrations is None:
+            try:
+                migrations = self.conductor_api.migration_get_all_by_filters(
+                    context, {'instance_uuid': uuid})
+            except _RECORD_ERRORS as error:
+                LOG.error('Migrations of deleted instance %s not read: %s',
+                          uuid, error)
+                return
         for migration in migrations:
             if not migration.is_done:
                 self._end_migration(context, uuid, migration)

@@ -24,7 +24,7 @@ from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
-from nova_lite.objects import cell_transaction
+from nova_lite.objects import db_transaction
 from nova_lite.objects import task_log as task_log_obj
 
 CONF = nl_conf.CONF
@@ -40,9 +40,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.5)."""
+    """Conductor endpoint (API version 1.6)."""
 
-    target = messaging.Target(version='1.5')
+    target = messaging.Target(version='1.6')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -211,10 +211,25 @@ class ConductorManager(manager.Manager):
     def instance_destroy(self, context, instance_uuid, values=None):
         """1.5: ``values`` written first, in the same transaction (a
         terminate's last state, then the delete)."""
-        cctxt = self.cell_context(context)
-        return _destroy_instance(cctxt, objects.Instance(cctxt,
-                                                         uuid=instance_uuid),
-                                 values or {})
+        return _destroy_instance(self.cell_context(context), instance_uuid,
+                                 values)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def terminate_start(self, context, instance_uuid, event, host):
+        """1.6: the instance (InstanceNotFound), ``event`` started under
+        the request's action (best effort, as a step's start) and the
+        instance's unfinished migrations, in one transaction: what a
+        compute's terminate reads and records before the guest goes."""
+        return _start_terminate(self.cell_context(context), instance_uuid,
+                                event, host)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def terminate_finish(self, context, instance_uuid, values, event):
+        """1.6: a terminate's last ``values`` written, the soft delete and
+        ``event`` finished ``Success``, in one transaction; nothing is
+        returned (the compute has no use for the deleted row)."""
+        _destroy_instance(self.cell_context(context), instance_uuid, values,
+                          event=event)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_fault_create(self, context, values):
@@ -362,16 +377,44 @@ class ConductorManager(manager.Manager):
             message=message)
 
 
-@cell_transaction.retry_on_transient
-def _destroy_instance(cctxt, instance, values):
-    """``values`` written (when there are any), then the soft delete, in
-    one transaction: a terminate's last state never shows on a live row
-    without the delete, nor the delete without it. The deleted row."""
-    with cell_transaction.writing(cctxt):
-        if _set_changes(instance, values):
-            instance.save()
-        instance.destroy()
+@db_transaction.retry_on_transient
+def _start_terminate(cctxt, instance_uuid, event, host):
+    """[the instance, its unfinished migrations], ``event`` started."""
+    with db_transaction.cell_writing(cctxt):
+        instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
+        _record_event(objects.InstanceActionEvent.event_start, cctxt,
+                      instance_uuid, event, host=host)
+        migrations = objects.MigrationList.get_by_filters(
+            cctxt, {'instance_uuid': instance_uuid})
+    return [instance, [m for m in migrations if not m.is_done]]
+
+
+@db_transaction.retry_on_transient
+def _destroy_instance(cctxt, instance_uuid, values, event=None):
+    """``values`` written with the soft delete (one read, one UPDATE),
+    then ``event`` finished (when given), in one transaction: a
+    terminate's last state never shows on a live row without the
+    delete, nor the delete without it. The deleted row."""
+    instance = objects.Instance(cctxt, uuid=instance_uuid)
+    with db_transaction.cell_writing(cctxt):
+        instance.destroy(values=values)
+        if event is not None:
+            _record_event(objects.InstanceActionEvent.event_finish, cctxt,
+                          instance_uuid, event)
     return instance
+
+
+def _record_event(record, cctxt, instance_uuid, event, **kwargs):
+    """An event start or finish that is best effort (no action, or no
+    started event: logged), as :class:`nova_lite.instance_events.
+    ActionEvents` records them; it raises before it writes, so the
+    transaction around it goes on."""
+    try:
+        record(cctxt, instance_uuid, event, **kwargs)
+    except (exception.InstanceActionNotFound,
+            exception.InstanceActionEventNotFound) as error:
+        LOG.debug('Event %s of %s not recorded: %s', event, instance_uuid,
+                  error)
 
 
 def _set_changes(obj, values):

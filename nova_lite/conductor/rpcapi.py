@@ -38,9 +38,15 @@ class ConductorAPI:
     * 1.5 - instance_destroy takes ``values``: the instance's last state
       (a terminate's vm state ``deleted``...) written in the transaction
       that deletes it, one call instead of an update and a destroy.
+    * 1.6 - terminate_start and terminate_finish: a compute's terminate
+      in two calls. The first reads the instance, starts the event and
+      returns the unfinished migrations (was a read, an event start and
+      a migration list); the second writes the last state, deletes the
+      instance and finishes the event (was a destroy and an event
+      finish), returning nothing.
     """
 
-    VERSION = '1.5'
+    VERSION = '1.6'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -143,6 +149,28 @@ class ConductorAPI:
         """True when the conductor takes ``values`` with
         :meth:`instance_destroy`."""
         return self.client.can_send_version('1.5')
+
+    def can_terminate_in_two_calls(self):
+        """True when the conductor takes :meth:`terminate_start` and
+        :meth:`terminate_finish`."""
+        return self.client.can_send_version('1.6')
+
+    def terminate_start(self, context, instance_uuid, event, host):
+        """Call (1.6): ``[instance, unfinished migrations]`` with
+        ``event`` started under the request's action, as ``host``
+        (InstanceNotFound: nothing started)."""
+        cctxt = self.client.prepare(version='1.6')
+        return cctxt.call(context, 'terminate_start',
+                          instance_uuid=instance_uuid, event=event,
+                          host=host)
+
+    def terminate_finish(self, context, instance_uuid, values, event):
+        """Call (1.6): ``values`` written, the instance soft-deleted and
+        ``event`` finished ``Success``, in one transaction."""
+        cctxt = self.client.prepare(version='1.6')
+        return cctxt.call(context, 'terminate_finish',
+                          instance_uuid=instance_uuid, values=values,
+                          event=event)
 
     def instance_fault_create(self, context, values):
         """Call: record an InstanceFault (see ``fault_values``)."""

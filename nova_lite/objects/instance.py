@@ -114,9 +114,17 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
             expected_task_state=expected_task_state,
             expected_vm_state=expected_vm_state))
 
-    def destroy(self):
-        """Soft-delete the instance."""
-        self._refresh(_db().instance_destroy(self._context, self.uuid))
+    def destroy(self, values=None):
+        """Soft-delete the instance; ``values`` (a terminate's last
+        state, as fields take them) written with it, in one statement.
+        Other changes not saved are dropped, as before."""
+        if values:
+            self.obj_reset_changes()
+            for name, value in values.items():
+                setattr(self, name, value)
+            values = self._db_values()
+        self._refresh(_db().instance_destroy(self._context, self.uuid,
+                                             values=values))
 
     def _refresh(self, db_row):
         fresh = self._from_db(self._context, db_row)

@@ -30,7 +30,7 @@ from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import api_transaction
+from nova_lite.objects import db_transaction
 from nova_lite.objects import instance_group as group_obj
 
 CONF = nl_conf.CONF
@@ -216,9 +216,9 @@ def _withdraw(context, build_requests, group):
         net_compute.deallocate(context, build_request.instance_uuid)
 
 
-@api_transaction.retry_on_transient
+@db_transaction.retry_on_transient
 def _withdraw_rows(context, build_requests, group):
-    with api_transaction.writing(context):
+    with db_transaction.api_writing(context):
         for build_request in build_requests:
             uuid = build_request.instance_uuid
             _ignore_missing(build_request.destroy)
@@ -364,12 +364,12 @@ def _build_request(context, uuid, values):
         tags=values.get('extra', {}).get('tags') or [])
 
 
-@api_transaction.retry_on_transient
+@db_transaction.retry_on_transient
 def _store_all(context, build_requests, specs, group):
     """Per server its request spec, build request and mapping with no
     cell (the servers now exist), and the group's new members: in one
     transaction, so a failure leaves none of them behind."""
-    with api_transaction.writing(context):
+    with db_transaction.api_writing(context):
         for build_request, spec in zip(build_requests, specs, strict=True):
             spec.create()
             build_request.create()

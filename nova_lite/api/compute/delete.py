@@ -28,9 +28,8 @@ from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import api_transaction
 from nova_lite.objects import cell_mapping as cell_mapping_obj
-from nova_lite.objects import cell_transaction
+from nova_lite.objects import db_transaction
 from nova_lite.objects import instance_group as group_obj
 from nova_lite import servicegroup
 
@@ -152,13 +151,13 @@ class DeleteAPI:
 
 
 
-@cell_transaction.retry_on_transient
+@db_transaction.retry_on_transient
 def _start_delete_on_host(cctxt, instance, deleting):
     """In one cell transaction: None when the instance's compute is down
     (the caller deletes it here); else its task state ``deleting`` and
     the ``delete`` action, True, or False when a delete is already under
     way (``deleting``: nothing written, nothing to cast)."""
-    with cell_transaction.writing(cctxt):
+    with db_transaction.cell_writing(cctxt):
         if not servicegroup.compute_is_up(cctxt, instance.host):
             return None
         if deleting:
@@ -169,12 +168,12 @@ def _start_delete_on_host(cctxt, instance, deleting):
     return True
 
 
-@api_transaction.retry_on_transient
+@db_transaction.retry_on_transient
 def _forget(context, uuid):
     """What the API database holds for a deleted server, in one
     transaction: its mapping queued for delete, its group membership,
     its ports."""
-    with api_transaction.writing(context):
+    with db_transaction.api_writing(context):
         objects.InstanceMapping.queue_for_delete(context, uuid)
         group_obj.InstanceGroup.delete_member(context, uuid)
         net_compute.deallocate(context, uuid)

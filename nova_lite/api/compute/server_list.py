@@ -23,7 +23,7 @@ from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import api_transaction
+from nova_lite.objects import db_transaction
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ _CELL_DOWN_ERRORS = (db_exc.DBError, sa_exc.SQLAlchemyError, ConnectionError,
                      TimeoutError, OSError)
 
 
-@api_transaction.retry_on_transient
+@db_transaction.retry_on_transient
 def reading(context, func, *args, **kwargs):
     """``func(*args, **kwargs)`` with every API database read it makes on
     ``context`` in one transaction: a GET's mapping, build request or
@@ -42,7 +42,7 @@ def reading(context, func, *args, **kwargs):
     request, so a snapshot never misses both). Cell reads keep their own
     (cell contexts are copies). Retried whole on a transient error, as
     each read was."""
-    with api_transaction.reading(context):
+    with db_transaction.api_reading(context):
         return func(*args, **kwargs)
 
 

@@ -237,12 +237,15 @@ def instance_update(context, instance_uuid, values,
 
 
 @session.retry_on_transient
-def instance_destroy(context, instance_uuid):
-    """Soft-delete an instance; returns the deleted row."""
+def instance_destroy(context, instance_uuid, values=None):
+    """Soft-delete an instance, ``values`` written in the same UPDATE (a
+    terminate's last state); returns the deleted row."""
     with _writer(context) as s:
         instance = _instance_get(s, context, instance_uuid)
         if instance.deleted:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
+        if values:
+            instance.update(_instance_values(values))
         instance.deleted = instance.id
         instance.deleted_at = types.utcnow()
         s.flush()

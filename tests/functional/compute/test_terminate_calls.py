@@ -1,7 +1,14 @@
-"""What a compute asks its cell conductor to delete an instance: its last
-state (vm state ``deleted``...) and the soft delete in one call and one
-transaction (conductor 1.5), or an update and a destroy when the
-conductor is older (``[upgrade_levels] conductor``)."""
+"""What a compute asks its cell conductor to delete an instance.
+
+Conductor 1.6: two calls, the instance read with its event started and
+its unfinished migrations, then its last state (vm state ``deleted``...),
+the soft delete and the event's finish in one transaction; then the
+node's usage. A conductor capped at 1.5 (``[upgrade_levels]
+conductor``) gets the six calls of 1.5 (the last state with the delete),
+one at 1.4 seven (an update, then a destroy). Whichever, the server's
+``delete`` action lists its terminate event finished ``Success``, as
+Nova's does.
+"""
 
 import fixtures
 import testtools
@@ -12,6 +19,13 @@ from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite.testing import integrated
 
+# What a terminate calls, beside the instance's own writes.
+_RECORDED = ('instance_get_by_uuid', 'instance_update', 'instance_destroy',
+             'action_event_start', 'action_event_finish',
+             'migration_get_all_by_filters', 'compute_node_update',
+             'terminate_start', 'terminate_finish')
+_LAST_STATE = ['power_state', 'task_state', 'terminated_at', 'vm_state']
+
 
 class TerminateCallsTest(testtools.TestCase):
 
@@ -19,7 +33,7 @@ class TerminateCallsTest(testtools.TestCase):
         cloud = self.useFixture(integrated.IntegratedFixture(flags=flags))
         cloud.start_compute('host1')
         self.calls = []
-        for name in ('instance_update', 'instance_destroy'):
+        for name in _RECORDED:
             self._record(name)
         return cloud
 
@@ -27,9 +41,11 @@ class TerminateCallsTest(testtools.TestCase):
         real = getattr(conductor_manager.ConductorManager, name)
         calls = self.calls
 
-        def recorded(manager, context, instance_uuid, *args, **kwargs):
-            calls.append((name, sorted(kwargs.get('values') or {})))
-            return real(manager, context, instance_uuid, *args, **kwargs)
+        def recorded(manager, context, *args, **kwargs):
+            values = kwargs.get('values')
+            calls.append(name if values is None or name == 'compute_node_'
+                         'update' else (name, sorted(values)))
+            return real(manager, context, *args, **kwargs)
         self.useFixture(fixtures.MonkeyPatch(
             'nova_lite.conductor.manager.ConductorManager.%s' % name,
             recorded))
@@ -37,6 +53,8 @@ class TerminateCallsTest(testtools.TestCase):
     def delete(self, cloud):
         server = cloud.create_server()
         server = cloud.wait_for_server(server['id'], 'ACTIVE')
+        # The build's own usage refresh comes after ACTIVE shows.
+        cloud.wait_for_builds()
         del self.calls[:]
         response = cloud.api.delete('/servers/%s' % server['id'])
         self.assertEqual(204, response.status, response)
@@ -48,17 +66,60 @@ class TerminateCallsTest(testtools.TestCase):
         self.assertEqual((vm_states.DELETED, None, True),
                          (row.vm_state, row.task_state, row.deleted))
         self.assertIsNotNone(row.terminated_at)
+        self.assertEqual([('compute_terminate_instance', 'host1', 'Success')],
+                         self.delete_events(cloud, server['id']))
         return self.calls
 
-    def test_last_state_and_delete_in_one_call(self):
+    def delete_events(self, cloud, server_id, message=None):
+        path = '/servers/%s/os-instance-actions' % server_id
+        actions = cloud.admin_api.get(path, version='2.21').body
+        (delete,) = [a for a in actions['instanceActions']
+                     if a['action'] == 'delete']
+        self.assertEqual(message, delete['message'])
+        detail = cloud.admin_api.get(
+            '%s/%s' % (path, delete['request_id']),
+            version='2.62').body['instanceAction']
+        return [(e['event'], e['host'], e['result'])
+                for e in detail['events']]
+
+    def test_a_terminate_is_two_calls_and_the_node_usage(self):
         calls = self.delete(self.cloud())
-        self.assertEqual([('instance_destroy', [
-            'power_state', 'task_state', 'terminated_at', 'vm_state'])],
-            calls)
+        self.assertEqual(['terminate_start', ('terminate_finish', _LAST_STATE),
+                          'compute_node_update'], calls)
+
+    def test_a_conductor_capped_at_1_5_gets_the_last_state_with_its_delete(
+            self):
+        calls = self.delete(self.cloud(upgrade_levels={'conductor': '1.5'}))
+        self.assertEqual([
+            'instance_get_by_uuid', 'action_event_start',
+            'migration_get_all_by_filters', ('instance_destroy', _LAST_STATE),
+            'action_event_finish', 'compute_node_update'], calls)
 
     def test_an_older_conductor_gets_an_update_then_a_destroy(self):
         calls = self.delete(self.cloud(upgrade_levels={'conductor': '1.4'}))
         self.assertEqual([
-            ('instance_update', [
-                'power_state', 'task_state', 'terminated_at', 'vm_state']),
-            ('instance_destroy', [])], calls)
+            'instance_get_by_uuid', 'action_event_start',
+            'migration_get_all_by_filters', ('instance_update', _LAST_STATE),
+            'action_event_finish', 'instance_destroy',
+            'compute_node_update'], calls)
+
+    def test_a_failed_terminate_finishes_its_event_as_an_error(self):
+        cloud = self.cloud()
+        server = cloud.create_server()
+        server = cloud.wait_for_server(server['id'], 'ACTIVE')
+        cloud.wait_for_builds()
+        self.useFixture(fixtures.MockPatchObject(
+            cloud.computes['host1'].manager.driver, 'destroy',
+            side_effect=RuntimeError('guest stuck')))
+        del self.calls[:]
+        response = cloud.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        # The started event finished Error (the write that would have
+        # finished it did not happen), a fault, no task: as before 1.6.
+        self.assertEqual(['terminate_start', 'action_event_finish',
+                          ('instance_update', ['task_state'])], self.calls)
+        server = cloud.get_server(server['id'])
+        self.assertEqual(('ACTIVE', None),
+                         (server['status'], server['OS-EXT-STS:task_state']))
+        self.assertEqual([('compute_terminate_instance', 'host1', 'Error')],
+                         self.delete_events(cloud, server['id'], 'Error'))

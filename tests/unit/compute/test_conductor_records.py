@@ -46,6 +46,20 @@ def counted_transactions():
         event.remove(sa_engine.Engine, 'begin', on_begin)
 
 
+@contextlib.contextmanager
+def counted_statements():
+    """A list that gets the first word of each statement run inside."""
+    run = []
+
+    def on_execute(conn, cursor, statement, *args):
+        run.append(statement.split(None, 1)[0].upper())
+    event.listen(sa_engine.Engine, 'before_cursor_execute', on_execute)
+    try:
+        yield run
+    finally:
+        event.remove(sa_engine.Engine, 'before_cursor_execute', on_execute)
+
+
 class ConductorRecordsTestCase(testtools.TestCase):
 
     def setUp(self):
@@ -226,13 +240,16 @@ class ConductorRecordsTestCase(testtools.TestCase):
 
     def test_instance_destroy_writes_the_last_state_in_its_transaction(self):
         instance = self._instance()
-        with counted_transactions() as begun:
+        with counted_transactions() as begun, counted_statements() as run:
             destroyed = self.conductor.instance_destroy(
                 self.ctxt, instance.uuid,
                 values={'vm_state': vm_states.DELETED, 'task_state': None})
         # 1.5: the values and the soft delete in one transaction (2
-        # before: a read, then the delete, and the update a call apart).
+        # before: a read, then the delete, and the update a call apart),
+        # one read and one UPDATE (were two of each).
         self.assertEqual(1, len(begun))
+        self.assertEqual(['SELECT', 'UPDATE'],
+                         [w for w in run if w in ('SELECT', 'UPDATE')])
         self.assertEqual((vm_states.DELETED, None, True),
                          (destroyed.vm_state, destroyed.task_state,
                           destroyed.deleted))
@@ -251,3 +268,81 @@ class ConductorRecordsTestCase(testtools.TestCase):
         deleted = objects.Instance.get_by_uuid(
             nl_context.get_admin_context(read_deleted='yes'), instance.uuid)
         self.assertEqual(vm_states.ACTIVE, deleted.vm_state)
+
+    # -- 1.6: a terminate in two calls -------------------------------------
+
+    def _events(self, instance_uuid):
+        action = objects.InstanceAction.get_by_request_id(
+            self.ctxt, instance_uuid, self.ctxt.request_id)
+        return [(e.event, e.host, e.result) for e in
+                objects.InstanceActionEventList.get_by_action(self.ctxt,
+                                                              action.id)]
+
+    def test_terminate_start_reads_starts_and_lists_in_one_transaction(self):
+        instance = self._instance()
+        self.conductor.action_start(self.ctxt, instance.uuid, 'delete')
+        for status in ('migrating', 'confirmed', 'error'):
+            self.conductor.migration_create(self.ctxt, {
+                'instance_uuid': instance.uuid, 'status': status})
+        with counted_transactions() as begun:
+            current, migrations = self.conductor.terminate_start(
+                self.ctxt, instance.uuid, 'compute_terminate_instance', 'h1')
+        self.assertEqual(1, len(begun))
+        self.assertEqual((instance.uuid, 'h1'), (current.uuid, current.host))
+        # Only what the terminate ends travels back.
+        self.assertEqual(['migrating'], [m.status for m in migrations])
+        self.assertEqual([('compute_terminate_instance', 'h1', None)],
+                         self._events(instance.uuid))
+
+    def test_terminate_start_without_an_action_still_reads(self):
+        instance = self._instance()
+        current, migrations = self.conductor.terminate_start(
+            self.ctxt, instance.uuid, 'compute_terminate_instance', 'h1')
+        self.assertEqual((instance.uuid, []), (current.uuid, migrations))
+
+    def test_terminate_start_of_a_deleted_instance(self):
+        instance = self._instance()
+        self.conductor.instance_destroy(self.ctxt, instance.uuid)
+        self.assertRaises(exception.InstanceNotFound,
+                          unwrapped(self.conductor.terminate_start),
+                          self.ctxt, instance.uuid, 'e', 'h1')
+
+    def test_terminate_finish_deletes_and_finishes_in_one_transaction(self):
+        instance = self._instance()
+        self.conductor.action_start(self.ctxt, instance.uuid, 'delete')
+        self.conductor.terminate_start(self.ctxt, instance.uuid,
+                                       'compute_terminate_instance', 'h1')
+        with counted_transactions() as begun:
+            self.assertIsNone(self.conductor.terminate_finish(
+                self.ctxt, instance.uuid,
+                {'vm_state': vm_states.DELETED, 'task_state': None},
+                'compute_terminate_instance'))
+        self.assertEqual(1, len(begun))
+        deleted = objects.Instance.get_by_uuid(
+            nl_context.get_admin_context(read_deleted='yes'), instance.uuid)
+        self.assertEqual((vm_states.DELETED, None, True),
+                         (deleted.vm_state, deleted.task_state,
+                          deleted.deleted))
+        self.assertEqual([('compute_terminate_instance', 'h1', 'Success')],
+                         self._events(instance.uuid))
+
+    def test_terminate_finish_without_a_started_event_still_deletes(self):
+        instance = self._instance()
+        self.conductor.terminate_finish(self.ctxt, instance.uuid,
+                                        {'vm_state': vm_states.DELETED},
+                                        'compute_terminate_instance')
+        self.assertRaises(exception.InstanceNotFound,
+                          unwrapped(self.conductor.instance_get_by_uuid),
+                          self.ctxt, instance.uuid)
+
+    def test_terminate_finish_of_a_deleted_instance_finishes_nothing(self):
+        instance = self._instance()
+        self.conductor.action_start(self.ctxt, instance.uuid, 'delete')
+        self.conductor.terminate_start(self.ctxt, instance.uuid, 'e', 'h1')
+        self.conductor.instance_destroy(self.ctxt, instance.uuid)
+        self.assertRaises(exception.InstanceNotFound,
+                          unwrapped(self.conductor.terminate_finish),
+                          self.ctxt, instance.uuid,
+                          {'vm_state': vm_states.DELETED}, 'e')
+        # The compute's bracket then finishes it as an error.
+        self.assertEqual([('e', 'h1', None)], self._events(instance.uuid))

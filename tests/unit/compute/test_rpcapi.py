@@ -133,10 +133,29 @@ class ConductorAPITestCase(testtools.TestCase):
         self.assertEqual({'instance_uuid': 'u', 'values': {'vm_state': 'x'}},
                          kwargs)
 
-    def test_destroy_with_values_follows_the_version_cap(self):
-        self.assertTrue(conductor_rpcapi.ConductorAPI()
-                        .can_destroy_with_values())
-        self.useFixture(testing.ConfFixture()).flags(
-            conductor='1.4', group='upgrade_levels')
-        self.assertFalse(conductor_rpcapi.ConductorAPI()
-                         .can_destroy_with_values())
+    def test_terminate_calls_are_1_6_calls_served_by_the_manager(self):
+        self.api.terminate_start(self.ctxt, 'u', 'e', 'h')
+        self.api.terminate_finish(self.ctxt, 'u', {'vm_state': 'x'}, 'e')
+        self.assertEqual([
+            ('call', 'terminate_start', '1.6',
+             {'instance_uuid': 'u', 'event': 'e', 'host': 'h'}),
+            ('call', 'terminate_finish', '1.6',
+             {'instance_uuid': 'u', 'values': {'vm_state': 'x'},
+              'event': 'e'})],
+            [(kind, method, prepare['version'], kwargs)
+             for kind, method, prepare, kwargs in self.client.log])
+        for method in ('terminate_start', 'terminate_finish'):
+            self.assertTrue(hasattr(conductor_manager.ConductorManager,
+                                    method), method)
+
+    def test_what_a_terminate_sends_follows_the_version_cap(self):
+        # The check, and the newest cap at which it is False.
+        conf = self.useFixture(testing.ConfFixture())
+        for check, below in (('can_destroy_with_values', '1.4'),
+                             ('can_terminate_in_two_calls', '1.5')):
+            conf.flags(conductor=None, group='upgrade_levels')
+            self.assertTrue(getattr(conductor_rpcapi.ConductorAPI(),
+                                    check)(), check)
+            conf.flags(conductor=below, group='upgrade_levels')
+            self.assertFalse(getattr(conductor_rpcapi.ConductorAPI(),
+                                     check)(), check)
