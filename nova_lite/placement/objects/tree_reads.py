@@ -239,15 +239,16 @@ def _read_trees(context, root_ids, with_aggs):
     range, the other trees' rows dropped before any object is built: an
     ``IN`` list of 64 ids costs SQLAlchemy a rendered parameter per id
     and statement, more than the rows the range may add (at most as many
-    as asked for). More than ``IN_LIST_MAX`` ids read everything (no join
-    with the providers table for the filter), other lists are an ``IN``
-    list."""
+    as asked for), however many ids there are: the scheduler's batch of
+    1,000 trees out of 10,000 is one range, not the whole table. Sparse
+    lists of more than ``IN_LIST_MAX`` ids read everything (no join with
+    the providers table for the filter), other lists are an ``IN`` list."""
     wanted = set(root_ids)
-    if len(wanted) > IN_LIST_MAX:
-        return _load(context, None, with_aggs, keep=wanted)
     ordered = sorted(wanted)
     if ordered and ordered[-1] - ordered[0] < 2 * len(ordered):
         return _load(context, ordered, with_aggs, keep=wanted, by=BY_RANGE)
+    if len(wanted) > IN_LIST_MAX:
+        return _load(context, None, with_aggs, keep=wanted)
     return _load(context, ordered, with_aggs)
 
 

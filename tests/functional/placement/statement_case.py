@@ -34,11 +34,14 @@ class PlacementStatementTestCase(testtools.TestCase):
     DELETE) sent since :meth:`count_statements` or the last clear."""
 
     microversion = '1.30'
+    # 'mysql': always on MariaDB (a test of its query plans).
+    database = None
 
     def setUp(self):
         super().setUp()
         url = None
-        if os.environ.get('NOVA_LITE_PLACEMENT_TEST_DB') == 'mysql':
+        if 'mysql' in (self.database,
+                       os.environ.get('NOVA_LITE_PLACEMENT_TEST_DB')):
             url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
         self.app = self.useFixture(
             placement_fixture.PlacementFixture(db_url=url)).app

@@ -5,6 +5,7 @@ did not resolve itself."""
 
 import uuid
 
+import fixtures
 import sqlalchemy as sa
 import webob
 
@@ -59,6 +60,18 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(wanted, set(body['provider_summaries']))
         self.assertEqual(wanted, {u for r in body['allocation_requests']
                                   for u in r['allocations']})
+        reads = self._tree_reads(statements)
+        self.assertEqual(3, len(reads))
+        self.assertTrue(all('BETWEEN' in s for s in reads), reads)
+
+    def test_dense_batch_longer_than_an_in_list_is_still_a_range(self):
+        # The scheduler's batch (1,000 of 10,000 trees) is longer than an
+        # IN list may be, and dense: one range, not every tree's rows.
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.placement.objects.tree_reads.IN_LIST_MAX', 2))
+        body, statements = self._get('resources=VCPU:1&limit=4')
+        self.assertEqual(set(self.computes[:4]),
+                         set(body['provider_summaries']))
         reads = self._tree_reads(statements)
         self.assertEqual(3, len(reads))
         self.assertTrue(all('BETWEEN' in s for s in reads), reads)
