@@ -101,7 +101,7 @@ class ActionEvents:
 
     @contextlib.contextmanager
     def step(self, context, instance_uuid, event, undo=None, fault=False,
-             revert=None, expected_task_state=None):
+             revert=None, expected_task_state=None, started=False):
         """Run the block as ``event`` (see the module docstring); the
         block's error is re-raised once recorded.
 
@@ -109,8 +109,10 @@ class ActionEvents:
         :param revert: the instance values a failure leaves, or a
             callable taking the error and returning them (None: none).
         :param expected_task_state: what ``revert`` expects (None: any).
+        :param started: the caller started the event already.
         """
-        self.start(context, instance_uuid, event)
+        if not started:
+            self.start(context, instance_uuid, event)
         try:
             yield
         except Exception as error:
