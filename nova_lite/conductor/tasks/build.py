@@ -7,12 +7,12 @@ For one API request (one or several instances of the same flavor):
    instance in cell0 (:mod:`.bury`);
 2. per instance: check the build request still exists (a user may have
    deleted the server while it was scheduled: then drop its mapping and
-   its claim), create the instance in the chosen cell's database, record
-   the ``create`` action, then point the instance mapping at the cell and
-   delete the build request in one API database transaction (if that
-   finds either gone, the delete won: remove the instance from the cell
-   and drop the claim), while the scheduler's decision is stored in the
-   cell beside it;
+   its claim), create the instance in the chosen cell's database with
+   the start of its ``create`` action (one transaction), then point the
+   instance mapping at the cell and delete the build request in one API
+   database transaction (if that finds either gone, the delete won:
+   remove the instance from the cell and drop the claim), while the
+   scheduler's decision is stored in the cell beside it;
 3. cast ``build_and_run_instance`` to the chosen compute over the cell's
    bus, handing down the remaining Selections as alternates and the
    request spec (whose server group policy and members the compute's late
@@ -183,9 +183,8 @@ class ScheduleAndBuildTask:
             # The created row is the instance the compute gets: read
             # back after the mapping and build request changes below, it
             # would be the same row.
-            row = instance_api.instance_create(cctxt, values)
-            action = objects.InstanceAction.action_start(
-                cctxt, uuid, common.CREATE_ACTION)
+            row, action = instance_api.instance_create_with_action(
+                cctxt, values, common.CREATE_ACTION)
             # The decision goes to the cell database while the API
             # database takes the hand-over: neither waits for the other.
             stored = _BESIDE.submit(

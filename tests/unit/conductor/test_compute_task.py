@@ -256,32 +256,45 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
         self.assertEqual({}, self.placement.get_allocations(
             instance.uuid)['allocations'])
 
-    def test_api_database_transactions_after_the_scheduler(self):
-        """The build request reread, the cell mapping, then the mapping
-        pointed at the cell and the build request deleted in one
-        transaction (were three)."""
+    def test_database_transactions_after_the_scheduler(self):
+        """API database: the build request reread, the cell mapping, then
+        the mapping pointed at the cell and the build request deleted in
+        one transaction (were three). Cell database: the instance with
+        its create action in one (were two), the decision and its event
+        (were four in all)."""
         (instance,), brs, specs = self.accept()
 
         def answer(uuid):
             self.claim(uuid, 'node1')
             self.begins.clear()
-            return [self.selection('node1')]
+            selection = self.selection('node1')
+            selection.decision = '{"source": "test", "picked": null}'
+            return [selection]
         engine = session.get_api_context_manager().writer.get_engine()
         self.begins = []
 
         def begin(conn):
-            self.begins.append(conn.engine.url == engine.url)
+            self.begins.append(
+                'api' if conn.engine.url == engine.url else 'cell')
         sa_event.listen(sa.engine.Engine, 'begin', begin)
         self.addCleanup(sa_event.remove, sa.engine.Engine, 'begin', begin)
         compute = self.run_build(brs, specs, FakeScheduler(answer))
         self.assertEqual(1, len(compute.builds))
-        self.assertEqual(3, self.begins.count(True), self.begins)
+        self.assertEqual((3, 3), (self.begins.count('api'),
+                                  self.begins.count('cell')), self.begins)
         mapping = objects.InstanceMapping.get_by_instance_uuid(
             self.admin, instance.uuid)
         self.assertEqual(self.cell1.uuid, mapping.cell_mapping.uuid)
         self.assertRaises(exception.BuildRequestNotFound,
                           build_api.build_request_get_by_instance_uuid,
                           self.admin, instance.uuid)
+        cctxt = self.cell_context()
+        (action,) = instance_api.actions_get(cctxt, instance.uuid)
+        self.assertEqual(('create', self.context.request_id, 'demo'),
+                         (action.action, action.request_id, action.user_id))
+        (event,) = instance_api.action_events_get(cctxt, action.id)
+        self.assertEqual('conductor_schedule_and_build_instances',
+                         event.event)
 
     def test_decision_is_stored_beside_the_hand_over(self):
         """The cell's decision record and the API database's hand-over
