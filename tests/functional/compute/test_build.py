@@ -60,6 +60,14 @@ class BuildTestBase(base.ComputeTestBase):
         compute.manager.wait_for_builds(timeout=30)
         return objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
 
+    def assert_build_event_succeeded(self, instance):
+        action = objects.InstanceAction.get_by_request_id(
+            self.ctxt, instance.uuid, self.ctxt.request_id)
+        events = objects.InstanceActionEventList.get_by_action(
+            self.ctxt, action.id)
+        self.assertEqual([('compute_build_and_run_instance', 'Success')],
+                         [(e.event, e.result) for e in events])
+
     def _node(self, node=NODE):
         return objects.ComputeNode.get_by_host_and_nodename(
             self.ctxt, 'host1', node)
@@ -176,12 +184,7 @@ class BuildTestCase(BuildTestBase):
         objects.InstanceAction.action_start(self.ctxt, instance.uuid,
                                             'create')
         self._build(compute, instance)
-        action = objects.InstanceAction.get_by_request_id(
-            self.ctxt, instance.uuid, self.ctxt.request_id)
-        events = objects.InstanceActionEventList.get_by_action(
-            self.ctxt, action.id)
-        self.assertEqual([('compute_build_and_run_instance', 'Success')],
-                         [(e.event, e.result) for e in events])
+        self.assert_build_event_succeeded(instance)
 
     def test_active_is_written_before_the_build_event_finishes(self):
         """As Nova's build event, which wraps the instance's last save:
@@ -286,12 +289,7 @@ class BuildTestCase(BuildTestBase):
                                             'create')
         instance = self._build(compute, instance)
         self.assertEqual(vm_states.ACTIVE, instance.vm_state)
-        action = objects.InstanceAction.get_by_request_id(
-            self.ctxt, instance.uuid, self.ctxt.request_id)
-        events = objects.InstanceActionEventList.get_by_action(
-            self.ctxt, action.id)
-        self.assertEqual([('compute_build_and_run_instance', 'Success')],
-                         [(e.event, e.result) for e in events])
+        self.assert_build_event_succeeded(instance)
 
     def test_left_over_build_goes_to_error_at_start(self):
         instance = self._instance(claim=False)

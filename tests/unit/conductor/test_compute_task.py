@@ -282,12 +282,6 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
         self.assertEqual(1, len(compute.builds))
         self.assertEqual((3, 3), (self.begins.count('api'),
                                   self.begins.count('cell')), self.begins)
-        mapping = objects.InstanceMapping.get_by_instance_uuid(
-            self.admin, instance.uuid)
-        self.assertEqual(self.cell1.uuid, mapping.cell_mapping.uuid)
-        self.assertRaises(exception.BuildRequestNotFound,
-                          build_api.build_request_get_by_instance_uuid,
-                          self.admin, instance.uuid)
         cctxt = self.cell_context()
         (action,) = instance_api.actions_get(cctxt, instance.uuid)
         self.assertEqual(('create', self.context.request_id, 'demo'),
