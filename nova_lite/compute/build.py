@@ -10,6 +10,11 @@ build then:
 2. reads the allocation the scheduler (or the cell conductor, on a
    reschedule) claimed in placement; the compute never claims, so no
    allocation is a final failure;
+   this read and the start of the build's action event run beside step 1
+   (the event wraps the whole build, as Nova's, whose build event is
+   started before the state check and finished ``Success`` when the
+   build does not start): one conductor round trip on the way to ACTIVE
+   instead of two and a placement request;
 3. spawns through the driver, then records the outcome:
 
    * success: ``active``, the node's ``failed_builds`` reset, the node's
@@ -72,6 +77,9 @@ class Builds:
         self.task_api = task_api
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max_builds, thread_name_prefix='build')
+        # The steps a build runs beside its first conductor call.
+        self._beside_pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2 * max_builds, thread_name_prefix='build-beside')
         self._pending = set()
         self._lock = threading.Lock()
 
@@ -112,9 +120,21 @@ class Builds:
     def stop(self):
         """Let the queued builds finish, then stop the pool."""
         self._pool.shutdown(wait=True)
+        self._beside_pool.shutdown(wait=True)
+
+    def _beside(self, context, func, *args):
+        """Run ``func(*args)`` in another thread (logging as ``context``'s
+        request); its future."""
+        def run():
+            context.update_store()
+            return func(*args)
+        return self._beside_pool.submit(run)
 
     def _run_build(self, context, instance, node, request_spec, host_list,
                    image):
+        # oslo.log takes the request id from the thread's context: this
+        # pool thread's is otherwise the last build's, or none.
+        context.update_store()
         try:
             self._do_build(context, instance, node, request_spec, host_list,
                            image)
@@ -143,14 +163,20 @@ class Builds:
     def _do_build(self, context, instance, node, request_spec, host_list,
                   image):
         uuid = instance.uuid
+        started = self._beside(context, self.events.start, context, uuid,
+                               BUILD_EVENT)
+        claimed = self._beside(context, self.allocations.claimed, uuid,
+                               node)
         instance = self._start_build(context, instance, node)
+        started.result()
         if instance is None:
+            self.events.finish(context, uuid, BUILD_EVENT)
             return
         try:
             with self.events.step(
-                    context, uuid, BUILD_EVENT,
+                    context, uuid, BUILD_EVENT, started=True,
                     undo=lambda error: self._clean_up(context, instance)):
-                allocations = self.allocations.claimed(uuid, node)
+                allocations = claimed.result()
                 self.driver.spawn(context, instance, image or {},
                                   allocations)
                 # NOTE(nova_lite): ACTIVE before the event is finished,

@@ -7,15 +7,19 @@ For one API request (one or several instances of the same flavor):
    instance in cell0 (:mod:`.bury`);
 2. per instance: check the build request still exists (a user may have
    deleted the server while it was scheduled: then drop its mapping and
-   its claim), create the instance in the chosen cell's database, record
-   the ``create`` action, point the instance mapping at the cell, and only
-   then delete the build request (if that finds it gone, the delete won:
-   remove the instance from the cell and drop the claim);
+   its claim), create the instance in the chosen cell's database with
+   the start of its ``create`` action (one transaction), then point the
+   instance mapping at the cell and delete the build request in one API
+   database transaction (if that finds either gone, the delete won:
+   remove the instance from the cell and drop the claim), while the
+   scheduler's decision is stored in the cell beside it;
 3. cast ``build_and_run_instance`` to the chosen compute over the cell's
    bus, handing down the remaining Selections as alternates and the
    request spec (whose server group policy and members the compute's late
    check reads).
 """
+
+import concurrent.futures
 
 from oslo_log import log as logging
 
@@ -25,12 +29,23 @@ from nova_lite.conductor.tasks import bury
 from nova_lite.conductor.tasks import common
 from nova_lite import context as nl_context
 from nova_lite.db.api import api as api_db
+from nova_lite.db.api import build_api
 from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 
 LOG = logging.getLogger(__name__)
+
+# Runs a build's decision store beside its API database hand-over.
+_BESIDE = concurrent.futures.ThreadPoolExecutor(
+    max_workers=4, thread_name_prefix='build-decision')
+
+
+def _in_context(context, func, *args, **kwargs):
+    """``func(*args, **kwargs)`` logging as ``context``'s request."""
+    context.update_store()
+    return func(*args, **kwargs)
 
 
 class ScheduleAndBuildTask:
@@ -131,30 +146,20 @@ class ScheduleAndBuildTask:
             pass
         common.delete_allocations(self.placement, uuid)
 
-    def _map_to_cell(self, uuid, cell):
-        """Point the mapping at ``cell``; False when the user deleted the
-        server (and its mapping) meanwhile."""
+    def _hand_over(self, uuid, cell):
+        """Point the mapping at ``cell`` and delete the build request
+        (one API database transaction); False when the user deleted the
+        server meanwhile (its mapping, or its build request: then the
+        caller removes the instance again)."""
         try:
-            mapping = objects.InstanceMapping.get_by_instance_uuid(
-                self.context, uuid)
-            if mapping.cell_mapping is not None:
-                LOG.error('Instance %s was mapped to %s already; remapping '
-                          'it to %s', uuid, mapping.cell_mapping.identity,
-                          cell.identity)
-            mapping.cell_mapping = cell
-            mapping.save()
+            previous, deleted = build_api.build_request_hand_over(
+                self.context, uuid, cell.id)
         except exception.InstanceMappingNotFound:
             return False
-        return True
-
-    @staticmethod
-    def _delete_build_request(build_request):
-        """False when someone else (the user's delete) deleted it first."""
-        try:
-            build_request.destroy()
-        except exception.BuildRequestNotFound:
-            return False
-        return True
+        if previous is not None:
+            LOG.error('Instance %s was mapped to cell id %s already; '
+                      'remapped it to %s', uuid, previous, cell.identity)
+        return deleted
 
     def _abandon(self, cctxt, uuid):
         """Undo a build the user deleted: instance, mapping, claim."""
@@ -178,14 +183,17 @@ class ScheduleAndBuildTask:
             # The created row is the instance the compute gets: read
             # back after the mapping and build request changes below, it
             # would be the same row.
-            row = instance_api.instance_create(cctxt, values)
-            action = objects.InstanceAction.action_start(
-                cctxt, uuid, common.CREATE_ACTION)
-            decisions.store_selection(cctxt, uuid, chosen, 'boot',
-                                      event=common.SCHEDULE_EVENT,
-                                      action_id=action.id)
-            if not self._map_to_cell(uuid, cell) or \
-                    not self._delete_build_request(build_request):
+            row, action = instance_api.instance_create_with_action(
+                cctxt, values, common.CREATE_ACTION)
+            # The decision goes to the cell database while the API
+            # database takes the hand-over: neither waits for the other.
+            stored = _BESIDE.submit(
+                _in_context, cctxt, decisions.store_selection, cctxt, uuid,
+                chosen, 'boot', event=common.SCHEDULE_EVENT,
+                action_id=action.id)
+            handed_over = self._hand_over(uuid, cell)
+            stored.result()
+            if not handed_over:
                 LOG.info('Instance %s was deleted while it was created in '
                          'cell %s; removing it', uuid, cell.identity)
                 self._abandon(cctxt, uuid)

@@ -8,6 +8,7 @@ Conventions as in :mod:`nova_lite.db.api.api`.
 """
 
 import sqlalchemy as sa
+from sqlalchemy.orm import exc as orm_exc
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models
@@ -102,6 +103,33 @@ def build_request_update(context, instance_uuid, values):
         row.update(values)
         s.flush()
     return row
+
+
+@session.retry_on_transient
+def build_request_hand_over(context, instance_uuid, cell_id):
+    """Point the instance's mapping at its cell and delete its build
+    request, in one transaction (the super conductor, once the instance
+    exists in that cell).
+
+    :returns: (the cell id the mapping had before, whether the build
+        request was still there to delete: False means a user's delete
+        won the race, and the conductor removes the instance again).
+    :raises InstanceMappingNotFound: the user's delete removed the
+        mapping already (nothing is written).
+    """
+    try:
+        with _writer(context) as s:
+            mapping = api_db._instance_mapping_get(s, instance_uuid)
+            previous = mapping.cell_id
+            mapping.cell_id = cell_id
+            s.flush()
+            count = s.execute(sa.delete(models.BuildRequest).where(
+                models.BuildRequest.instance_uuid == instance_uuid)).rowcount
+    except orm_exc.StaleDataError:
+        # deleted between the read and the write (see
+        # api.instance_mapping_update)
+        raise exception.InstanceMappingNotFound(uuid=instance_uuid)
+    return previous, bool(count)
 
 
 @session.retry_on_transient

@@ -44,20 +44,42 @@ def _instance_values(values):
 
 # -- instances --------------------------------------------------------------
 
-@session.retry_on_transient
-def instance_create(context, values):
-    """Insert an instance (``uuid`` defaults to a new one)."""
+def _insert_instance(context, instance, *rows):
+    """Insert ``instance`` and ``rows`` in one transaction."""
+    try:
+        with _writer(context) as s:
+            s.add(instance)
+            s.add_all(rows)
+            s.flush()
+    except db_exc.DBDuplicateEntry:
+        raise exception.InstanceExists(uuid=instance.uuid)
+
+
+def _instance_row(values):
     values = _instance_values(values)
     values.setdefault('uuid', uuidutils.generate_uuid())
     instance = models.Instance()
     instance.update(values)
-    try:
-        with _writer(context) as s:
-            s.add(instance)
-            s.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.InstanceExists(uuid=values['uuid'])
     return instance
+
+
+@session.retry_on_transient
+def instance_create(context, values):
+    """Insert an instance (``uuid`` defaults to a new one)."""
+    instance = _instance_row(values)
+    _insert_instance(context, instance)
+    return instance
+
+
+@session.retry_on_transient
+def instance_create_with_action(context, values, action):
+    """Insert an instance and the start of its first action (a build's
+    ``create``) in one transaction; (instance, action) rows."""
+    instance = _instance_row(values)
+    action_row = _action_row(context, {'instance_uuid': instance.uuid,
+                                       'action': action})
+    _insert_instance(context, instance, action_row)
+    return instance, action_row
 
 
 def _instance_get(s, context, instance_uuid):
@@ -287,9 +309,7 @@ def instance_fault_get_by_instance_uuids(context, instance_uuids,
 
 # -- actions and events -----------------------------------------------------
 
-@session.retry_on_transient
-def action_start(context, values):
-    """Record the start of an action (``action``, ``instance_uuid``, ...)."""
+def _action_row(context, values):
     values = dict(values)
     values.setdefault('request_id', context.request_id)
     values.setdefault('user_id', context.user_id)
@@ -297,6 +317,13 @@ def action_start(context, values):
     values.setdefault('start_time', types.utcnow())
     action = models.InstanceAction()
     action.update(values)
+    return action
+
+
+@session.retry_on_transient
+def action_start(context, values):
+    """Record the start of an action (``action``, ``instance_uuid``, ...)."""
+    action = _action_row(context, values)
     with _writer(context) as s:
         s.add(action)
         s.flush()

@@ -6,8 +6,11 @@ then ``build_and_run_instance`` is cast to the compute.
 """
 
 import datetime
+import logging
+import threading
 
 import fixtures
+from oslo_context import context as oslo_context
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import testtools
@@ -17,6 +20,7 @@ from nova_lite.compute import stale_builds
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance_fault
@@ -55,6 +59,14 @@ class BuildTestBase(base.ComputeTestBase):
             self.ctxt, instance, 'host1', node, host_list=host_list)
         compute.manager.wait_for_builds(timeout=30)
         return objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+
+    def assert_build_event_succeeded(self, instance):
+        action = objects.InstanceAction.get_by_request_id(
+            self.ctxt, instance.uuid, self.ctxt.request_id)
+        events = objects.InstanceActionEventList.get_by_action(
+            self.ctxt, action.id)
+        self.assertEqual([('compute_build_and_run_instance', 'Success')],
+                         [(e.event, e.result) for e in events])
 
     def _node(self, node=NODE):
         return objects.ComputeNode.get_by_host_and_nodename(
@@ -172,12 +184,7 @@ class BuildTestCase(BuildTestBase):
         objects.InstanceAction.action_start(self.ctxt, instance.uuid,
                                             'create')
         self._build(compute, instance)
-        action = objects.InstanceAction.get_by_request_id(
-            self.ctxt, instance.uuid, self.ctxt.request_id)
-        events = objects.InstanceActionEventList.get_by_action(
-            self.ctxt, action.id)
-        self.assertEqual([('compute_build_and_run_instance', 'Success')],
-                         [(e.event, e.result) for e in events])
+        self.assert_build_event_succeeded(instance)
 
     def test_active_is_written_before_the_build_event_finishes(self):
         """As Nova's build event, which wraps the instance's last save:
@@ -205,6 +212,84 @@ class BuildTestCase(BuildTestBase):
         self._build(compute, instance)
         self.assertEqual([vm_states.BUILDING, vm_states.ACTIVE,
                           'compute_build_and_run_instance'], calls)
+
+    def test_build_log_lines_carry_the_request_id(self):
+        """The build runs in the compute's pool, not the RPC handler's
+        thread: its log lines still name the request that cast it."""
+        seen = []
+
+        class Handler(logging.Handler):
+            def emit(self, record):
+                # what oslo.log's formatter reads for %(request_id)s
+                current = oslo_context.get_current()
+                seen.append((record.getMessage(),
+                             getattr(current, 'request_id', None)))
+        handler = Handler()
+        build_log = logging.getLogger('nova_lite.compute.build')
+        build_log.addHandler(handler)
+        self.addCleanup(build_log.removeHandler, handler)
+        self.addCleanup(build_log.setLevel, build_log.level)
+        build_log.setLevel(logging.INFO)
+        compute = self.start_compute()
+        self._build(compute, self._instance())
+        other = nl_context.get_admin_context()
+        self.assertNotEqual(other.request_id, self.ctxt.request_id)
+        instance = self._instance()
+        self.compute_api.build_and_run_instance(other, instance, 'host1',
+                                                NODE)
+        compute.manager.wait_for_builds(timeout=30)
+        lines = [(m, r) for m, r in seen if 'active on' in m]
+        self.assertEqual(2, len(lines), seen)
+        self.assertEqual([self.ctxt.request_id, other.request_id],
+                         [r for _m, r in lines])
+
+    def test_event_start_and_claim_read_beside_the_first_write(self):
+        """The build event's start and the placement read of the claim
+        do not wait for the BUILDING write: one conductor round trip on
+        the way to ACTIVE instead of two and a placement request."""
+        api = 'nova_lite.conductor.rpcapi.ConductorAPI.'
+        real_update = conductor_rpcapi.ConductorAPI.instance_update
+        others_done = threading.Event()
+        compute = self.start_compute()
+        real_claimed = compute.manager.builds.allocations.claimed
+        real_start = conductor_rpcapi.ConductorAPI.action_event_start
+        pending = {'start', 'claimed'}
+        lock = threading.Lock()
+
+        def done(name):
+            with lock:
+                pending.discard(name)
+                if not pending:
+                    others_done.set()
+
+        def start(conductor, context, uuid, event, **kwargs):
+            result = real_start(conductor, context, uuid, event, **kwargs)
+            done('start')
+            return result
+
+        def claimed(uuid, node):
+            result = real_claimed(uuid, node)
+            done('claimed')
+            return result
+
+        def update(conductor, context, uuid, values, **kwargs):
+            if values.get('vm_state') == vm_states.BUILDING:
+                # both ran while this write was still on its way
+                self.assertTrue(others_done.wait(10))
+            return real_update(conductor, context, uuid, values, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(api + 'instance_update',
+                                             update))
+        self.useFixture(fixtures.MonkeyPatch(api + 'action_event_start',
+                                             start))
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.allocations.InstanceAllocations.claimed',
+            lambda _self, uuid, node: claimed(uuid, node)))
+        instance = self._instance()
+        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
+                                            'create')
+        instance = self._build(compute, instance)
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        self.assert_build_event_succeeded(instance)
 
     def test_left_over_build_goes_to_error_at_start(self):
         instance = self._instance(claim=False)

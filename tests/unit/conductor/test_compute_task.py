@@ -5,7 +5,11 @@ asked; the API DB, the cell DBs (cell1 + cell0) and placement are real
 (SQLite, in-process), so the tests check rows, not mocks.
 """
 
+import threading
+
 import fixtures
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
 import testtools
 
 from nova_lite.api.compute import api as compute_api
@@ -16,6 +20,7 @@ from nova_lite import context as nl_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import build_api
 from nova_lite.db.cell import instance_api
+from nova_lite.db import session
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.testing import placement_fixture
@@ -232,10 +237,14 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
             self.claim(uuid, 'node1')
             return [self.selection('node1')]
 
+        real = build_api.build_request_hand_over
+
+        def user_deletes_first(context, uuid, cell_id):
+            build_api.build_request_destroy(self.admin, uuid)
+            return real(context, uuid, cell_id)
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.conductor.tasks.build.ScheduleAndBuildTask.'
-            '_delete_build_request',
-            staticmethod(lambda build_request: False)))
+            'nova_lite.db.api.build_api.build_request_hand_over',
+            user_deletes_first))
         compute = self.run_build(brs, specs, FakeScheduler(answer))
         self.assertEqual([], compute.builds)
         self.assertRaises(exception.InstanceNotFound,
@@ -246,6 +255,79 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
                           self.admin, instance.uuid)
         self.assertEqual({}, self.placement.get_allocations(
             instance.uuid)['allocations'])
+
+    def test_database_transactions_after_the_scheduler(self):
+        """API database: the build request reread, the cell mapping, then
+        the mapping pointed at the cell and the build request deleted in
+        one transaction (were three). Cell database: the instance with
+        its create action in one (were two), the decision and its event
+        (were four in all)."""
+        (instance,), brs, specs = self.accept()
+
+        def answer(uuid):
+            self.claim(uuid, 'node1')
+            self.begins.clear()
+            selection = self.selection('node1')
+            selection.decision = '{"source": "test", "picked": null}'
+            return [selection]
+        engine = session.get_api_context_manager().writer.get_engine()
+        self.begins = []
+
+        def begin(conn):
+            self.begins.append(
+                'api' if conn.engine.url == engine.url else 'cell')
+        sa_event.listen(sa.engine.Engine, 'begin', begin)
+        self.addCleanup(sa_event.remove, sa.engine.Engine, 'begin', begin)
+        compute = self.run_build(brs, specs, FakeScheduler(answer))
+        self.assertEqual(1, len(compute.builds))
+        self.assertEqual((3, 3), (self.begins.count('api'),
+                                  self.begins.count('cell')), self.begins)
+        cctxt = self.cell_context()
+        (action,) = instance_api.actions_get(cctxt, instance.uuid)
+        self.assertEqual(('create', self.context.request_id, 'demo'),
+                         (action.action, action.request_id, action.user_id))
+        (event,) = instance_api.action_events_get(cctxt, action.id)
+        self.assertEqual('conductor_schedule_and_build_instances',
+                         event.event)
+
+    def test_decision_is_stored_beside_the_hand_over(self):
+        """The cell's decision record and the API database's hand-over
+        do not wait for each other; both are done before the cast."""
+        (instance,), brs, specs = self.accept()
+        handing_over, stored = threading.Event(), threading.Event()
+        real_store = build.decisions.store_selection
+        real_hand_over = build_api.build_request_hand_over
+
+        def store(*args, **kwargs):
+            # stored while the hand-over is under way
+            self.assertTrue(handing_over.wait(10))
+            result = real_store(*args, **kwargs)
+            stored.set()
+            return result
+
+        def hand_over(*args):
+            handing_over.set()
+            return real_hand_over(*args)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.decisions.store_selection', store))
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.db.api.build_api.build_request_hand_over',
+            hand_over))
+
+        def answer(uuid):
+            self.claim(uuid, 'node1')
+            selection = self.selection('node1')
+            selection.decision = '{"source": "test", "picked": null}'
+            return [selection]
+
+        compute = self.run_build(brs, specs, FakeScheduler(answer))
+        self.assertEqual(1, len(compute.builds))
+        self.assertTrue(stored.is_set())
+        cctxt = self.cell_context()
+        (action,) = instance_api.actions_get(cctxt, instance.uuid)
+        (event,) = instance_api.action_events_get(cctxt, action.id)
+        self.assertEqual('conductor_schedule_and_build_instances',
+                         event.event)
 
     def test_multi_create_builds_each(self):
         instances, brs, specs = self.accept(count=2)

@@ -1,6 +1,7 @@
 """API DB API: build requests, request specs, aggregates, groups, keys."""
 
 from nova_lite.db.api import aggregate_api
+from nova_lite.db.api import api
 from nova_lite.db.api import build_api
 from nova_lite.db.api import group_api
 from nova_lite.db.api import network_api
@@ -36,6 +37,34 @@ class TestBuildRequestsAndSpecs(test_api_api.APIDBTestCase):
         build_api.build_request_destroy(self.ctx, 'i1')
         self.assertRaises(exception.BuildRequestNotFound,
                           build_api.build_request_destroy, self.ctx, 'i1')
+
+    def test_hand_over_maps_and_deletes_in_one(self):
+        cell1 = self._cell()
+        for uuid in ('i1', 'i2'):
+            api.instance_mapping_create(self.ctx, {'instance_uuid': uuid,
+                                                   'project_id': 'p1'})
+            build_api.build_request_create(self.ctx, {
+                'instance_uuid': uuid, 'project_id': 'p1'})
+        self.assertEqual((None, True), build_api.build_request_hand_over(
+            self.ctx, 'i1', cell1.id))
+        self.assertEqual(cell1.id, api.instance_mapping_get_by_instance_uuid(
+            self.ctx, 'i1').cell_id)
+        self.assertRaises(exception.BuildRequestNotFound,
+                          build_api.build_request_get_by_instance_uuid,
+                          self.ctx, 'i1')
+        # the user's delete took the build request first: mapped, False
+        build_api.build_request_destroy(self.ctx, 'i2')
+        self.assertEqual((None, False), build_api.build_request_hand_over(
+            self.ctx, 'i2', cell1.id))
+        # again (mapped already): the previous cell is told
+        self.assertEqual((cell1.id, False),
+                         build_api.build_request_hand_over(
+                             self.ctx, 'i2', cell1.id))
+        # the mapping is gone: nothing written
+        api.instance_mapping_delete(self.ctx, 'i2')
+        self.assertRaises(exception.InstanceMappingNotFound,
+                          build_api.build_request_hand_over, self.ctx,
+                          'i2', cell1.id)
 
 
 class TestAggregates(test_api_api.APIDBTestCase):

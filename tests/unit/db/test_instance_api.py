@@ -26,6 +26,21 @@ class TestInstances(test_cell_api.CellDBTestCase):
         self.assertRaises(exception.InstanceNotFound,
                           api.instance_get_by_uuid, self.ctx, 'nope')
 
+    def test_create_with_action_is_one_transaction(self):
+        values = {'project_id': 'p1', 'user_id': 'u1',
+                  'vm_state': 'building', 'task_state': 'scheduling'}
+        inst, action = api.instance_create_with_action(
+            self.ctx, dict(values), 'create')
+        got = api.action_get_by_request_id(self.ctx, inst.uuid,
+                                           self.ctx.request_id)
+        self.assertEqual((action.id, 'create'), (got.id, got.action))
+        self.assertIsNotNone(got.start_time)
+        # a duplicate leaves no second action behind
+        self.assertRaises(exception.InstanceExists,
+                          api.instance_create_with_action, self.ctx,
+                          dict(values, uuid=inst.uuid), 'create')
+        self.assertEqual(1, len(api.actions_get(self.ctx, inst.uuid)))
+
     def test_filters_and_paging(self):
         a = self._create()
         b = self._create(host='h2')
