@@ -94,14 +94,19 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         self._claim(first, {'VCPU': 1, 'MEMORY_MB': 512})
         self.statements[:] = []
         self._claim(second, {'VCPU': 1, 'MEMORY_MB': 512})
-        # consumer, provider, delete, insert, project and user, consumer,
-        # inventories with usage, bump (the standard classes' ids known)
-        self.assertEqual(8, len(self.statements), self.statements)
+        # consumer with its project and user ids, provider, insert,
+        # consumer, inventories with usage, bump (the standard classes'
+        # ids known; a new consumer has no allocations to delete)
+        self.assertEqual(6, len(self.statements), self.statements)
         for consumer in (first, second):
             answer = self._call('GET', '/allocations/%s' % consumer)
             self.assertEqual((self.project, self.user, 1),
                              (answer['project_id'], answer['user_id'],
                               answer['consumer_generation']))
+        # an existing consumer: its old allocations are deleted
+        self.statements[:] = []
+        self._claim(second, {'VCPU': 2}, generation=1)
+        self.assertEqual(7, len(self.statements), self.statements)
         # another user of the same project: its row is created
         self.user = str(uuid.uuid4())
         self._claim(first, {'VCPU': 2}, generation=1)
