@@ -21,9 +21,7 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
 
     def setUp(self):
         super().setUp()
-        self.rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'cn1', 'uuid': self.rp})
+        self.rp = self._new_provider()
         self.count_statements()
 
     def _path(self, what):
@@ -75,9 +73,7 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
 
     def setUp(self):
         super().setUp()
-        self.rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'cn1', 'uuid': self.rp})
+        self.rp = self._new_provider()
         self._call('PUT', '/resource_providers/%s/inventories' % self.rp, {
             'resource_provider_generation': 0, 'inventories': INVENTORY})
         self.project, self.user = str(uuid.uuid4()), str(uuid.uuid4())
