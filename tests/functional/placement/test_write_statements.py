@@ -30,9 +30,9 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
     def test_inventories_of_a_new_provider(self):
         answer = self._call('PUT', self._path('inventories'), {
             'resource_provider_generation': 0, 'inventories': INVENTORY})
-        # find, bump, inventories, usage, one INSERT of the three rows,
-        # inventories as stored (the standard classes' ids are known)
-        self.assertEqual(6, len(self.statements), self.statements)
+        # find, bump, inventories with usage, one INSERT of the three
+        # rows, inventories as stored (the standard classes' ids are known)
+        self.assertEqual(5, len(self.statements), self.statements)
         self.assertEqual(1, answer['resource_provider_generation'])
         self.assertEqual(1.0, answer['inventories']['VCPU'][
             'allocation_ratio'])
@@ -124,4 +124,27 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         self._claim(second, {'MEMORY_MB': 1024})
         usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
         self.assertEqual({'VCPU': 4, 'DISK_GB': 90, 'MEMORY_MB': 1024},
+                         usages['usages'])
+
+    def test_inventories_of_a_provider_in_use(self):
+        self._claim(str(uuid.uuid4()), {'VCPU': 3, 'MEMORY_MB': 512})
+        path = '/resource_providers/%s/inventories' % self.rp
+        generation = self._call('GET', path)['resource_provider_generation']
+        # a class in use cannot go
+        answer = self._call('PUT', path, {
+            'resource_provider_generation': generation,
+            'inventories': {'VCPU': {'total': 4}}}, status=409)
+        self.assertEqual('placement.inventory.inuse',
+                         answer['errors'][0]['code'])
+        self.assertIn('MEMORY_MB', answer['errors'][0]['detail'])
+        # below its usage it may (Placement warns, the allocations stay)
+        self.statements[:] = []
+        answer = self._call('PUT', path, {
+            'resource_provider_generation': generation,
+            'inventories': dict(INVENTORY, VCPU={'total': 2})})
+        # find, bump, inventories with usage, three updates, read back
+        self.assertEqual(7, len(self.statements), self.statements)
+        self.assertEqual(2, answer['inventories']['VCPU']['total'])
+        usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
+        self.assertEqual({'VCPU': 3, 'MEMORY_MB': 512, 'DISK_GB': 0},
                          usages['usages'])
