@@ -130,8 +130,10 @@ def _owner_values(context, project_id, user_id, consumer_type,
                   owners=None):
     """The project, user (and type) ids of a consumer row, the rows
     created when missing; the project and user are one read, none when
-    ``owners`` (from :func:`find_for_write`) has them."""
-    if owners is None:
+    ``owners`` (from :func:`find_for_write`) has both ids. One it lacks is
+    read again: a write of several consumers may have created it since.
+    """
+    if owners is None or None in owners.values():
         owners = context.session.execute(
             _OWNER_IDS, {'project': project_id, 'user': user_id}).one()
         owners = {'project_id': owners.project_id,

@@ -148,3 +148,18 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
         self.assertEqual({'VCPU': 3, 'MEMORY_MB': 512, 'DISK_GB': 0},
                          usages['usages'])
+
+    def test_two_new_consumers_of_a_new_project(self):
+        # The project and user are created by the first consumer's write:
+        # the second one's, read before it, must not insert them again.
+        consumers = [str(uuid.uuid4()), str(uuid.uuid4())]
+        self._call('POST', '/allocations', {
+            consumer: {'allocations': {self.rp: {'resources': {'VCPU': 1}}},
+                       'project_id': self.project, 'user_id': self.user,
+                       'consumer_generation': None}
+            for consumer in consumers}, status=204)
+        for consumer in consumers:
+            answer = self._call('GET', '/allocations/%s' % consumer)
+            self.assertEqual((self.project, self.user, 1),
+                             (answer['project_id'], answer['user_id'],
+                              answer['consumer_generation']))
