@@ -5,9 +5,18 @@ the lab default is the legacy rule set (``enforce_new_defaults = False``),
 set here as an option default so a deployment can still flip it in its
 configuration file. oslo.policy always checks a rule's scope types: a
 token of the wrong scope is a 403 like any other refusal.
+
+oslo.policy's ``authorize`` loads the rules before every check: it looks
+for the policy file and the policy directories in every configuration
+directory (each request, when there is no policy file) and evaluates the
+rule tree (a ``getfullargspec`` per check): ~0.1 ms of a ~1 ms request.
+:func:`authorize` loads the rules (so a changed policy file is read
+again, as upstream) at most once per ``RELOAD_INTERVAL`` seconds, and
+remembers each decision (rule, target, credentials) until the next load.
 """
 
 import threading
+import time
 
 from oslo_policy import opts as policy_opts
 from oslo_policy import policy
@@ -20,10 +29,43 @@ from nova_lite.placement import policies
 CONF = nl_conf.CONF
 
 
+# Seconds a load of the rules (and the decisions made on them) is used.
+RELOAD_INTERVAL = 1.0
+# Decisions remembered at most (distinct users and projects), then forgotten.
+MAX_DECISIONS = 10000
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _decision_key(rule_name, target, context):
+    """What a decision depends on: the rule, the target and the
+    credentials oslo.policy reads from the context."""
+    creds = context.to_policy_values()
+    return (rule_name,
+            tuple(sorted((k, _hashable(v)) for k, v in target.items())),
+            tuple(sorted((k, _hashable(v)) for k, v in creds.items())))
+
+
+class _Decisions:
+    """The decisions made on one load of the rules."""
+
+    def __init__(self, rules, loaded_at):
+        self.rules = rules
+        self.loaded_at = loaded_at
+        self.allowed = {}
+
+    def current(self, enforcer, now):
+        return (self.rules is enforcer.rules
+                and now - self.loaded_at < RELOAD_INTERVAL)
+
+
 class _EnforcerHolder:
     def __init__(self):
         self.lock = threading.Lock()
         self.enforcer = None
+        self.decisions = None
 
     def get(self, conf):
         with self.lock:
@@ -43,6 +85,35 @@ class _EnforcerHolder:
             if self.enforcer is not None:
                 self.enforcer.clear()
             self.enforcer = None
+            self.decisions = None
+
+    def allowed(self, conf, rule_name, target, context, clock=time.monotonic):
+        """Whether ``context`` may use ``rule_name`` on ``target``."""
+        enforcer = self.get(conf)
+        now = clock()
+        decisions = self.decisions
+        if decisions is None or not decisions.current(enforcer, now):
+            with self.lock:
+                enforcer.load_rules()
+                decisions = _Decisions(enforcer.rules, now)
+                self.decisions = decisions
+        try:
+            key = _decision_key(rule_name, target, context)
+            hash(key)
+        except TypeError:
+            key = None
+        if key in decisions.allowed:
+            return decisions.allowed[key]
+        try:
+            enforcer.authorize(rule_name, target, context, do_raise=True)
+            allowed = True
+        except (policy.PolicyNotAuthorized, policy.InvalidScope):
+            allowed = False
+        if key is not None:
+            if len(decisions.allowed) >= MAX_DECISIONS:
+                decisions.allowed.clear()
+            decisions.allowed[key] = allowed
+        return allowed
 
 
 _HOLDER = _EnforcerHolder()
@@ -67,10 +138,7 @@ def authorize(context, rule_name, target=None):
     """403 (JSON) unless ``context`` may use ``rule_name``."""
     target = target or {'project_id': context.project_id,
                         'user_id': context.user_id}
-    try:
-        get_enforcer().authorize(rule_name, target, context,
-                                 do_raise=True)
-    except (policy.PolicyNotAuthorized, policy.InvalidScope):
+    if not _HOLDER.allowed(CONF, rule_name, target, context):
         raise webob.exc.HTTPForbidden(
             'Policy does not allow %s to be performed.' % rule_name,
             comment=errors.DEFAULT)

@@ -176,29 +176,40 @@ def _insert_allocations(context, spec, providers, rc_ids):
 
 
 def checked_consumer(context, spec):
-    """The consumer of ``spec`` (or None) once its generation is checked:
-    read once per write, and handed to :func:`_write_consumer`."""
-    existing = consumer_obj.find(context, spec.consumer_uuid)
+    """(the consumer of ``spec`` or None, the ids of its project and user)
+    once its generation is checked: read once per write, in one
+    statement, and handed to :func:`_write_consumer`."""
+    existing, owners = consumer_obj.find_for_write(
+        context, spec.consumer_uuid, spec.project_id, spec.user_id)
     consumer_obj.check_generation(spec.consumer_uuid, existing,
                                   spec.consumer_generation)
-    return existing
+    return existing, owners
 
 
-def _write_consumer(context, spec, providers, rc_ids, existing):
-    """Replace the allocations of one consumer (``existing``: its row as
-    this transaction read it, or None)."""
-    context.session.execute(_DELETE_OF_CONSUMER,
-                            {'consumer_uuid': spec.consumer_uuid})
+def _write_consumer(context, spec, providers, rc_ids, checked):
+    """Replace the allocations of one consumer (``checked``: what
+    :func:`checked_consumer` read in this transaction).
+
+    A consumer row exists while it holds allocations, so a new one has
+    none to delete. Two writers of the same new consumer both insert its
+    row: the second one's INSERT is a conflict, its allocations go with
+    its transaction.
+    """
+    existing, owners = checked
+    if existing is not None:
+        context.session.execute(_DELETE_OF_CONSUMER,
+                                {'consumer_uuid': spec.consumer_uuid})
     if _insert_allocations(context, spec, providers, rc_ids):
         consumer_obj.upsert(context, spec.consumer_uuid, spec.project_id,
-                            spec.user_id, spec.consumer_type, existing)
+                            spec.user_id, spec.consumer_type, existing,
+                            owners)
     elif existing is None:
         # As in Placement 16: a new consumer written with no allocations
         # is kept, at generation 0 and holding nothing (see
         # leave_new_consumers).
         consumer_obj.create_empty(context, spec.consumer_uuid,
                                   spec.project_id, spec.user_id,
-                                  spec.consumer_type)
+                                  spec.consumer_type, owners)
     else:
         consumer_obj.delete(context, existing)
 

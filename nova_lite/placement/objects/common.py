@@ -5,11 +5,13 @@ and the retry loop around whole write transactions.
 import functools
 import random
 import time
+import weakref
 
 from oslo_log import log as logging
 import sqlalchemy as sa
 
 from nova_lite.db import session as db_session
+from nova_lite.placement.db import api as db_api
 from nova_lite.placement.db import models
 from nova_lite.placement import exception
 
@@ -143,14 +145,31 @@ _RC_BY_NAME = sa.select(RC.c.name, RC.c.id).where(
     RC.c.name.in_(sa.bindparam('names', expanding=True)))
 
 
+# NOTE(nova_lite): a standard class is a row no request renames or
+# deletes, so its id, once synced (resource_class.ensure_sync), is the same
+# for the database's lifetime: remembered per database (its context
+# manager), a claim or an inventory write of standard classes reads none.
+_STANDARD_RC_IDS = weakref.WeakKeyDictionary()
+
+
+def remember_standard_rc_ids(ids):
+    """Remember the ids of the standard classes ({name: id}) of the
+    current database."""
+    _STANDARD_RC_IDS[db_api.get_context_manager()] = dict(ids)
+
+
 def rc_ids(context, names):
     """{name: id} for resource class names; 400 for unknown ones."""
     names = set(names)
     if not names:
         return {}
-    rows = context.session.execute(_RC_BY_NAME,
-                                   {'names': sorted(names)}).all()
-    found = {r.name: r.id for r in rows}
+    standard = _STANDARD_RC_IDS.get(db_api.get_context_manager(), {})
+    found = {name: standard[name] for name in names if name in standard}
+    rest = names - set(found)
+    if rest:
+        rows = context.session.execute(_RC_BY_NAME,
+                                       {'names': sorted(rest)}).all()
+        found.update((r.name, r.id) for r in rows)
     missing = names - set(found)
     if missing:
         raise exception.ResourceClassNotFound(

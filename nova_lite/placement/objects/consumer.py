@@ -46,19 +46,50 @@ def _build_find():
             .where(CONSUMER.c.uuid == sa.bindparam('uuid')))
 
 
+def _owner_id(table, name):
+    return (sa.select(table.c.id)
+            .where(table.c.external_id == sa.bindparam(name))
+            .scalar_subquery())
+
+
+def _build_find_for_write():
+    """The consumer (NULLs when there is none) and the ids of the
+    project and user a write names (NULL for one not known), one row."""
+    found = _build_find().subquery()
+    one = sa.select(sa.literal_column('1').label('one')).subquery()
+    return (sa.select(found,
+                      _owner_id(common.PROJECT, 'project')
+                      .label('want_project_id'),
+                      _owner_id(common.USER, 'user').label('want_user_id'))
+            .select_from(one.outerjoin(found, sa.true())))
+
+
 # Built once (see common._BUMP).
 _FIND = _build_find()
+_FIND_FOR_WRITE = _build_find_for_write()
 _INSERT = sa.insert(CONSUMER)
+
+
+def _from_row(row):
+    return Consumer(id=row.id, uuid=row.uuid, project_id=row.project,
+                    user_id=row.user, generation=row.generation,
+                    consumer_type=row.consumer_type)
 
 
 def find(context, uuid):
     """The consumer ``uuid`` or None, inside a transaction."""
     row = context.session.execute(_FIND, {'uuid': uuid}).first()
-    if row is None:
-        return None
-    return Consumer(id=row.id, uuid=row.uuid, project_id=row.project,
-                    user_id=row.user, generation=row.generation,
-                    consumer_type=row.consumer_type)
+    return None if row is None else _from_row(row)
+
+
+def find_for_write(context, uuid, project_id, user_id):
+    """(the consumer ``uuid`` or None, the ids of ``project_id`` and
+    ``user_id`` as :func:`upsert` takes them), in one read."""
+    row = context.session.execute(_FIND_FOR_WRITE, {
+        'uuid': uuid, 'project': project_id, 'user': user_id}).one()
+    owners = {'project_id': row.want_project_id,
+              'user_id': row.want_user_id}
+    return (None if row.id is None else _from_row(row)), owners
 
 
 _ID_OF = {table.name: sa.select(table.c.id).where(
@@ -95,16 +126,24 @@ def _insert_row(context, table, column, value):
     return result.inserted_primary_key[0]
 
 
-def _owner_values(context, project_id, user_id, consumer_type):
+def _owner_values(context, project_id, user_id, consumer_type,
+                  owners=None):
     """The project, user (and type) ids of a consumer row, the rows
-    created when missing; the project and user are one read."""
-    row = context.session.execute(
-        _OWNER_IDS, {'project': project_id, 'user': user_id}).one()
+    created when missing; the project and user are one read, none when
+    ``owners`` (from :func:`find_for_write`) has both ids. One it lacks is
+    read again: a write of several consumers may have created it since.
+    """
+    if owners is None or None in owners.values():
+        owners = context.session.execute(
+            _OWNER_IDS, {'project': project_id, 'user': user_id}).one()
+        owners = {'project_id': owners.project_id,
+                  'user_id': owners.user_id}
     values = {
-        'project_id': row.project_id if row.project_id is not None else
+        'project_id': owners['project_id']
+        if owners['project_id'] is not None else
         _insert_row(context, common.PROJECT, common.PROJECT.c.external_id,
                     project_id),
-        'user_id': row.user_id if row.user_id is not None else
+        'user_id': owners['user_id'] if owners['user_id'] is not None else
         _insert_row(context, common.USER, common.USER.c.external_id,
                     user_id)}
     if consumer_type is not None:
@@ -132,9 +171,11 @@ def check_generation(uuid, existing, expected):
                                                expected))
 
 
-def upsert(context, uuid, project_id, user_id, consumer_type, existing):
+def upsert(context, uuid, project_id, user_id, consumer_type, existing,
+           owners=None):
     """Create the consumer or update it, bumping its generation."""
-    values = _owner_values(context, project_id, user_id, consumer_type)
+    values = _owner_values(context, project_id, user_id, consumer_type,
+                           owners)
     now = models.utcnow()
     if existing is None:
         try:
@@ -155,10 +196,12 @@ def upsert(context, uuid, project_id, user_id, consumer_type, existing):
             reason='consumer %s was updated concurrently.' % uuid)
 
 
-def create_empty(context, uuid, project_id, user_id, consumer_type):
+def create_empty(context, uuid, project_id, user_id, consumer_type,
+                 owners=None):
     """A consumer at generation 0 holding nothing (see
     ``allocation.leave_new_consumers``)."""
-    values = _owner_values(context, project_id, user_id, consumer_type)
+    values = _owner_values(context, project_id, user_id, consumer_type,
+                           owners)
     context.session.execute(sa.insert(CONSUMER).values(
         uuid=uuid, generation=0, created_at=models.utcnow(), **values))
 

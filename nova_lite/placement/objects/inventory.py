@@ -142,10 +142,19 @@ def _check_new_inventory(rp_uuid, rc_name, inv, used):
                     capacity(inv), used)
 
 
+def _rows_and_usage(context, rp_id):
+    """({rc name: inventory row}, {rc name: used}) of one provider, in one
+    statement: the usage of the classes it has inventory of, which are the
+    classes allocations can hold (an inventory in use cannot be removed)."""
+    rows = context.session.execute(_INVENTORIES_AND_USAGE,
+                                   {'rp_ids': [rp_id]}).all()
+    return ({r.rc_name: r for r in rows},
+            {r.rc_name: int(r.used) for r in rows if r.used is not None})
+
+
 def _write(context, rp, wanted, replace_all):
     """Make the provider's inventories ``wanted`` (all or some classes)."""
-    current = _rows(context, rp.id)
-    usage = usage_by_class(context, rp.id)
+    current, usage = _rows_and_usage(context, rp.id)
     try:
         rc_ids = common.rc_ids(context, wanted)
     except exception.ResourceClassNotFound as exc:

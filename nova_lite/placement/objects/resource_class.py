@@ -55,7 +55,8 @@ class _SyncTracker:
             return
         with self.lock:
             if manager not in self.done:
-                _sync_standard_names(context)
+                common.remember_standard_rc_ids(
+                    _sync_standard_names(context))
                 self.done.add(manager)
 
 
@@ -82,14 +83,19 @@ def _sync_in_db(context):
                                  os_traits.get_traits())
     except db_exc.DBDuplicateEntry:
         raise common.RetryTransaction()
-    return classes, traits
+    ids = dict(context.session.execute(
+        sa.select(RC.c.name, RC.c.id).where(
+            RC.c.name.in_(os_resource_classes.STANDARDS))).all())
+    return classes, traits, ids
 
 
 def _sync_standard_names(context):
-    classes, traits = _sync_in_db(context)
+    """Sync; the standard classes' ids ({name: id})."""
+    classes, traits, ids = _sync_in_db(context)
     if classes or traits:
         LOG.info('Synced %d standard resource classes and %d standard '
                  'traits into the placement database', classes, traits)
+    return ids
 
 
 def ensure_sync(context):

@@ -79,10 +79,15 @@ class PlacementStatementTestCase(testtools.TestCase):
             self.assertEqual(status, response.status_int, response.text)
         return response.json if response.body else None
 
-    def _provider(self, name, inventory):
-        """A new provider's uuid, with ``inventory`` ({class: total})."""
+    def _new_provider(self, name='cn1'):
+        """The uuid of a new provider named ``name``."""
         rp = str(uuid.uuid4())
         self._call('POST', '/resource_providers', {'name': name, 'uuid': rp})
+        return rp
+
+    def _provider(self, name, inventory):
+        """A new provider's uuid, with ``inventory`` ({class: total})."""
+        rp = self._new_provider(name)
         self._call('PUT', '/resource_providers/%s/inventories' % rp,
                    {'resource_provider_generation': 0,
                     'inventories': {rc: {'total': total}

@@ -85,6 +85,33 @@ class _ConcurrencyChecks:
                                  % self.rp_uuid, expected=200).json()
         self.assertEqual(statuses[204], len(allocations['allocations']))
 
+    def test_parallel_claims_of_one_new_consumer(self):
+        # A new consumer's write deletes no old allocations: the row of
+        # the consumer is what only one writer may insert.
+        consumer = str(uuid.uuid4())
+
+        def claim(i):
+            response = self._call('PUT', '/allocations/%s' % consumer, {
+                'allocations': {self.rp_uuid: {'resources': {'VCPU': 1}}},
+                'project_id': 'p', 'user_id': 'u%d' % i,
+                'consumer_generation': None, 'consumer_type': 'INSTANCE'})
+            code = None
+            if response.status_code == 409:
+                code = response.json()['errors'][0]['code']
+            return response.status_code, code
+
+        results = self._race(claim, count=10)
+        statuses = collections.Counter(status for status, _ in results)
+        self.assertEqual({204: 1, 409: 9}, dict(statuses), results)
+        self.assertEqual({'placement.concurrent_update'},
+                         {code for status, code in results if status == 409})
+        usages = self._call('GET', '/resource_providers/%s/usages'
+                            % self.rp_uuid, expected=200).json()
+        self.assertEqual({'VCPU': 1}, usages['usages'])
+        held = self._call('GET', '/allocations/%s' % consumer,
+                          expected=200).json()
+        self.assertEqual(1, held['consumer_generation'])
+
     def _update_inventory(self, i):
         response = self._call(
             'PUT', '/resource_providers/%s/inventories' % self.rp_uuid,

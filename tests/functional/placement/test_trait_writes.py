@@ -15,9 +15,7 @@ class TestProviderTraitWrites(statement_case.PlacementStatementTestCase):
 
     def setUp(self):
         super().setUp()
-        self.rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'cn1', 'uuid': self.rp})
+        self.rp = self._new_provider()
         self._call('PUT', '/traits/CUSTOM_A')
         self.count_statements()
 

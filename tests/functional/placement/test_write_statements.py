@@ -21,9 +21,7 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
 
     def setUp(self):
         super().setUp()
-        self.rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'cn1', 'uuid': self.rp})
+        self.rp = self._new_provider()
         self.count_statements()
 
     def _path(self, what):
@@ -32,9 +30,9 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
     def test_inventories_of_a_new_provider(self):
         answer = self._call('PUT', self._path('inventories'), {
             'resource_provider_generation': 0, 'inventories': INVENTORY})
-        # find, bump, inventories, usage, classes, one INSERT of the three
-        # rows, inventories as stored
-        self.assertEqual(7, len(self.statements), self.statements)
+        # find, bump, inventories with usage, one INSERT of the three
+        # rows, inventories as stored (the standard classes' ids are known)
+        self.assertEqual(5, len(self.statements), self.statements)
         self.assertEqual(1, answer['resource_provider_generation'])
         self.assertEqual(1.0, answer['inventories']['VCPU'][
             'allocation_ratio'])
@@ -75,9 +73,7 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
 
     def setUp(self):
         super().setUp()
-        self.rp = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'cn1', 'uuid': self.rp})
+        self.rp = self._new_provider()
         self._call('PUT', '/resource_providers/%s/inventories' % self.rp, {
             'resource_provider_generation': 0, 'inventories': INVENTORY})
         self.project, self.user = str(uuid.uuid4()), str(uuid.uuid4())
@@ -94,14 +90,19 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         self._claim(first, {'VCPU': 1, 'MEMORY_MB': 512})
         self.statements[:] = []
         self._claim(second, {'VCPU': 1, 'MEMORY_MB': 512})
-        # consumer, provider, classes, delete, insert, project and user,
-        # consumer, inventories with usage, bump
-        self.assertEqual(9, len(self.statements), self.statements)
+        # consumer with its project and user ids, provider, insert,
+        # consumer, inventories with usage, bump (the standard classes'
+        # ids known; a new consumer has no allocations to delete)
+        self.assertEqual(6, len(self.statements), self.statements)
         for consumer in (first, second):
             answer = self._call('GET', '/allocations/%s' % consumer)
             self.assertEqual((self.project, self.user, 1),
                              (answer['project_id'], answer['user_id'],
                               answer['consumer_generation']))
+        # an existing consumer: its old allocations are deleted
+        self.statements[:] = []
+        self._claim(second, {'VCPU': 2}, generation=1)
+        self.assertEqual(7, len(self.statements), self.statements)
         # another user of the same project: its row is created
         self.user = str(uuid.uuid4())
         self._claim(first, {'VCPU': 2}, generation=1)
@@ -124,3 +125,41 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
         self.assertEqual({'VCPU': 4, 'DISK_GB': 90, 'MEMORY_MB': 1024},
                          usages['usages'])
+
+    def test_inventories_of_a_provider_in_use(self):
+        self._claim(str(uuid.uuid4()), {'VCPU': 3, 'MEMORY_MB': 512})
+        path = '/resource_providers/%s/inventories' % self.rp
+        generation = self._call('GET', path)['resource_provider_generation']
+        # a class in use cannot go
+        answer = self._call('PUT', path, {
+            'resource_provider_generation': generation,
+            'inventories': {'VCPU': {'total': 4}}}, status=409)
+        self.assertEqual('placement.inventory.inuse',
+                         answer['errors'][0]['code'])
+        self.assertIn('MEMORY_MB', answer['errors'][0]['detail'])
+        # below its usage it may (Placement warns, the allocations stay)
+        self.statements[:] = []
+        answer = self._call('PUT', path, {
+            'resource_provider_generation': generation,
+            'inventories': dict(INVENTORY, VCPU={'total': 2})})
+        # find, bump, inventories with usage, three updates, read back
+        self.assertEqual(7, len(self.statements), self.statements)
+        self.assertEqual(2, answer['inventories']['VCPU']['total'])
+        usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
+        self.assertEqual({'VCPU': 3, 'MEMORY_MB': 512, 'DISK_GB': 0},
+                         usages['usages'])
+
+    def test_two_new_consumers_of_a_new_project(self):
+        # The project and user are created by the first consumer's write:
+        # the second one's, read before it, must not insert them again.
+        consumers = [str(uuid.uuid4()), str(uuid.uuid4())]
+        self._call('POST', '/allocations', {
+            consumer: {'allocations': {self.rp: {'resources': {'VCPU': 1}}},
+                       'project_id': self.project, 'user_id': self.user,
+                       'consumer_generation': None}
+            for consumer in consumers}, status=204)
+        for consumer in consumers:
+            answer = self._call('GET', '/allocations/%s' % consumer)
+            self.assertEqual((self.project, self.user, 1),
+                             (answer['project_id'], answer['user_id'],
+                              answer['consumer_generation']))

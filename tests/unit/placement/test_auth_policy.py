@@ -1,8 +1,12 @@
 """Authentication strategies and policy defaults of placement."""
 
 import json
+import os
+from unittest import mock
 
+import fixtures
 from oslo_config import fixture as config_fixture
+from oslo_policy import policy as oslo_policy
 import testtools
 import webob
 import webob.exc
@@ -164,3 +168,74 @@ class TestPolicyRules(testtools.TestCase):
                                   system_scope='all')
         self.assertRaises(webob.exc.HTTPForbidden, policy.authorize, ctx,
                           'placement:resource_providers:list')
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+class TestPolicyDecisions(testtools.TestCase):
+    """Rules loaded at most once per RELOAD_INTERVAL, decisions
+    remembered until then; a changed policy file still read again."""
+
+    RULE = 'placement:resource_providers:list'
+
+    def setUp(self):
+        super().setUp()
+        self.flags = self.useFixture(config_fixture.Config(nl_conf.CONF))
+        placement_fixture.ensure_parsed(nl_conf.CONF)
+        policy.reset()
+        self.addCleanup(policy.reset)
+        self.holder = policy._EnforcerHolder()
+        self.clock = _Clock()
+        self.ctx = auth.noauth_context('admin')
+
+    def _allowed(self, rule=RULE, ctx=None):
+        ctx = ctx or self.ctx
+        return self.holder.allowed(
+            nl_conf.CONF, rule, {'project_id': ctx.project_id}, ctx,
+            clock=self.clock)
+
+    def test_decision_remembered(self):
+        enforcer = self.holder.get(nl_conf.CONF)
+        self.assertTrue(self._allowed())
+        with mock.patch.object(enforcer, 'authorize',
+                               wraps=enforcer.authorize) as authorize, \
+                mock.patch.object(enforcer, 'load_rules') as load_rules:
+            self.assertTrue(self._allowed())
+            self.assertFalse(self._allowed(ctx=auth.noauth_context('bob')))
+            self.assertFalse(self._allowed(ctx=auth.noauth_context('bob')))
+            # bob's decision made once; the admin's was remembered
+            self.assertEqual(1, authorize.call_count)
+            load_rules.assert_called_once_with()  # by oslo.policy's check
+            load_rules.reset_mock()
+            self.clock.now += policy.RELOAD_INTERVAL
+            self.assertTrue(self._allowed())
+            # the rules loaded again, the decision made again
+            self.assertTrue(load_rules.called)
+            self.assertEqual(2, authorize.call_count)
+
+    def test_changed_policy_file_read_again(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"%s": "!"\n' % self.RULE)
+        self.flags.config(group='oslo_policy', policy_file=path)
+        self.assertFalse(self._allowed())
+        with open(path, 'w') as f:
+            f.write('"%s": "@"\n' % self.RULE)
+        later = os.path.getmtime(path) + 10
+        os.utime(path, (later, later))
+        self.assertFalse(self._allowed())
+        self.clock.now += policy.RELOAD_INTERVAL
+        self.assertTrue(self._allowed())
+
+    def test_rules_set_directly_forget_decisions(self):
+        self.assertTrue(self._allowed())
+        self.holder.get(nl_conf.CONF).set_rules(
+            oslo_policy.Rules.from_dict({self.RULE: '!'}))
+        self.assertFalse(self._allowed())
