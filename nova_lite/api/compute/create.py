@@ -368,7 +368,16 @@ def _build_request(context, uuid, values):
 def _store_all(context, build_requests, specs, group):
     """Per server its request spec, build request and mapping with no
     cell (the servers now exist), and the group's new members: in one
-    transaction, so a failure leaves none of them behind."""
+    transaction, so a failure leaves none of them behind.
+
+    A lost connection (a MariaDB restart) can fail the transaction after
+    some build requests took their row's id and times, and
+    ``retry_on_transient`` then runs this again on the same objects:
+    each attempt first forgets what the rolled-back one gave them (their
+    ``id`` is read-only once set).
+    """
+    for build_request in build_requests:
+        _forget_stored(build_request)
     with db_transaction.api_writing(context):
         for build_request, spec in zip(build_requests, specs, strict=True):
             spec.create()
@@ -381,6 +390,12 @@ def _store_all(context, build_requests, specs, group):
             group_obj.InstanceGroup.add_members(
                 context, group.uuid,
                 [br.instance_uuid for br in build_requests])
+
+
+def _forget_stored(build_request):
+    for name in ('id', 'created_at', 'updated_at'):
+        if build_request.obj_attr_is_set(name):
+            delattr(build_request, name)
 
 
 def build_request_spec(context, uuid, flavor, image, count, zone, hints,
