@@ -12,7 +12,6 @@ import traceback
 from oslo_log import log as logging
 
 from nova_lite import context as nl_context
-from nova_lite.compute import vm_states
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.db.cell import instance_api
@@ -54,9 +53,11 @@ def bury_one(context, cell0, build_request, error):
                   uuid, mapping.cell_mapping.identity)
         return
     with nl_context.target_cell(context, cell0) as cctxt:
+        # NOTE(nova_lite): created as it was (BUILDING, scheduling);
+        # set_error_with_fault puts it in ERROR once its fault is written,
+        # so the instance is never seen in ERROR without one.
         values = common.instance_values_for_cell(build_request)
-        values.update(vm_state=vm_states.ERROR, task_state=None,
-                      availability_zone=values.get('availability_zone'))
+        values.update(availability_zone=values.get('availability_zone'))
         try:
             # NOTE(nova_lite): the stored one keeps sub-second precision.
             values['created_at'] = objects.BuildRequest.get_by_instance_uuid(

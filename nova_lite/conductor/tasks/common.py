@@ -192,11 +192,11 @@ def set_error_with_fault(cctxt, instance_uuid, error, host=None):
     ``error`` is an exception or a message. Returns False when the
     instance is gone (deleted meanwhile).
     """
+    # NOTE(nova_lite): the fault is written before the state, so that no
+    # reader (a listing, a client polling) ever sees the instance in
+    # ERROR without the fault that says why.
     try:
         instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
-        instance.vm_state = vm_states.ERROR
-        instance.task_state = None
-        instance.save()
     except exception.InstanceNotFound:
         LOG.info('Instance %s was deleted before it could be set to ERROR',
                  instance_uuid)
@@ -204,6 +204,14 @@ def set_error_with_fault(cctxt, instance_uuid, error, host=None):
     fault = objects.InstanceFault(cctxt, **fault_obj.fault_values(
         instance_uuid, error, host=host or CONF.host))
     fault.create()
+    try:
+        instance.vm_state = vm_states.ERROR
+        instance.task_state = None
+        instance.save()
+    except exception.InstanceNotFound:
+        LOG.info('Instance %s was deleted before it could be set to ERROR',
+                 instance_uuid)
+        return False
     LOG.warning('Instance %s is in ERROR: %s', instance_uuid,
                 fault.message)
     return True

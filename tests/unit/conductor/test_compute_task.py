@@ -214,6 +214,29 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
                           build_api.build_request_get_by_instance_uuid,
                           self.admin, instance.uuid)
 
+    def test_buried_instance_is_never_in_error_without_its_fault(self):
+        # A listing between two writes of the burial must not see ERROR
+        # with no fault (the fault suite counts such a server as lost).
+        (instance,), brs, specs = self.accept()
+        cctxt = self.cell_context('cell0')
+        seen = []
+        for name in ('instance_create', 'instance_update'):
+            real = getattr(instance_api, name)
+
+            def watching(*args, _real=real, **kwargs):
+                result = _real(*args, **kwargs)
+                row = instance_api.instance_get_by_uuid(cctxt, instance.uuid)
+                if row.vm_state == vm_states.ERROR:
+                    seen.append(objects.InstanceFault.get_latest_for_instance(
+                        cctxt, instance.uuid))
+                return result
+            self.useFixture(fixtures.MonkeyPatch(
+                'nova_lite.db.cell.instance_api.' + name, watching))
+        self.run_build(brs, specs, FakeScheduler(
+            error=exception.NoValidHost(reason='no hosts')))
+        self.assertTrue(seen)
+        self.assertNotIn(None, seen)
+
     def test_build_request_deleted_while_scheduling_drops_claim(self):
         (instance,), brs, specs = self.accept()
 
