@@ -65,6 +65,17 @@ class PlacementStatementTestCase(testtools.TestCase):
             self.statements.extend(
                 [statement] * counted(statement, parameters, executemany))
 
+    def _call_watched(self, listener, method, path, body=None):
+        """:meth:`_call` with ``listener`` (SQLAlchemy's
+        ``before_cursor_execute`` signature) told of every statement the
+        request sends."""
+        sa.event.listen(sa.engine.Engine, 'before_cursor_execute', listener)
+        try:
+            return self._call(method, path, body)
+        finally:
+            sa.event.remove(sa.engine.Engine, 'before_cursor_execute',
+                            listener)
+
     def _call(self, method, path, body=None, status=None):
         """The JSON answer (None if empty) of a request, after checking its
         status (any success when ``status`` is None)."""

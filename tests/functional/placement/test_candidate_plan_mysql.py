@@ -10,8 +10,6 @@ its limit (2.5 s of MariaDB time for the scheduler's limit=1,000 at
 MariaDB's EXPLAIN of the statement the request sent.
 """
 
-import sqlalchemy as sa
-
 from tests.functional.placement import statement_case
 
 
@@ -27,12 +25,8 @@ class TestLimitedRootQueryPlan(statement_case.PlacementStatementTestCase):
             if 'FROM resource_providers AS root' in statement:
                 sent.append((conn, statement, parameters))
 
-        sa.event.listen(sa.engine.Engine, 'before_cursor_execute', record)
-        try:
-            body = self._call('GET', '/allocation_candidates?' + query)
-        finally:
-            sa.event.remove(sa.engine.Engine, 'before_cursor_execute',
-                            record)
+        body = self._call_watched(record, 'GET',
+                                  '/allocation_candidates?' + query)
         self.assertEqual(1, len(sent))
         return body, sent[0]
 

@@ -6,7 +6,6 @@ did not resolve itself."""
 import uuid
 
 import fixtures
-import sqlalchemy as sa
 import webob
 
 from tests.functional.placement import statement_case
@@ -37,12 +36,8 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         def record(conn, cursor, statement, *args):
             statements.append(statement)
 
-        sa.event.listen(sa.engine.Engine, 'before_cursor_execute', record)
-        try:
-            body = self._call('GET', '/allocation_candidates?' + query)
-        finally:
-            sa.event.remove(sa.engine.Engine, 'before_cursor_execute',
-                            record)
+        body = self._call_watched(record, 'GET',
+                                  '/allocation_candidates?' + query)
         return body, statements
 
     def _tree_reads(self, statements):
