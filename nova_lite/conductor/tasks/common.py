@@ -197,14 +197,9 @@ def set_error_with_fault(cctxt, instance_uuid, error, host=None):
     # ERROR without the fault that says why.
     try:
         instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
-    except exception.InstanceNotFound:
-        LOG.info('Instance %s was deleted before it could be set to ERROR',
-                 instance_uuid)
-        return False
-    fault = objects.InstanceFault(cctxt, **fault_obj.fault_values(
-        instance_uuid, error, host=host or CONF.host))
-    fault.create()
-    try:
+        fault = objects.InstanceFault(cctxt, **fault_obj.fault_values(
+            instance_uuid, error, host=host or CONF.host))
+        fault.create()
         instance.vm_state = vm_states.ERROR
         instance.task_state = None
         instance.save()
