@@ -23,6 +23,12 @@ Environment:
     ``/tmp/placement-venv``). Without it nova_lite runs alone.
 ``NOVA_LITE_BENCH_PLACEMENT_SIZES``
     comma-separated N (default ``1000,5000``; ``--quick``: ``200``).
+``NOVA_LITE_BENCH_PLACEMENT_DB``
+    ``sqlite`` (default: a new file per side) or ``mysql``: a new MariaDB
+    database per side on ``NOVA_LITE_BENCH_MYSQL`` (default
+    ``mysql+pymysql://root@127.0.0.1:3306``), dropped afterwards. A lab
+    runs on MariaDB, and a plan that only MariaDB chooses (session 9's
+    quadratic capacity probe) is invisible on SQLite.
 
 Ports are free ones and the state directories temporary, so this can run
 beside other labs and other users of the same tools.
@@ -50,7 +56,16 @@ bind_host = 127.0.0.1
 bind_port = {port}
 workers = 1
 [placement_database]
-connection = sqlite:///{state}/placement.db
+connection = {connection}
+[oslo_policy]
+enforce_new_defaults = False
+"""
+REFERENCE_CONF = """[DEFAULT]
+debug = False
+[api]
+auth_strategy = noauth2
+[placement_database]
+connection = {connection}
 [oslo_policy]
 enforce_new_defaults = False
 """
@@ -67,13 +82,49 @@ def _wait_http(url, timeout=60):
     raise RuntimeError('%s did not answer in %d s' % (url, timeout))
 
 
+class MariaDB:
+    """New, empty MariaDB databases for one run, dropped at its end."""
+
+    def __init__(self, url):
+        self.url = url.rstrip('/')
+        self.names = []
+
+    def _execute(self, statement):
+        import pymysql
+        from sqlalchemy.engine import make_url
+        url = make_url(self.url)
+        conn = pymysql.connect(host=url.host or '127.0.0.1',
+                               port=url.port or 3306,
+                               user=url.username or 'root',
+                               password=url.password or '')
+        try:
+            with conn.cursor() as cursor:
+                cursor.execute(statement)
+        finally:
+            conn.close()
+
+    def create(self, name):
+        name = 'nl_bench_%s_%d' % (name, os.getpid())
+        self._execute('DROP DATABASE IF EXISTS %s' % name)
+        self._execute('CREATE DATABASE %s CHARACTER SET utf8mb4' % name)
+        self.names.append(name)
+        return '%s/%s?charset=utf8mb4' % (self.url, name)
+
+    def drop_all(self):
+        while self.names:
+            self._execute('DROP DATABASE IF EXISTS %s' % self.names.pop())
+
+
 class NovaLitePlacement:
-    """A fresh nova-lite-placement, one worker, on its own SQLite file."""
+    """A fresh nova-lite-placement, one worker, on its own new database
+    (an SQLite file unless ``connection`` names another)."""
 
     name = 'nova_lite'
 
-    def __init__(self, state):
+    def __init__(self, state, connection=None):
         self.state = state
+        self.connection = (connection or
+                           'sqlite:///%s/placement.db' % state)
         self.port = lab_mod.free_port()
         self.proc = None
 
@@ -81,7 +132,8 @@ class NovaLitePlacement:
         os.makedirs(self.state)
         conf = os.path.join(self.state, 'placement.conf')
         with open(conf, 'w') as f:
-            f.write(NOVA_LITE_CONF.format(state=self.state, port=self.port))
+            f.write(NOVA_LITE_CONF.format(state=self.state, port=self.port,
+                                          connection=self.connection))
         binary = os.path.join(sys.prefix, 'bin', 'nova-lite-%s')
         subprocess.run([binary % 'manage', '--config-file', conf,
                         'placement', 'db', 'sync'], check=True,
@@ -132,6 +184,54 @@ class RealPlacement:
     def stop(self):
         subprocess.run(['bash', self.script, 'stop'], env=self.env,
                        capture_output=True, timeout=120)
+
+
+class RealPlacementOnDatabase(RealPlacement):
+    """Real Placement on a database the tool's script cannot name (it
+    writes SQLite only): the same gunicorn, one worker, one thread, with a
+    configuration of our own."""
+
+    def __init__(self, tools, venv, state, connection):
+        super().__init__(tools, venv, state)
+        self.venv = venv
+        self.connection = connection
+        self.conf_dir = os.path.join(state, 'etc')
+
+    def start(self):
+        os.makedirs(self.conf_dir)
+        with open(os.path.join(self.conf_dir, 'placement.conf'), 'w') as f:
+            f.write(REFERENCE_CONF.format(connection=self.connection))
+        env = dict(os.environ, OS_PLACEMENT_CONFIG_DIR=self.conf_dir)
+        bin_dir = os.path.join(self.venv, 'bin')
+        subprocess.run([os.path.join(bin_dir, 'placement-manage'),
+                        '--config-file',
+                        os.path.join(self.conf_dir, 'placement.conf'),
+                        'db', 'sync'], check=True, capture_output=True,
+                       timeout=300, env=env)
+        subprocess.run(
+            [os.path.join(bin_dir, 'gunicorn'),
+             '--bind', '127.0.0.1:%d' % self.port, '--workers', '1',
+             '--threads', '1', '--pid', self._pid_file(), '--daemon',
+             '--error-logfile', os.path.join(self.state, 'placement.log'),
+             '--timeout', '300', '--no-control-socket',
+             'placement.wsgi.api:application'], check=True, env=env,
+            timeout=60)
+        _wait_http('http://127.0.0.1:%d/' % self.port)
+
+    def _pid_file(self):
+        return os.path.join(self.state, 'gunicorn.pid')
+
+    def stop(self):
+        try:
+            pid = self.pid()
+        except (OSError, ValueError):
+            return
+        os.kill(pid, signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and lab_mod.alive(pid):
+            time.sleep(0.05)
+        if lab_mod.alive(pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 def perfload(python, tools, server, size, out_dir):
@@ -212,12 +312,21 @@ def checks(reference, nova_lite):
     return result
 
 
-def one_size(tools, venv, python, size, out_dir):
+def one_size(tools, venv, python, size, out_dir, mariadb=None):
     """Fresh servers, perfload against each (nova_lite first)."""
-    servers = [NovaLitePlacement(os.path.join(out_dir, 'nl-%d' % size))]
-    if venv:
-        servers.append(RealPlacement(tools, venv,
-                                     os.path.join(out_dir, 'real-%d' % size)))
+    nl_state = os.path.join(out_dir, 'nl-%d' % size)
+    real_state = os.path.join(out_dir, 'real-%d' % size)
+    if mariadb:
+        servers = [NovaLitePlacement(
+            nl_state, mariadb.create('plc_nl_%d' % size))]
+        if venv:
+            servers.append(RealPlacementOnDatabase(
+                tools, venv, real_state,
+                mariadb.create('plc_ref_%d' % size)))
+    else:
+        servers = [NovaLitePlacement(nl_state)]
+        if venv:
+            servers.append(RealPlacement(tools, venv, real_state))
     reports = {}
     for server in servers:
         try:
@@ -252,6 +361,11 @@ def run(args):
         venv = None
     # The same client for both sides: the reference venv's, else ours.
     python = os.path.join(venv, 'bin', 'python') if venv else sys.executable
+    database = os.environ.get('NOVA_LITE_BENCH_PLACEMENT_DB', 'sqlite')
+    mariadb = None
+    if database == 'mysql':
+        mariadb = MariaDB(os.environ.get(
+            'NOVA_LITE_BENCH_MYSQL', 'mysql+pymysql://root@127.0.0.1:3306'))
     out_dir = tempfile.mkdtemp(prefix='nl-placement-sbs-')
     load = {'start': sbs.load_average()}
     rows, sizes, tables = [], {}, []
@@ -260,7 +374,12 @@ def run(args):
         # A failed or interrupted run keeps out_dir: perfload's reports
         # of the sides that finished are there.
         print('N=%d: perfload reports and logs in %s' % (size, out_dir))
-        reference, nova_lite = one_size(tools, venv, python, size, out_dir)
+        try:
+            reference, nova_lite = one_size(tools, venv, python, size,
+                                            out_dir, mariadb)
+        finally:
+            if mariadb:
+                mariadb.drop_all()
         load['after_n_%d' % size] = sbs.load_average()
         size_rows = table_rows(reference, nova_lite, size)
         rows += size_rows
@@ -269,7 +388,8 @@ def run(args):
         sizes[size] = {'checks': checks(reference, nova_lite),
                        'reference': reference, 'nova_lite': nova_lite}
     shutil.rmtree(out_dir, ignore_errors=True)
-    return {'servers': 'one worker each, fresh SQLite file, noauth2',
+    backend = ('fresh MariaDB database' if mariadb else 'fresh SQLite file')
+    return {'servers': 'one worker each, %s, noauth2' % backend,
             'note': note, 'load_average': load,
             'wall_s': round(time.monotonic() - started), 'rows': rows,
             'markdown': '\n\n'.join(tables), 'sizes': sizes}

@@ -194,6 +194,43 @@ class TestPlacementRows(testtools.TestCase):
         self.assertTrue(found['reference']['claims_consistent'])
 
 
+class TestPlacementOnMariaDB(testtools.TestCase):
+    class _Databases:
+        def __init__(self):
+            self.created = []
+
+        def create(self, name):
+            self.created.append(name)
+            return 'mysql+pymysql://root@db/%s' % name
+
+    def test_each_side_gets_its_own_new_database(self):
+        started = []
+
+        def fake_perfload(python, tools, server, size, out_dir):
+            started.append(server)
+            return {'server': server.name}
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'tests.bench.placement_side_by_side.perfload', fake_perfload))
+        for cls in (placement.NovaLitePlacement,
+                    placement.RealPlacementOnDatabase):
+            self.useFixture(fixtures.MonkeyPatch(
+                '%s.%s.start' % (cls.__module__, cls.__name__),
+                lambda self: None))
+            self.useFixture(fixtures.MonkeyPatch(
+                '%s.%s.stop' % (cls.__module__, cls.__name__),
+                lambda self: None))
+        databases = self._Databases()
+        placement.one_size('/tools', '/venv', 'python', 1000, '/tmp/x',
+                           databases)
+        self.assertEqual(['plc_nl_1000', 'plc_ref_1000'], databases.created)
+        self.assertEqual(
+            ['mysql+pymysql://root@db/plc_nl_1000',
+             'mysql+pymysql://root@db/plc_ref_1000'],
+            [server.connection for server in started])
+        self.assertIsInstance(started[1], placement.RealPlacementOnDatabase)
+
+
 class TestProcessTrees(testtools.TestCase):
     def test_even_depths_listed_so_direct_children_cover_the_tree(self):
         # parent -> child -> grandchild: bench.py adds the direct children
