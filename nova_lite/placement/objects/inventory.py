@@ -305,11 +305,11 @@ def set_all(context, rp_uuid, generation, inventories):
         common.increment_generation(context, rp.id, rp.uuid, generation,
                                     now=now)))
     _write(context, rp, inventories, replace_all=True)
-    # The provider is not read back (this transaction wrote its generation
-    # and stamp); the inventories are, for the values as stored.
-    rows = _rows(context, rp.id)
-    return (rp, {rc: _as_dict(r) for rc, r in rows.items()},
-            _last_modified(rp, rows.values()) if rows else None)
+    # Nothing is read back, as in Placement, which answers with the values
+    # as sent (defaults filled in): this transaction wrote the provider's
+    # generation and stamp and every inventory row (each stamped now).
+    return (rp, {rc: with_defaults(v) for rc, v in inventories.items()},
+            rp.last_modified if inventories else None)
 
 
 def _duplicate(context, rp, rc_name, values):
