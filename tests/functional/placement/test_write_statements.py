@@ -42,14 +42,15 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
     def test_aggregates_in_one_transaction(self):
         answer = self._call('PUT', self._path('aggregates'), {
             'resource_provider_generation': 0, 'aggregates': AGGREGATES})
-        # find, aggregates known, two new, bump, delete, insert
-        self.assertEqual(7, len(self.statements), self.statements)
+        # bump (by uuid: the provider is not read), aggregates known, two
+        # new, delete, insert
+        self.assertEqual(6, len(self.statements), self.statements)
         self.assertEqual({'aggregates': AGGREGATES,
                           'resource_provider_generation': 1}, answer)
         self.statements[:] = []
         self._call('PUT', self._path('aggregates'), {
             'resource_provider_generation': 1, 'aggregates': AGGREGATES})
-        self.assertEqual(5, len(self.statements), self.statements)
+        self.assertEqual(4, len(self.statements), self.statements)
         got = self._call('GET', self._path('aggregates'))
         self.assertEqual(sorted(AGGREGATES), sorted(got['aggregates']))
         self.assertEqual(2, got['resource_provider_generation'])
@@ -66,6 +67,26 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
             status=409)
         self.assertEqual('placement.concurrent_update',
                          answer['errors'][0]['code'])
+        # a generation no provider can have: 404 before 409, as above
+        self._call('PUT', path, {'resource_provider_generation': -1,
+                                 'aggregates': []}, status=404)
+        self._call('PUT', self._path('aggregates'), {
+            'resource_provider_generation': -1, 'aggregates': []},
+            status=409)
+
+    def test_aggregates_before_1_19(self):
+        self.headers['OpenStack-API-Version'] = 'placement 1.18'
+        self.assertEqual(AGGREGATES, self._call(
+            'PUT', self._path('aggregates'), AGGREGATES)['aggregates'])
+        self._call('PUT', self._path('aggregates'), AGGREGATES[:1])
+        self.headers['OpenStack-API-Version'] = 'placement 1.19'
+        got = self._call('GET', self._path('aggregates'))
+        # no generation before 1.19: it stays
+        self.assertEqual({'aggregates': AGGREGATES[:1],
+                          'resource_provider_generation': 0}, got)
+        self._call('PUT', '/resource_providers/%s/aggregates'
+                   % uuid.uuid4(), {'resource_provider_generation': 0,
+                                    'aggregates': []}, status=404)
 
 
 class TestClaimWrites(statement_case.PlacementStatementTestCase):
