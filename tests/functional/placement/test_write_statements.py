@@ -30,10 +30,11 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
     def test_inventories_of_a_new_provider(self):
         answer = self._call('PUT', self._path('inventories'), {
             'resource_provider_generation': 0, 'inventories': INVENTORY})
-        # find, bump, inventories with usage, one INSERT of the three
-        # rows (the standard classes' ids are known); nothing read back:
-        # the answer is the values sent, defaults filled in, as Placement's
-        self.assertEqual(4, len(self.statements), self.statements)
+        # the provider with its inventories and their usage, bump, one
+        # INSERT of the three rows (the standard classes' ids are known);
+        # nothing read back: the answer is the values sent, defaults filled
+        # in, as Placement's
+        self.assertEqual(3, len(self.statements), self.statements)
         self.assertEqual(1, answer['resource_provider_generation'])
         self.assertEqual(1.0, answer['inventories']['VCPU'][
             'allocation_ratio'])
@@ -164,8 +165,8 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         answer = self._call('PUT', path, {
             'resource_provider_generation': generation,
             'inventories': dict(INVENTORY, VCPU={'total': 2})})
-        # find, bump, inventories with usage, three updates
-        self.assertEqual(6, len(self.statements), self.statements)
+        # the provider with its inventories and usage, bump, three updates
+        self.assertEqual(5, len(self.statements), self.statements)
         self.assertEqual(2, answer['inventories']['VCPU']['total'])
         usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
         self.assertEqual({'VCPU': 3, 'MEMORY_MB': 512, 'DISK_GB': 0},
