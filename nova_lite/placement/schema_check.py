@@ -63,16 +63,10 @@ def _object_checks(schema, uuid_format):
     if extra is not True and extra is not False:
         extra = _compile(extra, uuid_format)
     required = list(schema.get('required', ()))
-    least = schema.get('minProperties')
-    most = schema.get('maxProperties')
 
     def check_object(v):
         if type(v) is not dict:
             return True
-        if least is not None and len(v) < least:
-            return False
-        if most is not None and len(v) > most:
-            return False
         for key in required:
             if key not in v:
                 return False
@@ -94,10 +88,10 @@ def _object_checks(schema, uuid_format):
                 if extra is not True and not extra(item):
                     return False
         return True
-    if props or patterns or extra is not True or required or (
-            least is not None or most is not None):
+    if props or patterns or extra is not True or required:
         checks.append(check_object)
-    return checks
+    return checks + _length_checks(schema, dict, 'minProperties',
+                                   'maxProperties')
 
 
 def _array_checks(schema, uuid_format):
@@ -109,12 +103,7 @@ def _array_checks(schema, uuid_format):
         item_check = _compile(items, uuid_format)
         checks.append(lambda v: type(v) is not list or all(
             item_check(i) for i in v))
-    least = schema.get('minItems')
-    if least is not None:
-        checks.append(lambda v: type(v) is not list or len(v) >= least)
-    most = schema.get('maxItems')
-    if most is not None:
-        checks.append(lambda v: type(v) is not list or len(v) <= most)
+    checks.extend(_length_checks(schema, list, 'minItems', 'maxItems'))
     if schema.get('uniqueItems') is True:
         # Strings only: jsonschema's equality of other values (1 and
         # True, 1 and 1.0) is its own.
@@ -125,14 +114,20 @@ def _array_checks(schema, uuid_format):
     return checks
 
 
-def _string_checks(schema, uuid_format):
+def _length_checks(schema, kind, least_key, most_key):
+    """The bounds on the length of values of ``kind`` (others pass)."""
     checks = []
-    least = schema.get('minLength')
+    least = schema.get(least_key)
     if least is not None:
-        checks.append(lambda v: type(v) is not str or len(v) >= least)
-    most = schema.get('maxLength')
+        checks.append(lambda v: type(v) is not kind or len(v) >= least)
+    most = schema.get(most_key)
     if most is not None:
-        checks.append(lambda v: type(v) is not str or len(v) <= most)
+        checks.append(lambda v: type(v) is not kind or len(v) <= most)
+    return checks
+
+
+def _string_checks(schema, uuid_format):
+    checks = _length_checks(schema, str, 'minLength', 'maxLength')
     if 'pattern' in schema:
         search = re.compile(schema['pattern']).search
         checks.append(lambda v: type(v) is not str or bool(search(v)))
