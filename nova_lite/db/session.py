@@ -161,8 +161,14 @@ def _serialize_writers(engine, path, busy_timeout_ms):
     # (measured: 440 of 440 transactions under 8 writers began deferred,
     # and a deferred transaction that comes to write after another writer
     # committed fails at once with "database is locked", without waiting
-    # for the busy timeout). Nothing ran in it yet: roll it back and begin
-    # again, IMMEDIATE, holding the process's writer lock.
+    # for the busy timeout). It is taken off this engine, so a transaction
+    # is one BEGIN IMMEDIATE; should it still be there (another oslo.db),
+    # nothing ran in its BEGIN yet: it is rolled back and begun again,
+    # IMMEDIATE, holding the process's writer lock.
+    for listener in list(engine.dispatch.begin):
+        if getattr(listener, '__name__', None) == '_sqlite_emit_begin':
+            sqlalchemy.event.remove(engine, 'begin', listener)
+
     @sqlalchemy.event.listens_for(engine, 'begin', insert=True)
     def _begin_immediate(conn):
         if conn.info.get('nl_immediate'):

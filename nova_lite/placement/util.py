@@ -15,6 +15,7 @@ import webob.exc
 
 from nova_lite.placement import errors
 from nova_lite.placement import microversion
+from nova_lite.placement import schema_check
 from nova_lite.wsgi import microversion as wsgi_microversion
 
 JSON = 'application/json'
@@ -164,12 +165,15 @@ _VALIDATOR_CACHE_SIZE = 256
 
 
 def _validator_for(schema, format_checker=None):
-    """A validator for ``schema``, its meta-schema checked once.
+    """(quick check or None, validator) for ``schema``, its meta-schema
+    checked once.
 
     ``jsonschema.validate`` re-checks the schema itself on every call
     (about 12 ms per request here); schemas are module constants, so one
-    validator each is kept. The cache holds the schema object, so its id
-    cannot be reused by another dict while the entry lives.
+    validator each is kept, with :mod:`schema_check`'s function that says
+    yes to a valid document without jsonschema. The cache holds the
+    schema object, so its id cannot be reused by another dict while the
+    entry lives.
     """
     key = (id(schema), format_checker is not None)
     entry = _VALIDATORS.get(key)
@@ -178,14 +182,18 @@ def _validator_for(schema, format_checker=None):
         cls.check_schema(schema)
         if len(_VALIDATORS) >= _VALIDATOR_CACHE_SIZE:
             _VALIDATORS.clear()
-        entry = (schema, cls(schema, format_checker=format_checker))
+        entry = (schema, schema_check.compile_check(
+            schema, uuid_format=format_checker is not None),
+            cls(schema, format_checker=format_checker))
         _VALIDATORS[key] = entry
-    return entry[1]
+    return entry[1:]
 
 
 def _check(data, schema, format_checker=None):
-    error = jsonschema.exceptions.best_match(
-        _validator_for(schema, format_checker).iter_errors(data))
+    quick, validator = _validator_for(schema, format_checker)
+    if quick is not None and quick(data):
+        return
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
         raise error
 

@@ -6,6 +6,8 @@ last-resort 500 - and differ only in how an error body looks, which
 versions they speak and who a token is. Those differences are passed in;
 the mechanics live here once:
 
+* ``layer.py``         the base of the layers: one request object handed
+                       down, the inner response taken as it is
 * ``faults.py``        the error-format contract and the last-resort wrapper
 * ``auth.py``          noauth2, http_basic, keystone; public paths
 * ``microversion.py``  version parsing, a service's version table, the

@@ -21,11 +21,11 @@ import typing
 
 from keystonemiddleware import auth_token
 from oslo_middleware import basic_auth
-import webob.dec
 import webob.exc
 
 from nova_lite import context as nl_context
 from nova_lite.wsgi import faults
+from nova_lite.wsgi import layer
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,25 +62,24 @@ def _unauthorized(settings, req, detail, headers=None):
     return settings.errors.render(req, exc)
 
 
-class NoAuth:
+class NoAuth(layer.Layer):
     """noauth2: trust the X-Auth-Token header."""
 
     def __init__(self, app, settings):
         self.app = app
         self.settings = settings
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         token = req.headers.get('X-Auth-Token', '').strip()
         if not token:
             return _unauthorized(self.settings, req,
                                  self.settings.missing_token)
         req.environ[self.settings.context_key] = (
             self.settings.noauth_context(token, req))
-        return req.get_response(self.app)
+        return self.call_app(req)
 
 
-class ContextFromHeaders:
+class ContextFromHeaders(layer.Layer):
     """Build the context from the identity headers an auth layer set."""
 
     def __init__(self, app, settings, admin_users=()):
@@ -88,10 +87,9 @@ class ContextFromHeaders:
         self.settings = settings
         self.admin_users = set(admin_users)
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         req.environ[self.settings.context_key] = self.context(req.environ)
-        return req.get_response(self.app)
+        return self.call_app(req)
 
     def context(self, environ):
         ctx = nl_context.RequestContext.from_environ(environ)
@@ -107,7 +105,7 @@ class ContextFromHeaders:
         return ctx
 
 
-class HttpBasic:
+class HttpBasic(layer.Layer):
     """HTTP basic authentication against a bcrypt htpasswd file.
 
     oslo.middleware's own BasicAuthMiddleware also turns errors of the
@@ -121,8 +119,7 @@ class HttpBasic:
         self.auth_file = auth_file
         basic_auth.validate_auth_file(auth_file)
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         try:
             token = basic_auth.parse_header(req.environ)
             username, password = basic_auth.parse_token(token)
@@ -134,7 +131,7 @@ class HttpBasic:
                 {'WWW-Authenticate': 'Basic realm="%s"'
                  % self.settings.realm})
         req.environ.update(identity)
-        return req.get_response(self.app)
+        return self.call_app(req)
 
 
 def noauth2(app, conf, settings):
@@ -157,7 +154,7 @@ STRATEGIES = {'noauth2': noauth2, 'http_basic': http_basic,
               'keystone': keystone}
 
 
-class SkipAuthForPublic:
+class SkipAuthForPublic(layer.Layer):
     """Public paths go straight to the app; the rest through auth."""
 
     def __init__(self, authenticated, app, settings):
@@ -165,14 +162,15 @@ class SkipAuthForPublic:
         self.app = app
         self.settings = settings
 
-    def __call__(self, environ, start_response):
+    def handle(self, req):
+        environ = req.environ
         if self.settings.is_public(environ):
             environ.setdefault(self.settings.context_key,
                                nl_context.RequestContext(
                                    request_id=environ.get(
                                        'openstack.request_id')))
-            return self.app(environ, start_response)
-        return self.authenticated(environ, start_response)
+            return self.call_app(req)
+        return self.call_app(req, self.authenticated)
 
 
 def wrap(app, conf, settings):

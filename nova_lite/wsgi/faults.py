@@ -7,8 +7,9 @@ placement in the API-SIG ``errors`` list, and clients of each parse them.
 """
 
 from oslo_log import log as logging
-import webob.dec
 import webob.exc
+
+from nova_lite.wsgi import layer
 
 LOG = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class ErrorFormat:
         return None
 
 
-class FaultWrapper:
+class FaultWrapper(layer.Layer):
     """Turn anything the application raised into an error response.
 
     An unexpected exception is logged with its traceback and answered with a
@@ -55,10 +56,9 @@ class FaultWrapper:
         self.app = app
         self.errors = errors
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         try:
-            return req.get_response(self.app)
+            return self.call_app(req)
         except webob.exc.HTTPException as exc:
             if exc.code < 400:
                 return exc

@@ -11,8 +11,9 @@ no header the minimum. A malformed version is a 400, one out of range a
 import collections
 
 import microversion_parse
-import webob.dec
 import webob.exc
+
+from nova_lite.wsgi import layer
 
 HEADER = 'OpenStack-API-Version'
 
@@ -122,7 +123,7 @@ class VersionTable:
         return req.environ.get(self.environ_key, self.min_version)
 
 
-class MicroversionMiddleware:
+class MicroversionMiddleware(layer.Layer):
     """Parse the requested microversion and echo it on the response.
 
     It sits before auth, so even a 401 says which version it speaks; a
@@ -134,8 +135,7 @@ class MicroversionMiddleware:
         self.versions = versions
         self.errors = errors
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         try:
             version = self.versions.extract(req.environ)
         except webob.exc.HTTPException as exc:
@@ -144,7 +144,7 @@ class MicroversionMiddleware:
                 self._decorate(req, response, self.versions.min_version)
             return response
         req.environ[self.versions.environ_key] = version
-        response = req.get_response(self.app)
+        response = self.call_app(req)
         self._decorate(req, response, version)
         return response
 

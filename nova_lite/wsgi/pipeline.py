@@ -19,18 +19,20 @@ From the outside in:
 8. the service's router.
 """
 
+from oslo_context import context
 from oslo_middleware import healthcheck
 from oslo_middleware import request_id
 
 from nova_lite.wsgi import auth
 from nova_lite.wsgi import faults
+from nova_lite.wsgi import layer
 from nova_lite.wsgi import microversion
 from nova_lite.wsgi import request_input
 
 HEALTHCHECK_PATH = '/healthcheck'
 
 
-class HealthcheckRoute:
+class HealthcheckRoute(layer.Layer):
     """Send ``/healthcheck`` to oslo.middleware's Healthcheck app (which
     answers every request it gets), everything else on."""
 
@@ -38,13 +40,13 @@ class HealthcheckRoute:
         self.app = app
         self.healthcheck = healthcheck.Healthcheck(None, {'backends': []})
 
-    def __call__(self, environ, start_response):
-        if environ.get('PATH_INFO', '').rstrip('/') == HEALTHCHECK_PATH:
-            return self.healthcheck(environ, start_response)
-        return self.app(environ, start_response)
+    def handle(self, req):
+        if req.environ.get('PATH_INFO', '').rstrip('/') == HEALTHCHECK_PATH:
+            return self.call_app(req, self.healthcheck)
+        return self.call_app(req)
 
 
-class Environ:
+class Environ(layer.Layer):
     """Put fixed values (configuration, clients) in every request's
     environ, for the handlers to find."""
 
@@ -52,17 +54,32 @@ class Environ:
         self.app = app
         self.values = dict(values)
 
-    def __call__(self, environ, start_response):
-        environ.update(self.values)
-        return self.app(environ, start_response)
+    def handle(self, req):
+        req.environ.update(self.values)
+        return self.call_app(req)
 
 
-class _RequestId(request_id.RequestId):
-    """oslo.middleware's request id, also in a service's own headers."""
+class _RequestId(layer.Layer, request_id.RequestId):
+    """oslo.middleware's request id (its ``__call__``, as a layer), also
+    in a service's own headers."""
 
     def __init__(self, app, headers):
-        super().__init__(app)
-        self.compat_headers = list(headers)
+        request_id.RequestId.__init__(self, app)
+        self.app = app
+        self.return_headers = [request_id.HTTP_RESP_HEADER_REQUEST_ID]
+        self.return_headers.extend(headers)
+
+    __call__ = layer.Layer.__call__
+
+    def handle(self, req):
+        self.set_global_req_id(req)
+        req_id = context.generate_request_id()
+        req.environ[request_id.ENV_REQUEST_ID] = req_id
+        response = self.call_app(req)
+        for header in self.return_headers:
+            if header not in response.headers:
+                response.headers.add(header, req_id)
+        return response
 
 
 def assemble(router, conf, auth_settings, versions, environ=None,

@@ -24,8 +24,9 @@ import json
 import re
 
 from oslo_log import log as logging
-import webob.dec
 import webob.exc
+
+from nova_lite.wsgi import layer
 
 LOG = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ def check_json(body):
     check_document(data)
 
 
-class InputGuard:
+class InputGuard(layer.Layer):
     """Read and bound the body before anything else looks at it.
 
     :param errors: the service's :class:`nova_lite.wsgi.faults.ErrorFormat`.
@@ -144,10 +145,9 @@ class InputGuard:
         self.max_body = max_body
         self.streaming = streaming
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         if self.streaming is not None and self.streaming(req.environ):
-            return req.get_response(self.app)
+            return self.call_app(req)
         try:
             body = read_body(req.environ, self.max_body)
             if body is not None:
@@ -164,4 +164,4 @@ class InputGuard:
                 BAD_BODY % 'the client disconnected'))
         except webob.exc.HTTPException as exc:
             return self.errors.render(req, exc)
-        return req.get_response(self.app)
+        return self.call_app(req)

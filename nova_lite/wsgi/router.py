@@ -12,8 +12,9 @@ format.
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import routes
-import webob.dec
 import webob.exc
+
+from nova_lite.wsgi import layer
 
 LOG = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ def make_map(paths):
     return mapper
 
 
-class Router:
+class Router(layer.Layer):
     """Route a request to its handler; errors rendered by ``errors``.
 
     :param lenient: Nova's leniency: a trailing slash is ignored and HEAD
@@ -90,8 +91,7 @@ class Router:
                 raise
             raise mapped
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def handle(self, req):
         try:
             return self._dispatch(req)
         except (db_exc.DBConnectionError, db_exc.CantStartEngineError,

@@ -60,6 +60,22 @@ class TestSQLiteFileSessions(testtools.TestCase):
                 'SELECT COUNT(*), COUNT(DISTINCT n) FROM counter')).one()
         self.assertEqual((30, 30), (total, distinct))
 
+    def test_a_write_transaction_begins_once(self):
+        # oslo.db's deferred BEGIN is not sent first and rolled back: one
+        # BEGIN IMMEDIATE, the statement, the commit.
+        sent = []
+
+        def record(conn, cursor, statement, *args):
+            sent.append(statement)
+        engine = self.cm.writer.get_engine()
+        sa.event.listen(engine, 'before_cursor_execute', record)
+        self.addCleanup(sa.event.remove, engine, 'before_cursor_execute',
+                        record)
+        with self.cm.writer.using(self.ctx) as s:
+            s.execute(sa.text('INSERT INTO counter VALUES (1)'))
+        self.assertEqual(['BEGIN IMMEDIATE', 'INSERT INTO counter VALUES (1)'],
+                         sent)
+
     def test_retry_on_transient_retries_database_is_locked(self):
         attempts = []
 

@@ -13,10 +13,10 @@ from nova_lite.placement import util
 POLICY = 'placement:resource_providers:aggregates:%s'
 
 
-def _serialize(req, rp, aggregates):
+def _serialize(req, generation, aggregates):
     data = {'aggregates': aggregates}
     if microversion.of(req) >= (1, 19):
-        data['resource_provider_generation'] = rp.generation
+        data['resource_provider_generation'] = generation
     return data
 
 
@@ -25,8 +25,8 @@ def get_aggregates(req):
     """GET: 200 with the provider's aggregate uuids."""
     ctx = common.context(req, POLICY % 'list')
     rp, aggregates = agg_obj.get_for_provider(ctx, common.provider_uuid(req))
-    return util.json_response(_serialize(req, rp, aggregates), req=req,
-                              last_modified=rp.last_modified)
+    return util.json_response(_serialize(req, rp.generation, aggregates),
+                              req=req, last_modified=rp.last_modified)
 
 
 def _body(req):
@@ -50,9 +50,9 @@ def set_aggregates(req):
         rp_obj.get_by_uuid(ctx, common.provider_uuid(req))
         raise
     try:
-        rp = agg_obj.set_for_provider(
+        generation, modified = agg_obj.set_for_provider(
             ctx, common.provider_uuid(req), uuids, generation)
     except exception.ConcurrentUpdateDetected:
         raise util.generation_conflict()
-    return util.json_response(_serialize(req, rp, uuids), req=req,
-                              last_modified=rp.last_modified)
+    return util.json_response(_serialize(req, generation, uuids), req=req,
+                              last_modified=modified)

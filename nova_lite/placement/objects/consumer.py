@@ -5,6 +5,7 @@ changes on every write of its allocations, so two writers of the same
 consumer cannot both win (1.28+ callers send the generation they saw).
 """
 
+import collections
 import dataclasses
 
 from oslo_db import exception as db_exc
@@ -30,6 +31,10 @@ class Consumer:
     user_id: str
     generation: int
     consumer_type: str | None
+
+
+# The ids of the project and user rows a write names (None: no row yet).
+OwnerIds = collections.namedtuple('OwnerIds', 'project_id user_id')
 
 
 def _build_find():
@@ -83,13 +88,13 @@ def find(context, uuid):
 
 
 def find_for_write(context, uuid, project_id, user_id):
-    """(the consumer ``uuid`` or None, the ids of ``project_id`` and
-    ``user_id`` as :func:`upsert` takes them), in one read."""
+    """(the consumer ``uuid`` or None, the :class:`OwnerIds` of
+    ``project_id`` and ``user_id`` as :func:`upsert` takes them), in one
+    read."""
     row = context.session.execute(_FIND_FOR_WRITE, {
         'uuid': uuid, 'project': project_id, 'user': user_id}).one()
-    owners = {'project_id': row.want_project_id,
-              'user_id': row.want_user_id}
-    return (None if row.id is None else _from_row(row)), owners
+    return ((None if row.id is None else _from_row(row)),
+            OwnerIds(row.want_project_id, row.want_user_id))
 
 
 _ID_OF = {table.name: sa.select(table.c.id).where(
@@ -130,22 +135,20 @@ def _owner_values(context, project_id, user_id, consumer_type,
                   owners=None):
     """The project, user (and type) ids of a consumer row, the rows
     created when missing; the project and user are one read, none when
-    ``owners`` (from :func:`find_for_write`) has both ids. One it lacks is
-    read again: a write of several consumers may have created it since.
+    ``owners`` (an :class:`OwnerIds` from :func:`find_for_write`) has
+    both ids. One it lacks is read again: a write of several consumers
+    may have created it since.
     """
-    if owners is None or None in owners.values():
-        owners = context.session.execute(
-            _OWNER_IDS, {'project': project_id, 'user': user_id}).one()
-        owners = {'project_id': owners.project_id,
-                  'user_id': owners.user_id}
+    if owners is None or None in owners:
+        owners = OwnerIds._make(context.session.execute(
+            _OWNER_IDS, {'project': project_id, 'user': user_id}).one())
     values = {
-        'project_id': owners['project_id']
-        if owners['project_id'] is not None else
-        _insert_row(context, common.PROJECT, common.PROJECT.c.external_id,
-                    project_id),
-        'user_id': owners['user_id'] if owners['user_id'] is not None else
-        _insert_row(context, common.USER, common.USER.c.external_id,
-                    user_id)}
+        'project_id': owners.project_id if owners.project_id is not None
+        else _insert_row(context, common.PROJECT,
+                         common.PROJECT.c.external_id, project_id),
+        'user_id': owners.user_id if owners.user_id is not None
+        else _insert_row(context, common.USER, common.USER.c.external_id,
+                         user_id)}
     if consumer_type is not None:
         values['consumer_type_id'] = ensure_type(context, consumer_type)
     return values

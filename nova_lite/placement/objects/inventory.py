@@ -142,19 +142,51 @@ def _check_new_inventory(rp_uuid, rc_name, inv, used):
                     capacity(inv), used)
 
 
+def _ids_and_usage(rows):
+    """({rc name: inventory id}, {rc name: used}) of rows naming them as
+    ``inventory_id``, ``rc_name`` and ``used`` (inventory id None: a
+    provider with no inventory)."""
+    return ({r.rc_name: r.inventory_id for r in rows
+             if r.inventory_id is not None},
+            {r.rc_name: int(r.used) for r in rows if r.used is not None})
+
+
 def _rows_and_usage(context, rp_id):
-    """({rc name: inventory row}, {rc name: used}) of one provider, in one
+    """({rc name: inventory id}, {rc name: used}) of one provider, in one
     statement: the usage of the classes it has inventory of, which are the
     classes allocations can hold (an inventory in use cannot be removed)."""
     rows = context.session.execute(_INVENTORIES_AND_USAGE,
                                    {'rp_ids': [rp_id]}).all()
-    return ({r.rc_name: r for r in rows},
+    return ({r.rc_name: r.id for r in rows},
             {r.rc_name: int(r.used) for r in rows if r.used is not None})
 
 
-def _write(context, rp, wanted, replace_all):
-    """Make the provider's inventories ``wanted`` (all or some classes)."""
-    current, usage = _rows_and_usage(context, rp.id)
+def _build_provider_inventories():
+    """The provider by uuid (:func:`rp_obj.select_providers`' columns),
+    one row per inventory with its class name and usage (one row of
+    NULLs there when it has none): :func:`find` and
+    :func:`_rows_and_usage` in one statement."""
+    used = (sa.select(sa.func.sum(ALLOC.c.used))
+            .where(ALLOC.c.resource_provider_id == common.RP.c.id,
+                   ALLOC.c.resource_class_id == INV.c.resource_class_id)
+            .scalar_subquery())
+    return (rp_obj.select_providers()
+            .add_columns(INV.c.id.label('inventory_id'),
+                         common.RC.c.name.label('rc_name'),
+                         used.label('used'))
+            .outerjoin(INV, INV.c.resource_provider_id == common.RP.c.id)
+            .outerjoin(common.RC, INV.c.resource_class_id == common.RC.c.id)
+            .where(common.RP.c.uuid == sa.bindparam('uuid')))
+
+
+_PROVIDER_INVENTORIES = _build_provider_inventories()
+
+
+def _write(context, rp, wanted, replace_all, current_and_usage=None):
+    """Make the provider's inventories ``wanted`` (all or some classes);
+    ``current_and_usage`` is :func:`_rows_and_usage`'s answer when the
+    caller read it already."""
+    current, usage = current_and_usage or _rows_and_usage(context, rp.id)
     try:
         rc_ids = common.rc_ids(context, wanted)
     except exception.ResourceClassNotFound as exc:
@@ -170,7 +202,7 @@ def _write(context, rp, wanted, replace_all):
                                            uuid=rp.uuid)
         for rc in removed:
             context.session.execute(sa.delete(INV).where(
-                INV.c.id == current[rc].id))
+                INV.c.id == current[rc]))
     now = models.utcnow()
     inserts = []
     for rc, values in wanted.items():
@@ -178,7 +210,7 @@ def _write(context, rp, wanted, replace_all):
         _check_new_inventory(rp.uuid, rc, inv, usage.get(rc, 0))
         if rc in current:
             context.session.execute(sa.update(INV).where(
-                INV.c.id == current[rc].id).values(updated_at=now, **inv))
+                INV.c.id == current[rc]).values(updated_at=now, **inv))
         else:
             inserts.append(dict(inv, resource_provider_id=rp.id,
                                 resource_class_id=rc_ids[rc],
@@ -299,17 +331,22 @@ def write_many(context, providers, wanted, replace_all):
 @db_api.writer
 def set_all(context, rp_uuid, generation, inventories):
     """Replace every inventory of a provider (PUT .../inventories)."""
-    rp = rp_obj.find(context, rp_uuid)
+    rows = context.session.execute(_PROVIDER_INVENTORIES,
+                                   {'uuid': rp_uuid}).all()
+    if not rows:
+        raise exception.ResourceProviderNotFound(uuid=rp_uuid)
+    rp = rp_obj.from_row(rows[0])
     now = models.utcnow()
     rp = dataclasses.replace(rp, updated_at=now, generation=(
         common.increment_generation(context, rp.id, rp.uuid, generation,
                                     now=now)))
-    _write(context, rp, inventories, replace_all=True)
-    # The provider is not read back (this transaction wrote its generation
-    # and stamp); the inventories are, for the values as stored.
-    rows = _rows(context, rp.id)
-    return (rp, {rc: _as_dict(r) for rc, r in rows.items()},
-            _last_modified(rp, rows.values()) if rows else None)
+    _write(context, rp, inventories, replace_all=True,
+           current_and_usage=_ids_and_usage(rows))
+    # Nothing is read back, as in Placement, which answers with the values
+    # as sent (defaults filled in): this transaction wrote the provider's
+    # generation and stamp and every inventory row (each stamped now).
+    return (rp, {rc: with_defaults(v) for rc, v in inventories.items()},
+            rp.last_modified if inventories else None)
 
 
 def _duplicate(context, rp, rc_name, values):

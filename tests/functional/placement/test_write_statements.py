@@ -30,9 +30,11 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
     def test_inventories_of_a_new_provider(self):
         answer = self._call('PUT', self._path('inventories'), {
             'resource_provider_generation': 0, 'inventories': INVENTORY})
-        # find, bump, inventories with usage, one INSERT of the three
-        # rows, inventories as stored (the standard classes' ids are known)
-        self.assertEqual(5, len(self.statements), self.statements)
+        # the provider with its inventories and their usage, bump, one
+        # INSERT of the three rows (the standard classes' ids are known);
+        # nothing read back: the answer is the values sent, defaults filled
+        # in, as Placement's
+        self.assertEqual(3, len(self.statements), self.statements)
         self.assertEqual(1, answer['resource_provider_generation'])
         self.assertEqual(1.0, answer['inventories']['VCPU'][
             'allocation_ratio'])
@@ -41,14 +43,15 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
     def test_aggregates_in_one_transaction(self):
         answer = self._call('PUT', self._path('aggregates'), {
             'resource_provider_generation': 0, 'aggregates': AGGREGATES})
-        # find, aggregates known, two new, bump, delete, insert
-        self.assertEqual(7, len(self.statements), self.statements)
+        # bump (by uuid: the provider is not read), aggregates known, two
+        # new, delete, insert
+        self.assertEqual(6, len(self.statements), self.statements)
         self.assertEqual({'aggregates': AGGREGATES,
                           'resource_provider_generation': 1}, answer)
         self.statements[:] = []
         self._call('PUT', self._path('aggregates'), {
             'resource_provider_generation': 1, 'aggregates': AGGREGATES})
-        self.assertEqual(5, len(self.statements), self.statements)
+        self.assertEqual(4, len(self.statements), self.statements)
         got = self._call('GET', self._path('aggregates'))
         self.assertEqual(sorted(AGGREGATES), sorted(got['aggregates']))
         self.assertEqual(2, got['resource_provider_generation'])
@@ -65,6 +68,26 @@ class TestRegistrationWrites(statement_case.PlacementStatementTestCase):
             status=409)
         self.assertEqual('placement.concurrent_update',
                          answer['errors'][0]['code'])
+        # a generation no provider can have: 404 before 409, as above
+        self._call('PUT', path, {'resource_provider_generation': -1,
+                                 'aggregates': []}, status=404)
+        self._call('PUT', self._path('aggregates'), {
+            'resource_provider_generation': -1, 'aggregates': []},
+            status=409)
+
+    def test_aggregates_before_1_19(self):
+        self.headers['OpenStack-API-Version'] = 'placement 1.18'
+        self.assertEqual(AGGREGATES, self._call(
+            'PUT', self._path('aggregates'), AGGREGATES)['aggregates'])
+        self._call('PUT', self._path('aggregates'), AGGREGATES[:1])
+        self.headers['OpenStack-API-Version'] = 'placement 1.19'
+        got = self._call('GET', self._path('aggregates'))
+        # no generation before 1.19: it stays
+        self.assertEqual({'aggregates': AGGREGATES[:1],
+                          'resource_provider_generation': 0}, got)
+        self._call('PUT', '/resource_providers/%s/aggregates'
+                   % uuid.uuid4(), {'resource_provider_generation': 0,
+                                    'aggregates': []}, status=404)
 
 
 class TestClaimWrites(statement_case.PlacementStatementTestCase):
@@ -142,8 +165,8 @@ class TestClaimWrites(statement_case.PlacementStatementTestCase):
         answer = self._call('PUT', path, {
             'resource_provider_generation': generation,
             'inventories': dict(INVENTORY, VCPU={'total': 2})})
-        # find, bump, inventories with usage, three updates, read back
-        self.assertEqual(7, len(self.statements), self.statements)
+        # the provider with its inventories and usage, bump, three updates
+        self.assertEqual(5, len(self.statements), self.statements)
         self.assertEqual(2, answer['inventories']['VCPU']['total'])
         usages = self._call('GET', '/resource_providers/%s/usages' % self.rp)
         self.assertEqual({'VCPU': 3, 'MEMORY_MB': 512, 'DISK_GB': 0},
