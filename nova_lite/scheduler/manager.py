@@ -115,6 +115,8 @@ class _Request:
         self.claimed = []       # instance uuids claimed so far
         self.timings = Timings()
         self.attempts = []      # decision record per instance
+        # The weights kept between the instances (weights.RequestWeighing).
+        self.weighing = None
         self.recorder = decision.Recorder(
             decision.kind_of(check_type(spec)), self.num_instances)
 
@@ -359,6 +361,8 @@ class SchedulerManager(manager.Manager):
             raise explain.no_valid_host(_claims_failed_reason(
                 request, result, len(ordered), index), request.query)
         host_state.consume_selected_host(chosen, spec, instance_uuid)
+        if request.weighing is not None:
+            request.weighing.consumed(chosen)
         self.host_manager.consume_in_cache(chosen, spec)
         request.chosen.append((chosen, alloc_req))
         request.recorder.picked(chosen)
@@ -383,10 +387,15 @@ class SchedulerManager(manager.Manager):
         if not result.hosts:
             return [], result
         with request.timings.phase('weighers'):
-            weighed = weight_handler.get_weighed_hosts(result.hosts, spec)
+            weighing = request.weighing
+            if weighing is None or weighing.handler is not weight_handler:
+                weighing = request.weighing = weight_handler.for_request(spec)
+            ordered, totals = weighing.weigh(result.hosts)
             if recorder is not None:
-                recorder.weighed(weighed, weight_handler.multipliers())
-            ordered = [item.obj for item in weights.pick_host(weighed)]
+                recorder.weighed(weighing.top(decision.TOP_HOSTS),
+                                 weight_handler.multipliers(),
+                                 count=len(ordered))
+            ordered = weights.pick(ordered, totals)
         return ordered, result
 
     # -- pieces --------------------------------------------------------------
