@@ -393,7 +393,7 @@ class SchedulerManager(manager.Manager):
             ordered, totals = weighing.weigh(result.hosts)
             if recorder is not None:
                 recorder.weighed(weighing.top(decision.TOP_HOSTS),
-                                 weight_handler.multipliers(),
+                                 weighing.multipliers(),
                                  count=len(ordered))
             ordered = weights.pick(ordered, totals)
         return ordered, result

@@ -262,6 +262,7 @@ class RequestWeighing:
         self._totals = None     # per position
         self._order = None      # positions, best first
         self._keys = None       # (-total, position) of _order, ascending
+        self._sortable = False  # no NaN total: _keys may be bisected
         self._single = None     # the host list when there was <= 1
 
     def consumed(self, host):
@@ -290,9 +291,9 @@ class RequestWeighing:
         ranges = [_range(w, lo, hi) for w, (lo, hi) in
                   zip(self.weighers, self._extremes, strict=True)]
         if (positions is not None and ranges == self._ranges and
-                all(self._local) and self._keys is not None):
+                all(self._local) and self._sortable):
             for position in positions:
-                if self._keys is None:
+                if not self._sortable:
                     break   # a NaN total: every total was recomputed
                 self._move(position)
         else:
@@ -301,6 +302,11 @@ class RequestWeighing:
         members, totals = self._members, self._totals
         return ([members[p] for p in self._order],
                 [totals[p] for p in self._order])
+
+    def multipliers(self):
+        """``{weigher name: configured multiplier}`` of this request."""
+        return {weigher.name: default for weigher, default in
+                zip(self.weighers, self._defaults, strict=True)}
 
     def top(self, count):
         """``WeighedHost`` (with each weigher's part) of the ``count``
@@ -332,12 +338,16 @@ class RequestWeighing:
         for index, weigher in enumerate(self.weighers):
             if self._local[index]:
                 raw = self._raw[index]
-                missing = [h for h in hosts if h not in raw]
-                if missing:
-                    raw.update(zip(missing,
-                                   weigher.weigh_objects(missing, spec),
-                                   strict=True))
-                values = [raw[h] for h in hosts]
+                if not raw:
+                    values = weigher.weigh_objects(hosts, spec)
+                    raw.update(zip(hosts, values, strict=True))
+                else:
+                    missing = [h for h in hosts if h not in raw]
+                    if missing:
+                        raw.update(zip(missing,
+                                       weigher.weigh_objects(missing, spec),
+                                       strict=True))
+                    values = [raw[h] for h in hosts]
             else:
                 values = weigher.weigh_objects(hosts, spec)
             self._lists.append(values)
@@ -352,6 +362,7 @@ class RequestWeighing:
                 if weigher.multiplier_option in keys:
                     self._overrides[index][position] = None  # read lazily
         self._keys = None
+        self._sortable = False
 
     def _update(self, positions):
         """Same hosts as last time: re-weigh the consumed ones (and every
@@ -442,10 +453,9 @@ class RequestWeighing:
         # The stable sort get_weighed_hosts does, on the same sequence.
         self._order = sorted(range(len(totals)), key=totals.__getitem__,
                              reverse=True)
-        if any(total != total for total in totals):
-            self._keys = None   # NaN: no bisecting, sort every time
-        else:
-            self._keys = [(-totals[p], p) for p in self._order]
+        # NaN: no bisecting, sort every time.
+        self._sortable = not any(total != total for total in totals)
+        self._keys = None   # built when a host first moves
 
     def _move(self, position):
         """Recompute one host's total and move it to its place."""
@@ -456,6 +466,8 @@ class RequestWeighing:
         if new != new:
             self._all_totals()
             return
+        if self._keys is None:
+            self._keys = [(-self._totals[p], p) for p in self._order]
         self._totals[position] = new
         keys, order = self._keys, self._order
         at = bisect.bisect_left(keys, (-old, position))

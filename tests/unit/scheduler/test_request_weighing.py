@@ -164,6 +164,9 @@ class _FullReweigh:
     def top(self, count):
         return self.weighed[:count]
 
+    def multipliers(self):
+        return self.handler.multipliers()
+
 
 class TestManagerWeighsOnce(fakes.TestCase):
 
