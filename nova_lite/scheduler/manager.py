@@ -156,6 +156,9 @@ class SchedulerManager(manager.Manager):
                      len(cells), sum(len(c.templates) for c in cells))
         except Exception as err:  # noqa: BLE001 - retried per request
             LOG.warning('Host cache not warmed at start: %s', err)
+        # The filter and weigher plugins too (finding them reads the
+        # package directories): not the first request's cost.
+        self._get_handlers()
         freeze_start_heap()
 
     def cleanup_host(self):

@@ -328,3 +328,16 @@ class StartHeapTestCase(fakes.TestCase):
                 host_manager=FakeHostManager([]))
             mgr.post_start_hook()
         freeze.assert_called_once_with()
+
+    def test_plugins_are_found_at_start_not_by_the_first_request(self):
+        self.useFixture(fixtures.MockPatch(
+            'nova_lite.scheduler.manager.gc.freeze'))
+        mgr = manager.SchedulerManager(
+            host='sched', placement=FakePlacement([]),
+            host_manager=FakeHostManager([]))
+        self.assertIsNone(mgr._handlers)
+        mgr.post_start_hook()
+        filter_handler, weight_handler, _chance = mgr._handlers
+        self.assertTrue(filter_handler.filters)
+        self.assertTrue(weight_handler.weighers)
+        self.assertIs(mgr._handlers, mgr._get_handlers())
