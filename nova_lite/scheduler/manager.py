@@ -169,6 +169,22 @@ class SchedulerManager(manager.Manager):
         interval = CONF.scheduler.discover_hosts_in_cells_interval
         if interval > 0 and self._due('discover_hosts', interval):
             self.discover_hosts(context)
+            self._read_new_nodes(context)
+
+    def _read_new_nodes(self, context):
+        """Bring the host cache up to date after a discovery pass.
+
+        Compute nodes that registered since the last request are parsed
+        now, not by the next request: after a wave of registrations (a
+        new rack, a lab stacked with 10,000 nodes) the first request
+        would otherwise read and parse every new row (about a CPU-second
+        at 10,000 nodes) while a burst of boots waits. When nothing
+        changed, the read is the request's own cheap incremental one.
+        """
+        try:
+            self.host_manager.refresh(context)
+        except Exception as err:  # noqa: BLE001 - the next request reads
+            LOG.warning('Host cache not refreshed after discovery: %s', err)
 
     def discover_hosts(self, context):
         """Map the new compute hosts of every cell; return their names.
