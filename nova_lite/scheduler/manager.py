@@ -14,7 +14,9 @@ One request, as Nova's scheduler does it (NOVA_FACTS 1.3, 1.4, 2.1, 2.7):
    order with ``[scheduler] driver = chance_scheduler`` - then claim the
    chosen host's first candidate in placement; a refused claim moves on to
    the next host; the pick is consumed from the host state (and recorded
-   in the server group) so the next instance sees it;
+   in the server group) so the next instance sees it; the weights are
+   kept between the instances and only the consumed host is weighed
+   again (:class:`~nova_lite.scheduler.weights.RequestWeighing`);
 5. alternates: up to ``max_attempts - 1`` further hosts of the chosen
    host's cell, in weighed order, not chosen for any instance of the
    request, each with its own (unclaimed) candidate.
