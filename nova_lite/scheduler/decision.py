@@ -90,8 +90,12 @@ class Recorder:
              'skipped': bool(s.skipped)} for s in result.steps]
         self.current['forced'] = bool(getattr(result, 'forced', False))
 
-    def weighed(self, weighed_hosts, multipliers):
-        """The weighed hosts (best first) of the current instance."""
+    def weighed(self, weighed_hosts, multipliers, count=None):
+        """The weighed hosts (best first) of the current instance.
+
+        :param count: how many hosts were weighed, when ``weighed_hosts``
+            holds only the best ones (at least ``TOP_HOSTS`` of them).
+        """
         self.multipliers = dict(multipliers)
         top = []
         for item in weighed_hosts[:TOP_HOSTS]:
@@ -101,7 +105,8 @@ class Recorder:
                               (getattr(item, 'parts', None) or {}).items()}
             top.append(entry)
         self.current['weights'] = top
-        self.current['weighed_hosts'] = len(weighed_hosts)
+        self.current['weighed_hosts'] = (len(weighed_hosts) if count is None
+                                         else count)
 
     def claim_failed(self, state):
         self.current['failed_claims'].append(host_key(state))

@@ -345,8 +345,10 @@ class HostManager:
         found = {}
         for cell in self._each_cell(cells):
             services = ServiceViews()
+            templates = cell.templates
             for uuid in compute_uuids:
-                if uuid not in found:
+                # Most uuids are another cell's: no call for those.
+                if uuid in templates and uuid not in found:
                     state = cell.host_state(uuid, self.aggregates_of,
                                             services)
                     if state is not None:

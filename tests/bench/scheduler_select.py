@@ -8,6 +8,13 @@ nodes per compute service, one instance per node, providers with
 VCPU/MEMORY_MB/DISK_GB inventory); each measured request places one
 instance and claims it in placement.
 
+Each size is also measured with requests of ``NOVA_LITE_BENCH_SCHED_
+INSTANCES`` (default 10) instances, as a burst of servers asks (``instances``
+in the row; placement synthetic): every instance is filtered, weighed,
+picked and claimed, and ``*_ms`` give each phase's mean per request.
+``NOVA_LITE_BENCH_SCHED_MODES`` (default ``synthetic,in-process,burst``)
+picks the rows.
+
 Reported per size: median and p99 latency, the share of time in placement
 (the candidates query; claims are reported apart), filters, weighers and
 the scheduler's DB reads, and the process RSS once every host state is
@@ -181,7 +188,7 @@ def _serves_candidates(client):
         return False
 
 
-def _measure(size, iterations, mode):
+def _measure(size, iterations, mode, instances=1):
     with _Cloud(size) as cloud:
         client = cloud.placement.client
         if mode == 'in-process' and not _serves_candidates(client):
@@ -193,10 +200,14 @@ def _measure(size, iterations, mode):
         ctxt = nl_context.get_admin_context()
         spec = objects.RequestSpec.from_components(
             ctxt, flavor={'vcpus': 1, 'memory_mb': 512, 'root_gb': 1},
-            project_id='p1', user_id='u1')
+            project_id='p1', user_id='u1', num_instances=instances)
+
+        def uuids():
+            return [str(uuid.uuid4()) for _ in range(instances)]
+
         rss_before = _rss_mb()
         t0 = time.perf_counter()
-        mgr.schedule(ctxt, spec, [str(uuid.uuid4())])
+        mgr.schedule(ctxt, spec, uuids())
         first_ms = round((time.perf_counter() - t0) * 1000, 1)
         rss_cached = _rss_mb()
         # As the service once started: a warm cache, the heap frozen.
@@ -205,7 +216,7 @@ def _measure(size, iterations, mode):
         phases = dict.fromkeys(sched_manager.Timings.PHASES, 0.0)
         for _ in range(iterations):
             t0, c0 = time.perf_counter(), time.process_time()
-            mgr.schedule(ctxt, spec, [str(uuid.uuid4())])
+            mgr.schedule(ctxt, spec, uuids())
             samples.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
             for name, seconds in mgr.last_timings.items():
@@ -213,7 +224,7 @@ def _measure(size, iterations, mode):
         mgr.cleanup_host()
         total = sum(samples)
         summary = stats.summarize(samples)
-        row = {'hosts': size, 'cells': 2,
+        row = {'hosts': size, 'cells': 2, 'instances': instances,
                'placement': mode, 'iterations': iterations,
                'p50_ms': summary['p50_ms'], 'p99_ms': summary['p99_ms'],
                'cpu_p50_ms': stats.summarize(cpu)['p50_ms'],
@@ -222,6 +233,9 @@ def _measure(size, iterations, mode):
         for name, seconds in phases.items():
             row['share_%s' % name] = round(seconds / total, 3)
         row['share_other'] = round(1 - sum(phases.values()) / total, 3)
+        for name, seconds in phases.items():
+            row['%s_ms' % name] = round(seconds * 1000 / iterations, 2)
+        row['cpu_mean_ms'] = round(sum(cpu) * 1000 / iterations, 2)
         row['rss_mb_before_cache'] = rss_before
         row['rss_mb_cached'] = rss_cached
         return row
@@ -236,12 +250,20 @@ def run(args):
     if os.environ.get('NOVA_LITE_BENCH_SCHED_SIZES'):
         sizes = [int(s) for s in
                  os.environ['NOVA_LITE_BENCH_SCHED_SIZES'].split(',')]
+    instances = int(os.environ.get('NOVA_LITE_BENCH_SCHED_INSTANCES', 10))
+    modes = os.environ.get('NOVA_LITE_BENCH_SCHED_MODES',
+                           'synthetic,in-process,burst').split(',')
     rows = []
     for size in sizes:
-        rows.append(_measure(size, iterations, 'synthetic'))
-        real = _measure(size, max(3, iterations // 10), 'in-process')
-        if real is not None:
-            rows.append(real)
+        if 'synthetic' in modes:
+            rows.append(_measure(size, iterations, 'synthetic'))
+        if 'in-process' in modes:
+            real = _measure(size, max(3, iterations // 10), 'in-process')
+            if real is not None:
+                rows.append(real)
+        if 'burst' in modes and instances > 1:
+            rows.append(_measure(size, max(3, iterations // 5),
+                                 'synthetic', instances))
     return {'rows': rows,
             'note': 'scheduler called in-process (no RPC hop); placement '
                     '"synthetic" answers candidates without a query (the '

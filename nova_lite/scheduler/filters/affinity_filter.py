@@ -97,11 +97,17 @@ class SameHostFilter(filters.BaseHostFilter):
 
     RUN_ON_REBUILD = False
 
-    def host_passes(self, host_state, spec):
+    def filter_all(self, hosts, spec):
+        # The hint is read once, not once per host (reading the request
+        # spec costs more than the check).
         wanted = spec.get_hint_list('same_host')
         if not wanted:
-            return True
-        return any(uuid in host_state.instances for uuid in wanted)
+            return list(hosts)
+        return [host for host in hosts if _runs_any(host, wanted)]
+
+    def host_passes(self, host_state, spec):
+        wanted = spec.get_hint_list('same_host')
+        return not wanted or _runs_any(host_state, wanted)
 
 
 class DifferentHostFilter(filters.BaseHostFilter):
@@ -109,9 +115,18 @@ class DifferentHostFilter(filters.BaseHostFilter):
 
     RUN_ON_REBUILD = False
 
-    def host_passes(self, host_state, spec):
+    def filter_all(self, hosts, spec):
         avoided = spec.get_hint_list('different_host')
-        return not any(uuid in host_state.instances for uuid in avoided)
+        if not avoided:
+            return list(hosts)
+        return [host for host in hosts if not _runs_any(host, avoided)]
+
+    def host_passes(self, host_state, spec):
+        return not _runs_any(host_state, spec.get_hint_list('different_host'))
+
+
+def _runs_any(host_state, instance_uuids):
+    return any(uuid in host_state.instances for uuid in instance_uuids)
 
 
 def _near_network(spec):

@@ -7,11 +7,20 @@ so a weigher's multiplier, not the scale of its raw numbers, says how much
 it counts. Hosts come back best first. :func:`pick_host` then picks at
 random among the ``host_subset_size`` best.
 
+A request for several instances weighs its hosts once per instance; the
+manager does it with :class:`RequestWeighing`, which gives the same order
+and weights as :meth:`WeightHandler.get_weighed_hosts` but re-weighs only
+the hosts that took a pick since the last weighing (a weigher whose raw
+weight of a host depends on the other picks, see
+:meth:`BaseHostWeigher.depends_on_picks`, weighs every host again).
+
 A multiplier is an option of ``[filter_scheduler]`` (``ram_weight_
 multiplier``...), overridden per host by aggregate metadata of the same
 name (the smallest when several aggregates set it).
 """
 
+import bisect
+import operator
 import random
 import sys
 
@@ -37,6 +46,9 @@ class BaseHostWeigher:
     maxval = None
     # The [filter_scheduler] option (and aggregate key) of the multiplier.
     multiplier_option = None
+    # A weigher whose raw weight is one host state attribute names it:
+    # every host is read without a method call per host.
+    attribute = None
 
     @property
     def name(self):
@@ -60,11 +72,25 @@ class BaseHostWeigher:
         return filter_utils.aggregate_number(host_state, key, default)
 
     def _weigh_object(self, host_state, spec):
-        """The raw weight of one host; larger is better before multiplier."""
-        raise NotImplementedError()
+        """The raw weight of one host; larger is better before multiplier.
+
+        It may read the host state and the request spec's fields that do
+        not change between the instances of a request; otherwise
+        :meth:`depends_on_picks` must say so.
+        """
+        if self.attribute is None:
+            raise NotImplementedError()
+        return getattr(host_state, self.attribute)
+
+    def depends_on_picks(self, spec):
+        """Whether a host's raw weight may change when *another* host
+        takes an instance of the request (a server group's hosts)."""
+        return False
 
     def weigh_objects(self, hosts, spec):
         """Raw weights of ``hosts``, in order."""
+        if self.attribute is not None:
+            return list(map(operator.attrgetter(self.attribute), hosts))
         return [self._weigh_object(host, spec) for host in hosts]
 
 
@@ -119,6 +145,10 @@ class WeightHandler:
         """``{weigher name: configured multiplier}``."""
         return {w.name: w.default_multiplier() for w in self.weighers}
 
+    def for_request(self, spec):
+        """A :class:`RequestWeighing` of one request's hosts."""
+        return RequestWeighing(self, spec)
+
     def get_weighed_hosts(self, hosts, spec):
         """``WeighedHost`` list, best first (stable for equal weights)."""
         weighed = [WeighedHost(host) for host in hosts]
@@ -165,20 +195,293 @@ def pick_host(weighed, host_subset_size=None, shuffle_best=None, rng=None):
     The chosen host is drawn among the ``host_subset_size`` best; with
     ``shuffle_best``, hosts tied for the best weight are shuffled first.
     """
-    if not weighed:
-        return weighed
+    return pick(weighed, [w.weight for w in weighed], host_subset_size,
+                shuffle_best, rng)
+
+
+def pick(items, totals, host_subset_size=None, shuffle_best=None, rng=None):
+    """:func:`pick_host` of ``items`` (best first) whose weights are
+    ``totals`` (same order): the list with the chosen item first."""
+    if not items:
+        return items
     rng = rng or random
     opts = CONF.filter_scheduler
     if host_subset_size is None:
         host_subset_size = opts.host_subset_size
     if shuffle_best is None:
         shuffle_best = opts.shuffle_best_same_weighed_hosts
-    weighed = list(weighed)
+    items = list(items)
     if shuffle_best:
-        best = [w for w in weighed if w.weight == weighed[0].weight]
+        best = [item for item, total in zip(items, totals, strict=True)
+                if total == totals[0]]
         rng.shuffle(best)
-        weighed[:len(best)] = best
-    subset = weighed[:max(1, min(host_subset_size, len(weighed)))]
+        items[:len(best)] = best
+    subset = items[:max(1, min(host_subset_size, len(items)))]
     chosen = rng.choice(subset)
-    weighed.remove(chosen)
-    return [chosen] + weighed
+    items.remove(chosen)
+    return [chosen] + items
+
+
+class RequestWeighing:
+    """The weights of one request's hosts, kept from instance to instance.
+
+    :meth:`weigh` gives, for the hosts that passed the filters, the order
+    and weights :meth:`WeightHandler.get_weighed_hosts` gives (the same
+    arithmetic in the same order, so the same floats and the same stable
+    order). What it keeps between calls:
+
+    - each weigher's raw weight of each host, dropped for a host that took
+      a pick (:meth:`consumed`), so a request of N instances over H hosts
+      evaluates each weigher about H + N times, not N * H; a weigher that
+      :meth:`~BaseHostWeigher.depends_on_picks` weighs every host again;
+    - each weigher's smallest and largest raw weight: a pick changes them
+      only when the consumed host was, or becomes, an extreme;
+    - the totals and their order: while every weigher's range stays the
+      same, only the consumed host's total is recomputed and moved; a
+      changed range (all normalised weights move) recomputes every total
+      from the kept raw weights.
+
+    Host states are told apart by identity (one object per host per
+    request), as the manager hands them out.
+    """
+
+    def __init__(self, handler, spec):
+        self.handler = handler
+        self.spec = spec
+        self.weighers = list(handler.weighers)
+        self._defaults = [w.default_multiplier() for w in self.weighers]
+        self._local = [not w.depends_on_picks(spec) for w in self.weighers]
+        self._raw = [{} for _w in self.weighers]   # host -> raw weight
+        self._changed = []      # hosts consumed since the last weighing
+        self._members = None    # the hosts last weighed, in filter order
+        self._pos = {}          # host -> position in _members
+        self._lists = None      # per weigher: raw weights of _members
+        self._extremes = None   # per weigher: (min, max) of its list
+        self._overrides = None  # per weigher: {position: multiplier}
+        self._ranges = None     # per weigher: (low, high) normalised over
+        self._totals = None     # per position
+        self._order = None      # positions, best first
+        self._keys = None       # (-total, position) of _order, ascending
+        self._sortable = False  # no NaN total: _keys may be bisected
+        self._single = None     # the host list when there was <= 1
+
+    def consumed(self, host):
+        """``host`` took an instance: its raw weights are stale."""
+        for raw in self._raw:
+            raw.pop(host, None)
+        self._changed.append(host)
+
+    def weigh(self, hosts):
+        """``(hosts best first, their weights)`` for ``hosts`` (the hosts
+        that passed the filters, in their order)."""
+        changed, self._changed = self._changed, []
+        if len(hosts) <= 1:
+            # As get_weighed_hosts: one host is not weighed.
+            self._members = None
+            self._single = list(hosts)
+            return list(hosts), [0.0] * len(hosts)
+        self._single = None
+        if self._members is not None and hosts == self._members:
+            positions = sorted({self._pos[h] for h in changed
+                                if h in self._pos})
+            self._update(positions)
+        else:
+            self._rebuild(hosts)
+            positions = None
+        ranges = [_range(w, lo, hi) for w, (lo, hi) in
+                  zip(self.weighers, self._extremes, strict=True)]
+        if (positions is not None and ranges == self._ranges and
+                all(self._local) and self._sortable):
+            for position in positions:
+                if not self._sortable:
+                    break   # a NaN total: every total was recomputed
+                self._move(position)
+        else:
+            self._ranges = ranges
+            self._all_totals()
+        members, totals = self._members, self._totals
+        return ([members[p] for p in self._order],
+                [totals[p] for p in self._order])
+
+    def multipliers(self):
+        """``{weigher name: configured multiplier}`` of this request."""
+        return {weigher.name: default for weigher, default in
+                zip(self.weighers, self._defaults, strict=True)}
+
+    def top(self, count):
+        """``WeighedHost`` (with each weigher's part) of the ``count``
+        best hosts of the last weighing, for the decision record."""
+        if self._single is not None:
+            return [WeighedHost(host) for host in self._single]
+        if self._members is None:
+            return []
+        result = []
+        for position in self._order[:count]:
+            item = WeighedHost(self._members[position],
+                               self._totals[position])
+            for index, weigher in enumerate(self.weighers):
+                value = self._value(index, position)
+                if value:
+                    item.parts[weigher.name] = value * self._multiplier(
+                        index, position)
+            result.append(item)
+        return result
+
+    # -- raw weights -------------------------------------------------------
+
+    def _rebuild(self, hosts):
+        """Raw weights of a new set of hosts (kept ones reused)."""
+        spec = self.spec
+        self._members = list(hosts)
+        self._pos = {host: index for index, host in enumerate(hosts)}
+        self._lists, self._extremes = [], []
+        for index, weigher in enumerate(self.weighers):
+            if self._local[index]:
+                raw = self._raw[index]
+                if not raw:
+                    values = weigher.weigh_objects(hosts, spec)
+                    raw.update(zip(hosts, values, strict=True))
+                else:
+                    missing = [h for h in hosts if h not in raw]
+                    if missing:
+                        raw.update(zip(missing,
+                                       weigher.weigh_objects(missing, spec),
+                                       strict=True))
+                    values = [raw[h] for h in hosts]
+            else:
+                values = weigher.weigh_objects(hosts, spec)
+            self._lists.append(values)
+            self._extremes.append((min(values), max(values)))
+            LOG.debug('Weigher %s: raw %s', weigher.name, values[:10])
+        self._overrides = [{} for _w in self.weighers]
+        for position, host in enumerate(hosts):
+            if not host.aggregates:
+                continue
+            keys = _aggregate_keys(host)
+            for index, weigher in enumerate(self.weighers):
+                if weigher.multiplier_option in keys:
+                    self._overrides[index][position] = None  # read lazily
+        self._keys = None
+        self._sortable = False
+
+    def _update(self, positions):
+        """Same hosts as last time: re-weigh the consumed ones (and every
+        host for a weigher that depends on the picks)."""
+        spec = self.spec
+        members = self._members
+        for index, weigher in enumerate(self.weighers):
+            values = self._lists[index]
+            if not self._local[index]:
+                values[:] = weigher.weigh_objects(members, spec)
+                self._extremes[index] = (min(values), max(values))
+                continue
+            if not positions:
+                continue
+            hosts = [members[p] for p in positions]
+            fresh = weigher.weigh_objects(hosts, spec)
+            low, high = self._extremes[index]
+            rescan = False
+            for position, host, value in zip(positions, hosts, fresh,
+                                             strict=True):
+                old = values[position]
+                values[position] = value
+                self._raw[index][host] = value
+                if value == old:
+                    continue
+                # An extreme that moves inward (or a NaN) needs a rescan;
+                # one that moves outward is the new extreme.
+                if (old == low or old == high or value != value or
+                        old != old):
+                    rescan = True
+                elif value < low:
+                    low = value
+                elif value > high:
+                    high = value
+            if rescan:
+                low, high = min(values), max(values)
+            self._extremes[index] = (low, high)
+
+    # -- totals ------------------------------------------------------------
+
+    def _value(self, index, position):
+        """The normalised weight of weigher ``index`` for a host."""
+        low, high = self._ranges[index]
+        span = high - low
+        if span == 0:
+            return 0.0
+        return (self._lists[index][position] - low) / span
+
+    def _multiplier(self, index, position):
+        overrides = self._overrides[index]
+        if position not in overrides:
+            return self._defaults[index]
+        multiplier = overrides[position]
+        if multiplier is None:
+            multiplier = self.weighers[index].weight_multiplier(
+                self._members[position], self._defaults[index])
+            overrides[position] = multiplier
+        return multiplier
+
+    def _total(self, position):
+        total = 0.0
+        for index in range(len(self.weighers)):
+            value = self._value(index, position)
+            if value:
+                total += value * self._multiplier(index, position)
+        return total
+
+    def _all_totals(self):
+        """Every total (as get_weighed_hosts sums them) and their order."""
+        totals = [0.0] * len(self._members)
+        for index, (low, high) in enumerate(self._ranges):
+            span = high - low
+            if span == 0:
+                continue
+            values = [(raw - low) / span for raw in self._lists[index]]
+            overrides = self._overrides[index]
+            if not overrides:
+                default = self._defaults[index]
+                totals = [total + value * default if value else total
+                          for total, value in zip(totals, values,
+                                                  strict=True)]
+                continue
+            for position, value in enumerate(values):
+                if value:
+                    totals[position] += value * self._multiplier(
+                        index, position)
+        self._totals = totals
+        # The stable sort get_weighed_hosts does, on the same sequence.
+        self._order = sorted(range(len(totals)), key=totals.__getitem__,
+                             reverse=True)
+        # NaN: no bisecting, sort every time.
+        self._sortable = not any(total != total for total in totals)
+        self._keys = None   # built when a host first moves
+
+    def _move(self, position):
+        """Recompute one host's total and move it to its place."""
+        old = self._totals[position]
+        new = self._total(position)
+        if new == old:
+            return
+        if new != new:
+            self._all_totals()
+            return
+        if self._keys is None:
+            self._keys = [(-self._totals[p], p) for p in self._order]
+        self._totals[position] = new
+        keys, order = self._keys, self._order
+        at = bisect.bisect_left(keys, (-old, position))
+        del keys[at]
+        del order[at]
+        at = bisect.bisect_left(keys, (-new, position))
+        keys.insert(at, (-new, position))
+        order.insert(at, position)
+
+
+def _range(weigher, low, high):
+    """The (low, high) that :func:`normalize` maps to 0 and 1."""
+    if weigher.minval is not None:
+        low = min(weigher.minval, low)
+    if weigher.maxval is not None:
+        high = max(weigher.maxval, high)
+    return low, high

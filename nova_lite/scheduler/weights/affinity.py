@@ -21,6 +21,11 @@ class _SoftGroupWeigher(weights.BaseHostWeigher):
             return [0] * len(hosts)
         return super().weigh_objects(hosts, spec)
 
+    def depends_on_picks(self, spec):
+        """Each pick of the request adds a member on its host."""
+        group = spec.instance_group
+        return group is not None and group.policy == self.POLICY
+
     def members_on(self, host_state, spec):
         group = spec.instance_group
         if group is None or group.policy != self.POLICY:

@@ -12,6 +12,7 @@ from nova_lite.scheduler import weights
 class BuildFailureWeigher(weights.BaseHostWeigher):
     """Weighs hosts by ``failed_builds`` (negatively)."""
 
+    attribute = 'failed_builds'
     multiplier_option = 'build_failure_weight_multiplier'
 
     def default_multiplier(self):
@@ -21,6 +22,3 @@ class BuildFailureWeigher(weights.BaseHostWeigher):
         base = super().weight_multiplier(host_state, default)
         # An aggregate override is given as a positive number too.
         return base if base <= 0 else -base
-
-    def _weigh_object(self, host_state, spec):
-        return host_state.failed_builds

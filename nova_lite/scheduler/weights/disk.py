@@ -7,7 +7,5 @@ class DiskWeigher(weights.BaseHostWeigher):
     """Weighs hosts by ``free_disk_mb``."""
 
     minval = 0
+    attribute = 'free_disk_mb'
     multiplier_option = 'disk_weight_multiplier'
-
-    def _weigh_object(self, host_state, spec):
-        return host_state.free_disk_mb

@@ -11,7 +11,5 @@ class IoOpsWeigher(weights.BaseHostWeigher):
     """Weighs hosts by ``num_io_ops``."""
 
     minval = 0
+    attribute = 'num_io_ops'
     multiplier_option = 'io_ops_weight_multiplier'
-
-    def _weigh_object(self, host_state, spec):
-        return host_state.num_io_ops

@@ -10,7 +10,5 @@ from nova_lite.scheduler import weights
 class NumInstancesWeigher(weights.BaseHostWeigher):
     """Weighs hosts by ``num_instances``."""
 
+    attribute = 'num_instances'
     multiplier_option = 'num_instances_weight_multiplier'
-
-    def _weigh_object(self, host_state, spec):
-        return host_state.num_instances

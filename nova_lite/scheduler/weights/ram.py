@@ -12,7 +12,5 @@ class RAMWeigher(weights.BaseHostWeigher):
     """Weighs hosts by ``free_ram_mb``."""
 
     minval = 0
+    attribute = 'free_ram_mb'
     multiplier_option = 'ram_weight_multiplier'
-
-    def _weigh_object(self, host_state, spec):
-        return host_state.free_ram_mb

@@ -98,6 +98,23 @@ class FilterTestCase(TestCase):
     def assertFails(self, host, spec):
         self.assertFalse(self.filt.host_passes(host, spec))
 
+    def assertHintReadOnce(self, hint):
+        """``filter_all`` answers as ``host_passes`` host by host, reading
+        the instance-list hint ``hint`` of the spec once for all hosts."""
+        spec = fake_spec(scheduler_hints={hint: ['a', 'b']})
+        hosts = [fake_host('h%d' % i, instances=[uuid])
+                 for i, uuid in enumerate(('a', 'c', 'b', 'd'))]
+        expected = [h for h in hosts if self.filt.host_passes(h, spec)]
+        reads = []
+        real = spec.get_hint_list
+
+        def counted(name):
+            reads.append(name)
+            return real(name)
+        self.patch(spec, 'get_hint_list', counted)
+        self.assertEqual(expected, self.filt.filter_all(hosts, spec))
+        self.assertEqual([hint], reads)
+
 
 class WeigherTestCase(TestCase):
     """Base for one weigher: weighs hosts with only WEIGHER."""

@@ -55,6 +55,23 @@ class HostManagerTestCase(fakes.TestCase):
         states = self._states([self.n2[1], 'unknown', self.n1])
         self.assertEqual([self.n2[1], self.n1], [s.uuid for s in states])
 
+    def test_by_uuids_builds_each_state_in_its_own_cell_only(self):
+        cells = self.hm.refresh(self.ctxt)
+        calls = []
+        for cell in cells:
+            real = cell.host_state
+
+            def counted(uuid, *args, _real=real, _cell=cell.name):
+                calls.append((_cell, uuid))
+                return _real(uuid, *args)
+            self.patch(cell, 'host_state', counted)
+        uuids = [self.n1, 'unknown'] + list(self.n2)
+        states = self.hm.get_host_states_by_uuids(cells, uuids)
+        self.assertEqual([self.n1] + list(self.n2), [s.uuid for s in states])
+        self.assertEqual(sorted([('cell1', self.n1)] +
+                                [('cell2', u) for u in self.n2]),
+                         sorted(calls))
+
     def test_states_are_fresh_copies(self):
         cells = self.hm.refresh(self.ctxt)
         first = self.hm.get_host_states_by_uuids(cells, [self.n1])[0]

@@ -9,6 +9,7 @@ texts).
 
 import copy
 import threading
+from unittest import mock
 
 import fixtures
 from oslo_serialization import jsonutils
@@ -328,3 +329,52 @@ class StartHeapTestCase(fakes.TestCase):
                 host_manager=FakeHostManager([]))
             mgr.post_start_hook()
         freeze.assert_called_once_with()
+
+    def test_plugins_are_found_at_start_not_by_the_first_request(self):
+        self.useFixture(fixtures.MockPatch(
+            'nova_lite.scheduler.manager.gc.freeze'))
+        mgr = manager.SchedulerManager(
+            host='sched', placement=FakePlacement([]),
+            host_manager=FakeHostManager([]))
+        self.assertIsNone(mgr._handlers)
+        mgr.post_start_hook()
+        filter_handler, weight_handler, _chance = mgr._handlers
+        self.assertTrue(filter_handler.filters)
+        self.assertTrue(weight_handler.weighers)
+        self.assertIs(mgr._handlers, mgr._get_handlers())
+
+
+class DiscoveryReadsNewNodesTestCase(fakes.TestCase):
+
+    def _manager(self):
+        host_manager = FakeHostManager([])
+        host_manager.refresh = mock.Mock(return_value=[])
+        mgr = manager.SchedulerManager(
+            host='sched', placement=FakePlacement([]),
+            host_manager=host_manager)
+        self.patch(mgr, 'discover_hosts', mock.Mock(return_value=[]))
+        return mgr
+
+    def test_discovery_pass_refreshes_the_host_cache(self):
+        self.flags(discover_hosts_in_cells_interval=10, group='scheduler')
+        mgr = self._manager()
+        ctxt = nl_context.get_admin_context()
+        mgr._discover_hosts_in_cells(ctxt)
+        mgr._discover_hosts_in_cells(ctxt)   # not due again yet
+        mgr.discover_hosts.assert_called_once_with(ctxt)
+        mgr.host_manager.refresh.assert_called_once_with(ctxt)
+
+    def test_no_discovery_no_refresh(self):
+        mgr = self._manager()
+        mgr._discover_hosts_in_cells(nl_context.get_admin_context())
+        mgr.discover_hosts.assert_not_called()
+        mgr.host_manager.refresh.assert_not_called()
+
+    def test_refresh_failure_is_a_warning(self):
+        self.flags(discover_hosts_in_cells_interval=10, group='scheduler')
+        mgr = self._manager()
+        mgr.host_manager.refresh.side_effect = RuntimeError('db down')
+        log = self.useFixture(fixtures.FakeLogger())
+        mgr._discover_hosts_in_cells(nl_context.get_admin_context())
+        self.assertIn('Host cache not refreshed after discovery: db down',
+                      log.output)

@@ -12,3 +12,6 @@ class TestDifferentHostFilter(fakes.FilterTestCase):
         spec = fakes.fake_spec(scheduler_hints={'different_host': ['a']})
         self.assertFails(fakes.fake_host(instances=['a']), spec)
         self.assertPasses(fakes.fake_host(instances=['z']), spec)
+
+    def test_all_hosts_read_the_hint_once(self):
+        self.assertHintReadOnce('different_host')

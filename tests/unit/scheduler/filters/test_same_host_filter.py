@@ -16,3 +16,6 @@ class TestSameHostFilter(fakes.FilterTestCase):
     def test_single_string_hint(self):
         spec = fakes.fake_spec(scheduler_hints={'same_host': 'a'})
         self.assertPasses(fakes.fake_host(instances=['a']), spec)
+
+    def test_all_hosts_read_the_hint_once(self):
+        self.assertHintReadOnce('same_host')
