@@ -213,13 +213,32 @@ def _encode_summaries(summaries, want):
     return '{%s}' % ','.join(parts)
 
 
+class _EntryTexts(dict):
+    """{(rc id, inventory tuple): its summary entry as JSON text}."""
+
+    def __init__(self, rc_texts):
+        super().__init__()
+        self.rc_texts = rc_texts
+
+    def __missing__(self, item):
+        rc, inv = item
+        text = self[item] = '%s:{"capacity":%d,"used":%d}' % (
+            self.rc_texts[rc], (inv[0] - inv[1]) * inv[2], inv[6])
+        return text
+
+
 def _encode_found_summaries(source, want, texts):
     """``_encode_summaries`` straight from a search's providers
     (:class:`candidate_answer.SummarySource`): no :class:`Summary`,
     resources dict and dict per class built for the encoder to walk. Same
     text. A root (no parent) needs no lookup for its tree's uuids, and
-    providers without traits share the empty list's text."""
+    providers without traits share the empty list's text.
+
+    A class's entry is formatted once per distinct (class, inventory row
+    with usage) pair: providers of the same hardware and usage share it
+    (formatting the capacity, a float, was most of a summary's cost)."""
     rc_texts = {rc: _quote(name) for rc, name in source.rc_names.items()}
+    entries = _EntryTexts(rc_texts)
     traits_text = {frozenset(): '[]'}
     with_traits = want >= (1, 17)
     with_tree = want >= (1, 29)
@@ -230,15 +249,12 @@ def _encode_found_summaries(source, want, texts):
     for rp_id in source.ids:
         provider = by_id[rp_id]
         if wanted is None:
-            resources = ','.join([
-                '%s:{"capacity":%d,"used":%d}' % (
-                    rc_texts[rc], (inv[0] - inv[1]) * inv[2], inv[6])
-                for rc, inv in provider.inv.items()])
+            resources = ','.join([entries[item]
+                                  for item in provider.inv.items()])
         else:
-            resources = ','.join([
-                '%s:{"capacity":%d,"used":%d}' % (
-                    rc_texts[rc], (inv[0] - inv[1]) * inv[2], inv[6])
-                for rc, inv in provider.inv.items() if rc in wanted])
+            resources = ','.join([entries[item]
+                                  for item in provider.inv.items()
+                                  if item[0] in wanted])
         uuid = texts[rp_id]
         if not with_traits:
             append('%s:{"resources":{%s}}' % (uuid, resources))

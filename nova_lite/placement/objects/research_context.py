@@ -66,7 +66,6 @@ def _lookup(key, value):
         key.in_(sa.bindparam('keys', expanding=True)))
 
 
-_AGG_IDS = _lookup(common.AGG.c.uuid, common.AGG.c.id)
 _TREE_ROOTS = _lookup(RP.c.uuid, RP.c.root_provider_id)
 _NAMES_BY_ID = {common.RC.name: _lookup(common.RC.c.id, common.RC.c.name),
                 common.TRAIT.name: _lookup(common.TRAIT.c.id,
@@ -81,9 +80,10 @@ def _names_to_ids(context, statement, names):
 
 
 # One statement for the request's class and trait names (and the sharing
-# trait's), tagged 0 for a class and 1 for a trait, and the providers that
+# trait's), tagged 0 for a class and 1 for a trait, the providers that
 # carry the sharing trait and have an inventory of a requested class,
-# tagged 2: a limited request's lookups were a third of its statements.
+# tagged 2, and the member_of aggregates' uuids, tagged 3: a limited
+# request's lookups were a third of its statements.
 _SHARING_PROVIDERS = sa.select(
     sa.literal(2), common.TRAIT.c.name, RP_TRAIT.c.resource_provider_id
 ).select_from(
@@ -99,16 +99,20 @@ _CLASS_AND_TRAIT_IDS = sa.union_all(
         common.RC.c.name.in_(sa.bindparam('classes', expanding=True))),
     sa.select(sa.literal(1), common.TRAIT.c.name, common.TRAIT.c.id).where(
         common.TRAIT.c.name.in_(sa.bindparam('traits', expanding=True))),
-    _SHARING_PROVIDERS)
+    _SHARING_PROVIDERS,
+    sa.select(sa.literal(3), common.AGG.c.uuid, common.AGG.c.id).where(
+        common.AGG.c.uuid.in_(sa.bindparam('aggs', expanding=True))))
 
 
-def _class_and_trait_ids(context, classes, traits):
-    """({class: id}, {trait: id}) of the names that exist and the ids of
-    the sharing providers with one of ``classes``, in one round trip."""
-    found = ({}, {}, set())
+def _class_and_trait_ids(context, classes, traits, aggs):
+    """({class: id}, {trait: id}, {sharing provider id}, {aggregate uuid:
+    id}) of the names and uuids that exist and of the sharing providers
+    with one of ``classes``, in one round trip."""
+    found = ({}, {}, set(), {})
     rows = context.session.execute(
         _CLASS_AND_TRAIT_IDS,
-        {'classes': sorted(classes), 'traits': sorted(traits)}).all()
+        {'classes': sorted(classes), 'traits': sorted(traits),
+         'aggs': sorted(aggs)}).all()
     for kind, name, id_ in rows:
         if kind == 2:
             found[2].add(id_)
@@ -123,8 +127,8 @@ def resolve(context, request):
     ids = Ids()
     classes = set(request.resource_class_names())
     names = request.trait_names()
-    ids.rcs, ids.traits, ids.sharing = _class_and_trait_ids(
-        context, classes, names | {SHARES_TRAIT})
+    ids.rcs, ids.traits, ids.sharing, ids.aggs = _class_and_trait_ids(
+        context, classes, names | {SHARES_TRAIT}, request.aggregate_uuids())
     missing = classes - set(ids.rcs)
     if missing:
         # As common.rc_ids words it, and before any trait is checked.
@@ -139,7 +143,6 @@ def resolve(context, request):
     if missing:
         raise exception.Invalid(reason='No such trait(s): %s.'
                                 % ', '.join(sorted(missing)))
-    ids.aggs = _names_to_ids(context, _AGG_IDS, request.aggregate_uuids())
     uuids = request.in_tree_uuids()
     if uuids:
         ids.tree_roots = {u: None for u in uuids}

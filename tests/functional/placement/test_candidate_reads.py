@@ -42,8 +42,19 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
 
     def _tree_reads(self, statements):
         return [s for s in statements
-                if 'resource_providers.root_provider_id' in s and
+                if ('resource_providers.root_provider_id' in s or
+                    'resource_provider_id BETWEEN' in s) and
                 'root.id' not in s]
+
+    def _aggregate_reads(self, statements):
+        return [s for s in statements
+                if 'FROM resource_provider_aggregates' in s and
+                'root.id' not in s]
+
+    def _in_aggregate(self, rp, agg, generation=1):
+        self._call('PUT', '/resource_providers/%s/aggregates' % rp,
+                   {'resource_provider_generation': generation,
+                    'aggregates': [agg]})
 
     def test_dense_batch_is_read_as_a_range_and_answered_from_itself(self):
         # Roots 1, 3 and 5 of 5: the range 1-5 also holds the trees of
@@ -58,6 +69,69 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         reads = self._tree_reads(statements)
         self.assertEqual(3, len(reads))
         self.assertTrue(all('BETWEEN' in s for s in reads), reads)
+
+    def test_dense_providers_are_read_by_their_own_ids(self):
+        # Roots 1, 3 and 5: the providers (by root id) span 1-5, so the
+        # inventories and traits are read by their own provider id
+        # column over that span, without the providers table.
+        self._with_trait([0, 2, 4])
+        body, statements = self._get('resources=VCPU:1&required=%s' % TRAIT)
+        self.assertEqual(3, len(body['allocation_requests']))
+        reads = self._tree_reads(statements)
+        self.assertEqual(3, len(reads), reads)
+        by_root, own = reads[0], reads[1:]
+        self.assertIn('resource_providers.root_provider_id BETWEEN',
+                      by_root)
+        for read in own:
+            self.assertIn('resource_provider_id BETWEEN', read)
+            self.assertNotIn('JOIN resource_providers', read)
+            self.assertNotIn('root_provider_id', read)
+
+    def test_flat_trees_member_of_reads_no_aggregates(self):
+        # The root query decides the unnumbered group's member_of for a
+        # tree of one provider: no aggregate is read for flat trees ...
+        agg = str(uuid.uuid4())
+        for i in (0, 2):
+            self._in_aggregate(self.computes[i], agg)
+        body, statements = self._get('resources=VCPU:1&member_of=%s' % agg)
+        self.assertEqual({self.computes[0], self.computes[2]},
+                         set(body['provider_summaries']))
+        self.assertEqual([], self._aggregate_reads(statements))
+        body, statements = self._get(
+            'resources=VCPU:1&member_of=!%s' % agg)
+        self.assertEqual({self.computes[i] for i in (1, 3, 4)},
+                         set(body['provider_summaries']))
+        self.assertEqual([], self._aggregate_reads(statements))
+        # ... a numbered group's is checked in Python: they are read.
+        body, statements = self._get(
+            'resources1=VCPU:1&member_of1=%s' % agg)
+        self.assertEqual(2, len(body['allocation_requests']))
+        self.assertEqual(1, len(self._aggregate_reads(statements)))
+
+    def test_nested_tree_member_of_reads_aggregates(self):
+        # A child in the aggregate makes its tree a member (the root query
+        # keeps it), but only the child may serve: the aggregates of a
+        # tree of more than one provider are read and checked in Python.
+        agg = str(uuid.uuid4())
+        root = self._provider('root', {'MEMORY_MB': 1024})
+        child = str(uuid.uuid4())
+        self._call('POST', '/resource_providers',
+                   {'name': 'child', 'uuid': child,
+                    'parent_provider_uuid': root})
+        self._call('PUT', '/resource_providers/%s/inventories' % child,
+                   {'resource_provider_generation': 0,
+                    'inventories': {'VCPU': {'total': 4}}})
+        self._in_aggregate(child, agg)
+        self._in_aggregate(self.computes[1], agg)
+        body, statements = self._get(
+            'resources=VCPU:1,MEMORY_MB:64&member_of=%s' % agg)
+        self.assertEqual(1, len(self._aggregate_reads(statements)))
+        # Only the flat compute in the aggregate: the child may give the
+        # VCPU, but the root (in no aggregate, nor is its root) may not
+        # give the MEMORY_MB, so the nested tree has no candidate.
+        self.assertEqual([{self.computes[1]}],
+                         [set(r['allocations'])
+                          for r in body['allocation_requests']])
 
     def test_dense_batch_longer_than_an_in_list_is_still_a_range(self):
         # The scheduler's batch (1,000 of 10,000 trees) is longer than an

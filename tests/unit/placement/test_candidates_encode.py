@@ -2,6 +2,8 @@
 encoder's, byte for byte, in every microversion shape."""
 
 import json
+from unittest import mock
+import uuid
 
 import testtools
 
@@ -56,3 +58,57 @@ class TestEncode(testtools.TestCase):
         body = json.loads(candidate_encode.encode(candidates, (1, 34)))
         self.assertEqual({'': [RP1]},
                          body['allocation_requests'][0]['mappings'])
+
+
+class _Provider:
+    def __init__(self, rp_id, inv, used):
+        self.id = rp_id
+        self.uuid = str(uuid.UUID(int=rp_id))
+        self.parent_id = None
+        self.root_id = rp_id
+        self.traits = set()
+        # {rc id: (total, reserved, ratio, min, max, step, used)}
+        self.inv = {1: (8, 0, 1.5, 1, 8, 1, used),
+                    2: (inv, 1, 1.0, 1, inv, 1, 0)}
+
+
+class TestFoundSummaries(testtools.TestCase):
+    def _source(self, providers, wanted=None):
+        return candidate_answer.SummarySource(
+            [p.id for p in providers], {p.id: p for p in providers},
+            {1: 'VCPU', 2: 'MEMORY_MB'}, {}, wanted)
+
+    def test_an_entry_is_formatted_once_per_distinct_row(self):
+        # Four providers, two kinds of VCPU row (usage 0 and 3) and two
+        # of MEMORY_MB (512 and 1024): four entries formatted, not eight.
+        providers = [_Provider(1, 512, 0), _Provider(2, 512, 0),
+                     _Provider(3, 1024, 3), _Provider(4, 512, 3)]
+        source = self._source(providers)
+        formatted = []
+        missing = candidate_encode._EntryTexts.__missing__
+
+        def record(entries, item):
+            formatted.append(item)
+            return missing(entries, item)
+
+        texts = candidate_encode._UuidTexts({})
+        with mock.patch.object(candidate_encode._EntryTexts, '__missing__',
+                               record):
+            for p in providers:
+                texts[p.id] = json.dumps(p.uuid)
+            body = json.loads(candidate_encode._encode_found_summaries(
+                source, (1, 36), texts))
+        self.assertEqual(4, len(formatted))
+        self.assertEqual(
+            {'VCPU': {'capacity': 12, 'used': 3},
+             'MEMORY_MB': {'capacity': 1023, 'used': 0}},
+            body[providers[2].uuid]['resources'])
+        self.assertEqual(
+            {'VCPU': {'capacity': 12, 'used': 0},
+             'MEMORY_MB': {'capacity': 511, 'used': 0}},
+            body[providers[0].uuid]['resources'])
+        self.assertEqual(
+            {'VCPU': {'capacity': 12, 'used': 3}},
+            json.loads(candidate_encode._encode_found_summaries(
+                self._source(providers, wanted={1}), (1, 36),
+                texts))[providers[3].uuid]['resources'])
