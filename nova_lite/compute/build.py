@@ -44,6 +44,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.virt import exception as virt_exc
 from nova_lite.virt import power_state
@@ -122,14 +123,6 @@ class Builds:
         self._pool.shutdown(wait=True)
         self._beside_pool.shutdown(wait=True)
 
-    def _beside(self, context, func, *args):
-        """Run ``func(*args)`` in another thread (logging as ``context``'s
-        request); its future."""
-        def run():
-            context.update_store()
-            return func(*args)
-        return self._beside_pool.submit(run)
-
     def _run_build(self, context, instance, node, request_spec, host_list,
                    image):
         # oslo.log takes the request id from the thread's context: this
@@ -163,10 +156,11 @@ class Builds:
     def _do_build(self, context, instance, node, request_spec, host_list,
                   image):
         uuid = instance.uuid
-        started = self._beside(context, self.events.start, context, uuid,
-                               BUILD_EVENT)
-        claimed = self._beside(context, self.allocations.claimed, uuid,
-                               node)
+        started = nl_context.run_as(self._beside_pool, context,
+                                    self.events.start, context, uuid,
+                                    BUILD_EVENT)
+        claimed = nl_context.run_as(self._beside_pool, context,
+                                    self.allocations.claimed, uuid, node)
         instance = self._start_build(context, instance, node)
         started.result()
         if instance is None:
