@@ -236,8 +236,9 @@ class Builds:
 
         With a conductor that takes it (1.7), the build's event is
         finished and the node's usage written in the same call (the
-        tracker's lock held across it, see ``usage_change``): one call
-        where there were three. Nothing raised here is the spawn's
+        tracker's lock held across it, see ``usage_change``; when another
+        build holds it, the usage is refreshed after, as before): one
+        call where there were three. Nothing raised here is the spawn's
         failure: the caller judges it once the build's event is finished
         (a guest that spawned is never rescheduled).
         """

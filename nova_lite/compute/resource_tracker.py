@@ -102,15 +102,20 @@ class UsageChange:
     """A node's usage refreshed by a conductor call about something else
     (see :meth:`ResourceTracker.usage_change`)."""
 
-    def __init__(self, tracker, nodename):
+    def __init__(self, tracker, nodename, held=True):
         self._tracker = tracker
         self.nodename = nodename
+        # Whether the tracker's lock is held (else nothing is sent).
+        self._held = held
         # True once the row is as the driver has it now (nothing to do).
         self.done = False
 
     def values(self):
         """What the call writes: ``{'id': node id, 'values': changed
-        columns}``, or None (nothing changed, or a node without a row)."""
+        columns}``, or None (nothing changed, a node without a row, or
+        the lock not held)."""
+        if not self._held:
+            return None
         tracker = self._tracker
         node = tracker.compute_nodes.get(self.nodename)
         if node is None:
@@ -301,10 +306,17 @@ class ResourceTracker:
         block gets a :class:`UsageChange` to send and to take the written
         row back. The tracker's lock is held across the block, so that no
         other refresh (a concurrent build's) writes newer usage before
-        this call writes older usage over it. After the block, ``done``
-        False means the caller still has to :meth:`refresh_usage`."""
-        with self._lock:
+        this call writes older usage over it; when another holds it, the
+        call is not made to wait (a build's ACTIVE is on it): the change
+        then has no values. After the block, ``done`` False means the
+        caller still has to :meth:`refresh_usage`."""
+        if not self._lock.acquire(blocking=False):
+            yield UsageChange(self, nodename, held=False)
+            return
+        try:
             yield UsageChange(self, nodename)
+        finally:
+            self._lock.release()
 
     def build_result(self, context, nodename, succeeded):
         """Reset (success) or raise (failure) the node's failed_builds.

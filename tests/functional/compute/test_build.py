@@ -232,6 +232,41 @@ class BuildTestCase(BuildTestBase):
                          (node.vcpus_used, node.memory_mb_used,
                           node.local_gb_used, node.running_vms))
 
+    def test_a_busy_tracker_does_not_hold_up_active(self):
+        """Another refresh holds the tracker's lock: ACTIVE and the event
+        go at once, without the usage, which is refreshed after."""
+        calls = []
+        for name in ('action_event_finish', 'compute_node_update'):
+            self._record(calls, name)
+        real = conductor_manager.ConductorManager.build_finish
+
+        def build_finish(manager, context, *args, **kwargs):
+            calls.append(('build_finish', kwargs.get('node')))
+            finished.set()
+            return real(manager, context, *args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.build_finish',
+            build_finish))
+        compute = self.start_compute()
+        finished, release = threading.Event(), threading.Event()
+
+        def busy():
+            with compute.manager.rt._lock:
+                release.wait(30)
+        holder = threading.Thread(target=busy)
+        holder.start()
+        self.addCleanup(holder.join)
+        self.addCleanup(release.set)
+        instance = self._instance()
+        self.compute_api.build_and_run_instance(self.ctxt, instance,
+                                                'host1', NODE)
+        self.assertTrue(finished.wait(30))
+        release.set()
+        compute.manager.wait_for_builds(timeout=30)
+        self.assertEqual([('build_finish', None), 'compute_node_update'],
+                         calls)
+        self.assertEqual(2, self._node().vcpus_used)
+
     def _record(self, calls, name):
         real = getattr(conductor_manager.ConductorManager, name)
 
