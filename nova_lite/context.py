@@ -92,6 +92,17 @@ def set_target_cell(context, cell_mapping):
         cell_mapping.transport_url)
 
 
+def run_as(executor, context, func, *args, **kwargs):
+    """Submit ``func(*args, **kwargs)`` to ``executor``, run logging as
+    ``context``'s request (oslo.log takes the request id from the
+    thread's context: a pool thread's is otherwise the last task's, or
+    none); its future."""
+    def run():
+        context.update_store()
+        return func(*args, **kwargs)
+    return executor.submit(run)
+
+
 @contextlib.contextmanager
 def target_cell(context, cell_mapping):
     """Yield a copy of ``context`` targeted at ``cell_mapping``."""

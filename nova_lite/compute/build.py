@@ -44,6 +44,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.virt import exception as virt_exc
 from nova_lite.virt import power_state
@@ -122,14 +123,6 @@ class Builds:
         self._pool.shutdown(wait=True)
         self._beside_pool.shutdown(wait=True)
 
-    def _beside(self, context, func, *args):
-        """Run ``func(*args)`` in another thread (logging as ``context``'s
-        request); its future."""
-        def run():
-            context.update_store()
-            return func(*args)
-        return self._beside_pool.submit(run)
-
     def _run_build(self, context, instance, node, request_spec, host_list,
                    image):
         # oslo.log takes the request id from the thread's context: this
@@ -163,10 +156,11 @@ class Builds:
     def _do_build(self, context, instance, node, request_spec, host_list,
                   image):
         uuid = instance.uuid
-        started = self._beside(context, self.events.start, context, uuid,
-                               BUILD_EVENT)
-        claimed = self._beside(context, self.allocations.claimed, uuid,
-                               node)
+        started = nl_context.run_as(self._beside_pool, context,
+                                    self.events.start, context, uuid,
+                                    BUILD_EVENT)
+        claimed = nl_context.run_as(self._beside_pool, context,
+                                    self.allocations.claimed, uuid, node)
         instance = self._start_build(context, instance, node)
         started.result()
         if instance is None:
@@ -175,7 +169,8 @@ class Builds:
         try:
             with self.events.step(
                     context, uuid, BUILD_EVENT, started=True,
-                    undo=lambda error: self._clean_up(context, instance)):
+                    undo=lambda error: self._clean_up(context,
+                                                      instance)) as step:
                 allocations = claimed.result()
                 self.driver.spawn(context, instance, image or {},
                                   allocations)
@@ -183,14 +178,16 @@ class Builds:
                 # as in Nova (whose event wraps the whole build, the
                 # instance's last save included): the server is ACTIVE
                 # one conductor call sooner.
-                not_active = self._set_active(context, uuid)
+                not_active, usage_done = self._set_active(context, uuid,
+                                                          node, step)
         except virt_exc.BuildAbort as error:
             self._build_aborted(context, instance, node, error)
         except Exception as error:  # noqa: BLE001 - reschedulable
             self._build_failed(context, instance, node, error,
                                request_spec, host_list, image)
         else:
-            self._build_succeeded(context, instance, node, not_active)
+            self._build_succeeded(context, instance, node, not_active,
+                                  usage_done)
 
     def _start_build(self, context, instance, node):
         """The instance in building/spawning here; None if it went away."""
@@ -233,25 +230,40 @@ class Builds:
         return (current.vm_state in (vm_states.ERROR, vm_states.DELETED) or
                 current.task_state == task_states.DELETING)
 
-    def _set_active(self, context, uuid):
-        """Write ACTIVE; what prevented it (None: written).
+    def _set_active(self, context, uuid, node, step):
+        """Write ACTIVE; (what prevented it (None: written), whether the
+        node's usage was written too).
 
-        Nothing raised here is the spawn's failure: the caller judges it
-        once the build's event is finished (a guest that spawned is
-        never rescheduled).
+        With a conductor that takes it (1.7), the build's event is
+        finished and the node's usage written in the same call (the
+        tracker's lock held across it, see ``usage_change``; when another
+        build holds it, the usage is refreshed after, as before): one
+        call where there were three. Nothing raised here is the spawn's
+        failure: the caller judges it once the build's event is finished
+        (a guest that spawned is never rescheduled).
         """
+        values = {'vm_state': vm_states.ACTIVE, 'task_state': None,
+                  'power_state': power_state.RUNNING,
+                  'launched_at': timeutils.utcnow()}
+        expected = [task_states.SPAWNING]
+        conductor = self.records.conductor
         try:
-            self.records.update(
-                context, uuid,
-                {'vm_state': vm_states.ACTIVE, 'task_state': None,
-                 'power_state': power_state.RUNNING,
-                 'launched_at': timeutils.utcnow()},
-                expected_task_state=[task_states.SPAWNING])
+            can_finish = getattr(conductor, 'can_finish_build', None)
+            if can_finish is None or not can_finish():
+                self.records.update(context, uuid, values,
+                                    expected_task_state=expected)
+                return None, False
+            with self.tracker.usage_change(node) as usage:
+                usage.written(conductor.build_finish(
+                    context, uuid, values, expected, BUILD_EVENT,
+                    node=usage.values()))
         except Exception as error:  # noqa: BLE001 - judged by the caller
-            return error
-        return None
+            return error, False
+        step.finished = True
+        return None, usage.done
 
-    def _build_succeeded(self, context, instance, node, not_active):
+    def _build_succeeded(self, context, instance, node, not_active,
+                         usage_done=False):
         uuid = instance.uuid
         if not_active is not None:
             error = not_active
@@ -271,6 +283,8 @@ class Builds:
                      'is left to the delete', uuid, error)
         LOG.info('Instance %s active on %s', uuid, node)
         self._note_result(context, node, succeeded=True)
+        if usage_done:
+            return
         try:
             self.tracker.refresh_usage(context, node)
         except Exception as error:  # noqa: BLE001 - the periodic redoes it

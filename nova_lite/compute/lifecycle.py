@@ -61,10 +61,11 @@ class Lifecycle:
                 self.driver.destroy(context, instance)
                 self.allocations.drop(uuid)
                 self._end_unfinished_migrations(context, uuid, migrations)
-                destroyed = self._write_last_state(context, uuid, step, {
-                    'vm_state': vm_states.DELETED, 'task_state': None,
-                    'power_state': power_state.NOSTATE,
-                    'terminated_at': timeutils.utcnow()})
+                destroyed, usage_done = self._write_last_state(
+                    context, instance, step, {
+                        'vm_state': vm_states.DELETED, 'task_state': None,
+                        'power_state': power_state.NOSTATE,
+                        'terminated_at': timeutils.utcnow()})
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(TERMINATE_EVENT, uuid, error)
             return
@@ -73,26 +74,36 @@ class Lifecycle:
                 self.conductor_api.instance_destroy(context, uuid)
             except exception.InstanceNotFound:
                 pass
-        if instance.node:
+        if instance.node and not usage_done:
             self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
 
-    def _write_last_state(self, context, uuid, step, values):
+    def _write_last_state(self, context, instance, step, values):
         """A deleted instance's last ``values``, as Nova destroys the
         instance inside the terminate event: with its soft delete and the
         event's finish in one conductor call (and transaction) when the
-        conductor takes it (1.6); with the soft delete alone (1.5); True
-        then. Else only written (False: the caller destroys it)."""
+        conductor takes it (1.6), the node's usage in that call too
+        (1.7); with the soft delete alone (1.5); (True, whether the
+        usage is written) then. Else only written (False: the caller
+        destroys it)."""
+        uuid = instance.uuid
         if self._conductor_can('can_terminate_in_two_calls'):
-            self.conductor_api.terminate_finish(context, uuid, values,
-                                                TERMINATE_EVENT)
+            if not instance.node:
+                self.conductor_api.terminate_finish(context, uuid, values,
+                                                    TERMINATE_EVENT)
+                step.finished = True
+                return True, False
+            with self.tracker.usage_change(instance.node) as usage:
+                usage.written(self.conductor_api.terminate_finish(
+                    context, uuid, values, TERMINATE_EVENT,
+                    node=usage.values()))
             step.finished = True
-            return True
+            return True, usage.done
         if self._conductor_can('can_destroy_with_values'):
             self.conductor_api.instance_destroy(context, uuid, values=values)
-            return True
+            return True, False
         self.records.update(context, uuid, values)
-        return False
+        return False, False
 
     def _conductor_can(self, check):
         check = getattr(self.conductor_api, check, None)

@@ -32,6 +32,7 @@ One lock serialises the periodic run, ``set_host_enabled`` and the usage
 refreshes of the compute manager.
 """
 
+import contextlib
 import threading
 import time
 
@@ -95,6 +96,44 @@ def _providers_by_root(listing):
         root = provider.get('root_provider_uuid') or provider['uuid']
         by_root.setdefault(root, []).append(provider)
     return by_root
+
+
+class UsageChange:
+    """A node's usage refreshed by a conductor call about something else
+    (see :meth:`ResourceTracker.usage_change`)."""
+
+    def __init__(self, tracker, nodename, held=True):
+        self._tracker = tracker
+        self.nodename = nodename
+        # Whether the tracker's lock is held (else nothing is sent).
+        self._held = held
+        # True once the row is as the driver has it now (nothing to do).
+        self.done = False
+
+    def values(self):
+        """What the call writes: ``{'id': node id, 'values': changed
+        columns}``, or None (nothing changed, a node without a row, or
+        the lock not held)."""
+        if not self._held:
+            return None
+        tracker = self._tracker
+        node = tracker.compute_nodes.get(self.nodename)
+        if node is None:
+            self.done = True
+            return None
+        changed = tracker._changed(node, tracker._record_values(
+            self.nodename,
+            tracker.driver.get_available_resource(self.nodename)))
+        if not changed:
+            self.done = True
+            return None
+        return {'id': node.id, 'values': changed}
+
+    def written(self, node):
+        """The row the call wrote (None: not written)."""
+        if node is not None:
+            self._tracker.compute_nodes[self.nodename] = node
+            self.done = True
 
 
 class ResourceTracker:
@@ -259,6 +298,25 @@ class ResourceTracker:
             except _CONDUCTOR_ERRORS as error:
                 LOG.warning('Usage of node %s not refreshed: %s', nodename,
                             error)
+
+    @contextlib.contextmanager
+    def usage_change(self, nodename):
+        """Refresh ``nodename``'s row with a conductor call that writes
+        something else first (a build's last write, a terminate's): the
+        block gets a :class:`UsageChange` to send and to take the written
+        row back. The tracker's lock is held across the block, so that no
+        other refresh (a concurrent build's) writes newer usage before
+        this call writes older usage over it; when another holds it, the
+        call is not made to wait (a build's ACTIVE is on it): the change
+        then has no values. After the block, ``done`` False means the
+        caller still has to :meth:`refresh_usage`."""
+        if not self._lock.acquire(blocking=False):
+            yield UsageChange(self, nodename, held=False)
+            return
+        try:
+            yield UsageChange(self, nodename)
+        finally:
+            self._lock.release()
 
     def build_result(self, context, nodename, succeeded):
         """Reset (success) or raise (failure) the node's failed_builds.

@@ -20,6 +20,7 @@ from nova_lite.db.cell import decision_api
 from nova_lite.db.cell import instance_api
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import db_transaction
 from nova_lite.scheduler import decision
 
 CONF = nl_conf.CONF
@@ -50,10 +51,26 @@ def _action_id(cctxt, instance_uuid):
         return None
 
 
-def _event(cctxt, instance_uuid, event, summary, result='Success'):
+def _event(cctxt, instance_uuid, event, summary, result='Success',
+           action_id=None):
     objects.InstanceActionEvent.event_record(
         cctxt, instance_uuid, event, host=CONF.host, result=result,
-        details=summary)
+        details=summary, action_id=action_id)
+
+
+@db_transaction.retry_on_transient
+def _store(cctxt, values, event):
+    """The decision row and, with the action known, its event in one
+    transaction (the event of an unknown action in its own, after: its
+    failure leaves the decision stored)."""
+    instance_uuid, action_id = values['instance_uuid'], values['action_id']
+    with db_transaction.cell_writing(cctxt):
+        decision_api.decision_create(cctxt, values)
+        if event and action_id is not None:
+            _event(cctxt, instance_uuid, event, values['summary'],
+                   action_id=action_id)
+    if event and action_id is None:
+        _event(cctxt, instance_uuid, event, values['summary'])
 
 
 def store(cctxt, instance_uuid, attempt, kind, event=None, action_id=None):
@@ -68,14 +85,12 @@ def store(cctxt, instance_uuid, attempt, kind, event=None, action_id=None):
     try:
         if action_id is None:
             action_id = _action_id(cctxt, instance_uuid)
-        decision_api.decision_create(cctxt, {
+        _store(cctxt, {
             'instance_uuid': instance_uuid, 'kind': kind,
             'action_id': action_id,
             'request_id': cctxt.request_id, 'summary': summary,
             'record': decision.dumps(decision.bound(
-                {'attempts': [attempt]}))})
-        if event:
-            _event(cctxt, instance_uuid, event, summary)
+                {'attempts': [attempt]}))}, event)
     except Exception as err:  # noqa: BLE001 - a record never fails a build
         LOG.warning('Scheduling decision of instance %s not stored: %s',
                     instance_uuid, err)

@@ -40,9 +40,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.6)."""
+    """Conductor endpoint (API version 1.7)."""
 
-    target = messaging.Target(version='1.6')
+    target = messaging.Target(version='1.7')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -224,12 +224,29 @@ class ConductorManager(manager.Manager):
                                 event, host)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
-    def terminate_finish(self, context, instance_uuid, values, event):
+    def terminate_finish(self, context, instance_uuid, values, event,
+                         node=None):
         """1.6: a terminate's last ``values`` written, the soft delete and
         ``event`` finished ``Success``, in one transaction; nothing is
-        returned (the compute has no use for the deleted row)."""
-        _destroy_instance(self.cell_context(context), instance_uuid, values,
-                          event=event)
+        returned (the compute has no use for the deleted row). 1.7:
+        ``node``, the node's usage, written next (see
+        :func:`_write_node_usage`); the ComputeNode written, or None."""
+        cctxt = self.cell_context(context)
+        _destroy_instance(cctxt, instance_uuid, values, event=event)
+        return _write_node_usage(cctxt, node)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def build_finish(self, context, instance_uuid, values,
+                     expected_task_state, event, node=None):
+        """1.7: a build's last ``values`` (ACTIVE) written if the task
+        state is still ``expected_task_state`` and ``event`` finished
+        ``Success``, in one transaction (Nova's build event wraps the
+        instance's last save); then ``node``, the node's usage (see
+        :func:`_write_node_usage`). The ComputeNode written, or None."""
+        cctxt = self.cell_context(context)
+        _finish_build(cctxt, instance_uuid, values, expected_task_state,
+                      event)
+        return _write_node_usage(cctxt, node)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_fault_create(self, context, values):
@@ -402,6 +419,36 @@ def _destroy_instance(cctxt, instance_uuid, values, event=None):
             _record_event(objects.InstanceActionEvent.event_finish, cctxt,
                           instance_uuid, event)
     return instance
+
+
+@db_transaction.retry_on_transient
+def _finish_build(cctxt, instance_uuid, values, expected_task_state, event):
+    instance = objects.Instance(cctxt, uuid=instance_uuid)
+    _set_changes(instance, values)
+    with db_transaction.cell_writing(cctxt):
+        instance.save(expected_task_state=expected_task_state)
+        _record_event(objects.InstanceActionEvent.event_finish, cctxt,
+                      instance_uuid, event)
+
+
+def _write_node_usage(cctxt, node):
+    """``node`` (``{'id': compute node id, 'values': changed columns}``,
+    or None) written in its own transaction, after the instance's (whose
+    write stands whatever happens here): the ComputeNode written, or
+    None when it was not (no ``node``, gone, or an error, logged); the
+    compute then refreshes it itself."""
+    if not node:
+        return None
+    compute_node = objects.ComputeNode(cctxt, id=node['id'])
+    try:
+        if not _set_changes(compute_node, node['values']):
+            return None
+        compute_node.save()
+    except Exception as error:  # noqa: BLE001 - the compute redoes it
+        LOG.warning('Usage of compute node %s not written with the '
+                    'instance: %s', node['id'], error)
+        return None
+    return compute_node
 
 
 def _record_event(record, cctxt, instance_uuid, event, **kwargs):

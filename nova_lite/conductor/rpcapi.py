@@ -44,9 +44,14 @@ class ConductorAPI:
       a migration list); the second writes the last state, deletes the
       instance and finishes the event (was a destroy and an event
       finish), returning nothing.
+    * 1.7 - build_finish: a build's last write (ACTIVE) and the finish
+      of its event in one transaction, the node's usage in the same call;
+      terminate_finish takes the node's usage too (``node``). A compute's
+      build asks 3 things instead of 5 after the spawn, its terminate 2
+      instead of 3.
     """
 
-    VERSION = '1.6'
+    VERSION = '1.7'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -164,13 +169,39 @@ class ConductorAPI:
                           instance_uuid=instance_uuid, event=event,
                           host=host)
 
-    def terminate_finish(self, context, instance_uuid, values, event):
+    def terminate_finish(self, context, instance_uuid, values, event,
+                         node=None):
         """Call (1.6): ``values`` written, the instance soft-deleted and
-        ``event`` finished ``Success``, in one transaction."""
-        cctxt = self.client.prepare(version='1.6')
-        return cctxt.call(context, 'terminate_finish',
+        ``event`` finished ``Success``, in one transaction. With ``node``
+        (``{'id', 'values'}``, the node's changed usage) and a conductor
+        at 1.7, that is written next: the ComputeNode written, or None
+        (not written: the caller refreshes it)."""
+        kwargs = dict(instance_uuid=instance_uuid, values=values,
+                      event=event)
+        version = '1.6'
+        if node and self.can_finish_build():
+            version = '1.7'
+            kwargs['node'] = node
+        return self.client.prepare(version=version).call(
+            context, 'terminate_finish', **kwargs)
+
+    def can_finish_build(self):
+        """True when the conductor takes :meth:`build_finish` and the
+        node's usage with :meth:`terminate_finish`."""
+        return self.client.can_send_version('1.7')
+
+    def build_finish(self, context, instance_uuid, values,
+                     expected_task_state, event, node=None):
+        """Call (1.7): ``values`` written (UnexpectedTaskStateError unless
+        the task state is ``expected_task_state``) and ``event`` finished
+        ``Success`` in one transaction, then ``node`` (``{'id',
+        'values'}``, the node's changed usage) if given: the ComputeNode
+        written, or None (not written: the caller refreshes it)."""
+        cctxt = self.client.prepare(version='1.7')
+        return cctxt.call(context, 'build_finish',
                           instance_uuid=instance_uuid, values=values,
-                          event=event)
+                          expected_task_state=expected_task_state,
+                          event=event, node=node)
 
     def instance_fault_create(self, context, values):
         """Call: record an InstanceFault (see ``fault_values``)."""

@@ -10,6 +10,7 @@ found" error.
 import contextlib
 
 from oslo_db import exception as db_exc
+import sqlalchemy as sa
 
 
 @contextlib.contextmanager
@@ -34,6 +35,18 @@ def insert(writer, row, duplicate, refresh=False):
         if refresh:
             s.refresh(row)
     return row
+
+
+def insert_many(writer, model, values, duplicate):
+    """Insert the rows ``values`` (dicts) of ``model`` in the ``writer``
+    transaction with one statement (no row objects built or re-read).
+
+    :param duplicate: the exception to raise when a unique key is taken.
+    """
+    if not values:
+        return
+    with duplicate_raises(duplicate), writer as s:
+        s.execute(sa.insert(model.__table__), values)
 
 
 def first_or_raise(s, query, missing):

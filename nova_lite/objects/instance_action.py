@@ -120,11 +120,13 @@ class InstanceActionEvent(base.NovaLiteTimestampObject, base.NovaLiteObject):
 
     @classmethod
     def event_record(cls, context, instance_uuid, event, host=None,
-                     result='Success', details=None, request_id=None):
-        """A step done already: started and finished in one write."""
+                     result='Success', details=None, request_id=None,
+                     action_id=None):
+        """A step done already: started and finished in one write
+        (``action_id``: the action's, when the caller has it)."""
         return cls._from_db(context, _db().action_event_record(
             context, instance_uuid, event, host=host, result=result,
-            details=details, request_id=request_id))
+            details=details, request_id=request_id, action_id=action_id))
 
 
 @base.NovaLiteObjectRegistry.register

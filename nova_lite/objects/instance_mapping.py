@@ -68,6 +68,13 @@ class InstanceMapping(base.NovaLiteTimestampObject, base.NovaLiteObject):
         row = _db().instance_mapping_create(self._context, self._values())
         self._refresh(row)
 
+    @staticmethod
+    def create_all(context, mappings):
+        """Insert ``mappings`` (InstanceMappings not created) with one
+        statement (InstanceMappingExists); they are not read back."""
+        _db().instance_mappings_create(context,
+                                       [m._values() for m in mappings])
+
     def save(self):
         """Write the changed fields (the cell, ``queued_for_delete``)."""
         values = self._values()

@@ -313,6 +313,12 @@ class RequestSpec(base.NovaLiteObject):
         _db().request_spec_create(self._context, self.instance_uuid,
                                   self.to_json_dict())
 
+    @staticmethod
+    def create_all(context, specs):
+        """Store ``specs`` (RequestSpecs) with one statement."""
+        _db().request_specs_create(context, {
+            spec.instance_uuid: spec.to_json_dict() for spec in specs})
+
     def save(self):
         _db().request_spec_update(self._context, self.instance_uuid,
                                   self.to_json_dict())

@@ -379,13 +379,16 @@ def _store_all(context, build_requests, specs, group):
     for build_request in build_requests:
         _forget_stored(build_request)
     with db_transaction.api_writing(context):
-        for build_request, spec in zip(build_requests, specs, strict=True):
-            spec.create()
+        # The specs and mappings are not read back (one INSERT each); the
+        # build requests are, for their ids and times.
+        objects.RequestSpec.create_all(context, specs)
+        for build_request in build_requests:
             build_request.create()
+        objects.InstanceMapping.create_all(context, [
             objects.InstanceMapping(
                 context, instance_uuid=build_request.instance_uuid,
                 project_id=context.project_id, user_id=context.user_id,
-                cell_mapping=None).create()
+                cell_mapping=None) for build_request in build_requests])
         if group is not None:
             group_obj.InstanceGroup.add_members(
                 context, group.uuid,

@@ -42,12 +42,6 @@ _BESIDE = concurrent.futures.ThreadPoolExecutor(
     max_workers=4, thread_name_prefix='build-decision')
 
 
-def _in_context(context, func, *args, **kwargs):
-    """``func(*args, **kwargs)`` logging as ``context``'s request."""
-    context.update_store()
-    return func(*args, **kwargs)
-
-
 class ScheduleAndBuildTask:
     """One ``schedule_and_build_instances`` request, from start to casts."""
 
@@ -187,8 +181,8 @@ class ScheduleAndBuildTask:
                 cctxt, values, common.CREATE_ACTION)
             # The decision goes to the cell database while the API
             # database takes the hand-over: neither waits for the other.
-            stored = _BESIDE.submit(
-                _in_context, cctxt, decisions.store_selection, cctxt, uuid,
+            stored = nl_context.run_as(
+                _BESIDE, cctxt, decisions.store_selection, cctxt, uuid,
                 chosen, 'boot', event=common.SCHEDULE_EVENT,
                 action_id=action.id)
             handed_over = self._hand_over(uuid, cell)

@@ -57,7 +57,6 @@ def bury_one(context, cell0, build_request, error):
         # set_error_with_fault puts it in ERROR once its fault is written,
         # so the instance is never seen in ERROR without one.
         values = common.instance_values_for_cell(build_request)
-        values.update(availability_zone=values.get('availability_zone'))
         try:
             # NOTE(nova_lite): the stored one keeps sub-second precision.
             values['created_at'] = objects.BuildRequest.get_by_instance_uuid(

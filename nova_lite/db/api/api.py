@@ -143,6 +143,15 @@ def instance_mapping_create(context, values):
                            uuid=values.get('instance_uuid')), refresh=True)
 
 
+@session.retry_on_transient
+def instance_mappings_create(context, values):
+    """Insert instance mappings (dicts as :func:`instance_mapping_create`
+    takes) with one statement; nothing is returned."""
+    rows.insert_many(_writer(context), models.InstanceMapping, values,
+                     exception.InstanceMappingExists(uuid=', '.join(
+                         v['instance_uuid'] for v in values)))
+
+
 def _instance_mapping_get(s, instance_uuid):
     return rows.first_or_raise(
         s, sa.select(models.InstanceMapping).where(

@@ -32,6 +32,18 @@ def request_spec_create(context, instance_uuid, spec):
                            % instance_uuid))
 
 
+@session.retry_on_transient
+def request_specs_create(context, specs):
+    """Store the scheduling requests ``specs`` (``{instance_uuid: JSON
+    dict}``) with one statement."""
+    rows.insert_many(
+        _writer(context), models.RequestSpec,
+        [{'instance_uuid': uuid, 'spec': spec}
+         for uuid, spec in specs.items()],
+        exception.Conflict(reason='request spec for instance(s) %s exists'
+                           % ', '.join(specs)))
+
+
 def _request_spec_get(s, instance_uuid):
     return rows.first_or_raise(
         s, sa.select(models.RequestSpec).where(

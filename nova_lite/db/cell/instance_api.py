@@ -409,19 +409,25 @@ def action_event_finish(context, instance_uuid, event, result='Success',
 
 @session.retry_on_transient
 def action_event_record(context, instance_uuid, event, host=None,
-                        result='Success', details=None, request_id=None):
+                        result='Success', details=None, request_id=None,
+                        action_id=None):
     """Record ``event`` started and finished now, in one transaction (a
     step the caller did already, such as the super conductor's
-    scheduling); an 'Error' result also marks the action failed."""
+    scheduling); an 'Error' result also marks the action failed.
+    ``action_id``: the request's action, when the caller has it (a
+    success then reads nothing)."""
     now = types.utcnow()
+    error = result.lower() == 'error'
     with _writer(context) as s:
-        action = _action_get(s, instance_uuid,
-                             request_id or context.request_id)
+        if action_id is None or error:
+            action = _action_get(s, instance_uuid,
+                                 request_id or context.request_id)
+            action_id = action.id
         row = models.InstanceActionEvent(
-            event=event, action_id=action.id, host=host, start_time=now,
+            event=event, action_id=action_id, host=host, start_time=now,
             finish_time=now, result=result, details=details)
         s.add(row)
-        if result.lower() == 'error':
+        if error:
             action.message = 'Error'
         s.flush()
     return row

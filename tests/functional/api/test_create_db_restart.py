@@ -26,18 +26,19 @@ FLAVOR = {'flavorid': '1', 'name': 'f', 'vcpus': 1, 'memory_mb': 512,
 
 
 def _fail_first_mapping(test, fail):
-    """Run ``fail()`` before the first InstanceMapping.create only (after
-    the build request's insert, in the same transaction)."""
-    real = instance_mapping.InstanceMapping.create
+    """Run ``fail()`` before the first InstanceMapping.create_all only
+    (after the build requests' inserts, in the same transaction); the
+    instance uuids of each call."""
+    real = instance_mapping.InstanceMapping.create_all
     calls = []
 
-    def create_mapping(mapping):
-        calls.append(mapping.instance_uuid)
+    def create_mappings(context, mappings):
+        calls.append([m.instance_uuid for m in mappings])
         if len(calls) == 1:
             fail()
-        return real(mapping)
+        return real(context, mappings)
     test.useFixture(fixtures.MockPatchObject(
-        instance_mapping.InstanceMapping, 'create', create_mapping))
+        instance_mapping.InstanceMapping, 'create_all', create_mappings))
     return calls
 
 
@@ -86,9 +87,9 @@ class StoreAllOnMariaDBTestCase(_KillsAPIConnections, testtools.TestCase):
 
         create._store_all(self.ctx, build_requests, specs, None)
 
-        # the first attempt broke at its first mapping, the second went
+        # the first attempt broke at its mappings, the second went
         # through
-        self.assertEqual(uuids[:1] + uuids, calls)
+        self.assertEqual([uuids, uuids], calls)
         for build_request in build_requests:
             stored = objects.BuildRequest.get_by_instance_uuid(
                 self.ctx, build_request.instance_uuid)
@@ -121,7 +122,7 @@ class CreateOnMariaDBTestCase(_KillsAPIConnections, testtools.TestCase):
                            'networks': 'none', 'min_count': 2}}
         response = cloud.api.post('/servers', body)
         self.assertEqual(202, response.status, response)
-        self.assertEqual(3, len(calls))
+        self.assertEqual(2, len(calls))
         listed = cloud.api.get('/servers').body['servers']
         self.assertEqual(2, len(listed))
         for server in listed:

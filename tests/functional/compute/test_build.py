@@ -19,6 +19,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import stale_builds
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite.conductor import manager as conductor_manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import context as nl_context
 from nova_lite import exception
@@ -186,9 +187,101 @@ class BuildTestCase(BuildTestBase):
         self._build(compute, instance)
         self.assert_build_event_succeeded(instance)
 
+    def test_after_the_spawn_one_call(self):
+        """Conductor 1.7: ACTIVE, the build event's finish (one
+        transaction) and the node's usage go in one call; the calls
+        before the spawn are as they were."""
+        calls = []
+        for name in ('instance_update', 'action_event_start',
+                     'action_event_finish', 'compute_node_update',
+                     'build_finish'):
+            self._record(calls, name)
+        compute = self.start_compute()
+        held = []
+        real = conductor_manager.ConductorManager.build_finish
+
+        def probe_lock():
+            lock = compute.manager.rt._lock
+            free = lock.acquire(blocking=False)
+            if free:
+                lock.release()
+            held.append(not free)
+
+        def build_finish(manager, *args, **kwargs):
+            # Another thread's refresh waits for this write to end.
+            probe = threading.Thread(target=probe_lock)
+            probe.start()
+            probe.join()
+            return real(manager, *args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.build_finish',
+            build_finish))
+        instance = self._instance()
+        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
+                                            'create')
+        del calls[:]
+        instance = self._build(compute, instance)
+        self.assertEqual([True], held)
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        self.assertEqual(['action_event_start', 'instance_update'],
+                         sorted(calls[:2]))
+        self.assertEqual(['build_finish'], calls[2:])
+        self.assert_build_event_succeeded(instance)
+        node = self._node()
+        self.assertEqual((2, 1024, 10, 1),
+                         (node.vcpus_used, node.memory_mb_used,
+                          node.local_gb_used, node.running_vms))
+
+    def test_a_busy_tracker_does_not_hold_up_active(self):
+        """Another refresh holds the tracker's lock: ACTIVE and the event
+        go at once, without the usage, which is refreshed after."""
+        calls = []
+        for name in ('action_event_finish', 'compute_node_update'):
+            self._record(calls, name)
+        real = conductor_manager.ConductorManager.build_finish
+
+        def build_finish(manager, context, *args, **kwargs):
+            calls.append(('build_finish', kwargs.get('node')))
+            finished.set()
+            return real(manager, context, *args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.build_finish',
+            build_finish))
+        compute = self.start_compute()
+        finished, release = threading.Event(), threading.Event()
+
+        def busy():
+            with compute.manager.rt._lock:
+                release.wait(30)
+        holder = threading.Thread(target=busy)
+        holder.start()
+        self.addCleanup(holder.join)
+        self.addCleanup(release.set)
+        instance = self._instance()
+        self.compute_api.build_and_run_instance(self.ctxt, instance,
+                                                'host1', NODE)
+        self.assertTrue(finished.wait(30))
+        release.set()
+        compute.manager.wait_for_builds(timeout=30)
+        self.assertEqual([('build_finish', None), 'compute_node_update'],
+                         calls)
+        self.assertEqual(2, self._node().vcpus_used)
+
+    def _record(self, calls, name):
+        real = getattr(conductor_manager.ConductorManager, name)
+
+        def recorded(manager, context, *args, **kwargs):
+            calls.append(name)
+            return real(manager, context, *args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.' + name,
+            recorded))
+
     def test_active_is_written_before_the_build_event_finishes(self):
         """As Nova's build event, which wraps the instance's last save:
-        the server is ACTIVE one conductor call sooner."""
+        the server is ACTIVE one conductor call sooner (a conductor at
+        1.6; 1.7 writes both in one transaction)."""
+        self.flags(conductor='1.6', group='upgrade_levels')
         calls = []
         api = 'nova_lite.conductor.rpcapi.ConductorAPI.'
         real_update = conductor_rpcapi.ConductorAPI.instance_update

@@ -23,24 +23,28 @@ CONF = nl_conf.CONF
 
 
 class ConductorOutage:
-    """Makes the conductor's ``instance_update`` fail like a database
-    that is away, while ``failing(values)`` says so."""
+    """Makes the conductor's instance writes (``instance_update``, and
+    ``build_finish``, a build's ACTIVE) fail like a database that is
+    away, while ``failing(values)`` says so."""
 
     def __init__(self, test, failing):
         self.calls = 0
         self.failing = failing
-        real = conductor_manager.ConductorManager.instance_update
+        for name in ('instance_update', 'build_finish'):
+            self._patch(test, name)
 
-        def instance_update(manager, context, instance_uuid, values,
-                            **kwargs):
+    def _patch(self, test, name):
+        real = getattr(conductor_manager.ConductorManager, name)
+
+        def write(manager, context, instance_uuid, values, *args, **kwargs):
             if self.failing(values):
                 self.calls += 1
                 raise db_exc.DBConnectionError('database restarting (test)')
-            return real(manager, context, instance_uuid, values, **kwargs)
+            return real(manager, context, instance_uuid, values, *args,
+                        **kwargs)
 
         test.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.conductor.manager.ConductorManager.instance_update',
-            instance_update))
+            'nova_lite.conductor.manager.ConductorManager.' + name, write))
 
 
 class FaultTestBase(test_build.BuildTestBase):

@@ -1,9 +1,10 @@
 """What a compute asks its cell conductor to delete an instance.
 
-Conductor 1.6: two calls, the instance read with its event started and
+Conductor 1.7: two calls, the instance read with its event started and
 its unfinished migrations, then its last state (vm state ``deleted``...),
-the soft delete and the event's finish in one transaction; then the
-node's usage. A conductor capped at 1.5 (``[upgrade_levels]
+the soft delete and the event's finish in one transaction, with the
+node's usage in the same call. At 1.6 the node's usage is a third call.
+A conductor capped at 1.5 (``[upgrade_levels]
 conductor``) gets the six calls of 1.5 (the last state with the delete),
 one at 1.4 seven (an update, then a destroy). Whichever, the server's
 ``delete`` action lists its terminate event finished ``Success``, as
@@ -82,10 +83,27 @@ class TerminateCallsTest(testtools.TestCase):
         return [(e['event'], e['host'], e['result'])
                 for e in detail['events']]
 
-    def test_a_terminate_is_two_calls_and_the_node_usage(self):
-        calls = self.delete(self.cloud())
+    def used_vcpus(self, cloud):
+        cell = cloud.dbs.cells['cell1']
+        with nl_context.target_cell(nl_context.get_admin_context(),
+                                    cell) as cctxt:
+            (node,) = objects.ComputeNodeList.get_all_by_host(cctxt,
+                                                              'host1')
+        return node.vcpus_used
+
+    def test_a_terminate_is_two_calls_with_the_node_usage(self):
+        cloud = self.cloud()
+        calls = self.delete(cloud)
+        self.assertEqual(
+            ['terminate_start', ('terminate_finish', _LAST_STATE)], calls)
+        self.assertEqual(0, self.used_vcpus(cloud))
+
+    def test_a_conductor_capped_at_1_6_gets_the_node_usage_apart(self):
+        cloud = self.cloud(upgrade_levels={'conductor': '1.6'})
+        calls = self.delete(cloud)
         self.assertEqual(['terminate_start', ('terminate_finish', _LAST_STATE),
                           'compute_node_update'], calls)
+        self.assertEqual(0, self.used_vcpus(cloud))
 
     def test_a_conductor_capped_at_1_5_gets_the_last_state_with_its_delete(
             self):

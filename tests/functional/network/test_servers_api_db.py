@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 import testtools
 
+from nova_lite import context as nl_context
 from nova_lite.db import session
 from nova_lite import exception
 from nova_lite import objects
@@ -117,22 +118,44 @@ class ServersAPIDatabaseTest(testtools.TestCase):
         # every row of both servers.
         self.assertEqual(3, count)
 
+    def test_create_inserts_specs_and_mappings_in_one_statement_each(self):
+        inserts = []
+        engine = session.get_api_context_manager().writer.get_engine()
+
+        def on_execute(conn, cursor, statement, *args):
+            if statement.lstrip().upper().startswith('INSERT'):
+                inserts.append(statement.split()[2].strip('`"'))
+        event.listen(engine, 'before_cursor_execute', on_execute)
+        self.addCleanup(event.remove, engine, 'before_cursor_execute',
+                        on_execute)
+        response = self.api.post('/servers', self.body(networks='none',
+                                                        min_count=3))
+        self.assertEqual(202, response.status, response)
+        self.assertEqual({'request_specs': 1, 'build_requests': 3,
+                          'instance_mappings': 1},
+                         {t: inserts.count(t) for t in set(inserts)})
+        for server in self.api.get('/servers/detail').body['servers']:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                nl_context.get_admin_context(), server['id'])
+            self.assertFalse(mapping.queued_for_delete)
+            self.assertIsNotNone(mapping.created_at)
+
     def test_failed_create_leaves_the_database_as_it_was(self):
         self.boot()
         before = self.rows()
-        real = objects.InstanceMapping.create
+        real = objects.InstanceMapping.create_all
         calls = []
 
-        def fail_second(mapping):
-            calls.append(mapping.instance_uuid)
-            if len(calls) == 2:
-                raise exception.InstanceMappingExists(
-                    uuid=mapping.instance_uuid)
-            return real(mapping)
+        def fail_after(context, mappings):
+            # Written, then the error: the whole create is rolled back.
+            calls.append(len(mappings))
+            real(context, mappings)
+            raise exception.InstanceMappingExists(
+                uuid=mappings[-1].instance_uuid)
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.objects.InstanceMapping.create', fail_second))
+            'nova_lite.objects.InstanceMapping.create_all', fail_after))
         response = self.api.post('/servers', self.body(min_count=2))
-        self.assertEqual(2, len(calls))
+        self.assertEqual([2], calls)
         self.assertNotEqual(202, response.status, response)
         self.assertEqual(before, self.rows())
 

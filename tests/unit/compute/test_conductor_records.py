@@ -346,3 +346,70 @@ class ConductorRecordsTestCase(testtools.TestCase):
                           {'vm_state': vm_states.DELETED}, 'e')
         # The compute's bracket then finishes it as an error.
         self.assertEqual([('e', 'h1', None)], self._events(instance.uuid))
+
+    def test_terminate_finish_writes_the_node_usage_after(self):
+        node = self._node(vcpus_used=1)
+        instance = self._instance()
+        with counted_transactions() as begun:
+            written = self.conductor.terminate_finish(
+                self.ctxt, instance.uuid, {'vm_state': vm_states.DELETED},
+                'e', node={'id': node.id, 'values': {'vcpus_used': 0}})
+        self.assertEqual(2, len(begun))
+        self.assertEqual((node.id, 0), (written.id, written.vcpus_used))
+        self.assertEqual(0, self._node().vcpus_used)
+
+    def _building(self):
+        instance = objects.Instance(self.ctxt, host='h1',
+                                    vm_state=vm_states.BUILDING,
+                                    task_state=task_states.SPAWNING)
+        instance.create()
+        self.conductor.action_start(self.ctxt, instance.uuid, 'create')
+        self.conductor.action_event_start(self.ctxt, instance.uuid,
+                                          'build', host='h1')
+        return instance
+
+    def test_build_finish_writes_and_finishes_in_one_transaction(self):
+        node = self._node()
+        instance = self._building()
+        with counted_transactions() as begun:
+            written = self.conductor.build_finish(
+                self.ctxt, instance.uuid,
+                {'vm_state': vm_states.ACTIVE, 'task_state': None},
+                [task_states.SPAWNING], 'build',
+                node={'id': node.id, 'values': {'vcpus_used': 2}})
+        # the instance and its event, then the node
+        self.assertEqual(2, len(begun))
+        self.assertEqual(2, written.vcpus_used)
+        active = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+        self.assertEqual((vm_states.ACTIVE, None),
+                         (active.vm_state, active.task_state))
+        self.assertEqual([('build', 'h1', 'Success')],
+                         self._events(instance.uuid))
+        self.assertIsNone(self.conductor.build_finish(
+            self.ctxt, self._building().uuid, {'vm_state': vm_states.ACTIVE},
+            [task_states.SPAWNING], 'build'))
+
+    def test_build_finish_of_a_changed_instance_writes_nothing(self):
+        node = self._node()
+        instance = self._building()
+        self.conductor.instance_update(self.ctxt, instance.uuid,
+                                       {'task_state': task_states.DELETING})
+        self.assertRaises(
+            exception.UnexpectedTaskStateError,
+            unwrapped(self.conductor.build_finish), self.ctxt, instance.uuid,
+            {'vm_state': vm_states.ACTIVE, 'task_state': None},
+            [task_states.SPAWNING], 'build',
+            node={'id': node.id, 'values': {'vcpus_used': 2}})
+        self.assertEqual([('build', 'h1', None)], self._events(instance.uuid))
+        self.assertEqual(0, self._node().vcpus_used)
+
+    def test_a_node_usage_not_written_leaves_the_instance_write(self):
+        node = self._node()
+        self.conductor.compute_node_delete(self.ctxt, node.id)
+        instance = self._building()
+        self.assertIsNone(self.conductor.build_finish(
+            self.ctxt, instance.uuid, {'vm_state': vm_states.ACTIVE},
+            [task_states.SPAWNING], 'build',
+            node={'id': node.id, 'values': {'vcpus_used': 2}}))
+        self.assertEqual(vm_states.ACTIVE, objects.Instance.get_by_uuid(
+            self.ctxt, instance.uuid).vm_state)

@@ -2,6 +2,7 @@
 
 from nova_lite.db.cell import instance_api as api
 from nova_lite import exception
+from tests.unit.compute import test_conductor_records
 from tests.unit.db import test_cell_api
 
 
@@ -160,3 +161,20 @@ class TestFaultsActionsMigrations(test_cell_api.CellDBTestCase):
             self.ctx, 'i1', 'confirmed').id)
         self.assertRaises(exception.MigrationNotFound, api.migration_get,
                           self.ctx, 999)
+
+
+class TestEventRecord(test_cell_api.CellDBTestCase):
+
+    def test_an_event_of_a_known_action_reads_nothing(self):
+        inst, action = api.instance_create_with_action(
+            self.ctx, {'project_id': 'p1', 'user_id': 'u1'}, 'create')
+        with test_conductor_records.counted_statements() as run:
+            row = api.action_event_record(self.ctx, inst.uuid, 'e',
+                                          action_id=action.id)
+        self.assertNotIn('SELECT', run)
+        self.assertEqual((action.id, 'Success'), (row.action_id, row.result))
+        # an error still marks the action
+        api.action_event_record(self.ctx, inst.uuid, 'e', result='Error',
+                                action_id=action.id)
+        self.assertEqual('Error', api.action_get_by_request_id(
+            self.ctx, inst.uuid, self.ctx.request_id).message)
