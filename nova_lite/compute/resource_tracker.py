@@ -121,9 +121,8 @@ class UsageChange:
         if node is None:
             self.done = True
             return None
-        changed = tracker._changed(node, tracker._record_values(
-            self.nodename,
-            tracker.driver.get_available_resource(self.nodename)))
+        changed = tracker._changed(node,
+                                   tracker._current_values(self.nodename))
         if not changed:
             self.done = True
             return None
@@ -212,8 +211,7 @@ class ResourceTracker:
         """
         pending = {}
         for name in nodenames:
-            values = self._record_values(
-                name, self.driver.get_available_resource(name))
+            values = self._current_values(name)
             node = self.compute_nodes.get(name)
             if node is None or self._changed(node, values):
                 pending[name] = values
@@ -242,9 +240,13 @@ class ResourceTracker:
 
     def _update_record(self, context, nodename):
         """Create or refresh the node's row; 1 if a write was needed."""
-        resources = self.driver.get_available_resource(nodename)
-        return self._write_record(
-            context, nodename, self._record_values(nodename, resources))
+        return self._write_record(context, nodename,
+                                  self._current_values(nodename))
+
+    def _current_values(self, nodename):
+        """The node's row values as the driver has them now."""
+        return self._record_values(
+            nodename, self.driver.get_available_resource(nodename))
 
     def _write_record(self, context, nodename, values):
         node = self.compute_nodes.get(nodename)

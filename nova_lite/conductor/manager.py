@@ -143,12 +143,10 @@ class ConductorManager(manager.Manager):
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def compute_node_update(self, context, compute_id, values):
-        # One write transaction: the update reads the row it changes (and
-        # raises ComputeNodeNotFound), so no read comes before it.
-        node = objects.ComputeNode(self.cell_context(context), id=compute_id)
-        if not _set_changes(node, values):
-            return objects.ComputeNode.get_by_id(node._context, compute_id)
-        node.save()
+        cctxt = self.cell_context(context)
+        node = _save_node_changes(cctxt, compute_id, values)
+        if node is None:
+            return objects.ComputeNode.get_by_id(cctxt, compute_id)
         return node
 
     @messaging.expected_exceptions(exception.NovaLiteException)
@@ -439,16 +437,24 @@ def _write_node_usage(cctxt, node):
     compute then refreshes it itself."""
     if not node:
         return None
-    compute_node = objects.ComputeNode(cctxt, id=node['id'])
     try:
-        if not _set_changes(compute_node, node['values']):
-            return None
-        compute_node.save()
+        return _save_node_changes(cctxt, node['id'], node['values'])
     except Exception as error:  # noqa: BLE001 - the compute redoes it
         LOG.warning('Usage of compute node %s not written with the '
                     'instance: %s', node['id'], error)
         return None
-    return compute_node
+
+
+def _save_node_changes(cctxt, compute_id, values):
+    """The compute node ``compute_id`` with ``values`` written, or None
+    when they change nothing. One write transaction: the update reads the
+    row it changes (and raises ComputeNodeNotFound), so no read comes
+    before it."""
+    node = objects.ComputeNode(cctxt, id=compute_id)
+    if not _set_changes(node, values):
+        return None
+    node.save()
+    return node
 
 
 def _record_event(record, cctxt, instance_uuid, event, **kwargs):
