@@ -55,6 +55,12 @@ def _compile_packed(element, sql_compiler, **kw):
         MAX_LENGTH, sql_compiler.process(element.select, **kw))
 
 
+def applies(session):
+    """Whether ``session`` reads from MariaDB (the only server whose
+    text for floats was checked against the protocol's)."""
+    return getattr(session.get_bind().dialect, 'is_mariadb', False)
+
+
 def _text(column):
     """``column`` as JSON text: NULL as ``null``, strings quoted (the
     values read here are ids, uuids and numbers: nothing to escape), and

@@ -424,23 +424,23 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
                  room=room)
     if not room and not any(plan):
         return None
+    query = _build_root_query(plan, after is not None, limit)
     params = {'after': after} if after is not None else {}
-    if context.session.get_bind().dialect.is_mariadb:
+    if packed_rows.applies(context.session):
         roots = packed_rows.unpack(context.session.execute(
-            _packed_root_query(plan, after is not None, limit),
-            params).all())
+            _packed_root_query(query), params).all())
         if roots is not None:
             return sorted(roots)
-    query = _build_root_query(plan, after is not None, limit)
     return [r[0] for r in context.session.execute(query, params).all()]
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE)
-def _packed_root_query(plan, paged, limit):
-    """The root query's ids as one packed row (see :mod:`packed_rows`):
-    on MariaDB a row per root was most of the query's cost on the client
+def _packed_root_query(query):
+    """The root query ``query``'s ids as one packed row (see
+    :mod:`packed_rows`), kept per statement like the statement itself: on
+    MariaDB a row per root was most of the query's cost on the client
     (PyMySQL reads each as a packet)."""
-    return packed_rows.packed_ids(_build_root_query(plan, paged, limit))
+    return packed_rows.packed_ids(query)
 
 
 def names_by_id(context, table, id_values):

@@ -172,7 +172,7 @@ def _execute_tree_read(context, name, roots, by=BY_ROOT):
         params = {'lo': roots[0], 'hi': roots[-1]}
     else:
         params = {'ids': roots}
-    if context.session.get_bind().dialect.is_mariadb:
+    if packed_rows.applies(context.session):
         rows = _packed_read(context, key, name, params)
         if rows is not None:
             return rows
