@@ -77,16 +77,37 @@ def _text(column):
     return sa.func.coalesce(column, sa.literal_column("'null'"))
 
 
+def _packed_select(statement, *tag):
+    values = [_text(c) for c in statement.selected_columns]
+    row = sa.func.concat('[', sa.func.concat_ws(',', *values), ']')
+    return statement.with_only_columns(
+        *tag, sa.func.count(), sa.func.group_concat(row),
+        maintain_column_froms=True)
+
+
 def packed(statement):
     """``statement`` (a select of plain rows) as one row: the number of
     rows and their values as JSON arrays joined by commas, in the order
     the plain statement reads them (no ``ORDER BY``, no ``GROUP BY``:
     the rows are aggregated as the plan produces them)."""
-    values = [_text(c) for c in statement.selected_columns]
-    row = sa.func.concat('[', sa.func.concat_ws(',', *values), ']')
-    return _Packed(statement.with_only_columns(
-        sa.func.count(), sa.func.group_concat(row),
-        maintain_column_froms=True))
+    return _Packed(_packed_select(statement))
+
+
+def packed_union(statements):
+    """:func:`packed` of each of ``statements`` in one statement (``UNION
+    ALL``, each part planned on its own), each row tagged by the index of
+    its statement: one round trip for several reads."""
+    return _Packed(sa.union_all(*[
+        _packed_select(statement, sa.literal_column(str(i)))
+        for i, statement in enumerate(statements)]))
+
+
+def unpack_union(result, number):
+    """[rows or None] of the ``number`` statements of a
+    :func:`packed_union` read's ``result`` (see :func:`unpack`)."""
+    parts = {tag: (count, text) for tag, count, text in result}
+    return [unpack([parts[i]]) if i in parts else None
+            for i in range(number)]
 
 
 def packed_ids(statement):
