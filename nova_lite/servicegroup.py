@@ -72,8 +72,8 @@ def compute_is_up(context, host):
     if not host:
         return False
     try:
-        service = objects.Service.get_by_host_and_binary(
-            context, host, COMPUTE_BINARY)
+        service = objects.Service.heartbeat_of(context, host,
+                                               COMPUTE_BINARY)
     except exception.NotFound:
         return False
     return is_up(service)

@@ -67,18 +67,24 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
     @classmethod
     def _from_db(cls, context, db_row):
         obj = cls(context)
-        for name in obj.fields:
+        obj._load(db_row)
+        return obj
+
+    def _load(self, db_row):
+        """Every field from ``db_row`` (an id already set is kept), no
+        change left to save."""
+        keep_id = self.obj_attr_is_set('id')
+        for name in self.fields:
             if name == 'metadata':
                 value = db_row.metadata_
             elif name == 'deleted':
                 value = bool(db_row.deleted)
+            elif name == 'id' and keep_id:
+                continue
             else:
                 value = getattr(db_row, name)
-            if name == 'id' and obj.obj_attr_is_set('id'):
-                continue
-            setattr(obj, name, value)
-        obj.obj_reset_changes()
-        return obj
+            setattr(self, name, value)
+        self.obj_reset_changes()
 
     @classmethod
     def get_by_uuid(cls, context, instance_uuid):
@@ -127,12 +133,9 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
                                              values=values))
 
     def _refresh(self, db_row):
-        fresh = self._from_db(self._context, db_row)
-        for name in self.fields:
-            if name == 'id' and self.obj_attr_is_set('id'):
-                continue
-            setattr(self, name, getattr(fresh, name))
-        self.obj_reset_changes()
+        # NOTE(nova_lite): straight from the row: through a fresh object
+        # every field was coerced twice (each write of an instance).
+        self._load(db_row)
 
     def flavor_value(self, key, default=0):
         """One flavor attribute (``vcpus``...), ``default`` when unknown."""

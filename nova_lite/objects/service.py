@@ -66,6 +66,13 @@ class Service(base.NovaLiteTimestampObject, base.NovaLiteObject):
         return cls._from_db(context, _db().service_get_by_host_and_binary(
             context, host, binary))
 
+    @staticmethod
+    def heartbeat_of(context, host, binary):
+        """The liveness columns of (host, binary) as a dict, for
+        :func:`nova_lite.servicegroup.is_up` (HostBinaryNotFound): asked
+        before every cast to a compute, without the whole record."""
+        return _db().service_heartbeat(context, host, binary)
+
     @classmethod
     def get_or_create(cls, context, host, binary, topic):
         """The record of (host, binary), created if missing.

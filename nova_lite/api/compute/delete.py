@@ -15,6 +15,8 @@ delete is retried in the background
 (:mod:`nova_lite.clients.claim_release`).
 """
 
+import functools
+
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
@@ -38,14 +40,19 @@ LOG = logging.getLogger(__name__)
 
 class DeleteAPI:
     """Deletes servers: casts to their compute (``compute_rpcapi``), or
-    deletes them here and drops their claims (``placement``); a resize
-    in VERIFY_RESIZE is confirmed first (``resize``, a
-    :class:`nova_lite.api.compute.resize.ResizeAPI`)."""
+    deletes them here and drops their claims (the client
+    ``get_placement`` makes, on first use: a delete cast to its compute
+    never needs one); a resize in VERIFY_RESIZE is confirmed first
+    (``resize``, a :class:`nova_lite.api.compute.resize.ResizeAPI`)."""
 
-    def __init__(self, compute_rpcapi, placement, resize):
+    def __init__(self, compute_rpcapi, get_placement, resize):
         self.compute_rpcapi = compute_rpcapi
-        self.placement = placement
+        self._get_placement = get_placement
         self.resize = resize
+
+    @functools.cached_property
+    def placement(self):
+        return self._get_placement()
 
     def delete(self, context, server):
         """Delete a server wherever it is (see the module docstring).

@@ -17,6 +17,8 @@ revert and the destination's automatic confirm racing on one migration,
 one wins and the others get a conflict.
 """
 
+import functools
+
 from oslo_log import log as logging
 import os_traits
 
@@ -44,14 +46,18 @@ def flavor_of(context, instance):
 
 class ResizeAPI:
     """Starts cold moves through the super conductor
-    (``compute_task_api``), which asks ``placement`` for the source's
-    traits; confirms and reverts them on the computes
-    (``compute_rpcapi``)."""
+    (``compute_task_api``), which asks placement (the client
+    ``get_placement`` makes, on first use) for the source's traits;
+    confirms and reverts them on the computes (``compute_rpcapi``)."""
 
-    def __init__(self, compute_rpcapi, compute_task_api, placement):
+    def __init__(self, compute_rpcapi, compute_task_api, get_placement):
         self.compute_rpcapi = compute_rpcapi
         self.compute_task_api = compute_task_api
-        self.placement = placement
+        self._get_placement = get_placement
+
+    @functools.cached_property
+    def placement(self):
+        return self._get_placement()
 
     # -- resize and cold migrate ---------------------------------------------
 

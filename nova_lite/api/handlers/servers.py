@@ -36,9 +36,17 @@ from nova_lite.objects import instance_group as group_obj
 CONF = nl_conf.CONF
 
 
+_COMPUTE_API = 'nova_lite.compute_api'
+
+
 def compute(req):
-    """The compute API facade (one per request: cheap, no stale bus)."""
-    return compute_api.API()
+    """The compute API facade, one per request (no stale bus): a
+    handler that reads the server first (``get_server``) and then acts
+    on it uses the same one."""
+    api = req.environ.get(_COMPUTE_API)
+    if api is None:
+        api = req.environ[_COMPUTE_API] = compute_api.API()
+    return api
 
 
 def _owner_target(server):

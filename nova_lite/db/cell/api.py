@@ -92,6 +92,22 @@ def service_get_by_host_and_binary(context, host, binary):
 
 
 @session.retry_on_transient
+def service_heartbeat(context, host, binary):
+    """What tells whether the ``binary`` service of ``host`` is up
+    (``forced_down``, ``last_seen_up``, ``created_at``), three columns
+    read (HostBinaryNotFound)."""
+    with _reader(context) as s:
+        row = s.execute(sa.select(
+            models.Service.forced_down, models.Service.last_seen_up,
+            models.Service.created_at).where(
+            models.Service.host == host,
+            models.Service.binary == binary).limit(1)).first()
+    if row is None:
+        raise exception.HostBinaryNotFound(host=host, binary=binary)
+    return row._asdict()
+
+
+@session.retry_on_transient
 def service_get_all(context, binary=None, include_disabled=True, host=None):
     """All services of the cell, optionally of one binary and/or host."""
     query = sa.select(models.Service).order_by(models.Service.id)

@@ -341,6 +341,19 @@ def _action_get(s, instance_uuid, request_id):
     return action
 
 
+def _action_id(s, instance_uuid, request_id):
+    """The id of the request's action (as :func:`_action_get` finds it),
+    one column read: an event's start or finish needs nothing else."""
+    action_id = s.scalar(sa.select(models.InstanceAction.id).where(
+        models.InstanceAction.instance_uuid == instance_uuid,
+        models.InstanceAction.request_id == request_id).order_by(
+        models.InstanceAction.id.desc()).limit(1))
+    if action_id is None:
+        raise exception.InstanceActionNotFound(request_id=request_id,
+                                               instance_uuid=instance_uuid)
+    return action_id
+
+
 @session.retry_on_transient
 def action_finish(context, instance_uuid, request_id=None, message=None):
     """Stamp the finish time (and message) of the request's action."""
@@ -375,10 +388,10 @@ def action_event_start(context, instance_uuid, event, host=None,
                        request_id=None):
     """Start ``event`` under the request's action on the instance."""
     with _writer(context) as s:
-        action = _action_get(s, instance_uuid,
-                             request_id or context.request_id)
+        action_id = _action_id(s, instance_uuid,
+                               request_id or context.request_id)
         row = models.InstanceActionEvent(
-            event=event, action_id=action.id, host=host,
+            event=event, action_id=action_id, host=host,
             start_time=types.utcnow())
         s.add(row)
         s.flush()
@@ -390,19 +403,21 @@ def action_event_finish(context, instance_uuid, event, result='Success',
                         traceback=None, details=None, request_id=None):
     """Finish ``event``; an 'Error' result also marks the action failed."""
     with _writer(context) as s:
-        action = _action_get(s, instance_uuid,
-                             request_id or context.request_id)
+        action_id = _action_id(s, instance_uuid,
+                               request_id or context.request_id)
         row = s.scalars(sa.select(models.InstanceActionEvent).where(
-            models.InstanceActionEvent.action_id == action.id,
+            models.InstanceActionEvent.action_id == action_id,
             models.InstanceActionEvent.event == event).order_by(
-            models.InstanceActionEvent.id.desc())).first()
+            models.InstanceActionEvent.id.desc()).limit(1)).first()
         if row is None:
             raise exception.InstanceActionEventNotFound(
-                event=event, action_id=action.id)
+                event=event, action_id=action_id)
         row.update({'finish_time': types.utcnow(), 'result': result,
                     'traceback': traceback, 'details': details})
         if result.lower() == 'error':
-            action.message = 'Error'
+            s.execute(sa.update(models.InstanceAction).where(
+                models.InstanceAction.id == action_id).values(
+                message='Error'))
         s.flush()
     return row
 
