@@ -171,6 +171,24 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(3, len(reads))
         self.assertFalse(any('BETWEEN' in s for s in reads), reads)
 
+    def test_one_required_trait_is_a_semi_join(self):
+        # One required trait needs no grouping of the tree's traits: the
+        # root query's trait subquery is a plain IN; two (each on some
+        # provider of the tree) group them by root.
+        def trait_groups(statements):
+            return [s for s in statements if 'root.id' in s and
+                    'HAVING max(CASE WHEN (resource_provider_traits' in s]
+
+        self._with_trait([0, 1])
+        body, statements = self._get('resources=VCPU:1&required=%s' % TRAIT)
+        self.assertEqual({self.computes[0], self.computes[1]},
+                         set(body['provider_summaries']))
+        self.assertEqual([], trait_groups(statements))
+        body, statements = self._get(
+            'resources=VCPU:1&required=%s,HW_CPU_X86_SSE2' % TRAIT)
+        self.assertEqual([], body['allocation_requests'])
+        self.assertEqual(1, len(trait_groups(statements)))
+
     def test_summaries_look_up_only_unrequested_names(self):
         def class_names_lookups(statements):
             return [s for s in statements
