@@ -50,9 +50,18 @@ def insert_many(writer, model, values, duplicate):
 
 
 def first_or_raise(s, query, missing):
-    """The first row of ``query`` in session ``s``; ``missing`` (an
-    exception instance) raised when there is none."""
-    row = s.scalars(query).first()
+    """The first object (or value) of ``query`` in session ``s``;
+    ``missing`` (an exception instance) raised when there is none."""
+    return _present(s.scalars(query).first(), missing)
+
+
+def first_row_or_raise(s, query, missing):
+    """The first row (named columns) of ``query`` in session ``s``, for
+    a read of a few columns; ``missing`` raised when there is none."""
+    return _present(s.execute(query).first(), missing)
+
+
+def _present(row, missing):
     if row is None:
         raise missing
     return row

@@ -57,9 +57,9 @@ class API:
         return self._placement or placement_client.PlacementClient()
 
     def _get_placement(self):
-        # NOTE(nova_lite): the concerns ask for the client only when they
-        # use it: making one costs a DELETE cast to its compute ~3% of
-        # its API CPU, for nothing.
+        """The facade's one client, for the concerns that may need it:
+        they ask only when they use it (making one costs a DELETE cast
+        to its compute ~3% of its API CPU, for nothing)."""
         return self.placement
 
     @functools.cached_property

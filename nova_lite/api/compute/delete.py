@@ -15,8 +15,6 @@ delete is retried in the background
 (:mod:`nova_lite.clients.claim_release`).
 """
 
-import functools
-
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
@@ -49,10 +47,6 @@ class DeleteAPI:
         self.compute_rpcapi = compute_rpcapi
         self._get_placement = get_placement
         self.resize = resize
-
-    @functools.cached_property
-    def placement(self):
-        return self._get_placement()
 
     def delete(self, context, server):
         """Delete a server wherever it is (see the module docstring).
@@ -112,7 +106,7 @@ class DeleteAPI:
         except exception.BuildRequestNotFound:
             return False
         LOG.info('Deleted server %s while it was being scheduled', uuid)
-        claim_release.release(self.placement, uuid)
+        claim_release.release(self._get_placement(), uuid)
         for remove in (objects.InstanceMapping.get_by_instance_uuid,):
             try:
                 remove(context, uuid).destroy()
@@ -135,7 +129,7 @@ class DeleteAPI:
         instance.destroy()
         for consumer in [instance.uuid] + self._end_unfinished_migrations(
                 cctxt, instance.uuid):
-            claim_release.release(self.placement, consumer)
+            claim_release.release(self._get_placement(), consumer)
         LOG.info('Deleted instance %s locally (no compute holds it)',
                  instance.uuid)
 

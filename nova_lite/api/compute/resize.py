@@ -17,8 +17,6 @@ revert and the destination's automatic confirm racing on one migration,
 one wins and the others get a conflict.
 """
 
-import functools
-
 from oslo_log import log as logging
 import os_traits
 
@@ -54,10 +52,6 @@ class ResizeAPI:
         self.compute_rpcapi = compute_rpcapi
         self.compute_task_api = compute_task_api
         self._get_placement = get_placement
-
-    @functools.cached_property
-    def placement(self):
-        return self._get_placement()
 
     # -- resize and cold migrate ---------------------------------------------
 
@@ -135,7 +129,8 @@ class ResizeAPI:
             with nl_context.target_cell(context, server.cell) as cctxt:
                 node = objects.ComputeNode.get_by_host_and_nodename(
                     cctxt, instance.host, instance.node)
-            traits = self.placement.get_traits(node.uuid).get('traits', [])
+            placement = self._get_placement()
+            traits = placement.get_traits(node.uuid).get('traits', [])
         except Exception as error:  # noqa: BLE001 - the safe answer
             LOG.info('Traits of the source of %s unknown (%s): it must '
                      'move', instance.uuid, error)

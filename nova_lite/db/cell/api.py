@@ -96,14 +96,14 @@ def service_heartbeat(context, host, binary):
     """What tells whether the ``binary`` service of ``host`` is up
     (``forced_down``, ``last_seen_up``, ``created_at``), three columns
     read (HostBinaryNotFound)."""
+    query = sa.select(
+        models.Service.forced_down, models.Service.last_seen_up,
+        models.Service.created_at).where(
+        models.Service.host == host,
+        models.Service.binary == binary).limit(1)
     with _reader(context) as s:
-        row = s.execute(sa.select(
-            models.Service.forced_down, models.Service.last_seen_up,
-            models.Service.created_at).where(
-            models.Service.host == host,
-            models.Service.binary == binary).limit(1)).first()
-    if row is None:
-        raise exception.HostBinaryNotFound(host=host, binary=binary)
+        row = rows.first_row_or_raise(
+            s, query, exception.HostBinaryNotFound(host=host, binary=binary))
     return row._asdict()
 
 

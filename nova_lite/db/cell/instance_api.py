@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from nova_lite.db.cell import api as cell_api
 from nova_lite.db.cell import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite.db import types
 from nova_lite import exception
@@ -330,28 +331,30 @@ def action_start(context, values):
     return action
 
 
-def _action_get(s, instance_uuid, request_id):
-    action = s.scalars(sa.select(models.InstanceAction).where(
+def _latest_action(what, instance_uuid, request_id):
+    """A select of ``what`` (the action or one of its columns) from the
+    latest action of ``instance_uuid`` for ``request_id``."""
+    return sa.select(what).where(
         models.InstanceAction.instance_uuid == instance_uuid,
         models.InstanceAction.request_id == request_id).order_by(
-        models.InstanceAction.id.desc())).first()
-    if action is None:
-        raise exception.InstanceActionNotFound(request_id=request_id,
-                                               instance_uuid=instance_uuid)
-    return action
+        models.InstanceAction.id.desc()).limit(1)
+
+
+def _action_get(s, instance_uuid, request_id):
+    return rows.first_or_raise(
+        s, _latest_action(models.InstanceAction, instance_uuid, request_id),
+        exception.InstanceActionNotFound(request_id=request_id,
+                                         instance_uuid=instance_uuid))
 
 
 def _action_id(s, instance_uuid, request_id):
     """The id of the request's action (as :func:`_action_get` finds it),
     one column read: an event's start or finish needs nothing else."""
-    action_id = s.scalar(sa.select(models.InstanceAction.id).where(
-        models.InstanceAction.instance_uuid == instance_uuid,
-        models.InstanceAction.request_id == request_id).order_by(
-        models.InstanceAction.id.desc()).limit(1))
-    if action_id is None:
-        raise exception.InstanceActionNotFound(request_id=request_id,
-                                               instance_uuid=instance_uuid)
-    return action_id
+    return rows.first_or_raise(
+        s, _latest_action(models.InstanceAction.id, instance_uuid,
+                          request_id),
+        exception.InstanceActionNotFound(request_id=request_id,
+                                         instance_uuid=instance_uuid))
 
 
 @session.retry_on_transient

@@ -7,6 +7,8 @@ because this is the per-provider half of the request's cost: the rows
 read here are what a large answer spends most of its SQL time on.
 """
 
+import functools
+
 import sqlalchemy as sa
 
 from nova_lite.placement.objects import common
@@ -194,8 +196,12 @@ def _plain_read(context, statement, params):
         result.close()
 
 
-# The packed form of each set of tree reads, built on first use.
-_PACKED = {}
+@functools.lru_cache(maxsize=None)
+def _packed_statement(key, names):
+    """The packed form of the tree reads ``names`` of ``key``, built on
+    first use (a handful of sets in all)."""
+    return packed_rows.packed_union(
+        [_TREE_STATEMENTS[key][name] for name in names])
 
 
 def _packed_reads(context, key, names, params):
@@ -204,10 +210,7 @@ def _packed_reads(context, key, names, params):
     inventories' ratio a float); None for a read that cannot be read so
     exactly."""
     names = tuple(names)
-    statement = _PACKED.get((key, names))
-    if statement is None:
-        statement = _PACKED[key, names] = packed_rows.packed_union(
-            [_TREE_STATEMENTS[key][name] for name in names])
+    statement = _packed_statement(key, names)
     found = dict(zip(names, packed_rows.unpack_union(
         _plain_read(context, statement, params), len(names)), strict=True))
     rows = found.get('inventories')
