@@ -85,6 +85,28 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(3, len(reads))
         self.assertTrue(all('BETWEEN' in s for s in reads), reads)
 
+    def test_limited_search_reads_the_limits_worth_of_trees_first(self):
+        # 20 flat trees, limit=17: the first round reads 17 of them (the
+        # root filter is exact for flat trees), not a 64-tree minimum.
+        self.computes += [self._provider('cn%d' % i, {'VCPU': 8})
+                          for i in range(5, 20)]
+        ranges = []
+
+        def record(conn, cursor, statement, parameters, *args):
+            if ('resource_providers.root_provider_id BETWEEN' in statement
+                    and 'inventories' not in statement):
+                values = (list(parameters.values())
+                          if isinstance(parameters, dict) else parameters)
+                ranges.append(values[-2:])
+
+        body = self._call_watched(record, 'GET',
+                                  '/allocation_candidates?'
+                                  'resources=VCPU:1&limit=17')
+        self.assertEqual(17, len(body['allocation_requests']))
+        self.assertEqual(1, len(ranges), ranges)
+        low, high = ranges[0]
+        self.assertEqual(16, high - low)
+
     def test_dense_providers_are_read_by_their_own_ids(self):
         # Roots 1, 3 and 5: the providers (by root id) span 1-5, so the
         # inventories and traits are read by their own provider id
