@@ -40,8 +40,9 @@ from nova_lite.placement.objects import research_context as research
 from nova_lite.placement.objects import tree_reads
 
 LOG = logging.getLogger(__name__)
-# Trees examined per round when a limit cuts the search.
-MIN_BATCH = 64
+# Fewest trees examined per round when a limit cuts the search (the
+# first round reads the limit's worth when it is larger).
+MIN_BATCH = 16
 
 
 class _Search:

@@ -129,18 +129,27 @@ def summaries(context, search, by_id, all_classes):
     rc_ids = {rc for rp in ids for rc in by_id[rp].inv}
     trait_ids = {t for rp in ids for t in by_id[rp].traits}
     rc_names = _names(context, common.RC, rc_ids, search.ids.rcs)
-    trait_names = _names(context, common.TRAIT, trait_ids, search.ids.traits)
+    trait_names = _names(context, common.TRAIT, trait_ids, search.ids.traits,
+                         common.standard_trait_names())
     wanted = None if all_classes else set(search.ids.rcs.values())
     return SummarySource(ids, by_id, rc_names, trait_names, wanted), rc_names
 
 
-def _names(context, table, id_values, known):
+def _names(context, table, id_values, known, standard=None):
     """{id: name} for ``id_values``: the names the request itself
-    resolved (``known``, {name: id}, read in this transaction) and a
-    lookup of the others only. Summaries of flat computes name no class
-    beyond the requested ones, so that lookup is usually skipped."""
+    resolved (``known``, {name: id}, read in this transaction), the
+    ``standard`` ones ({id: name}, remembered per database) and a lookup
+    of the others only. Summaries of flat computes name no class beyond
+    the requested ones, nor a trait beyond the standard ones, so that
+    lookup is usually skipped."""
     names = {i: name for name, i in known.items() if i in id_values}
     missing = id_values.difference(names)
+    if standard and missing:
+        for i in list(missing):
+            name = standard.get(i)
+            if name is not None:
+                names[i] = name
+                missing.discard(i)
     if missing:
         names.update(research.names_by_id(context, table, missing))
     return names

@@ -158,12 +158,43 @@ def remember_standard_rc_ids(ids):
     _STANDARD_RC_IDS[db_api.get_context_manager()] = dict(ids)
 
 
+def standard_rc_ids():
+    """{name: id} of the standard classes of the current database ({}
+    before it was synced)."""
+    return _STANDARD_RC_IDS.get(db_api.get_context_manager(), {})
+
+
+# NOTE(nova_lite): likewise a standard trait: no request deletes it (400)
+# or renames it, so its id, once synced, names it for the database's
+# lifetime. An allocation candidates request with standard names reads
+# neither their ids nor, for the summaries, the names of the providers'
+# standard traits. Kept as ({name: id}, {id: name}).
+_STANDARD_TRAITS = weakref.WeakKeyDictionary()
+
+
+def remember_standard_trait_ids(ids):
+    """Remember the ids of the standard traits ({name: id}) of the
+    current database."""
+    _STANDARD_TRAITS[db_api.get_context_manager()] = (
+        dict(ids), {i: name for name, i in ids.items()})
+
+
+def standard_trait_ids():
+    """{name: id} of the standard traits of the current database."""
+    return _STANDARD_TRAITS.get(db_api.get_context_manager(), ({}, {}))[0]
+
+
+def standard_trait_names():
+    """{id: name} of the standard traits of the current database."""
+    return _STANDARD_TRAITS.get(db_api.get_context_manager(), ({}, {}))[1]
+
+
 def rc_ids(context, names):
     """{name: id} for resource class names; 400 for unknown ones."""
     names = set(names)
     if not names:
         return {}
-    standard = _STANDARD_RC_IDS.get(db_api.get_context_manager(), {})
+    standard = standard_rc_ids()
     found = {name: standard[name] for name in names if name in standard}
     rest = names - set(found)
     if rest:

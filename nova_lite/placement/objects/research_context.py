@@ -105,15 +105,54 @@ _CLASS_AND_TRAIT_IDS = sa.union_all(
         common.AGG.c.uuid.in_(sa.bindparam('aggs', expanding=True))))
 
 
+# The same answer when every class and trait name is a standard one,
+# whose ids are remembered (common.standard_rc_ids): the sharing
+# providers by ids, tagged 2, and the aggregates, tagged 3, without the
+# name lookups and joins with the names' tables.
+_SHARING_BY_IDS = sa.select(
+    sa.literal(2), RP_TRAIT.c.trait_id, RP_TRAIT.c.resource_provider_id
+).select_from(
+    RP_TRAIT.join(INV, INV.c.resource_provider_id ==
+                  RP_TRAIT.c.resource_provider_id)
+).where(
+    RP_TRAIT.c.trait_id == sa.bindparam('shares'),
+    INV.c.resource_class_id.in_(sa.bindparam('class_ids', expanding=True))
+).distinct()
+_SHARING_AND_AGG_IDS = sa.union_all(
+    _SHARING_BY_IDS,
+    sa.select(sa.literal(3), common.AGG.c.uuid, common.AGG.c.id).where(
+        common.AGG.c.uuid.in_(sa.bindparam('aggs', expanding=True))))
+
+
+def _standard_ids(classes, traits):
+    """({class: id}, {trait: id}) when every name is a standard one with
+    a remembered id, else None."""
+    rcs, trait_ids = common.standard_rc_ids(), common.standard_trait_ids()
+    try:
+        return ({name: rcs[name] for name in classes},
+                {name: trait_ids[name] for name in traits})
+    except KeyError:
+        return None
+
+
 def _class_and_trait_ids(context, classes, traits, aggs):
     """({class: id}, {trait: id}, {sharing provider id}, {aggregate uuid:
     id}) of the names and uuids that exist and of the sharing providers
     with one of ``classes``, in one round trip."""
-    found = ({}, {}, set(), {})
-    rows = context.session.execute(
-        _CLASS_AND_TRAIT_IDS,
-        {'classes': sorted(classes), 'traits': sorted(traits),
-         'aggs': sorted(aggs)}).all()
+    standard = _standard_ids(classes, traits)
+    if standard is not None:
+        found = (standard[0], standard[1], set(), {})
+        statement = _SHARING_AND_AGG_IDS if aggs else _SHARING_BY_IDS
+        rows = context.session.execute(
+            statement, {'shares': standard[1][SHARES_TRAIT],
+                        'class_ids': sorted(standard[0].values()),
+                        'aggs': sorted(aggs)}).all()
+    else:
+        found = ({}, {}, set(), {})
+        rows = context.session.execute(
+            _CLASS_AND_TRAIT_IDS,
+            {'classes': sorted(classes), 'traits': sorted(traits),
+             'aggs': sorted(aggs)}).all()
     for kind, name, id_ in rows:
         if kind == 2:
             found[2].add(id_)

@@ -55,8 +55,9 @@ class _SyncTracker:
             return
         with self.lock:
             if manager not in self.done:
-                common.remember_standard_rc_ids(
-                    _sync_standard_names(context))
+                rc_ids, trait_ids = _sync_standard_names(context)
+                common.remember_standard_rc_ids(rc_ids)
+                common.remember_standard_trait_ids(trait_ids)
                 self.done.add(manager)
 
 
@@ -86,16 +87,19 @@ def _sync_in_db(context):
     ids = dict(context.session.execute(
         sa.select(RC.c.name, RC.c.id).where(
             RC.c.name.in_(os_resource_classes.STANDARDS))).all())
-    return classes, traits, ids
+    trait_ids = dict(context.session.execute(
+        sa.select(common.TRAIT.c.name, common.TRAIT.c.id).where(
+            common.TRAIT.c.name.in_(os_traits.get_traits()))).all())
+    return classes, traits, ids, trait_ids
 
 
 def _sync_standard_names(context):
-    """Sync; the standard classes' ids ({name: id})."""
-    classes, traits, ids = _sync_in_db(context)
+    """Sync; the standard classes' and traits' ids ({name: id} each)."""
+    classes, traits, ids, trait_ids = _sync_in_db(context)
     if classes or traits:
         LOG.info('Synced %d standard resource classes and %d standard '
                  'traits into the placement database', classes, traits)
-    return ids
+    return ids, trait_ids
 
 
 def ensure_sync(context):

@@ -85,6 +85,28 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(3, len(reads))
         self.assertTrue(all('BETWEEN' in s for s in reads), reads)
 
+    def test_limited_search_reads_the_limits_worth_of_trees_first(self):
+        # 20 flat trees, limit=17: the first round reads 17 of them (the
+        # root filter is exact for flat trees), not a 64-tree minimum.
+        self.computes += [self._provider('cn%d' % i, {'VCPU': 8})
+                          for i in range(5, 20)]
+        ranges = []
+
+        def record(conn, cursor, statement, parameters, *args):
+            if ('resource_providers.root_provider_id BETWEEN' in statement
+                    and 'inventories' not in statement):
+                values = (list(parameters.values())
+                          if isinstance(parameters, dict) else parameters)
+                ranges.append(values[-2:])
+
+        body = self._call_watched(record, 'GET',
+                                  '/allocation_candidates?'
+                                  'resources=VCPU:1&limit=17')
+        self.assertEqual(17, len(body['allocation_requests']))
+        self.assertEqual(1, len(ranges), ranges)
+        low, high = ranges[0]
+        self.assertEqual(16, high - low)
+
     def test_dense_providers_are_read_by_their_own_ids(self):
         # Roots 1, 3 and 5: the providers (by root id) span 1-5, so the
         # inventories and traits are read by their own provider id
@@ -206,25 +228,61 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
                           'MEMORY_MB': {'capacity': 1024, 'used': 0}},
                          summary['resources'])
 
-    def test_classes_and_traits_are_resolved_in_one_statement(self):
-        def name_lookups(statements):
-            return [s for s in statements
-                    if 'resource_classes.name IN' in s or
-                    'traits.name IN' in s]
+    def _name_lookups(self, statements):
+        return [s for s in statements
+                if 'resource_classes.name IN' in s or 'traits.name IN' in s]
 
+    def test_standard_names_are_not_looked_up(self):
+        # Standard classes and traits keep the ids they were synced with:
+        # remembered, they are not read again; the one lookup statement
+        # left finds the sharing providers.
         self._with_trait([0])
         body, statements = self._get(
             'resources=VCPU:1,MEMORY_MB:64&required=%s&limit=50' % TRAIT)
         self.assertEqual([self.computes[0]], list(body['provider_summaries']))
-        lookups = name_lookups(statements)
+        self.assertEqual([], self._name_lookups(statements))
+        body, statements = self._get('resources=VCPU:1&limit=50')
+        self.assertEqual(5, len(body['allocation_requests']))
+        self.assertEqual([], self._name_lookups(statements))
+
+    def test_custom_names_are_resolved_in_one_statement(self):
+        self._call('PUT', '/resource_classes/CUSTOM_GOLD')
+        self._call('PUT', '/traits/CUSTOM_FAST')
+        self._call('POST', '/resource_providers/%s/inventories'
+                   % self.computes[0],
+                   {'resource_provider_generation': 1,
+                    'resource_class': 'CUSTOM_GOLD', 'total': 2})
+        self._call('PUT', '/resource_providers/%s/traits' % self.computes[0],
+                   {'resource_provider_generation': 2,
+                    'traits': ['CUSTOM_FAST', TRAIT]})
+        body, statements = self._get(
+            'resources=VCPU:1,CUSTOM_GOLD:1&required=CUSTOM_FAST,%s'
+            '&limit=50' % TRAIT)
+        self.assertEqual([self.computes[0]], list(body['provider_summaries']))
+        lookups = self._name_lookups(statements)
         self.assertEqual(1, len(lookups), lookups)
         self.assertIn('resource_classes.name IN', lookups[0])
         self.assertIn('traits.name IN', lookups[0])
-        # Without traits in the request the sharing trait is still looked
-        # up, in the same statement.
+
+    def test_summaries_name_standard_traits_without_a_lookup(self):
+        def trait_names_lookups(statements):
+            return [s for s in statements if 'traits.id IN' in s]
+
+        self._call('PUT', '/traits/CUSTOM_FAST')
+        self._with_trait([0])
         body, statements = self._get('resources=VCPU:1&limit=50')
-        self.assertEqual(5, len(body['allocation_requests']))
-        self.assertEqual(1, len(name_lookups(statements)))
+        self.assertEqual([TRAIT], body['provider_summaries'][
+            self.computes[0]]['traits'])
+        self.assertEqual([], trait_names_lookups(statements))
+        # A custom trait is looked up, by itself.
+        self._call('PUT', '/resource_providers/%s/traits' % self.computes[1],
+                   {'resource_provider_generation': 1,
+                    'traits': ['CUSTOM_FAST', TRAIT]})
+        body, statements = self._get('resources=VCPU:1&limit=50')
+        self.assertEqual([TRAIT, 'CUSTOM_FAST'], body['provider_summaries'][
+            self.computes[1]]['traits'])
+        lookups = trait_names_lookups(statements)
+        self.assertEqual(1, len(lookups), lookups)
 
     def test_unknown_class_is_reported_before_unknown_trait(self):
         request = webob.Request.blank(
