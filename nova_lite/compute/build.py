@@ -10,11 +10,12 @@ build then:
 2. reads the allocation the scheduler (or the cell conductor, on a
    reschedule) claimed in placement; the compute never claims, so no
    allocation is a final failure;
-   this read and the start of the build's action event run beside step 1
-   (the event wraps the whole build, as Nova's, whose build event is
-   started before the state check and finished ``Success`` when the
-   build does not start): one conductor round trip on the way to ACTIVE
-   instead of two and a placement request;
+   this read runs beside step 1, and the build's action event is
+   started in the same conductor call as step 1 (conductor 1.8; beside
+   it before): the event wraps the whole build, as Nova's, whose build
+   event is started before the state check and finished ``Success``
+   when the build does not start. One conductor round trip on the way
+   to ACTIVE instead of two and a placement request;
 3. spawns through the driver, then records the outcome:
 
    * success: ``active``, the node's ``failed_builds`` reset, the node's
@@ -156,13 +157,17 @@ class Builds:
     def _do_build(self, context, instance, node, request_spec, host_list,
                   image):
         uuid = instance.uuid
-        started = nl_context.run_as(self._beside_pool, context,
-                                    self.events.start, context, uuid,
-                                    BUILD_EVENT)
+        start_in_one = self._can_start_build()
+        started = None
+        if not start_in_one:
+            started = nl_context.run_as(self._beside_pool, context,
+                                        self.events.start, context, uuid,
+                                        BUILD_EVENT)
         claimed = nl_context.run_as(self._beside_pool, context,
                                     self.allocations.claimed, uuid, node)
-        instance = self._start_build(context, instance, node)
-        started.result()
+        instance = self._start_build(context, instance, node, start_in_one)
+        if started is not None:
+            started.result()
         if instance is None:
             self.events.finish(context, uuid, BUILD_EVENT)
             return
@@ -189,8 +194,14 @@ class Builds:
             self._build_succeeded(context, instance, node, not_active,
                                   usage_done)
 
-    def _start_build(self, context, instance, node):
-        """The instance in building/spawning here; None if it went away."""
+    def _can_start_build(self):
+        can_start = getattr(self.records.conductor, 'can_start_build', None)
+        return can_start is not None and can_start()
+
+    def _start_build(self, context, instance, node, with_event=False):
+        """The instance in building/spawning here; None if it went away.
+        ``with_event``: the build's event is started in the same
+        conductor call (1.8), whatever the write's fate."""
         values = {'vm_state': vm_states.BUILDING,
                   'task_state': task_states.SPAWNING,
                   'host': self.host, 'node': node, 'launched_on': self.host}
@@ -198,6 +209,10 @@ class Builds:
         if compute_node is not None:
             values['compute_id'] = compute_node.id
         try:
+            if with_event:
+                return self.records.conductor.build_start(
+                    context, instance.uuid, values, _BUILD_START_STATES,
+                    [vm_states.BUILDING], BUILD_EVENT, self.host)
             return self.records.update(
                 context, instance.uuid, values,
                 expected_task_state=_BUILD_START_STATES,

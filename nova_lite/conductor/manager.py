@@ -40,9 +40,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.7)."""
+    """Conductor endpoint (API version 1.8)."""
 
-    target = messaging.Target(version='1.7')
+    target = messaging.Target(version='1.8')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -234,6 +234,18 @@ class ConductorManager(manager.Manager):
         return _write_node_usage(cctxt, node)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
+    def build_start(self, context, instance_uuid, values, expected_task_state,
+                    expected_vm_state, event, host):
+        """1.8: a build's first ``values`` (BUILDING/SPAWNING here) written
+        if the instance is in the expected states, and ``event`` started
+        as ``host``, in one transaction. The event is started even when
+        the write is refused (Nova's build event wraps the state check:
+        the compute then finishes it); the written Instance."""
+        return _start_build(self.cell_context(context), instance_uuid,
+                            values, expected_task_state, expected_vm_state,
+                            event, host)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
     def build_finish(self, context, instance_uuid, values,
                      expected_task_state, event, node=None):
         """1.7: a build's last ``values`` (ACTIVE) written if the task
@@ -416,6 +428,30 @@ def _destroy_instance(cctxt, instance_uuid, values, event=None):
         if event is not None:
             _record_event(objects.InstanceActionEvent.event_finish, cctxt,
                           instance_uuid, event)
+    return instance
+
+
+@db_transaction.retry_on_transient
+def _start_build(cctxt, instance_uuid, values, expected_task_state,
+                 expected_vm_state, event, host):
+    instance = objects.Instance(cctxt, uuid=instance_uuid)
+    _set_changes(instance, values)
+    try:
+        with db_transaction.cell_writing(cctxt):
+            instance.save(expected_task_state=expected_task_state,
+                          expected_vm_state=expected_vm_state)
+            _record_event(objects.InstanceActionEvent.event_start, cctxt,
+                          instance_uuid, event, host=host)
+    except (exception.InstanceNotFound, exception.UnexpectedTaskStateError,
+            exception.UnexpectedVMStateError):
+        # The write was refused (and rolled back): the event still starts.
+        try:
+            _record_event(objects.InstanceActionEvent.event_start, cctxt,
+                          instance_uuid, event, host=host)
+        except exception.NovaLiteException as error:
+            LOG.debug('Event %s of %s not recorded: %s', event,
+                      instance_uuid, error)
+        raise
     return instance
 
 

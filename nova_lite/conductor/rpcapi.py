@@ -49,9 +49,12 @@ class ConductorAPI:
       terminate_finish takes the node's usage too (``node``). A compute's
       build asks 3 things instead of 5 after the spawn, its terminate 2
       instead of 3.
+    * 1.8 - build_start: a build's first write (BUILDING/SPAWNING on its
+      host) and the start of its event in one call and one transaction
+      (was an instance_update beside an action_event_start).
     """
 
-    VERSION = '1.7'
+    VERSION = '1.8'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
@@ -202,6 +205,24 @@ class ConductorAPI:
                           instance_uuid=instance_uuid, values=values,
                           expected_task_state=expected_task_state,
                           event=event, node=node)
+
+    def can_start_build(self):
+        """True when the conductor takes :meth:`build_start`."""
+        return self.client.can_send_version('1.8')
+
+    def build_start(self, context, instance_uuid, values, expected_task_state,
+                    expected_vm_state, event, host):
+        """Call (1.8): ``event`` started as ``host`` (best effort, as
+        :meth:`action_event_start` from a step) and ``values`` written if
+        the instance is still in the expected states (InstanceNotFound,
+        Unexpected*StateError: not written, the event started all the
+        same); the written Instance."""
+        cctxt = self.client.prepare(version='1.8')
+        return cctxt.call(context, 'build_start',
+                          instance_uuid=instance_uuid, values=values,
+                          expected_task_state=expected_task_state,
+                          expected_vm_state=expected_vm_state, event=event,
+                          host=host)
 
     def instance_fault_create(self, context, values):
         """Call: record an InstanceFault (see ``fault_values``)."""

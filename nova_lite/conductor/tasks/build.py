@@ -113,13 +113,14 @@ class ScheduleAndBuildTask:
         return cell
 
     def _reread(self, build_request):
-        """The stored build request; None when the user deleted it.
+        """The stored build request's ``created_at`` (its only column
+        read); None when the user deleted it.
 
-        Also the source of ``created_at``: the copy that came over RPC
-        lost its sub-second part, which listings sort by.
+        The copy that came over RPC lost its sub-second part, which
+        listings sort by.
         """
         try:
-            return objects.BuildRequest.get_by_instance_uuid(
+            return build_api.build_request_created_at(
                 self.context, build_request.instance_uuid)
         except exception.BuildRequestNotFound:
             return None
@@ -165,15 +166,15 @@ class ScheduleAndBuildTask:
 
     def _build_one(self, build_request, spec, host_list):
         uuid = build_request.instance_uuid
-        stored = self._reread(build_request)
-        if stored is None:
+        created_at = self._reread(build_request)
+        if created_at is None:
             self._forget_deleted(uuid)
             return
         chosen = host_list[0]
         cell = self._cell_for(chosen)
         with nl_context.target_cell(self.context, cell) as cctxt:
             values = common.instance_values_for_cell(build_request, chosen)
-            values['created_at'] = stored.created_at
+            values['created_at'] = created_at
             # The created row is the instance the compute gets: read
             # back after the mapping and build request changes below, it
             # would be the same row.

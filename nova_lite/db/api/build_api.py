@@ -98,6 +98,19 @@ def build_request_get_by_instance_uuid(context, instance_uuid):
 
 
 @session.retry_on_transient
+def build_request_created_at(context, instance_uuid):
+    """The ``created_at`` of the build request of ``instance_uuid``, read
+    alone (the super conductor's check that the user has not deleted the
+    server meanwhile); BuildRequestNotFound."""
+    with _reader(context) as s:
+        created = s.execute(sa.select(models.BuildRequest.created_at).where(
+            models.BuildRequest.instance_uuid == instance_uuid)).first()
+    if created is None:
+        raise exception.BuildRequestNotFound(uuid=instance_uuid)
+    return created[0]
+
+
+@session.retry_on_transient
 def build_request_get_all(context, project_id=None):
     """Pending build requests, newest first (servers list shows them)."""
     query = sa.select(models.BuildRequest).order_by(

@@ -189,12 +189,13 @@ class BuildTestCase(BuildTestBase):
 
     def test_after_the_spawn_one_call(self):
         """Conductor 1.7: ACTIVE, the build event's finish (one
-        transaction) and the node's usage go in one call; the calls
-        before the spawn are as they were."""
+        transaction) and the node's usage go in one call; 1.8: the
+        BUILDING write and the event's start in one call before the
+        spawn. A build is two conductor calls."""
         calls = []
         for name in ('instance_update', 'action_event_start',
                      'action_event_finish', 'compute_node_update',
-                     'build_finish'):
+                     'build_start', 'build_finish'):
             self._record(calls, name)
         compute = self.start_compute()
         held = []
@@ -223,9 +224,7 @@ class BuildTestCase(BuildTestBase):
         instance = self._build(compute, instance)
         self.assertEqual([True], held)
         self.assertEqual(vm_states.ACTIVE, instance.vm_state)
-        self.assertEqual(['action_event_start', 'instance_update'],
-                         sorted(calls[:2]))
-        self.assertEqual(['build_finish'], calls[2:])
+        self.assertEqual(['build_start', 'build_finish'], calls)
         self.assert_build_event_succeeded(instance)
         node = self._node()
         self.assertEqual((2, 1024, 10, 1),
@@ -337,9 +336,11 @@ class BuildTestCase(BuildTestBase):
                          [r for _m, r in lines])
 
     def test_event_start_and_claim_read_beside_the_first_write(self):
-        """The build event's start and the placement read of the claim
-        do not wait for the BUILDING write: one conductor round trip on
-        the way to ACTIVE instead of two and a placement request."""
+        """A conductor at 1.7: the build event's start and the placement
+        read of the claim do not wait for the BUILDING write: one
+        conductor round trip on the way to ACTIVE instead of two and a
+        placement request."""
+        self.flags(conductor='1.7', group='upgrade_levels')
         api = 'nova_lite.conductor.rpcapi.ConductorAPI.'
         real_update = conductor_rpcapi.ConductorAPI.instance_update
         others_done = threading.Event()
@@ -383,6 +384,63 @@ class BuildTestCase(BuildTestBase):
         instance = self._build(compute, instance)
         self.assertEqual(vm_states.ACTIVE, instance.vm_state)
         self.assert_build_event_succeeded(instance)
+
+    def test_claim_read_beside_the_first_write_with_the_event(self):
+        """Conductor 1.8: the BUILDING write starts the build's event in
+        the same call, and the placement read of the claim runs beside
+        it."""
+        real_start = conductor_rpcapi.ConductorAPI.build_start
+        claimed_done = threading.Event()
+        compute = self.start_compute()
+        real_claimed = compute.manager.builds.allocations.claimed
+
+        def claimed(uuid, node):
+            result = real_claimed(uuid, node)
+            claimed_done.set()
+            return result
+
+        def start(conductor, context, uuid, values, *args):
+            # the claim was read while this call was on its way
+            self.assertTrue(claimed_done.wait(10))
+            return real_start(conductor, context, uuid, values, *args)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.rpcapi.ConductorAPI.build_start', start))
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.compute.allocations.InstanceAllocations.claimed',
+            lambda _self, uuid, node: claimed(uuid, node)))
+        calls = []
+        self._record(calls, 'action_event_start')
+        self._record(calls, 'instance_update')
+        instance = self._instance()
+        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
+                                            'create')
+        instance = self._build(compute, instance)
+        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
+        self.assertEqual([], calls)
+        self.assert_build_event_succeeded(instance)
+
+    def _assert_a_build_that_does_not_start_finishes_its_event(self):
+        compute = self.start_compute()
+        instance = self._instance()
+        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
+                                            'create')
+        instance.vm_state = vm_states.ERROR
+        instance.task_state = None
+        instance.save()
+        instance = self._build(compute, instance)
+        self.assertEqual(vm_states.ERROR, instance.vm_state)
+        self.assert_build_event_succeeded(instance)
+
+    def test_build_that_does_not_start_finishes_its_event(self):
+        """Conductor 1.8: an instance that is no longer scheduled (put
+        in ERROR meanwhile) is not built, and the build's event, started
+        by the refused write's call all the same, is finished ``Success``
+        (as Nova's)."""
+        self._assert_a_build_that_does_not_start_finishes_its_event()
+
+    def test_build_that_does_not_start_finishes_its_event_at_1_7(self):
+        self.flags(conductor='1.7', group='upgrade_levels')
+        self._assert_a_build_that_does_not_start_finishes_its_event()
 
     def test_left_over_build_goes_to_error_at_start(self):
         instance = self._instance(claim=False)

@@ -23,14 +23,15 @@ CONF = nl_conf.CONF
 
 
 class ConductorOutage:
-    """Makes the conductor's instance writes (``instance_update``, and
-    ``build_finish``, a build's ACTIVE) fail like a database that is
-    away, while ``failing(values)`` says so."""
+    """Makes the conductor's instance writes (``instance_update``,
+    ``build_start``, a build's BUILDING, and ``build_finish``, its ACTIVE)
+    fail like a database that is away, while ``failing(values)`` says
+    so."""
 
     def __init__(self, test, failing):
         self.calls = 0
         self.failing = failing
-        for name in ('instance_update', 'build_finish'):
+        for name in ('instance_update', 'build_start', 'build_finish'):
             self._patch(test, name)
 
     def _patch(self, test, name):

@@ -7,6 +7,7 @@ RPC is what these return.
 import contextlib
 
 import oslo_messaging as messaging
+from oslo_utils import uuidutils
 from sqlalchemy import engine as sa_engine
 from sqlalchemy import event
 import testtools
@@ -388,6 +389,52 @@ class ConductorRecordsTestCase(testtools.TestCase):
         self.assertIsNone(self.conductor.build_finish(
             self.ctxt, self._building().uuid, {'vm_state': vm_states.ACTIVE},
             [task_states.SPAWNING], 'build'))
+
+    def _scheduled(self):
+        instance = objects.Instance(self.ctxt, vm_state=vm_states.BUILDING,
+                                    task_state=task_states.SCHEDULING)
+        instance.create()
+        self.conductor.action_start(self.ctxt, instance.uuid, 'create')
+        return instance
+
+    def test_build_start_writes_and_starts_in_one_transaction(self):
+        instance = self._scheduled()
+        with counted_transactions() as begun:
+            written = self.conductor.build_start(
+                self.ctxt, instance.uuid,
+                {'task_state': task_states.SPAWNING, 'host': 'h1'},
+                [task_states.SCHEDULING, None], [vm_states.BUILDING],
+                'build', 'h1')
+        self.assertEqual(1, len(begun))
+        self.assertEqual((task_states.SPAWNING, 'h1'),
+                         (written.task_state, written.host))
+        stored = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+        self.assertEqual(task_states.SPAWNING, stored.task_state)
+        self.assertEqual([('build', 'h1', None)], self._events(instance.uuid))
+
+    def test_build_start_of_a_changed_instance_starts_the_event(self):
+        instance = self._scheduled()
+        self.conductor.instance_update(self.ctxt, instance.uuid,
+                                       {'vm_state': vm_states.ERROR,
+                                        'task_state': None})
+        self.assertRaises(
+            exception.UnexpectedVMStateError,
+            unwrapped(self.conductor.build_start), self.ctxt, instance.uuid,
+            {'task_state': task_states.SPAWNING, 'host': 'h1'},
+            [task_states.SCHEDULING, None], [vm_states.BUILDING], 'build',
+            'h1')
+        stored = objects.Instance.get_by_uuid(self.ctxt, instance.uuid)
+        self.assertEqual((vm_states.ERROR, None),
+                         (stored.vm_state, stored.host))
+        self.assertEqual([('build', 'h1', None)], self._events(instance.uuid))
+
+    def test_build_start_of_a_missing_instance(self):
+        self.assertRaises(
+            exception.InstanceNotFound,
+            unwrapped(self.conductor.build_start), self.ctxt,
+            uuidutils.generate_uuid(), {'task_state': task_states.SPAWNING},
+            [task_states.SCHEDULING, None], [vm_states.BUILDING], 'build',
+            'h1')
 
     def test_build_finish_of_a_changed_instance_writes_nothing(self):
         node = self._node()

@@ -313,6 +313,34 @@ class ScheduleAndBuildTestCase(BuildTaskTestBase):
         self.assertEqual('conductor_schedule_and_build_instances',
                          event.event)
 
+    def test_build_request_reread_is_its_created_at_alone(self):
+        """The reread before the instance is created selects the build
+        request's ``created_at`` only (not the serialized instance): the
+        instance keeps it to the microsecond."""
+        (instance,), brs, specs = self.accept()
+        stored = build_api.build_request_get_by_instance_uuid(
+            self.context, instance.uuid).created_at
+        brs[0].created_at = stored.replace(microsecond=0)
+        selects = []
+
+        def record(conn, cursor, statement, params, context, many):
+            statement = ' '.join(statement.split())
+            if (statement.startswith('SELECT ') and
+                    ' FROM build_requests' in statement):
+                selects.append(statement.split(' FROM ')[0].split()[1:])
+        sa_event.listen(sa.engine.Engine, 'before_cursor_execute', record)
+        self.addCleanup(sa_event.remove, sa.engine.Engine,
+                        'before_cursor_execute', record)
+
+        def answer(uuid):
+            self.claim(uuid, 'node1')
+            return [self.selection('node1')]
+        compute = self.run_build(brs, specs, FakeScheduler(answer))
+        self.assertEqual([['build_requests.created_at']], selects)
+        (built,) = compute.builds
+        self.assertEqual(stored.replace(tzinfo=None),
+                         built['instance'].created_at.replace(tzinfo=None))
+
     def test_decision_is_stored_beside_the_hand_over(self):
         """The cell's decision record and the API database's hand-over
         do not wait for each other; both are done before the cast."""
