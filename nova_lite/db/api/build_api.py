@@ -103,11 +103,10 @@ def build_request_created_at(context, instance_uuid):
     alone (the super conductor's check that the user has not deleted the
     server meanwhile); BuildRequestNotFound."""
     with _reader(context) as s:
-        created = s.execute(sa.select(models.BuildRequest.created_at).where(
-            models.BuildRequest.instance_uuid == instance_uuid)).first()
-    if created is None:
-        raise exception.BuildRequestNotFound(uuid=instance_uuid)
-    return created[0]
+        return rows.first_row_or_raise(
+            s, sa.select(models.BuildRequest.created_at).where(
+                models.BuildRequest.instance_uuid == instance_uuid),
+            exception.BuildRequestNotFound(uuid=instance_uuid)).created_at
 
 
 @session.retry_on_transient
