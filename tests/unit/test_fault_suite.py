@@ -113,6 +113,26 @@ class TestSuiteResults(testtools.TestCase):
         report.check('compute_sigterm', False, 'stuck 2')
         report.add('mariadb_restart', 'skip', 'no mariadbd')
         report.write(results_dir)
-        self.assertEqual((1, 1, 1), summary.summarize(results_dir))
+        passed, failed, skipped, failures = summary.summarize(results_dir)
+        self.assertEqual((1, 1, 1), (passed, failed, skipped))
         self.assertEqual({'success': 1, 'fail': 1, 'skip': 1},
                          report.counts)
+        # The failed test is named, with its reason, beside the counts.
+        [(name, test_id, tail)] = failures
+        self.assertEqual(('faults', 'tests.faults.compute_sigterm'),
+                         (name, test_id))
+        self.assertIn('stuck 2', tail)
+
+    def test_the_summary_names_each_failed_test_before_the_counts(self):
+        results_dir = self.useFixture(fixtures.TempDir()).path
+        report = suite_results.Results('fuzz')
+        report.check('no_500', False, 'GET /servers answered 500')
+        report.check('no_stuck', True)
+        report.write(results_dir)
+        out = self.useFixture(fixtures.StringStream('stdout'))
+        self.useFixture(fixtures.MonkeyPatch('sys.stdout', out.stream))
+        summary.main([results_dir])
+        lines = out.getDetails()['stdout'].as_text().splitlines()
+        self.assertEqual('FAILED in fuzz: tests.fuzz.no_500', lines[0])
+        self.assertIn('GET /servers answered 500', lines[1])
+        self.assertEqual('1 passed, 1 failed, 0 skipped', lines[-1])
