@@ -444,13 +444,10 @@ def _start_build(cctxt, instance_uuid, values, expected_task_state,
                           instance_uuid, event, host=host)
     except (exception.InstanceNotFound, exception.UnexpectedTaskStateError,
             exception.UnexpectedVMStateError):
-        # The write was refused (and rolled back): the event still starts.
-        try:
-            _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                          instance_uuid, event, host=host)
-        except exception.NovaLiteException as error:
-            LOG.debug('Event %s of %s not recorded: %s', event,
-                      instance_uuid, error)
+        # The write was refused (and rolled back): the event still starts
+        # (best effort, as _record_event makes it).
+        _record_event(objects.InstanceActionEvent.event_start, cctxt,
+                      instance_uuid, event, host=host)
         raise
     return instance
 
