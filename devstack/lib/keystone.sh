@@ -134,6 +134,9 @@ workers = 1
 worker_class = 'gthread'
 threads = $(nl_keystone_threads)
 proc_name = 'keystone'
+# Longer than a polling client's pause (gunicorn's 2 s races a 2 s poll),
+# as nova-lite-api and -placement do ([wsgi] keep_alive_timeout).
+keepalive = 30
 accesslog = '-'
 errorlog = '-'
 control_socket_disable = True

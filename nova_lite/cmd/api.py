@@ -20,6 +20,7 @@ BINARY = 'nova-lite-api'
 def gunicorn_options(conf):
     return gunicorn_server.options(
         BINARY, conf.api.bind_host, conf.api.bind_port, conf.api.workers,
+        conf.wsgi.keep_alive_timeout,
         graceful_timeout=conf.graceful_shutdown_timeout or 60,
         accesslog='-', errorlog='-')
 

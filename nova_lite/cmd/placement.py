@@ -56,8 +56,8 @@ def main(argv=None):
     group = CONF.placement_api
     options = gunicorn_server.options(
         PROG, group.bind_host, group.bind_port, group.workers,
-        graceful_timeout=10, timeout=120, accesslog=None,
-        post_fork=_post_fork)
+        CONF.wsgi.keep_alive_timeout, graceful_timeout=10, timeout=120,
+        accesslog=None, post_fork=_post_fork)
     gunicorn_server.GunicornServer(lambda: deploy.deploy(CONF),
                                    options).run()
     return 0

@@ -36,13 +36,18 @@ def bind_address(host, port):
     return '%s:%d' % (host, port)
 
 
-def options(proc_name, host, port, workers, **extra):
-    """The settings both servers share, plus ``extra``."""
+def options(proc_name, host, port, workers, keepalive, **extra):
+    """The settings both servers share, plus ``extra``.
+
+    ``keepalive`` is ``[wsgi] keep_alive_timeout``: gunicorn's 2-second
+    default races clients polling every 2 seconds (see the option's help).
+    """
     settings = {
         'bind': bind_address(host, port),
         'workers': workers,
         'worker_class': 'gthread',
         'threads': 4,
+        'keepalive': keepalive,
         'proc_name': proc_name,
         # Two gunicorn masters on one machine (api, placement) must not
         # fight over gunicorn's default control socket.

@@ -1,5 +1,6 @@
 """nova-lite-placement as a process: configuration errors, serving, SIGTERM."""
 
+import http.client
 import os
 import socket
 import subprocess
@@ -52,6 +53,22 @@ class TestPlacementProcess(testtools.TestCase):
         finally:
             placement.cleanUp()
         self.assertEqual(0, placement.returncode)
+
+    def test_idle_connection_outlasts_a_client_poll(self):
+        """A client polling every 2 s (openstacksdk's ``--wait``) reuses
+        its connection: the server does not close it under the request."""
+        url = self.useFixture(db_fixtures.SQLiteDatabase()).url
+        placement = self.useFixture(server.PlacementServer(url, workers=1))
+        host, port = placement.endpoint.split('//')[1].split(':')
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        self.addCleanup(connection.close)
+        for pause in (0, 3.5):
+            time.sleep(pause)
+            connection.request('GET', '/')
+            response = connection.getresponse()
+            response.read()
+            self.assertEqual(200, response.status)
+            self.assertNotEqual('close', response.getheader('Connection'))
 
 
 class TestWSGIFactory(testtools.TestCase):

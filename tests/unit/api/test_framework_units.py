@@ -204,6 +204,17 @@ class TestApiCommand(testtools.TestCase):
                                 Conf)
         self.assertIn('http_basic_auth_user_file', str(exc))
 
+    def test_idle_connections_outlast_a_two_second_poll(self):
+        """gunicorn's own 2-second keepalive closes a connection just as
+        openstacksdk's ``--wait`` (every 2 s) sends on it again."""
+        from nova_lite.cmd import api as api_cmd
+        from nova_lite import conf as nl_conf
+
+        options = api_cmd.gunicorn_options(nl_conf.CONF)
+        self.assertEqual(nl_conf.CONF.wsgi.keep_alive_timeout,
+                         options['keepalive'])
+        self.assertGreater(options['keepalive'], 5)
+
 
 class TestPolicyNamesUsed(testtools.TestCase):
     def test_every_rule_the_handlers_name_has_a_default(self):
