@@ -46,7 +46,7 @@ _nl_keystone_install_locked() {
         nl_say "Keystone virtualenv $KS_VENV is up to date"
         return 0
     fi
-    [ -x "$KS_VENV/bin/python" ] || python3 -m venv "$KS_VENV" || return 1
+    [ -x "$KS_VENV/bin/python" ] || nl_make_venv "$KS_VENV" || return 1
     nl_say "installing $want into $KS_VENV (pip)"
     "$KS_VENV/bin/pip" install -q $want >"$LOGS/keystone-pip.log" 2>&1 || {
         grep -v '^WARNING: Location' "$LOGS/keystone-pip.log" | tail -n 20

@@ -187,6 +187,11 @@ STATE=$NOVA_LITE_STATE_DIR
 # NOVA_LITE_VENV: use an existing virtualenv that has nova_lite installed
 # (tests, developers) instead of making one under the state directory.
 VENV=${NOVA_LITE_VENV:-$STATE/venv}
+# NOVA_LITE_PYTHON: the interpreter the lab's virtualenvs are made with.
+# Empty: the distribution's python3 when it is 3.11 or newer and can make
+# a virtualenv (as devstack uses the system's), else python3 on PATH
+# (nl_python, devstack/lib/lab.sh).
+NOVA_LITE_PYTHON=${NOVA_LITE_PYTHON:-}
 ETC=$STATE/etc
 PIDS=$STATE/pids
 LOGS=$STATE/logs

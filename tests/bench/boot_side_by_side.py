@@ -297,6 +297,8 @@ def run(args):
             'bench_args': bench_args(args.quick), 'note': note,
             'reference_error': reference_error,
             'load_average': load, 'wall_s': round(time.monotonic() - started),
+            'interpreters': sbs.interpreters(
+                reference_python if installed else None),
             'rows': rows, 'markdown': table,
             'checks': {'reference': checks(reference),
                        'nova_lite': checks(nova_lite)},

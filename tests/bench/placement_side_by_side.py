@@ -391,5 +391,7 @@ def run(args):
     backend = ('fresh MariaDB database' if mariadb else 'fresh SQLite file')
     return {'servers': 'one worker each, %s, noauth2' % backend,
             'note': note, 'load_average': load,
+            'interpreters': sbs.interpreters(
+                os.path.join(venv, 'bin', 'python') if venv else None),
             'wall_s': round(time.monotonic() - started), 'rows': rows,
             'markdown': '\n\n'.join(tables), 'sizes': sizes}

@@ -7,6 +7,8 @@ load average at its start and end.
 """
 
 import os
+import subprocess
+import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -22,6 +24,35 @@ def tools_dir(env_var, default_name):
     path = os.environ.get(env_var) or os.path.join(SHARED_TOOLS,
                                                    default_name)
     return path if os.path.isdir(path) else None
+
+
+def interpreter(python=None):
+    """The base interpreter under ``python`` (a virtualenv's, or this
+    process's): its path and version. Ratios compare like with like only
+    when both sides run on the same one: a pyenv build without
+    ``--enable-optimizations`` runs this code ~20% slower than a
+    distribution's (doc/operators.md)."""
+    try:
+        out = subprocess.run(
+            [python or sys.executable, '-c',
+             'import os, platform, sys; '
+             'print(os.path.realpath(getattr(sys, "_base_executable", '
+             'sys.executable)), platform.python_version())'],
+            capture_output=True, text=True, timeout=60)
+    except OSError:
+        return None
+    if out.returncode != 0:
+        return None
+    path, version = out.stdout.split()
+    return {'executable': path, 'version': version}
+
+
+def interpreters(reference_python):
+    """Both sides' interpreters, and whether they are the same one."""
+    ours = interpreter()
+    theirs = interpreter(reference_python) if reference_python else None
+    return {'nova_lite': ours, 'reference': theirs,
+            'same': bool(theirs) and ours == theirs}
 
 
 def load_average():

@@ -3,8 +3,10 @@
 import http.server
 import json
 import os
+import platform
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -27,6 +29,20 @@ class TestRatio(testtools.TestCase):
         self.assertIsNone(sbs.ratio(None, 0.2))
         self.assertIsNone(sbs.ratio(0.8, None))
         self.assertIsNone(sbs.ratio(0.8, 0))
+
+
+class TestInterpreters(testtools.TestCase):
+    def test_the_same_base_interpreter_is_said_the_same(self):
+        both = sbs.interpreters(sys.executable)
+        self.assertTrue(both['same'])
+        self.assertEqual(platform.python_version(),
+                         both['nova_lite']['version'])
+
+    def test_a_missing_reference_is_not_the_same(self):
+        for missing in (None, '/nonexistent/venv/bin/python'):
+            both = sbs.interpreters(missing)
+            self.assertIsNone(both['reference'])
+            self.assertFalse(both['same'])
 
 
 class TestMarkdownTable(testtools.TestCase):

@@ -10,15 +10,44 @@ import testtools
 DEVSTACK = os.path.join(os.path.dirname(__file__), '..', '..', 'devstack')
 
 
+def lab_function(test, name, **env):
+    """What the function ``name`` of devstack/lib/lab.sh prints, after
+    settings.sh (a state directory of the test's own; ``env`` on top)."""
+    env = dict(os.environ, NOVA_LITE_STATE_DIR=test.useFixture(
+        fixtures.TempDir()).path, **env)
+    return subprocess.run(
+        ['bash', '-c', 'source lib/settings.sh >/dev/null 2>&1; '
+         'source lib/keystone.sh; source lib/lab.sh; %s' % name],
+        cwd=DEVSTACK, env=env, capture_output=True, text=True,
+        timeout=30, check=True).stdout
+
+
+class TestVirtualenvPython(testtools.TestCase):
+    CAN_MAKE_A_VENV = ('import sys, ensurepip, venv\n'
+                       'sys.exit(sys.version_info < (3, 11))')
+
+    def test_the_setting_wins(self):
+        self.assertEqual('/opt/py/bin/python3', lab_function(
+            self, 'nl_python', NOVA_LITE_PYTHON='/opt/py/bin/python3').strip())
+
+    def test_the_distributions_python_first(self):
+        """Built with PGO and LTO, it runs the lab faster than a default
+        pyenv build that may come first on PATH."""
+        chosen = lab_function(self, 'nl_python', NOVA_LITE_PYTHON='').strip()
+        self.assertEqual(0, subprocess.run(
+            [chosen, '-c', self.CAN_MAKE_A_VENV]).returncode)
+        distro = subprocess.run(['/usr/bin/python3', '-c',
+                                 self.CAN_MAKE_A_VENV]).returncode == 0 \
+            if os.path.exists('/usr/bin/python3') else False
+        if distro:
+            self.assertEqual('/usr/bin/python3', chosen)
+        else:
+            self.assertEqual('python3', chosen)
+
+
 class TestCommonOptions(testtools.TestCase):
     def _common_opts(self):
-        env = dict(os.environ, NOVA_LITE_STATE_DIR=self.useFixture(
-            fixtures.TempDir()).path)
-        out = subprocess.run(
-            ['bash', '-c', 'source lib/settings.sh >/dev/null 2>&1; '
-             'source lib/keystone.sh; source lib/lab.sh; _nl_common_opts'],
-            cwd=DEVSTACK, env=env, capture_output=True, text=True,
-            timeout=30, check=True).stdout
+        out = lab_function(self, '_nl_common_opts')
         parser = configparser.ConfigParser()
         parser.read_string(out)
         return parser
