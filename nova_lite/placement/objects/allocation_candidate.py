@@ -464,6 +464,31 @@ def _with_aggs(request, sharing):
     return True
 
 
+def _usable(rules, sharing):
+    """The check of a provider's traits that decides whether a tree of
+    that provider alone may have a candidate, for the one-group request
+    without sharing providers (the one-provider path's first checks,
+    forbidden then required traits: exact for such a tree); None when
+    traits rule nothing out. The tree reads skip the inventories of the
+    trees it rejects (``tree_reads._load``)."""
+    if sharing or len(rules) != 1:
+        return None
+    forbidden = rules[0].forbidden
+    any_of = tuple(rules[0].any_of)
+    if not forbidden and not any_of:
+        return None
+
+    def usable(provider):
+        traits = provider.traits
+        if traits & forbidden:
+            return False
+        for entry in any_of:
+            if not traits & entry:
+                return False
+        return True
+    return usable
+
+
 def _search(context, request):
     ids = research.resolve(context, request)
     sharing = tree_reads.load_sharing(context, request, ids)
@@ -471,8 +496,9 @@ def _search(context, request):
     rules = [_GroupRules(g, ids) for g in request.ordered_groups]
     by_id = dict(sharing)
     with_aggs = _with_aggs(request, sharing)
+    usable = _usable(rules, sharing)
     for roots in _batches(context, search):
-        trees = tree_reads.load_trees(context, roots, with_aggs)
+        trees = tree_reads.load_trees(context, roots, with_aggs, usable)
         search.anchored = tree_reads.anchors(context, sharing, roots)
         by_id.update(_collect(search, rules, trees))
         if search.full:

@@ -7,6 +7,7 @@ On SQLite, or on MariaDB with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``, where
 several tree reads are one packed statement (``UNION ALL`` parts, see
 ``test_candidate_packed_mysql``): the reads asserted here are the parts."""
 
+import json
 import uuid
 
 import fixtures
@@ -58,8 +59,27 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
     def _tree_reads(self, statements):
         return [s for s in self._reads(statements)
                 if ('resource_providers.root_provider_id' in s or
-                    'resource_provider_id BETWEEN' in s) and
+                    'resource_provider_id BETWEEN' in s or
+                    'json_each' in s) and
                 'root.id' not in s]
+
+    def _inventory_ids(self, query):
+        """(body, [provider ids] of each inventories read by an id list,
+        the number of inventories reads)."""
+        lists, reads = [], []
+
+        def record(conn, cursor, statement, parameters, *args):
+            self.packs_reads = conn.dialect.name == 'mysql'
+            if 'FROM inventories' in statement and 'root.id' not in statement:
+                reads.append(statement)
+                if 'json_each' in statement:
+                    values = (list(parameters.values())
+                              if isinstance(parameters, dict) else parameters)
+                    lists.append(json.loads(values[-1]))
+
+        body = self._call_watched(record, 'GET',
+                                  '/allocation_candidates?' + query)
+        return body, lists, len(reads)
 
     def _aggregate_reads(self, statements):
         return [s for s in statements
@@ -83,7 +103,10 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
                                   for u in r['allocations']})
         reads = self._tree_reads(statements)
         self.assertEqual(3, len(reads))
-        self.assertTrue(all('BETWEEN' in s for s in reads), reads)
+        # SQLite reads the inventories of the 3 trees only (by id list).
+        ranges = [s for s in reads if 'json_each' not in s]
+        self.assertEqual(3 if self.packs_reads else 2, len(ranges), reads)
+        self.assertTrue(all('BETWEEN' in s for s in ranges), reads)
 
     def test_limited_search_reads_the_limits_worth_of_trees_first(self):
         # 20 flat trees, limit=17: the first round reads 17 of them (the
@@ -116,13 +139,62 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(3, len(body['allocation_requests']))
         reads = self._tree_reads(statements)
         self.assertEqual(3, len(reads), reads)
-        by_root, own = reads[0], reads[1:]
+        # (SQLite's inventories read: by id list, see below.)
+        by_root, own = reads[0], [s for s in reads[1:]
+                                  if 'json_each' not in s]
         self.assertIn('resource_providers.root_provider_id BETWEEN',
                       by_root)
         for read in own:
             self.assertIn('resource_provider_id BETWEEN', read)
             self.assertNotIn('JOIN resource_providers', read)
             self.assertNotIn('root_provider_id', read)
+
+    def test_filtered_inventories_are_read_for_the_kept_trees_only(self):
+        # 2 of 5 flat trees have the trait: on SQLite only their
+        # inventories are read (one id list), not the 5 of the range.
+        self._with_trait([0, 2])
+        body, lists, reads = self._inventory_ids(
+            'resources=VCPU:1&required=%s' % TRAIT)
+        self.assertEqual({self.computes[0], self.computes[2]},
+                         set(body['provider_summaries']))
+        self.assertEqual(1, reads)
+        self.assertEqual([] if self.packs_reads else [2],
+                         [len(ids) for ids in lists])
+
+    def test_forbidden_trait_skips_the_inventories_of_its_flat_trees(self):
+        # No root query narrows a forbidden trait: the traits are read
+        # before the inventories, and a flat tree whose provider has the
+        # trait gets none. A nested tree is read whole: its root has the
+        # trait, but the child may serve (and the root is summarised).
+        self._with_trait([0, 1, 2])
+        root = self._provider('root', {'MEMORY_MB': 1024})
+        child = str(uuid.uuid4())
+        self._call('POST', '/resource_providers',
+                   {'name': 'child', 'uuid': child,
+                    'parent_provider_uuid': root})
+        self._call('PUT', '/resource_providers/%s/inventories' % child,
+                   {'resource_provider_generation': 0,
+                    'inventories': {'VCPU': {'total': 4}}})
+        self._call('PUT', '/resource_providers/%s/traits' % root,
+                   {'resource_provider_generation': 1, 'traits': [TRAIT]})
+        body, lists, reads = self._inventory_ids(
+            'resources=VCPU:1&required=!%s' % TRAIT)
+        self.assertEqual([{self.computes[3]}, {self.computes[4]}, {child}],
+                         [set(r['allocations'])
+                          for r in body['allocation_requests']])
+        self.assertEqual({self.computes[3], self.computes[4], child, root},
+                         set(body['provider_summaries']))
+        self.assertEqual({'MEMORY_MB': {'capacity': 1024, 'used': 0}},
+                         body['provider_summaries'][root]['resources'])
+        self.assertEqual(1, reads)
+        self.assertEqual([] if self.packs_reads else [4],
+                         [len(ids) for ids in lists])
+
+    def test_unfiltered_inventories_are_read_by_range(self):
+        # Nothing ruled out: the inventories are one range read.
+        body, lists, reads = self._inventory_ids('resources=VCPU:1')
+        self.assertEqual(5, len(body['allocation_requests']))
+        self.assertEqual((1, []), (reads, lists))
 
     def test_flat_trees_member_of_reads_no_aggregates(self):
         # The root query decides the unnumbered group's member_of for a
