@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from nova_lite.placement import exception
 from nova_lite.placement.objects import common
 from nova_lite.placement.objects import packed_rows
+from nova_lite.placement.objects import tree_reads
 
 RP = common.RP
 INV = common.INV
@@ -533,6 +534,37 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
         if roots is not None:
             return sorted(roots)
     return [r[0] for r in context.session.execute(query, params).all()]
+
+
+def viable_trees(context, request, ids, sharing, after=None, limit=None,
+                 room=True):
+    """(root ids, provider rows) of the trees :func:`viable_roots` finds.
+
+    On SQLite one statement reads both: the providers of the trees (rows
+    of ``tree_reads.providers_of``), the root query as their filter, the
+    root ids taken from the rows (a root is its own tree's provider). One
+    statement fewer, and SQLite's time for the two was 0.93 + 0.55 ->
+    1.32 ms (two required traits, 1,000 providers). The rows are None on
+    MySQL, where MariaDB reads the ids alone (packed): a combined one cost
+    it more server time than the two (1.41 against 1.19 ms for limit=50),
+    and the root query as the providers' filter without a limit made
+    member_of a FirstMatch semi-join per provider (300-480 ms at 1,000).
+    (None, None): no condition (see ``room``), every tree."""
+    if not tree_reads.on_sqlite(context.session):
+        return viable_roots(context, request, ids, sharing, after, limit,
+                            room), None
+    plan = _plan(request, ids, sharing, correlated=limit is not None,
+                 room=room)
+    if not room and not any(plan):
+        return None, None
+    query = _build_root_query(plan, after is not None, limit)
+    params = {'after': after} if after is not None else {}
+    result = context.session.execute(tree_reads.providers_of(query), params)
+    try:
+        rows = result.cursor.fetchall()
+    finally:
+        result.close()
+    return sorted({row[3] for row in rows}), rows
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE)

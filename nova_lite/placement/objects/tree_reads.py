@@ -171,6 +171,24 @@ _INVENTORIES_BY_ID_LIST = _TREE_STATEMENTS[None]['inventories'].where(
             'value').c.value)))
 
 
+def on_sqlite(session):
+    """Whether ``session`` reads from SQLite, where a statement is a
+    function call and a row's values cost their conversion: the reads
+    narrowed by id list and the providers read with the root query are
+    SQLite's (measured there; MariaDB's packed reads are its own)."""
+    return session.get_bind().dialect.name == 'sqlite'
+
+
+@functools.lru_cache(maxsize=256)
+def providers_of(root_query):
+    """The providers read of the trees whose roots ``root_query`` (a
+    select of root ids, its own order and limit kept) returns, kept per
+    root query statement (see :func:`research_context.viable_trees`)."""
+    viable = root_query.subquery('viable')
+    return _provider_statement(RP.c.root_provider_id.in_(
+        sa.select(viable.c.id)))
+
+
 def _params(roots, by):
     if roots is None:
         return {}
@@ -287,10 +305,10 @@ NESTED_AGGS = 'nested'
 
 
 def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
-          usable=None):
+          usable=None, rows=None):
     """{id: Provider} of the trees ``roots`` as :func:`_read_providers`
-    reads them, their inventories, traits and (see ``NESTED_AGGS``)
-    aggregates filled in.
+    reads them (or of the provider ``rows`` already read), their
+    inventories, traits and (see ``NESTED_AGGS``) aggregates filled in.
 
     A root id range (BY_RANGE) whose providers' own ids are dense (the
     span from the first to the last at most twice as long as their
@@ -306,7 +324,13 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     whether a tree of that provider alone may have a candidate; such a
     tree that may not is left without inventories (its provider then
     fits nothing), every other tree's providers get theirs."""
-    providers, scanned = _read_providers(context, roots, keep, by)
+    if rows is None:
+        providers, scanned = _read_providers(context, roots, keep, by)
+    else:
+        # Read with the root query (exactly the trees' providers): the
+        # reads below would cover the span of their ids.
+        providers = {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+        scanned = max(providers) - min(providers) + 1 if providers else 0
     if with_aggs == NESTED_AGGS:
         with_aggs = any(p.parent_id is not None
                         for p in providers.values())
@@ -317,7 +341,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     names = ('inventories', 'traits', 'aggs')[:3 if with_aggs else 2]
     narrow = (providers and (usable is not None or
                              len(providers) <= NARROW_SHARE * scanned) and
-              not packed_rows.applies(context.session))
+              on_sqlite(context.session))
     if narrow:
         names = names[1:]
     rows = _execute_tree_reads(context, names, roots, by)
@@ -351,17 +375,20 @@ def _inventories_wanted(providers, usable):
                   if p.root_id in nested or usable(p))
 
 
-def load_trees(context, root_ids, with_aggs=True, usable=None):
+def load_trees(context, root_ids, with_aggs=True, usable=None,
+               provider_rows=None):
     """{root id: [Provider, ...]} for ``root_ids`` (a list; None: every
     tree, in root id order); aggregates only ``with_aggs`` (member_of or
     sharing providers need them; ``NESTED_AGGS``: only if a tree has
-    more than one provider); ``usable`` as :func:`_load` takes it."""
+    more than one provider); ``usable`` as :func:`_load` takes it;
+    ``provider_rows``: the trees' providers, already read."""
     if root_ids is None:
         providers = _load(context, None, with_aggs, usable=usable)
         root_ids = sorted(p.id for p in providers.values()
                           if p.parent_id is None)
     else:
-        providers = _read_trees(context, root_ids, with_aggs, usable)
+        providers = _read_trees(context, root_ids, with_aggs, usable,
+                                provider_rows)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)
@@ -377,7 +404,7 @@ def _provider_id(provider):
     return provider.id
 
 
-def _read_trees(context, root_ids, with_aggs, usable=None):
+def _read_trees(context, root_ids, with_aggs, usable=None, rows=None):
     """The providers of the trees ``root_ids``. Dense ids (the range from
     the first to the last root at most twice as long as the list, as a
     limited search's batch of flat trees usually is) are read as that
@@ -392,10 +419,11 @@ def _read_trees(context, root_ids, with_aggs, usable=None):
     ordered = sorted(wanted)
     if ordered and ordered[-1] - ordered[0] < 2 * len(ordered):
         return _load(context, ordered, with_aggs, keep=wanted, by=BY_RANGE,
-                     usable=usable)
+                     usable=usable, rows=rows)
     if len(wanted) > IN_LIST_MAX:
-        return _load(context, None, with_aggs, keep=wanted, usable=usable)
-    return _load(context, ordered, with_aggs, usable=usable)
+        return _load(context, None, with_aggs, keep=wanted, usable=usable,
+                     rows=rows)
+    return _load(context, ordered, with_aggs, usable=usable, rows=rows)
 
 
 def load_sharing(context, request, ids):
