@@ -345,9 +345,9 @@ def _single_checker(rules):
             entry = inv.get(rc_id)
             if entry is None:
                 return False
-            total, reserved, ratio, min_unit, max_unit, step, used = entry
+            capacity, min_unit, max_unit, step, used = entry
             if (amount < min_unit or amount > max_unit or amount % step or
-                    (total - reserved) * ratio - used < amount):
+                    capacity - used < amount):
                 return False
         for entry in any_of:
             if not traits & entry:

@@ -198,6 +198,40 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual([] if self.packs_reads else [4],
                          [len(ids) for ids in lists])
 
+    def test_sqlite_reads_the_capacity_as_one_value(self):
+        # SQLite computes (total - reserved) * allocation_ratio (a double
+        # as Python's float): the same capacities, sums and boundaries.
+        # A capacity with a fraction (10 * 0.35 = 3.5): the summary says
+        # 3, and 3 fits; with reserved, (11 - 1) * 1.1: 12 does not fit.
+        self._call('PUT', '/resource_providers/%s/inventories'
+                   % self.computes[0],
+                   {'resource_provider_generation': 1,
+                    'inventories': {
+                        'DISK_GB': {'total': 10, 'allocation_ratio': 0.35},
+                        'MEMORY_MB': {'total': 11, 'reserved': 1,
+                                      'allocation_ratio': 1.1}}})
+        body, statements = self._get('resources=DISK_GB:3,MEMORY_MB:10')
+        self.assertEqual([self.computes[0]],
+                         list(body['provider_summaries']))
+        self.assertEqual(
+            {'DISK_GB': {'capacity': 3, 'used': 0},
+             'MEMORY_MB': {'capacity': 11, 'used': 0}},
+            body['provider_summaries'][self.computes[0]]['resources'])
+        for query in ('resources=DISK_GB:3,MEMORY_MB:12',
+                      'resources=DISK_GB:4,MEMORY_MB:10'):
+            self.assertEqual(
+                [], self._get(query)[0]['allocation_requests'], query)
+        reads = [s for s in self._reads(statements)
+                 if 'FROM inventories' in s and 'root.id' not in s]
+        self.assertEqual(1, len(reads), reads)
+        capacity = ('(inventories.total - inventories.reserved) * '
+                    'inventories.allocation_ratio')
+        if self.packs_reads:
+            self.assertNotIn(capacity, reads[0])
+        else:
+            self.assertIn(capacity, reads[0])
+            self.assertNotIn('inventories.reserved,', reads[0])
+
     def test_unfiltered_inventories_are_read_by_range(self):
         # Nothing ruled out: the inventories are one range read.
         body, lists, reads = self._inventory_ids('resources=VCPU:1')
