@@ -175,14 +175,7 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         # trait gets none. A nested tree is read whole: its root has the
         # trait, but the child may serve (and the root is summarised).
         self._with_trait([0, 1, 2])
-        root = self._provider('root', {'MEMORY_MB': 1024})
-        child = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'child', 'uuid': child,
-                    'parent_provider_uuid': root})
-        self._call('PUT', '/resource_providers/%s/inventories' % child,
-                   {'resource_provider_generation': 0,
-                    'inventories': {'VCPU': {'total': 4}}})
+        root, child = self._nested('root', {'MEMORY_MB': 1024}, {'VCPU': 4})
         self._call('PUT', '/resource_providers/%s/traits' % root,
                    {'resource_provider_generation': 1, 'traits': [TRAIT]})
         body, lists, reads = self._inventory_ids(
@@ -264,14 +257,7 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         # keeps it), but only the child may serve: the aggregates of a
         # tree of more than one provider are read and checked in Python.
         agg = str(uuid.uuid4())
-        root = self._provider('root', {'MEMORY_MB': 1024})
-        child = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'child', 'uuid': child,
-                    'parent_provider_uuid': root})
-        self._call('PUT', '/resource_providers/%s/inventories' % child,
-                   {'resource_provider_generation': 0,
-                    'inventories': {'VCPU': {'total': 4}}})
+        root, child = self._nested('root', {'MEMORY_MB': 1024}, {'VCPU': 4})
         self._in_aggregate(child, agg)
         self._in_aggregate(self.computes[1], agg)
         body, statements = self._get(

@@ -114,23 +114,12 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
         self.assertEqual(sorted([self.computes[0], self.computes[2]]), found)
         self.assertIn('allocations', roots[0])
 
-    def _nested(self, name, root_inventory, child_inventory):
-        root = self._provider(name, root_inventory)
-        child = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': name + '-child', 'uuid': child,
-                    'parent_provider_uuid': root})
-        self._call('PUT', '/resource_providers/%s/inventories' % child,
-                   {'resource_provider_generation': 0,
-                    'inventories': child_inventory})
-        return root, child
-
     def test_limited_request_probes_each_tree_once_for_its_classes(self):
         # One correlated probe per root counts the classes with room,
         # wherever they are in the tree (here VCPU on the child, MEMORY_MB
         # on the root), not one probe per class.
         root, child = self._nested('nested', {'MEMORY_MB': 1024},
-                                   {'VCPU': {'total': 4}})
+                                   {'VCPU': 4})
         found, roots = self._root_queries(
             'resources=VCPU:2,MEMORY_MB:512&limit=5')
         self.assertEqual(sorted([root, child]), found)
@@ -146,7 +135,7 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
         # ... as do unit constraints checked against each class's own
         # amount (MEMORY_MB:512 is no multiple of the step of 1,000).
         other, _ = self._nested('stepped', {'MEMORY_MB': 1024},
-                                {'VCPU': {'total': 4}})
+                                {'VCPU': 4})
         self._call('PUT', '/resource_providers/%s/inventories' % other,
                    {'resource_provider_generation': 1,
                     'inventories': {'MEMORY_MB': {'total': 4000,
