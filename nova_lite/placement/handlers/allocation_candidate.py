@@ -80,6 +80,11 @@ def list_allocation_candidates(req):
         except exception.Invalid as exc:
             raise util.bad_request(exc.message)
         body = candidate_encode.encode(candidates, want).encode('utf-8')
+        # NOTE(nova_lite): freed here, while the collector is off: alive
+        # when it came back, the answer's thousands of containers were
+        # the young generation it walked (and promoted) on the next
+        # allocation, a tenth of the request at 1,000 providers.
+        del candidates
     response = util.json_response({}, req=req)
     response.body = body
     return response

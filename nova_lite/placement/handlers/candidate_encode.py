@@ -223,7 +223,7 @@ class _EntryTexts(dict):
     def __missing__(self, item):
         rc, inv = item
         text = self[item] = '%s:{"capacity":%d,"used":%d}' % (
-            self.rc_texts[rc], (inv[0] - inv[1]) * inv[2], inv[6])
+            self.rc_texts[rc], inv[0], inv[4])
         return text
 
 

@@ -345,9 +345,9 @@ def _single_checker(rules):
             entry = inv.get(rc_id)
             if entry is None:
                 return False
-            total, reserved, ratio, min_unit, max_unit, step, used = entry
+            capacity, min_unit, max_unit, step, used = entry
             if (amount < min_unit or amount > max_unit or amount % step or
-                    (total - reserved) * ratio - used < amount):
+                    capacity - used < amount):
                 return False
         for entry in any_of:
             if not traits & entry:
@@ -411,7 +411,8 @@ def _collect(search, rules, trees):
 # -- the search loop ----------------------------------------------------------
 
 def _batches(context, search):
-    """Lists of root ids to examine, in order, until the search is full."""
+    """(root ids, their providers' rows or None) to examine, in order,
+    until the search is full (see :func:`research.viable_trees`)."""
     request = search.request
     if request.limit is not None and not request.randomize:
         # NOTE(nova_lite): the SQL filter is only a necessary condition;
@@ -421,11 +422,11 @@ def _batches(context, search):
         size = max(request.limit, MIN_BATCH)
         after = None
         while not search.full:
-            roots = research.viable_roots(context, request, search.ids,
-                                          search.sharing, after, size)
+            roots, rows = research.viable_trees(
+                context, request, search.ids, search.sharing, after, size)
             if not roots:
                 return
-            yield roots
+            yield roots, rows
             if len(roots) < size:
                 return
             after = roots[-1]
@@ -435,18 +436,18 @@ def _batches(context, search):
     # capacity part of the SQL filter would only repeat the Python checks
     # at the price of a usage lookup per inventory row; the randomized
     # limited search keeps it (fewer trees shuffled and read).
-    roots = research.viable_roots(context, request, search.ids,
-                                  search.sharing,
-                                  room=request.limit is not None)
-    if request.limit is not None:
-        random.shuffle(roots)
-        size = max(request.limit * 2, MIN_BATCH)
-        for start in range(0, len(roots), size):
-            if search.full or len(search.results) >= request.limit:
-                return
-            yield roots[start:start + size]
+    if request.limit is None:
+        yield research.viable_trees(context, request, search.ids,
+                                    search.sharing, room=False)
         return
-    yield roots
+    roots = research.viable_roots(context, request, search.ids,
+                                  search.sharing)
+    random.shuffle(roots)
+    size = max(request.limit * 2, MIN_BATCH)
+    for start in range(0, len(roots), size):
+        if search.full or len(search.results) >= request.limit:
+            return
+        yield roots[start:start + size], None
 
 
 def _with_aggs(request, sharing):
@@ -464,6 +465,31 @@ def _with_aggs(request, sharing):
     return True
 
 
+def _usable(rules, sharing):
+    """The check of a provider's traits that decides whether a tree of
+    that provider alone may have a candidate, for the one-group request
+    without sharing providers (the one-provider path's first checks,
+    forbidden then required traits: exact for such a tree); None when
+    traits rule nothing out. The tree reads skip the inventories of the
+    trees it rejects (``tree_reads._load``)."""
+    if sharing or len(rules) != 1:
+        return None
+    forbidden = rules[0].forbidden
+    any_of = tuple(rules[0].any_of)
+    if not forbidden and not any_of:
+        return None
+
+    def usable(provider):
+        traits = provider.traits
+        if traits & forbidden:
+            return False
+        for entry in any_of:
+            if not traits & entry:
+                return False
+        return True
+    return usable
+
+
 def _search(context, request):
     ids = research.resolve(context, request)
     sharing = tree_reads.load_sharing(context, request, ids)
@@ -471,8 +497,10 @@ def _search(context, request):
     rules = [_GroupRules(g, ids) for g in request.ordered_groups]
     by_id = dict(sharing)
     with_aggs = _with_aggs(request, sharing)
-    for roots in _batches(context, search):
-        trees = tree_reads.load_trees(context, roots, with_aggs)
+    usable = _usable(rules, sharing)
+    for roots, rows in _batches(context, search):
+        trees = tree_reads.load_trees(context, roots, with_aggs, usable,
+                                      rows)
         search.anchored = tree_reads.anchors(context, sharing, roots)
         by_id.update(_collect(search, rules, trees))
         if search.full:

@@ -110,8 +110,7 @@ class SummarySource:
             for rc, inv in provider.inv.items():
                 if wanted is None or rc in wanted:
                     resources[rc_names[rc]] = {
-                        'capacity': int((inv[0] - inv[1]) * inv[2]),
-                        'used': inv[6]}
+                        'capacity': int(inv[0]), 'used': inv[4]}
             key = frozenset(provider.traits)
             traits = trait_lists.get(key)
             if traits is None:

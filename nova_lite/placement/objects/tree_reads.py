@@ -8,6 +8,7 @@ read here are what a large answer spends most of its SQL time on.
 """
 
 import functools
+import json
 
 import sqlalchemy as sa
 
@@ -21,6 +22,10 @@ RP_TRAIT = common.RP_TRAIT
 RP_AGG = common.RP_AGG
 # Above this many roots the trees are read without an IN list.
 IN_LIST_MAX = 500
+# SQLite reads the inventories of a list of providers (see
+# _INVENTORIES_BY_ID_LIST) when they are at most this share of the
+# providers the range or whole-table read would cover.
+NARROW_SHARE = 0.75
 
 
 class Provider:
@@ -36,16 +41,17 @@ class Provider:
         self.root_id = root_id
         self.traits = set()
         self.aggs = set()
-        # {rc id: (total, reserved, ratio, min_unit, max_unit, step, used)}
+        # {rc id: (capacity, min_unit, max_unit, step, used)}, capacity
+        # the float (total - reserved) * allocation_ratio (see
+        # _CAPACITY_READS)
         self.inv = {}
         self.sharing = False
 
     def capacity(self, rc_id):
-        total, reserved, ratio = self.inv[rc_id][:3]
-        return int((total - reserved) * ratio)
+        return int(self.inv[rc_id][0])
 
     def used(self, rc_id):
-        return self.inv[rc_id][6]
+        return self.inv[rc_id][4]
 
     def fits(self, rc_id, amount, already=0):
         """Room for ``amount`` more (on top of ``already`` in this
@@ -53,12 +59,12 @@ class Provider:
         inv = self.inv.get(rc_id)
         if inv is None:
             return False
-        total, reserved, ratio, min_unit, max_unit, step, used = inv
+        capacity, min_unit, max_unit, step, used = inv
         if amount < min_unit or amount > max_unit or amount % step:
             return False
         if already and amount + already > max_unit:
             return False
-        return (total - reserved) * ratio - used >= amount + already
+        return capacity - used >= amount + already
 
 
 # -- loading trees -----------------------------------------------------------
@@ -90,22 +96,35 @@ def _provider_statement(where):
     return query if where is None else query.where(where)
 
 
-def _inventory_statement(where):
+def _inventory_statement(where, capacity=False):
+    """The inventories with usage; with ``capacity`` the capacity in one
+    column, ``(total - reserved) * allocation_ratio`` computed by the
+    database (SQLite's, see _CAPACITY_READS), else the three columns."""
     usage = _usage_table()
     joined = INV.outerjoin(usage, sa.and_(
         usage.c.rp_id == INV.c.resource_provider_id,
         usage.c.rc_id == INV.c.resource_class_id))
     if where is not None:
         joined = joined.join(RP, RP.c.id == INV.c.resource_provider_id)
+    if capacity:
+        amounts = [(INV.c.total - INV.c.reserved) * INV.c.allocation_ratio]
+    else:
+        amounts = [INV.c.total, INV.c.reserved, INV.c.allocation_ratio]
     query = sa.select(
-        INV.c.resource_provider_id, INV.c.resource_class_id, INV.c.total,
-        INV.c.reserved, INV.c.allocation_ratio, INV.c.min_unit,
-        INV.c.max_unit, INV.c.step_size,
+        INV.c.resource_provider_id, INV.c.resource_class_id, *amounts,
+        INV.c.min_unit, INV.c.max_unit, INV.c.step_size,
         # NOTE(nova_lite): an integer from every driver (MySQL's SUM is
         # a DECIMAL), so a row's tail is the inventory tuple as read.
         sa.cast(sa.func.coalesce(usage.c.used, 0), sa.Integer)
     ).select_from(joined)
     return query if where is None else query.where(where)
+
+
+def _with_capacity(rows):
+    """Inventory rows of nine columns as the capacity reads give them:
+    the capacity computed as Python computes it from the values read."""
+    return [(r[0], r[1], (r[2] - r[3]) * r[4], r[5], r[6], r[7], r[8])
+            for r in rows]
 
 
 def _link_statement(table, column, where):
@@ -154,6 +173,62 @@ _TREE_STATEMENTS = {
 _TREE_STATEMENTS[BY_ID_RANGE] = _own_range_statements()
 
 
+def _capacity_reads():
+    """SQLite's inventories reads: the statements of _TREE_STATEMENTS
+    with the capacity computed in SQL. Two values fewer per row (SQLite's
+    per-value conversion is most of a read: 3,000 rows 3.1 -> 2.8 ms),
+    and the same float: SQLite's REAL is a double, ``total - reserved``
+    an integer it converts exactly, the product the one Python computes.
+    Not on MariaDB, whose FLOAT column is single precision: its product
+    would use the float's exact value, Python the text the protocol
+    sends (0.7, not 0.699999988), as Placement does."""
+    lo, hi = sa.bindparam('lo'), sa.bindparam('hi')
+    reads = {
+        None: _inventory_statement(None, capacity=True),
+        BY_ROOT: _inventory_statement(RP.c.root_provider_id.in_(_IDS),
+                                      capacity=True),
+        BY_ID: _inventory_statement(RP.c.id.in_(_IDS), capacity=True),
+        BY_RANGE: _inventory_statement(
+            RP.c.root_provider_id.between(lo, hi), capacity=True),
+    }
+    reads[BY_ID_RANGE] = reads[None].where(
+        INV.c.resource_provider_id.between(lo, hi))
+    return reads
+
+
+_CAPACITY_READS = _capacity_reads()
+
+# SQLite: the inventories (with usage) of the providers whose ids are the
+# JSON array ``ids_json``, one parameter expanded by the engine itself
+# (``json_each``): no rendered parameter per id, and only those rows read
+# and converted (SQLite's per-value conversion is most of the read; a
+# filtered query at 1,000 providers read 3,000 rows for 2,000 used:
+# 3.4 -> 2.3 ms). Not on MariaDB, whose packed read of the same rows by
+# an IN list was no faster than by the range (16 against 10 ms at 5,000).
+_INVENTORIES_BY_ID_LIST = _CAPACITY_READS[None].where(
+    INV.c.resource_provider_id.in_(sa.select(
+        sa.func.json_each(sa.bindparam('ids_json')).table_valued(
+            'value').c.value)))
+
+
+def on_sqlite(session):
+    """Whether ``session`` reads from SQLite, where a statement is a
+    function call and a row's values cost their conversion: the reads
+    narrowed by id list and the providers read with the root query are
+    SQLite's (measured there; MariaDB's packed reads are its own)."""
+    return session.get_bind().dialect.name == 'sqlite'
+
+
+@functools.lru_cache(maxsize=256)
+def providers_of(root_query):
+    """The providers read of the trees whose roots ``root_query`` (a
+    select of root ids, its own order and limit kept) returns, kept per
+    root query statement (see :func:`research_context.viable_trees`)."""
+    viable = root_query.subquery('viable')
+    return _provider_statement(RP.c.root_provider_id.in_(
+        sa.select(viable.c.id)))
+
+
 def _params(roots, by):
     if roots is None:
         return {}
@@ -181,10 +256,18 @@ def _execute_tree_reads(context, names, roots, by=BY_ROOT):
     found = {}
     if packed_rows.applies(context.session):
         found = _packed_reads(context, key, names, params)
+    sqlite = on_sqlite(context.session)
     for name in names:
-        if found.get(name) is None:
+        if found.get(name) is not None:
+            continue
+        if name != 'inventories':
             found[name] = _plain_read(
                 context, _TREE_STATEMENTS[key][name], params)
+        elif sqlite:
+            found[name] = _plain_read(context, _CAPACITY_READS[key], params)
+        else:
+            found[name] = _with_capacity(_plain_read(
+                context, _TREE_STATEMENTS[key][name], params))
     return found
 
 
@@ -217,29 +300,31 @@ def _packed_reads(context, key, names, params):
     if rows:
         # A ratio written without a fraction is a JSON integer.
         found['inventories'] = [
-            (r[0], r[1], r[2], r[3], float(r[4]), r[5], r[6], r[7], r[8])
+            (r[0], r[1], (r[2] - r[3]) * float(r[4]), r[5], r[6], r[7],
+             r[8])
             for r in rows]
     return found
 
 
 def _read_providers(context, roots, keep=None, by=BY_ROOT):
-    """{id: Provider} of the trees of ``roots`` (None: every tree); only
-    those with a root in ``keep`` when given (every tree is read when the
-    list of roots is too long for ``IN``: the other trees' rows are then
-    dropped here, before any object is built, and their inventories,
-    traits and aggregates skipped)."""
+    """({id: Provider}, rows read) of the trees of ``roots`` (None: every
+    tree); only those with a root in ``keep`` when given (every tree is
+    read when the list of roots is too long for ``IN``: the other trees'
+    rows are then dropped here, before any object is built, and their
+    inventories, traits and aggregates skipped)."""
     rows = _execute_tree_reads(context, ('providers',), roots,
                                by)['providers']
     if keep is None:
-        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}, len(
+            rows)
     return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows
-            if r[3] in keep}
+            if r[3] in keep}, len(rows)
 
 
 def _fill_inventories(providers, rows):
-    """{rc id: (total, reserved, ratio, min_unit, max_unit, step, used)}
-    of each provider: the tail of the row, sliced (no tuple rebuilt from
-    nine unpacked values per row)."""
+    """{rc id: (capacity, min_unit, max_unit, step, used)} of each
+    provider: the tail of the row, sliced (no tuple rebuilt from the
+    unpacked values per row)."""
     get = providers.get
     for row in rows:
         provider = get(row[0])
@@ -268,10 +353,11 @@ def _fill_links(providers, name, rows):
 NESTED_AGGS = 'nested'
 
 
-def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
+def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
+          usable=None, rows=None):
     """{id: Provider} of the trees ``roots`` as :func:`_read_providers`
-    reads them, their inventories, traits and (see ``NESTED_AGGS``)
-    aggregates filled in.
+    reads them (or of the provider ``rows`` already read), their
+    inventories, traits and (see ``NESTED_AGGS``) aggregates filled in.
 
     A root id range (BY_RANGE) whose providers' own ids are dense (the
     span from the first to the last at most twice as long as their
@@ -279,8 +365,21 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
     has the rest read by that id span on each table's own provider id
     column, without the join with the providers table that filtering by
     root needs (a third of the traits read's time on SQLite); the rows of
-    providers outside the trees are dropped like the range's."""
-    providers = _read_providers(context, roots, keep, by)
+    providers outside the trees are dropped like the range's.
+
+    On SQLite the inventories are read last, and only for the providers
+    that may be used (see :func:`_inventories_wanted`) when they are few
+    enough: ``usable`` (a provider -> bool check of its traits) tells
+    whether a tree of that provider alone may have a candidate; such a
+    tree that may not is left without inventories (its provider then
+    fits nothing), every other tree's providers get theirs."""
+    if rows is None:
+        providers, scanned = _read_providers(context, roots, keep, by)
+    else:
+        # Read with the root query (exactly the trees' providers): the
+        # reads below would cover the span of their ids.
+        providers = {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+        scanned = max(providers) - min(providers) + 1 if providers else 0
     if with_aggs == NESTED_AGGS:
         with_aggs = any(p.parent_id is not None
                         for p in providers.values())
@@ -289,25 +388,56 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT):
         if hi - lo < 2 * len(providers):
             roots, by = [lo, hi], BY_ID_RANGE
     names = ('inventories', 'traits', 'aggs')[:3 if with_aggs else 2]
+    narrow = (providers and (usable is not None or
+                             len(providers) <= NARROW_SHARE * scanned) and
+              on_sqlite(context.session))
+    if narrow:
+        names = names[1:]
     rows = _execute_tree_reads(context, names, roots, by)
-    _fill_inventories(providers, rows['inventories'])
     _fill_links(providers, 'traits', rows['traits'])
     if with_aggs:
         _fill_links(providers, 'aggs', rows['aggs'])
+    if narrow:
+        wanted = _inventories_wanted(providers, usable)
+        if len(wanted) <= NARROW_SHARE * scanned:
+            rows['inventories'] = _plain_read(
+                context, _INVENTORIES_BY_ID_LIST,
+                {'ids_json': json.dumps(wanted)}) if wanted else []
+        else:
+            rows.update(_execute_tree_reads(context, ('inventories',),
+                                            roots, by))
+    _fill_inventories(providers, rows['inventories'])
     return providers
 
 
-def load_trees(context, root_ids, with_aggs=True):
+def _inventories_wanted(providers, usable):
+    """Ids (ascending) of the providers whose inventories are needed:
+    all of them, but for the one-provider trees whose provider ``usable``
+    rejects (traits it has or lacks rule out any candidate of the tree).
+    A tree of several providers is kept whole: any of them may serve, and
+    from 1.29 every provider of a tree with a candidate is summarised."""
+    if usable is None:
+        return sorted(providers)
+    nested = {p.root_id for p in providers.values()
+              if p.parent_id is not None}
+    return sorted(rp_id for rp_id, p in providers.items()
+                  if p.root_id in nested or usable(p))
+
+
+def load_trees(context, root_ids, with_aggs=True, usable=None,
+               provider_rows=None):
     """{root id: [Provider, ...]} for ``root_ids`` (a list; None: every
     tree, in root id order); aggregates only ``with_aggs`` (member_of or
     sharing providers need them; ``NESTED_AGGS``: only if a tree has
-    more than one provider)."""
+    more than one provider); ``usable`` as :func:`_load` takes it;
+    ``provider_rows``: the trees' providers, already read."""
     if root_ids is None:
-        providers = _load(context, None, with_aggs)
+        providers = _load(context, None, with_aggs, usable=usable)
         root_ids = sorted(p.id for p in providers.values()
                           if p.parent_id is None)
     else:
-        providers = _read_trees(context, root_ids, with_aggs)
+        providers = _read_trees(context, root_ids, with_aggs, usable,
+                                provider_rows)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)
@@ -323,7 +453,7 @@ def _provider_id(provider):
     return provider.id
 
 
-def _read_trees(context, root_ids, with_aggs):
+def _read_trees(context, root_ids, with_aggs, usable=None, rows=None):
     """The providers of the trees ``root_ids``. Dense ids (the range from
     the first to the last root at most twice as long as the list, as a
     limited search's batch of flat trees usually is) are read as that
@@ -337,10 +467,12 @@ def _read_trees(context, root_ids, with_aggs):
     wanted = set(root_ids)
     ordered = sorted(wanted)
     if ordered and ordered[-1] - ordered[0] < 2 * len(ordered):
-        return _load(context, ordered, with_aggs, keep=wanted, by=BY_RANGE)
+        return _load(context, ordered, with_aggs, keep=wanted, by=BY_RANGE,
+                     usable=usable, rows=rows)
     if len(wanted) > IN_LIST_MAX:
-        return _load(context, None, with_aggs, keep=wanted)
-    return _load(context, ordered, with_aggs)
+        return _load(context, None, with_aggs, keep=wanted, usable=usable,
+                     rows=rows)
+    return _load(context, ordered, with_aggs, usable=usable, rows=rows)
 
 
 def load_sharing(context, request, ids):

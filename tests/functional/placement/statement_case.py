@@ -104,3 +104,17 @@ class PlacementStatementTestCase(testtools.TestCase):
                     'inventories': {rc: {'total': total}
                                     for rc, total in inventory.items()}})
         return rp
+
+    def _nested(self, name, root_inventory, child_inventory):
+        """(root uuid, child uuid) of a new tree of two providers with
+        these inventories ({class: total})."""
+        root = self._provider(name, root_inventory)
+        child = str(uuid.uuid4())
+        self._call('POST', '/resource_providers',
+                   {'name': name + '-child', 'uuid': child,
+                    'parent_provider_uuid': root})
+        self._call('PUT', '/resource_providers/%s/inventories' % child,
+                   {'resource_provider_generation': 0,
+                    'inventories': {rc: {'total': total}
+                                    for rc, total in child_inventory.items()}})
+        return root, child

@@ -7,11 +7,13 @@ On SQLite, or on MariaDB with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``, where
 several tree reads are one packed statement (``UNION ALL`` parts, see
 ``test_candidate_packed_mysql``): the reads asserted here are the parts."""
 
+import json
 import uuid
 
 import fixtures
 import webob
 
+from nova_lite.placement.objects import tree_reads
 from tests.functional.placement import statement_case
 
 TRAIT = 'HW_CPU_X86_AVX2'
@@ -58,8 +60,27 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
     def _tree_reads(self, statements):
         return [s for s in self._reads(statements)
                 if ('resource_providers.root_provider_id' in s or
-                    'resource_provider_id BETWEEN' in s) and
+                    'resource_provider_id BETWEEN' in s or
+                    'json_each' in s) and
                 'root.id' not in s]
+
+    def _inventory_ids(self, query):
+        """(body, [provider ids] of each inventories read by an id list,
+        the number of inventories reads)."""
+        lists, reads = [], []
+
+        def record(conn, cursor, statement, parameters, *args):
+            self.packs_reads = conn.dialect.name == 'mysql'
+            if 'FROM inventories' in statement and 'root.id' not in statement:
+                reads.append(statement)
+                if 'json_each' in statement:
+                    values = (list(parameters.values())
+                              if isinstance(parameters, dict) else parameters)
+                    lists.append(json.loads(values[-1]))
+
+        body = self._call_watched(record, 'GET',
+                                  '/allocation_candidates?' + query)
+        return body, lists, len(reads)
 
     def _aggregate_reads(self, statements):
         return [s for s in statements
@@ -82,47 +103,133 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(wanted, {u for r in body['allocation_requests']
                                   for u in r['allocations']})
         reads = self._tree_reads(statements)
-        self.assertEqual(3, len(reads))
-        self.assertTrue(all('BETWEEN' in s for s in reads), reads)
+        if self.packs_reads:
+            self.assertEqual(3, len(reads))
+            self.assertTrue(all('BETWEEN' in s for s in reads), reads)
+            return
+        # SQLite reads the providers with the root query (the 3 trees'
+        # only), the traits by the range, the inventories of the 3 trees.
+        self.assertEqual(2, len(reads), reads)
+        self.assertIn('BETWEEN', reads[0])
+        self.assertIn('json_each', reads[1])
 
     def test_limited_search_reads_the_limits_worth_of_trees_first(self):
         # 20 flat trees, limit=17: the first round reads 17 of them (the
         # root filter is exact for flat trees), not a 64-tree minimum.
         self.computes += [self._provider('cn%d' % i, {'VCPU': 8})
                           for i in range(5, 20)]
-        ranges = []
+        rounds = []
+        load_trees = tree_reads.load_trees
 
-        def record(conn, cursor, statement, parameters, *args):
-            if ('resource_providers.root_provider_id BETWEEN' in statement
-                    and 'inventories' not in statement):
-                values = (list(parameters.values())
-                          if isinstance(parameters, dict) else parameters)
-                ranges.append(values[-2:])
+        def record(context, root_ids, *args):
+            trees = load_trees(context, root_ids, *args)
+            rounds.append(len(trees))
+            return trees
 
-        body = self._call_watched(record, 'GET',
-                                  '/allocation_candidates?'
-                                  'resources=VCPU:1&limit=17')
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.placement.objects.tree_reads.load_trees', record))
+        body = self._call('GET', '/allocation_candidates?'
+                          'resources=VCPU:1&limit=17')
         self.assertEqual(17, len(body['allocation_requests']))
-        self.assertEqual(1, len(ranges), ranges)
-        low, high = ranges[0]
-        self.assertEqual(16, high - low)
+        self.assertEqual([17], rounds)
 
     def test_dense_providers_are_read_by_their_own_ids(self):
-        # Roots 1, 3 and 5: the providers (by root id) span 1-5, so the
-        # inventories and traits are read by their own provider id
-        # column over that span, without the providers table.
+        # Roots 1, 3 and 5: the providers (by root id; on SQLite with the
+        # root query) span 1-5, so the traits (and MariaDB's inventories)
+        # are read by their own provider id column over that span,
+        # without the providers table.
         self._with_trait([0, 2, 4])
         body, statements = self._get('resources=VCPU:1&required=%s' % TRAIT)
         self.assertEqual(3, len(body['allocation_requests']))
         reads = self._tree_reads(statements)
-        self.assertEqual(3, len(reads), reads)
-        by_root, own = reads[0], reads[1:]
-        self.assertIn('resource_providers.root_provider_id BETWEEN',
-                      by_root)
+        if self.packs_reads:
+            self.assertEqual(3, len(reads), reads)
+            self.assertIn('resource_providers.root_provider_id BETWEEN',
+                          reads[0])
+            own = reads[1:]
+        else:
+            # (SQLite's inventories read: by id list, see below.)
+            self.assertEqual(2, len(reads), reads)
+            own = [s for s in reads if 'json_each' not in s]
+            self.assertEqual(1, len(own), reads)
         for read in own:
             self.assertIn('resource_provider_id BETWEEN', read)
             self.assertNotIn('JOIN resource_providers', read)
             self.assertNotIn('root_provider_id', read)
+
+    def test_filtered_inventories_are_read_for_the_kept_trees_only(self):
+        # 2 of 5 flat trees have the trait: on SQLite only their
+        # inventories are read (one id list), not the 5 of the range.
+        self._with_trait([0, 2])
+        body, lists, reads = self._inventory_ids(
+            'resources=VCPU:1&required=%s' % TRAIT)
+        self.assertEqual({self.computes[0], self.computes[2]},
+                         set(body['provider_summaries']))
+        self.assertEqual(1, reads)
+        self.assertEqual([] if self.packs_reads else [2],
+                         [len(ids) for ids in lists])
+
+    def test_forbidden_trait_skips_the_inventories_of_its_flat_trees(self):
+        # No root query narrows a forbidden trait: the traits are read
+        # before the inventories, and a flat tree whose provider has the
+        # trait gets none. A nested tree is read whole: its root has the
+        # trait, but the child may serve (and the root is summarised).
+        self._with_trait([0, 1, 2])
+        root, child = self._nested('root', {'MEMORY_MB': 1024}, {'VCPU': 4})
+        self._call('PUT', '/resource_providers/%s/traits' % root,
+                   {'resource_provider_generation': 1, 'traits': [TRAIT]})
+        body, lists, reads = self._inventory_ids(
+            'resources=VCPU:1&required=!%s' % TRAIT)
+        self.assertEqual([{self.computes[3]}, {self.computes[4]}, {child}],
+                         [set(r['allocations'])
+                          for r in body['allocation_requests']])
+        self.assertEqual({self.computes[3], self.computes[4], child, root},
+                         set(body['provider_summaries']))
+        self.assertEqual({'MEMORY_MB': {'capacity': 1024, 'used': 0}},
+                         body['provider_summaries'][root]['resources'])
+        self.assertEqual(1, reads)
+        self.assertEqual([] if self.packs_reads else [4],
+                         [len(ids) for ids in lists])
+
+    def test_sqlite_reads_the_capacity_as_one_value(self):
+        # SQLite computes (total - reserved) * allocation_ratio (a double
+        # as Python's float): the same capacities, sums and boundaries.
+        # A capacity with a fraction (10 * 0.35 = 3.5): the summary says
+        # 3, and 3 fits; with reserved, (11 - 1) * 1.1: 12 does not fit.
+        self._call('PUT', '/resource_providers/%s/inventories'
+                   % self.computes[0],
+                   {'resource_provider_generation': 1,
+                    'inventories': {
+                        'DISK_GB': {'total': 10, 'allocation_ratio': 0.35},
+                        'MEMORY_MB': {'total': 11, 'reserved': 1,
+                                      'allocation_ratio': 1.1}}})
+        body, statements = self._get('resources=DISK_GB:3,MEMORY_MB:10')
+        self.assertEqual([self.computes[0]],
+                         list(body['provider_summaries']))
+        self.assertEqual(
+            {'DISK_GB': {'capacity': 3, 'used': 0},
+             'MEMORY_MB': {'capacity': 11, 'used': 0}},
+            body['provider_summaries'][self.computes[0]]['resources'])
+        for query in ('resources=DISK_GB:3,MEMORY_MB:12',
+                      'resources=DISK_GB:4,MEMORY_MB:10'):
+            self.assertEqual(
+                [], self._get(query)[0]['allocation_requests'], query)
+        reads = [s for s in self._reads(statements)
+                 if 'FROM inventories' in s and 'root.id' not in s]
+        self.assertEqual(1, len(reads), reads)
+        capacity = ('(inventories.total - inventories.reserved) * '
+                    'inventories.allocation_ratio')
+        if self.packs_reads:
+            self.assertNotIn(capacity, reads[0])
+        else:
+            self.assertIn(capacity, reads[0])
+            self.assertNotIn('inventories.reserved,', reads[0])
+
+    def test_unfiltered_inventories_are_read_by_range(self):
+        # Nothing ruled out: the inventories are one range read.
+        body, lists, reads = self._inventory_ids('resources=VCPU:1')
+        self.assertEqual(5, len(body['allocation_requests']))
+        self.assertEqual((1, []), (reads, lists))
 
     def test_flat_trees_member_of_reads_no_aggregates(self):
         # The root query decides the unnumbered group's member_of for a
@@ -150,14 +257,7 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         # keeps it), but only the child may serve: the aggregates of a
         # tree of more than one provider are read and checked in Python.
         agg = str(uuid.uuid4())
-        root = self._provider('root', {'MEMORY_MB': 1024})
-        child = str(uuid.uuid4())
-        self._call('POST', '/resource_providers',
-                   {'name': 'child', 'uuid': child,
-                    'parent_provider_uuid': root})
-        self._call('PUT', '/resource_providers/%s/inventories' % child,
-                   {'resource_provider_generation': 0,
-                    'inventories': {'VCPU': {'total': 4}}})
+        root, child = self._nested('root', {'MEMORY_MB': 1024}, {'VCPU': 4})
         self._in_aggregate(child, agg)
         self._in_aggregate(self.computes[1], agg)
         body, statements = self._get(
@@ -179,7 +279,8 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(set(self.computes[:4]),
                          set(body['provider_summaries']))
         reads = self._tree_reads(statements)
-        self.assertEqual(3, len(reads))
+        # (SQLite reads the providers with the root query.)
+        self.assertEqual(3 if self.packs_reads else 2, len(reads))
         self.assertTrue(all('BETWEEN' in s for s in reads), reads)
 
     def test_sparse_batch_is_read_as_an_in_list(self):
@@ -190,7 +291,9 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual({self.computes[0], self.computes[4]},
                          set(body['provider_summaries']))
         reads = self._tree_reads(statements)
-        self.assertEqual(3, len(reads))
+        # (SQLite reads the providers with the root query and the
+        # inventories of the 2 trees by id list.)
+        self.assertEqual(3 if self.packs_reads else 2, len(reads))
         self.assertFalse(any('BETWEEN' in s for s in reads), reads)
 
     def test_one_required_trait_is_a_semi_join(self):
@@ -307,15 +410,16 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         # three tree reads (providers, inventories, traits); every class
         # and trait is named already. (SQLite's BEGIN is not counted: the
         # MySQL driver sends none.) MariaDB sends the inventories and the
-        # traits as one packed statement.
+        # traits as one packed statement, SQLite the providers read with
+        # the root query.
         self._with_trait([0])
         body, statements = self._get(
             'resources=VCPU:1,MEMORY_MB:64&required=%s&limit=50' % TRAIT)
         self.assertEqual(1, len(body['allocation_requests']))
         statements = [s for s in statements if s != 'BEGIN']
-        self.assertEqual(4 if self.packs_reads else 5, len(statements),
-                         statements)
-        self.assertEqual(5, len(self._reads(statements)), statements)
+        self.assertEqual(4, len(statements), statements)
+        self.assertEqual(5 if self.packs_reads else 4,
+                         len(self._reads(statements)), statements)
 
     def test_sharing_providers_come_with_the_names(self):
         disk = self._provider('disk', {'DISK_GB': 100})

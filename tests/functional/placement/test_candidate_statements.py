@@ -113,3 +113,44 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
         found, roots = self._root_queries('resources=VCPU:4&limit=5')
         self.assertEqual(sorted([self.computes[0], self.computes[2]]), found)
         self.assertIn('allocations', roots[0])
+
+    def test_limited_request_probes_each_tree_once_for_its_classes(self):
+        # One correlated probe per root counts the classes with room,
+        # wherever they are in the tree (here VCPU on the child, MEMORY_MB
+        # on the root), not one probe per class.
+        root, child = self._nested('nested', {'MEMORY_MB': 1024},
+                                   {'VCPU': 4})
+        found, roots = self._root_queries(
+            'resources=VCPU:2,MEMORY_MB:512&limit=5')
+        self.assertEqual(sorted([root, child]), found)
+        self.assertEqual(1, len(roots))
+        self.assertEqual(1, roots[0].count('count(DISTINCT'), roots[0])
+        self.assertNotIn('IS NOT NULL', roots[0])
+        # A class without room anywhere in the tree rules it out ...
+        self.assertEqual([], self._candidates(
+            'resources=VCPU:2,MEMORY_MB:2048&limit=5'))
+        self._claim(child, {'VCPU': 3})
+        self.assertEqual([], self._candidates(
+            'resources=VCPU:2,MEMORY_MB:512&limit=5'))
+        # ... as do unit constraints checked against each class's own
+        # amount (MEMORY_MB:512 is no multiple of the step of 1,000).
+        other, _ = self._nested('stepped', {'MEMORY_MB': 1024},
+                                {'VCPU': 4})
+        self._call('PUT', '/resource_providers/%s/inventories' % other,
+                   {'resource_provider_generation': 1,
+                    'inventories': {'MEMORY_MB': {'total': 4000,
+                                                  'step_size': 1000}}})
+        self.assertEqual([], self._candidates(
+            'resources=VCPU:2,MEMORY_MB:512&limit=5'))
+        self.assertEqual(2, len(self._candidates(
+            'resources=VCPU:2,MEMORY_MB:1000&limit=5')))
+
+    def test_one_class_in_two_groups_keeps_a_probe_per_group(self):
+        # The same class asked by two groups (different amounts) cannot
+        # be counted once: each keeps its own probe, and the answer holds.
+        found, roots = self._root_queries(
+            'resources1=VCPU:2&resources2=VCPU:3&limit=5'
+            '&group_policy=none')
+        self.assertEqual(sorted(self.computes), found)
+        self.assertEqual(0, roots[0].count('count(DISTINCT'), roots[0])
+        self.assertEqual(2, roots[0].count('IS NOT NULL'), roots[0])

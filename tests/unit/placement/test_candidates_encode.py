@@ -67,9 +67,9 @@ class _Provider:
         self.parent_id = None
         self.root_id = rp_id
         self.traits = set()
-        # {rc id: (total, reserved, ratio, min, max, step, used)}
-        self.inv = {1: (8, 0, 1.5, 1, 8, 1, used),
-                    2: (inv, 1, 1.0, 1, inv, 1, 0)}
+        # {rc id: (capacity, min, max, step, used)}
+        self.inv = {1: ((8 - 0) * 1.5, 1, 8, 1, used),
+                    2: ((inv - 1) * 1.0, 1, inv, 1, 0)}
 
 
 class TestFoundSummaries(testtools.TestCase):
