@@ -93,7 +93,8 @@ class Lifecycle:
                                                     TERMINATE_EVENT)
                 step.finished = True
                 return True, False
-            with self.tracker.usage_change(instance.node) as usage:
+            with self.tracker.usage_change(instance.node,
+                                           wait=True) as usage:
                 usage.written(self.conductor_api.terminate_finish(
                     context, uuid, values, TERMINATE_EVENT,
                     node=usage.values()))

@@ -11,6 +11,8 @@ one at 1.4 seven (an update, then a destroy). Whichever, the server's
 Nova's does.
 """
 
+import threading
+
 import fixtures
 import testtools
 
@@ -98,6 +100,43 @@ class TerminateCallsTest(testtools.TestCase):
             ['terminate_start', ('terminate_finish', _LAST_STATE)], calls)
         self.assertEqual(0, self.used_vcpus(cloud))
 
+    def test_a_terminate_waits_for_another_usage_write_to_send_its_own(self):
+        """Another terminate's (or build's) usage write holds the
+        tracker's lock: this one waits for it and still sends the usage
+        with its last state, no call of its own after."""
+        cloud = self.cloud()
+        server = cloud.create_server()
+        server = cloud.wait_for_server(server['id'], 'ACTIVE')
+        cloud.wait_for_builds()
+        tracker = cloud.computes['host1'].manager.rt
+        waiting, release = threading.Event(), threading.Event()
+        tracker._lock = _WaitSpy(tracker._lock, waiting)
+        holding = threading.Event()
+
+        def other_usage_write():
+            node = server['OS-EXT-SRV-ATTR:hypervisor_hostname']
+            with tracker.usage_change(node):
+                holding.set()
+                release.wait(30)
+        holder = threading.Thread(target=other_usage_write)
+        holder.start()
+        self.addCleanup(holder.join)
+        self.addCleanup(release.set)
+        self.assertTrue(holding.wait(30))
+        del self.calls[:]
+        answers = []
+        deleting = threading.Thread(target=lambda: answers.append(
+            cloud.api.delete('/servers/%s' % server['id']).status))
+        deleting.start()
+        self.assertTrue(waiting.wait(30))
+        release.set()
+        deleting.join(30)
+        self.assertEqual([204], answers)
+        self.assertEqual(
+            ['terminate_start', ('terminate_finish', _LAST_STATE)],
+            self.calls)
+        self.assertEqual(0, self.used_vcpus(cloud))
+
     def test_a_conductor_capped_at_1_6_gets_the_node_usage_apart(self):
         cloud = self.cloud(upgrade_levels={'conductor': '1.6'})
         calls = self.delete(cloud)
@@ -141,3 +180,26 @@ class TerminateCallsTest(testtools.TestCase):
                          (server['status'], server['OS-EXT-STS:task_state']))
         self.assertEqual([('compute_terminate_instance', 'host1', 'Error')],
                          self.delete_events(cloud, server['id'], 'Error'))
+
+
+class _WaitSpy:
+    """A lock that sets ``waiting`` when a thread asks for it blocking."""
+
+    def __init__(self, lock, waiting):
+        self._lock = lock
+        self._waiting = waiting
+
+    def acquire(self, blocking=True, timeout=-1):
+        if blocking:
+            self._waiting.set()
+        return self._lock.acquire(blocking, timeout)
+
+    def release(self):
+        self._lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
