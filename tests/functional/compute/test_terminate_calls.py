@@ -100,6 +100,32 @@ class TerminateCallsTest(testtools.TestCase):
             ['terminate_start', ('terminate_finish', _LAST_STATE)], calls)
         self.assertEqual(0, self.used_vcpus(cloud))
 
+    def test_the_claim_is_given_back_before_the_conductor_is_asked(self):
+        """The guest goes and its allocation with it before the first
+        conductor call: a conductor busy with other work does not hold
+        the claim up."""
+        cloud = self.cloud()
+        server = cloud.create_server()
+        server = cloud.wait_for_server(server['id'], 'ACTIVE')
+        cloud.wait_for_builds()
+        driver = cloud.computes['host1'].manager.driver
+        seen = []
+        real = conductor_manager.ConductorManager.terminate_start
+
+        def terminate_start(manager, context, instance_uuid, *args, **kw):
+            seen.append((bool(cloud.allocations(instance_uuid)),
+                         instance_uuid in driver.list_instance_uuids()))
+            return real(manager, context, instance_uuid, *args, **kw)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.terminate_start',
+            terminate_start))
+        response = cloud.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        cloud.wait_until_deleted(server['id'])
+        self.assertEqual([(False, False)], seen)
+        self.assertEqual([('compute_terminate_instance', 'host1', 'Success')],
+                         self.delete_events(cloud, server['id']))
+
     def test_a_terminate_waits_for_another_usage_write_to_send_its_own(self):
         """Another terminate's (or build's) usage write holds the
         tracker's lock: this one waits for it and still sends the usage
