@@ -411,7 +411,7 @@ def _start_terminate(cctxt, instance_uuid, event, host):
     with db_transaction.cell_writing(cctxt):
         instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
         _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                      instance_uuid, event, host=host)
+                      instance_uuid, event, host=host, read_back=False)
         migrations = objects.MigrationList.get_by_filters(
             cctxt, {'instance_uuid': instance_uuid})
     return [instance, [m for m in migrations if not m.is_done]]
@@ -444,13 +444,13 @@ def _start_build(cctxt, instance_uuid, values, expected_task_state,
             instance.save(expected_task_state=expected_task_state,
                           expected_vm_state=expected_vm_state)
             _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                          instance_uuid, event, host=host)
+                          instance_uuid, event, host=host, read_back=False)
     except (exception.InstanceNotFound, exception.UnexpectedTaskStateError,
             exception.UnexpectedVMStateError):
         # The write was refused (and rolled back): the event still starts
         # (best effort, as _record_event makes it).
         _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                      instance_uuid, event, host=host)
+                      instance_uuid, event, host=host, read_back=False)
         raise
     return instance
 

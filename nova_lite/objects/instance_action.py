@@ -107,9 +107,13 @@ class InstanceActionEvent(base.NovaLiteTimestampObject, base.NovaLiteObject):
 
     @classmethod
     def event_start(cls, context, instance_uuid, event, host=None,
-                    request_id=None):
-        return cls._from_db(context, _db().action_event_start(
-            context, instance_uuid, event, host=host, request_id=request_id))
+                    request_id=None, read_back=True):
+        """The started event, or None (``read_back`` False: only
+        written)."""
+        row = _db().action_event_start(
+            context, instance_uuid, event, host=host, request_id=request_id,
+            read_back=read_back)
+        return cls._from_db(context, row) if row is not None else None
 
     @classmethod
     def event_finish(cls, context, instance_uuid, event, result='Success',

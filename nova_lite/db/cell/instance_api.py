@@ -417,14 +417,18 @@ def actions_get(context, instance_uuid):
 
 @session.retry_on_transient
 def action_event_start(context, instance_uuid, event, host=None,
-                       request_id=None):
-    """Start ``event`` under the request's action on the instance."""
+                       request_id=None, read_back=True):
+    """Start ``event`` under the request's action on the instance: its
+    row, or (``read_back`` False) nothing: then one INSERT, no row
+    object."""
+    values = {'event': event, 'host': host, 'start_time': types.utcnow()}
     with _writer(context) as s:
-        action_id = _action_id(s, instance_uuid,
-                               request_id or context.request_id)
-        row = models.InstanceActionEvent(
-            event=event, action_id=action_id, host=host,
-            start_time=types.utcnow())
+        values['action_id'] = _action_id(s, instance_uuid,
+                                         request_id or context.request_id)
+        if not read_back:
+            s.execute(sa.insert(models.InstanceActionEvent).values(values))
+            return None
+        row = models.InstanceActionEvent(**values)
         s.add(row)
         s.flush()
     return row

@@ -106,6 +106,20 @@ class BlindWritesTest(test_cell_api.CellDBTestCase):
                           self.ctx, self.instance.uuid, read_back=False)
         self.assertEqual(row.id, self.row().deleted)
 
+    def test_a_terminate_start_writes_its_event_without_a_row_object(self):
+        self.assertIsNone(objects.InstanceActionEvent.event_start(
+            self.ctx, self.instance.uuid, EVENT, host='h1',
+            read_back=False))
+        self.assertEqual(['SELECT instance_actions',
+                          'INSERT instance_actions_events'], self.verbs())
+        action = api.action_get_by_request_id(self.ctx, self.instance.uuid,
+                                              self.ctx.request_id)
+        (started,) = api.action_events_get(self.ctx, action.id)
+        self.assertEqual((EVENT, 'h1', None),
+                         (started.event, started.host, started.finish_time))
+        self.assertIsNotNone(started.start_time)
+        self.assertIsNotNone(started.created_at)
+
     def test_an_error_finish_read_nothing_back_still_marks_the_action(self):
         api.action_event_start(self.ctx, self.instance.uuid, EVENT)
         self.assertIsNone(objects.InstanceActionEvent.event_finish(
