@@ -153,6 +153,8 @@ class Lifecycle:
             # NOTE(nova_lite): a delete delivered after the start-up
             # recovery finished it (nothing was left to destroy).
             LOG.info('Instance %s is deleted already', instance.uuid)
+            if gone is not True:
+                _log_failure(TERMINATE_EVENT, instance.uuid, gone)
             return
         except _RECORD_ERRORS as error:
             LOG.warning('Instance %s not read before its delete (%s); '
