@@ -41,12 +41,17 @@ class DeleteObjectsTest(testtools.TestCase):
             path, classmethod(counting_classmethod) if wrap else counting))
         return calls
 
-    def test_a_delete_cast_to_its_compute(self):
+    def active_server(self):
+        """A cloud with one compute and an ACTIVE server on it."""
         cloud = self.useFixture(integrated.IntegratedFixture())
         cloud.start_compute('host1')
         server = cloud.create_server()
         cloud.wait_for_server(server['id'], 'ACTIVE')
         cloud.wait_for_builds()
+        return cloud, server
+
+    def test_a_delete_cast_to_its_compute(self):
+        cloud, server = self.active_server()
         facades = self.counted('nova_lite.api.compute.api.API',
                                compute_api, 'API')
         clients = self.counted('nova_lite.clients.placement.PlacementClient',
@@ -64,11 +69,7 @@ class DeleteObjectsTest(testtools.TestCase):
         self.assertFalse(cloud.allocations(server['id']))
 
     def test_a_delete_reads_the_instance_row_once(self):
-        cloud = self.useFixture(integrated.IntegratedFixture())
-        cloud.start_compute('host1')
-        server = cloud.create_server()
-        cloud.wait_for_server(server['id'], 'ACTIVE')
-        cloud.wait_for_builds()
+        cloud, server = self.active_server()
         thread = threading.get_ident()
         statements = []
 

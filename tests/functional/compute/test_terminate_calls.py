@@ -53,11 +53,15 @@ class TerminateCallsTest(testtools.TestCase):
             'nova_lite.conductor.manager.ConductorManager.%s' % name,
             recorded))
 
-    def delete(self, cloud):
+    def active_server(self, cloud):
         server = cloud.create_server()
         server = cloud.wait_for_server(server['id'], 'ACTIVE')
         # The build's own usage refresh comes after ACTIVE shows.
         cloud.wait_for_builds()
+        return server
+
+    def delete(self, cloud):
+        server = self.active_server(cloud)
         del self.calls[:]
         response = cloud.api.delete('/servers/%s' % server['id'])
         self.assertEqual(204, response.status, response)
@@ -105,9 +109,7 @@ class TerminateCallsTest(testtools.TestCase):
         conductor call: a conductor busy with other work does not hold
         the claim up."""
         cloud = self.cloud()
-        server = cloud.create_server()
-        server = cloud.wait_for_server(server['id'], 'ACTIVE')
-        cloud.wait_for_builds()
+        server = self.active_server(cloud)
         driver = cloud.computes['host1'].manager.driver
         seen = []
         real = conductor_manager.ConductorManager.terminate_start
@@ -131,9 +133,7 @@ class TerminateCallsTest(testtools.TestCase):
         tracker's lock: this one waits for it and still sends the usage
         with its last state, no call of its own after."""
         cloud = self.cloud()
-        server = cloud.create_server()
-        server = cloud.wait_for_server(server['id'], 'ACTIVE')
-        cloud.wait_for_builds()
+        server = self.active_server(cloud)
         tracker = cloud.computes['host1'].manager.rt
         waiting, release = threading.Event(), threading.Event()
         tracker._lock = _WaitSpy(tracker._lock, waiting)
@@ -188,9 +188,7 @@ class TerminateCallsTest(testtools.TestCase):
 
     def test_a_failed_terminate_finishes_its_event_as_an_error(self):
         cloud = self.cloud()
-        server = cloud.create_server()
-        server = cloud.wait_for_server(server['id'], 'ACTIVE')
-        cloud.wait_for_builds()
+        server = self.active_server(cloud)
         self.useFixture(fixtures.MockPatchObject(
             cloud.computes['host1'].manager.driver, 'destroy',
             side_effect=RuntimeError('guest stuck')))
