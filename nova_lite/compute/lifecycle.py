@@ -50,16 +50,22 @@ class Lifecycle:
         self.conductor_api = conductor_api
         self.placement = placement
 
-    def _terminate(self, context, instance, migrations=None, started=False):
+    def _terminate(self, context, instance, migrations=None, started=False,
+                   gone=None):
         """``migrations``: the instance's unfinished ones, read with it
-        (None: read them here); ``started``: the event is started."""
+        (None: read them here); ``started``: the event is started;
+        ``gone``: what destroying the guest and dropping its allocation
+        before did (see :meth:`terminate_instance`): None (not tried),
+        True, or the error, raised in the event's bracket."""
         uuid = instance.uuid
         try:
             with self.events.step(context, uuid, TERMINATE_EVENT,
                                   fault=True, revert=_NO_TASK,
                                   started=started) as step:
-                self.driver.destroy(context, instance)
-                self.allocations.drop(uuid)
+                if isinstance(gone, Exception):
+                    raise gone
+                if gone is None:
+                    self._destroy_guest(context, instance)
                 self._end_unfinished_migrations(context, uuid, migrations)
                 destroyed, usage_done = self._write_last_state(
                     context, instance, step, {
@@ -93,7 +99,8 @@ class Lifecycle:
                                                     TERMINATE_EVENT)
                 step.finished = True
                 return True, False
-            with self.tracker.usage_change(instance.node) as usage:
+            with self.tracker.usage_change(instance.node,
+                                           wait=True) as usage:
                 usage.written(self.conductor_api.terminate_finish(
                     context, uuid, values, TERMINATE_EVENT,
                     node=usage.values()))
@@ -124,20 +131,40 @@ class Lifecycle:
 
     def terminate_instance(self, context, instance):
         """Destroy the guest, drop the allocations (the instance's and
-        those of its unfinished migrations), delete the row."""
+        those of its unfinished migrations), delete the row.
+
+        The guest (as the cast has the instance) is destroyed and its
+        allocation dropped first, then the instance is read again with
+        its event started: the claim is given back as soon as the guest
+        is gone, not after a conductor call that waits behind whatever
+        the conductor is busy with (a burst of deletes). A failure to
+        destroy is recorded as before, in the started event's bracket,
+        and the allocation is then kept.
+        """
+        try:
+            self._destroy_guest(context, instance)
+            gone = True
+        except Exception as error:  # noqa: BLE001 - recorded below
+            gone = error
         try:
             current, migrations, started = self._read_for_terminate(
                 context, instance.uuid)
         except exception.InstanceNotFound:
             # NOTE(nova_lite): a delete delivered after the start-up
-            # recovery finished it.
+            # recovery finished it (nothing was left to destroy).
             LOG.info('Instance %s is deleted already', instance.uuid)
+            if gone is not True:
+                _log_failure(TERMINATE_EVENT, instance.uuid, gone)
             return
         except _RECORD_ERRORS as error:
             LOG.warning('Instance %s not read before its delete (%s); '
                         'deleting it as the cast says', instance.uuid, error)
             current, migrations, started = instance, None, False
-        self._terminate(context, current, migrations, started)
+        self._terminate(context, current, migrations, started, gone=gone)
+
+    def _destroy_guest(self, context, instance):
+        self.driver.destroy(context, instance)
+        self.allocations.drop(instance.uuid)
 
     def _read_for_terminate(self, context, uuid):
         """The instance as its cell has it now, its unfinished migrations

@@ -72,8 +72,8 @@ class UsageChange:
 class NodeRecords:
     """The row half of :class:`nova_lite.compute.resource_tracker.
     ResourceTracker`: expects its ``host``, ``driver``, ``conductor``,
-    ``service_id``, ``compute_nodes``, ``_flushed``, ``_gone`` and
-    ``_lock``."""
+    ``service_id``, ``compute_nodes``, ``_flushed``, ``_gone``, ``_lock``
+    and ``_usage_held`` (whether a usage refresh holds the lock)."""
 
     def _update_records(self, context, nodenames):
         """Create or refresh the rows of ``nodenames``; the writes needed.
@@ -165,7 +165,7 @@ class NodeRecords:
 
     def refresh_usage(self, context, nodename):
         """Refresh one node's row now (after a build or a delete)."""
-        with self._lock:
+        with self._lock, self._holding_usage():
             if nodename not in self.compute_nodes:
                 return
             try:
@@ -175,7 +175,7 @@ class NodeRecords:
                             error)
 
     @contextlib.contextmanager
-    def usage_change(self, nodename):
+    def usage_change(self, nodename, wait=False):
         """Refresh ``nodename``'s row with a conductor call that writes
         something else first (a build's last write, a terminate's): the
         block gets a :class:`UsageChange` to send and to take the written
@@ -184,14 +184,35 @@ class NodeRecords:
         this call writes older usage over it; when another holds it, the
         call is not made to wait (a build's ACTIVE is on it): the change
         then has no values. After the block, ``done`` False means the
-        caller still has to :meth:`refresh_usage`."""
-        if not self._lock.acquire(blocking=False):
+        caller still has to :meth:`refresh_usage`.
+
+        ``wait``: when the holder is another usage refresh (a single
+        conductor call, never the periodic run), wait for it and send the
+        usage after, rather than go without and refresh it with a call
+        of its own (a terminate, whose claim is gone already: only its
+        row's delete waits; the usage it then reads covers every
+        terminate that waited with it, which send nothing more).
+        """
+        held = self._lock.acquire(blocking=False)
+        if not held and wait and self._usage_held:
+            held = self._lock.acquire()
+        if not held:
             yield UsageChange(self, nodename, held=False)
             return
         try:
-            yield UsageChange(self, nodename)
+            with self._holding_usage():
+                yield UsageChange(self, nodename)
         finally:
             self._lock.release()
+
+    @contextlib.contextmanager
+    def _holding_usage(self):
+        """Marks the lock (held) as held by a usage refresh."""
+        outer, self._usage_held = self._usage_held, True
+        try:
+            yield
+        finally:
+            self._usage_held = outer
 
     def build_result(self, context, nodename, succeeded):
         """Reset (success) or raise (failure) the node's failed_builds.

@@ -87,6 +87,7 @@ class ResourceTracker(node_records.NodeRecords,
         self._loaded = False
         self._placement_ok = True
         self._lock = threading.RLock()
+        self._usage_held = False
         self._dirty = False
         self._cache_path = (tree_cache.cache_path(CONF.state_path, host)
                             if CONF.state_path else None)

@@ -230,7 +230,8 @@ class ConductorManager(manager.Manager):
         ``node``, the node's usage, written next (see
         :func:`_write_node_usage`); the ComputeNode written, or None."""
         cctxt = self.cell_context(context)
-        _destroy_instance(cctxt, instance_uuid, values, event=event)
+        _destroy_instance(cctxt, instance_uuid, values, event=event,
+                          read_back=False)
         return _write_node_usage(cctxt, node)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
@@ -410,24 +411,26 @@ def _start_terminate(cctxt, instance_uuid, event, host):
     with db_transaction.cell_writing(cctxt):
         instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
         _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                      instance_uuid, event, host=host)
+                      instance_uuid, event, host=host, read_back=False)
         migrations = objects.MigrationList.get_by_filters(
             cctxt, {'instance_uuid': instance_uuid})
     return [instance, [m for m in migrations if not m.is_done]]
 
 
 @db_transaction.retry_on_transient
-def _destroy_instance(cctxt, instance_uuid, values, event=None):
-    """``values`` written with the soft delete (one read, one UPDATE),
-    then ``event`` finished (when given), in one transaction: a
-    terminate's last state never shows on a live row without the
-    delete, nor the delete without it. The deleted row."""
+def _destroy_instance(cctxt, instance_uuid, values, event=None,
+                      read_back=True):
+    """``values`` written with the soft delete (one read, one UPDATE; the
+    UPDATE alone when not ``read_back``), then ``event`` finished (when
+    given), in one transaction: a terminate's last state never shows on
+    a live row without the delete, nor the delete without it. The
+    deleted instance (as made from its uuid when not read back)."""
     instance = objects.Instance(cctxt, uuid=instance_uuid)
     with db_transaction.cell_writing(cctxt):
-        instance.destroy(values=values)
+        instance.destroy(values=values, read_back=read_back)
         if event is not None:
             _record_event(objects.InstanceActionEvent.event_finish, cctxt,
-                          instance_uuid, event)
+                          instance_uuid, event, read_back=False)
     return instance
 
 
@@ -441,13 +444,13 @@ def _start_build(cctxt, instance_uuid, values, expected_task_state,
             instance.save(expected_task_state=expected_task_state,
                           expected_vm_state=expected_vm_state)
             _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                          instance_uuid, event, host=host)
+                          instance_uuid, event, host=host, read_back=False)
     except (exception.InstanceNotFound, exception.UnexpectedTaskStateError,
             exception.UnexpectedVMStateError):
         # The write was refused (and rolled back): the event still starts
         # (best effort, as _record_event makes it).
         _record_event(objects.InstanceActionEvent.event_start, cctxt,
-                      instance_uuid, event, host=host)
+                      instance_uuid, event, host=host, read_back=False)
         raise
     return instance
 
@@ -459,7 +462,7 @@ def _finish_build(cctxt, instance_uuid, values, expected_task_state, event):
     with db_transaction.cell_writing(cctxt):
         instance.save(expected_task_state=expected_task_state)
         _record_event(objects.InstanceActionEvent.event_finish, cctxt,
-                      instance_uuid, event)
+                      instance_uuid, event, read_back=False)
 
 
 def _write_node_usage(cctxt, node):

@@ -120,17 +120,29 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
             expected_task_state=expected_task_state,
             expected_vm_state=expected_vm_state))
 
-    def destroy(self, values=None):
+    def set_task_state(self, task_state):
+        """Write ``task_state`` alone, from any state, in one UPDATE that
+        reads nothing back (InstanceNotFound when the row is gone): the
+        other fields stay as they were read."""
+        _db().instance_task_state_set(self._context, self.uuid, task_state)
+        self.task_state = task_state
+        self.obj_reset_changes(['task_state'])
+
+    def destroy(self, values=None, read_back=True):
         """Soft-delete the instance; ``values`` (a terminate's last
         state, as fields take them) written with it, in one statement.
-        Other changes not saved are dropped, as before."""
+        Other changes not saved are dropped, as before. ``read_back``
+        False: the row is not read (nor reloaded here), the UPDATE is the
+        only statement."""
         if values:
             self.obj_reset_changes()
             for name, value in values.items():
                 setattr(self, name, value)
             values = self._db_values()
-        self._refresh(_db().instance_destroy(self._context, self.uuid,
-                                             values=values))
+        row = _db().instance_destroy(self._context, self.uuid,
+                                     values=values, read_back=read_back)
+        if row is not None:
+            self._refresh(row)
 
     def _refresh(self, db_row):
         # NOTE(nova_lite): straight from the row: through a fresh object

@@ -107,16 +107,25 @@ class InstanceActionEvent(base.NovaLiteTimestampObject, base.NovaLiteObject):
 
     @classmethod
     def event_start(cls, context, instance_uuid, event, host=None,
-                    request_id=None):
-        return cls._from_db(context, _db().action_event_start(
-            context, instance_uuid, event, host=host, request_id=request_id))
+                    request_id=None, read_back=True):
+        """The started event, or None (``read_back`` False: only
+        written)."""
+        row = _db().action_event_start(
+            context, instance_uuid, event, host=host, request_id=request_id,
+            read_back=read_back)
+        return cls._from_db(context, row) if row is not None else None
 
     @classmethod
     def event_finish(cls, context, instance_uuid, event, result='Success',
-                     traceback=None, details=None, request_id=None):
-        return cls._from_db(context, _db().action_event_finish(
+                     traceback=None, details=None, request_id=None,
+                     read_back=True):
+        """The finished event, or None (``read_back`` False: its row is
+        not read, only written)."""
+        row = _db().action_event_finish(
             context, instance_uuid, event, result=result,
-            traceback=traceback, details=details, request_id=request_id))
+            traceback=traceback, details=details, request_id=request_id,
+            read_back=read_back)
+        return cls._from_db(context, row) if row is not None else None
 
     @classmethod
     def event_record(cls, context, instance_uuid, event, host=None,

@@ -52,8 +52,9 @@ class DeleteAPI:
         """Delete a server wherever it is (see the module docstring).
 
         The instance is the one ``server`` was read with (the handler
-        just read it to authorize the request): it is not read again;
-        the write that starts the delete returns the current row.
+        just read it to authorize the request): it is not read again,
+        and the write that starts the delete reads nothing back (the
+        compute reads the instance when its terminate starts).
         """
         uuid = server.uuid
         if server.build_request and self._delete_build_request(context,
@@ -163,8 +164,9 @@ def _start_delete_on_host(cctxt, instance, deleting):
             return None
         if deleting:
             return False
-        instance.task_state = task_states.DELETING
-        instance.save()
+        # NOTE(nova_lite): the compute reads the instance again: the
+        # write needs no row back.
+        instance.set_task_state(task_states.DELETING)
         objects.InstanceAction.action_start(cctxt, instance.uuid, 'delete')
     return True
 

@@ -259,10 +259,39 @@ def instance_update(context, instance_uuid, values,
     return instance
 
 
+def _update_live(context, instance_uuid, values):
+    """``values`` written on the live row of ``instance_uuid`` (and its
+    ``updated_at``) in one UPDATE that reads nothing: InstanceNotFound
+    when there is no such row."""
+    with _writer(context) as s:
+        written = s.execute(sa.update(models.Instance).where(
+            models.Instance.uuid == instance_uuid,
+            models.Instance.deleted == 0).values(
+            _instance_values(values)).execution_options(
+            synchronize_session=False)).rowcount
+    if not written:
+        raise exception.InstanceNotFound(instance_id=instance_uuid)
+
+
 @session.retry_on_transient
-def instance_destroy(context, instance_uuid, values=None):
+def instance_task_state_set(context, instance_uuid, task_state):
+    """Set a live instance's task state from any state, reading nothing
+    (see :func:`_update_live`): what a caller done with the row writes,
+    such as a delete cast to its compute, which reads the instance
+    again."""
+    _update_live(context, instance_uuid, {'task_state': task_state})
+
+
+@session.retry_on_transient
+def instance_destroy(context, instance_uuid, values=None, read_back=True):
     """Soft-delete an instance, ``values`` written in the same UPDATE (a
-    terminate's last state); returns the deleted row."""
+    terminate's last state); returns the deleted row, or (``read_back``
+    False) nothing: then the UPDATE is the only statement."""
+    if not read_back:
+        _update_live(context, instance_uuid, dict(
+            values or {}, deleted=models.Instance.id,
+            deleted_at=types.utcnow()))
+        return None
     with _writer(context) as s:
         instance = _instance_get(s, context, instance_uuid)
         if instance.deleted:
@@ -388,14 +417,18 @@ def actions_get(context, instance_uuid):
 
 @session.retry_on_transient
 def action_event_start(context, instance_uuid, event, host=None,
-                       request_id=None):
-    """Start ``event`` under the request's action on the instance."""
+                       request_id=None, read_back=True):
+    """Start ``event`` under the request's action on the instance: its
+    row, or (``read_back`` False) nothing: then one INSERT, no row
+    object."""
+    values = {'event': event, 'host': host, 'start_time': types.utcnow()}
     with _writer(context) as s:
-        action_id = _action_id(s, instance_uuid,
-                               request_id or context.request_id)
-        row = models.InstanceActionEvent(
-            event=event, action_id=action_id, host=host,
-            start_time=types.utcnow())
+        values['action_id'] = _action_id(s, instance_uuid,
+                                         request_id or context.request_id)
+        if not read_back:
+            s.execute(sa.insert(models.InstanceActionEvent).values(values))
+            return None
+        row = models.InstanceActionEvent(**values)
         s.add(row)
         s.flush()
     return row
@@ -403,26 +436,37 @@ def action_event_start(context, instance_uuid, event, host=None,
 
 @session.retry_on_transient
 def action_event_finish(context, instance_uuid, event, result='Success',
-                        traceback=None, details=None, request_id=None):
-    """Finish ``event``; an 'Error' result also marks the action failed."""
+                        traceback=None, details=None, request_id=None,
+                        read_back=True):
+    """Finish ``event``; an 'Error' result also marks the action failed.
+    The event's row, or (``read_back`` False) nothing: then only its id
+    is read."""
+    event_table = models.InstanceActionEvent
     with _writer(context) as s:
         action_id = _action_id(s, instance_uuid,
                                request_id or context.request_id)
-        row = s.scalars(sa.select(models.InstanceActionEvent).where(
-            models.InstanceActionEvent.action_id == action_id,
-            models.InstanceActionEvent.event == event).order_by(
-            models.InstanceActionEvent.id.desc()).limit(1)).first()
+        row = s.scalars(sa.select(
+            event_table if read_back else event_table.id).where(
+            event_table.action_id == action_id,
+            event_table.event == event).order_by(
+            event_table.id.desc()).limit(1)).first()
         if row is None:
             raise exception.InstanceActionEventNotFound(
                 event=event, action_id=action_id)
-        row.update({'finish_time': types.utcnow(), 'result': result,
-                    'traceback': traceback, 'details': details})
+        values = {'finish_time': types.utcnow(), 'result': result,
+                  'traceback': traceback, 'details': details}
+        if read_back:
+            row.update(values)
+        else:
+            s.execute(sa.update(event_table).where(
+                event_table.id == row).values(values).execution_options(
+                synchronize_session=False))
         if result.lower() == 'error':
             s.execute(sa.update(models.InstanceAction).where(
                 models.InstanceAction.id == action_id).values(
                 message='Error'))
         s.flush()
-    return row
+    return row if read_back else None
 
 
 @session.retry_on_transient

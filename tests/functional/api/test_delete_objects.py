@@ -2,11 +2,15 @@
 and writes: one compute API facade (the handler's read of the server and
 the delete share it), no placement client (only a delete done in the API
 drops a claim), and no second Instance for the task state write (the
-row written is loaded into the instance read)."""
+row written is loaded into the instance read), and one read of the
+instance's row: the task state write reads nothing back (the compute
+reads the instance again when its terminate starts)."""
 
 import threading
 
 import fixtures
+import sqlalchemy as sa
+from sqlalchemy import event
 import testtools
 
 from nova_lite.api.compute import api as compute_api
@@ -37,12 +41,17 @@ class DeleteObjectsTest(testtools.TestCase):
             path, classmethod(counting_classmethod) if wrap else counting))
         return calls
 
-    def test_a_delete_cast_to_its_compute(self):
+    def active_server(self):
+        """A cloud with one compute and an ACTIVE server on it."""
         cloud = self.useFixture(integrated.IntegratedFixture())
         cloud.start_compute('host1')
         server = cloud.create_server()
         cloud.wait_for_server(server['id'], 'ACTIVE')
         cloud.wait_for_builds()
+        return cloud, server
+
+    def test_a_delete_cast_to_its_compute(self):
+        cloud, server = self.active_server()
         facades = self.counted('nova_lite.api.compute.api.API',
                                compute_api, 'API')
         clients = self.counted('nova_lite.clients.placement.PlacementClient',
@@ -56,5 +65,29 @@ class DeleteObjectsTest(testtools.TestCase):
         self.assertEqual(['API'], facades)
         self.assertEqual([], clients)
         self.assertEqual(['_from_db'], instances)
+        cloud.wait_until_deleted(server['id'])
+        self.assertFalse(cloud.allocations(server['id']))
+
+    def test_a_delete_reads_the_instance_row_once(self):
+        cloud, server = self.active_server()
+        thread = threading.get_ident()
+        statements = []
+
+        def record(conn, cursor, statement, params, context, many):
+            words = statement.split()
+            if threading.get_ident() == thread and words[0] in (
+                    'SELECT', 'UPDATE') and ' instances' in statement:
+                statements.append(words[0] + (
+                    ' ' + words[words.index('FROM') + 1]
+                    if 'FROM' in words else ' ' + words[1]))
+        event.listen(sa.engine.Engine, 'before_cursor_execute', record)
+        self.addCleanup(event.remove, sa.engine.Engine,
+                        'before_cursor_execute', record)
+        # The compute's terminate runs in its own thread: its reads are
+        # not counted (casts are calls, but served by the compute).
+        response = cloud.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        self.assertEqual(['SELECT instances', 'UPDATE instances'],
+                         statements)
         cloud.wait_until_deleted(server['id'])
         self.assertFalse(cloud.allocations(server['id']))

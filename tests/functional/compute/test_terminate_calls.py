@@ -11,6 +11,8 @@ one at 1.4 seven (an update, then a destroy). Whichever, the server's
 Nova's does.
 """
 
+import threading
+
 import fixtures
 import testtools
 
@@ -51,11 +53,15 @@ class TerminateCallsTest(testtools.TestCase):
             'nova_lite.conductor.manager.ConductorManager.%s' % name,
             recorded))
 
-    def delete(self, cloud):
+    def active_server(self, cloud):
         server = cloud.create_server()
         server = cloud.wait_for_server(server['id'], 'ACTIVE')
         # The build's own usage refresh comes after ACTIVE shows.
         cloud.wait_for_builds()
+        return server
+
+    def delete(self, cloud):
+        server = self.active_server(cloud)
         del self.calls[:]
         response = cloud.api.delete('/servers/%s' % server['id'])
         self.assertEqual(204, response.status, response)
@@ -98,6 +104,65 @@ class TerminateCallsTest(testtools.TestCase):
             ['terminate_start', ('terminate_finish', _LAST_STATE)], calls)
         self.assertEqual(0, self.used_vcpus(cloud))
 
+    def test_the_claim_is_given_back_before_the_conductor_is_asked(self):
+        """The guest goes and its allocation with it before the first
+        conductor call: a conductor busy with other work does not hold
+        the claim up."""
+        cloud = self.cloud()
+        server = self.active_server(cloud)
+        driver = cloud.computes['host1'].manager.driver
+        seen = []
+        real = conductor_manager.ConductorManager.terminate_start
+
+        def terminate_start(manager, context, instance_uuid, *args, **kw):
+            seen.append((bool(cloud.allocations(instance_uuid)),
+                         instance_uuid in driver.list_instance_uuids()))
+            return real(manager, context, instance_uuid, *args, **kw)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.conductor.manager.ConductorManager.terminate_start',
+            terminate_start))
+        response = cloud.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        cloud.wait_until_deleted(server['id'])
+        self.assertEqual([(False, False)], seen)
+        self.assertEqual([('compute_terminate_instance', 'host1', 'Success')],
+                         self.delete_events(cloud, server['id']))
+
+    def test_a_terminate_waits_for_another_usage_write_to_send_its_own(self):
+        """Another terminate's (or build's) usage write holds the
+        tracker's lock: this one waits for it and still sends the usage
+        with its last state, no call of its own after."""
+        cloud = self.cloud()
+        server = self.active_server(cloud)
+        tracker = cloud.computes['host1'].manager.rt
+        waiting, release = threading.Event(), threading.Event()
+        tracker._lock = _WaitSpy(tracker._lock, waiting)
+        holding = threading.Event()
+
+        def other_usage_write():
+            node = server['OS-EXT-SRV-ATTR:hypervisor_hostname']
+            with tracker.usage_change(node):
+                holding.set()
+                release.wait(30)
+        holder = threading.Thread(target=other_usage_write)
+        holder.start()
+        self.addCleanup(holder.join)
+        self.addCleanup(release.set)
+        self.assertTrue(holding.wait(30))
+        del self.calls[:]
+        answers = []
+        deleting = threading.Thread(target=lambda: answers.append(
+            cloud.api.delete('/servers/%s' % server['id']).status))
+        deleting.start()
+        self.assertTrue(waiting.wait(30))
+        release.set()
+        deleting.join(30)
+        self.assertEqual([204], answers)
+        self.assertEqual(
+            ['terminate_start', ('terminate_finish', _LAST_STATE)],
+            self.calls)
+        self.assertEqual(0, self.used_vcpus(cloud))
+
     def test_a_conductor_capped_at_1_6_gets_the_node_usage_apart(self):
         cloud = self.cloud(upgrade_levels={'conductor': '1.6'})
         calls = self.delete(cloud)
@@ -123,9 +188,7 @@ class TerminateCallsTest(testtools.TestCase):
 
     def test_a_failed_terminate_finishes_its_event_as_an_error(self):
         cloud = self.cloud()
-        server = cloud.create_server()
-        server = cloud.wait_for_server(server['id'], 'ACTIVE')
-        cloud.wait_for_builds()
+        server = self.active_server(cloud)
         self.useFixture(fixtures.MockPatchObject(
             cloud.computes['host1'].manager.driver, 'destroy',
             side_effect=RuntimeError('guest stuck')))
@@ -141,3 +204,26 @@ class TerminateCallsTest(testtools.TestCase):
                          (server['status'], server['OS-EXT-STS:task_state']))
         self.assertEqual([('compute_terminate_instance', 'host1', 'Error')],
                          self.delete_events(cloud, server['id'], 'Error'))
+
+
+class _WaitSpy:
+    """A lock that sets ``waiting`` when a thread asks for it blocking."""
+
+    def __init__(self, lock, waiting):
+        self._lock = lock
+        self._waiting = waiting
+
+    def acquire(self, blocking=True, timeout=-1):
+        if blocking:
+            self._waiting.set()
+        return self._lock.acquire(blocking, timeout)
+
+    def release(self):
+        self._lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
