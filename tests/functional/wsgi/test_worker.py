@@ -64,15 +64,7 @@ class WorkerServer(fixtures.Fixture):
                 conn.close()
 
     def raw(self, data):
-        with socket.create_connection(('127.0.0.1', self.port),
-                                      timeout=30) as sock:
-            sock.sendall(data)
-            chunks = []
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    return b''.join(chunks)
-                chunks.append(chunk)
+        return placement_server.raw_exchange(self.port, data, timeout=30)
 
 
 class TestConnectionThreadWorker(testtools.TestCase):
