@@ -2,14 +2,19 @@
 
 Why gunicorn: a production-grade pre-fork server (a master supervising
 worker processes, restarting any that die) that needs neither eventlet nor
-monkey patching: each worker runs plain synchronous WSGI with a few
-threads. Driving it through ``gunicorn.app.base.BaseApplication`` keeps our
-binaries' ``--config-file`` / ``--config-dir`` interface: gunicorn's
-settings come from oslo.config options, never from its command line.
+monkey patching: each worker runs plain synchronous WSGI on threads (our
+own worker class, :mod:`nova_lite.wsgi.worker`: a thread per connection,
+``threads`` requests at a time). Driving it through
+``gunicorn.app.base.BaseApplication`` keeps our binaries'
+``--config-file`` / ``--config-dir`` interface: gunicorn's settings come
+from oslo.config options, never from its command line.
 SIGTERM makes the master stop its workers gracefully and exit 0.
 """
 
 from gunicorn.app import base as gunicorn_base
+
+# gunicorn's gthread hands every request between threads (see the module).
+WORKER_CLASS = 'nova_lite.wsgi.worker.ConnectionThreadWorker'
 
 
 class GunicornServer(gunicorn_base.BaseApplication):
@@ -45,7 +50,7 @@ def options(proc_name, host, port, workers, keepalive, **extra):
     settings = {
         'bind': bind_address(host, port),
         'workers': workers,
-        'worker_class': 'gthread',
+        'worker_class': WORKER_CLASS,
         'threads': 4,
         'keepalive': keepalive,
         'proc_name': proc_name,

@@ -100,3 +100,34 @@ class TestSQLiteFileSessions(testtools.TestCase):
 
         self.assertRaises(ValueError, broken)
         self.assertEqual(1, len(attempts))
+
+
+class TestContextSessionInConnectionMode(testtools.TestCase):
+    """``context.session`` in a transaction begun in connection mode (as
+    placement's writers are) is its connection, which runs the same
+    statements; a session-mode transaction still gives its session."""
+
+    def setUp(self):
+        super().setUp()
+        tmp = self.useFixture(fixtures.TempDir()).path
+        self.cm = session.create_context_manager(
+            'sqlite:///' + os.path.join(tmp, 'test.sqlite'))
+        self.addCleanup(self.cm.dispose_pool)
+        self.ctx = nl_context.get_admin_context()
+
+    def test_connection_mode_session_is_the_connection(self):
+        with self.cm.writer.connection.using(self.ctx) as connection:
+            self.assertIs(connection, self.ctx.session)
+            self.ctx.session.execute(sa.text('CREATE TABLE t (n INTEGER)'))
+            self.ctx.session.execute(sa.text('INSERT INTO t VALUES (:n)'),
+                                     [{'n': 1}, {'n': 2}])
+        with self.cm.reader.using(self.ctx) as s:
+            self.assertIsInstance(self.ctx.session, sa.orm.Session)
+            self.assertIs(s, self.ctx.session)
+            self.assertEqual(3, s.execute(sa.text(
+                'SELECT SUM(n) FROM t')).scalar())
+
+    def test_outside_a_transaction_it_still_raises(self):
+        from oslo_db import exception as db_exc
+        self.assertRaises(db_exc.NoEngineContextEstablished,
+                          getattr, self.ctx, 'session')

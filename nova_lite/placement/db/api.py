@@ -64,10 +64,15 @@ def writer(fn):
     """Run ``fn(context, ...)`` in a writer transaction of the placement DB,
     the whole transaction retried while the database is away or locked
     (:func:`nova_lite.db.session.retry_on_transient`; a writer nested in
-    another retried call is not retried twice)."""
+    another retried call is not retried twice).
+
+    The transaction is a connection's, not an ORM session's (placement
+    runs Core statements only): ``context.session`` is that connection
+    (see :func:`nova_lite.context._session_or_connection`). Readers keep
+    their session: the candidate reads ask it for its engine's dialect."""
     @functools.wraps(fn)
     def wrapper(context, *args, **kwargs):
-        with get_context_manager().writer.using(context):
+        with get_context_manager().writer.connection.using(context):
             return fn(context, *args, **kwargs)
     return db_session.retry_on_transient(wrapper)
 
@@ -83,5 +88,6 @@ def reader(fn):
 
 
 def session(context):
-    """The SQLAlchemy session of the transaction ``context`` is in."""
+    """What runs the statements of the transaction ``context`` is in (a
+    writer's connection, a reader's session)."""
     return context.session

@@ -47,6 +47,22 @@ def free_port():
         return sock.getsockname()[1]
 
 
+def raw_exchange(port, data, read=True, timeout=10):
+    """Send ``data`` as it is to 127.0.0.1:``port``; all the server
+    answers until it closes (b'' when ``read`` is False)."""
+    with socket.create_connection(('127.0.0.1', port),
+                                  timeout=timeout) as sock:
+        sock.sendall(data)
+        if not read:
+            return b''
+        chunks = []
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return b''.join(chunks)
+            chunks.append(chunk)
+
+
 class PlacementServer(fixtures.Fixture):
     def __init__(self, db_url, workers=4, auth_strategy='noauth2'):
         super().__init__()

@@ -2,7 +2,6 @@
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -110,17 +109,7 @@ class TestBrokenBodies(testtools.TestCase):
         self.port = int(self.placement.endpoint.rsplit(':', 1)[1])
 
     def _raw(self, data, read=True):
-        with socket.create_connection(('127.0.0.1', self.port),
-                                      timeout=10) as sock:
-            sock.sendall(data)
-            if not read:
-                return b''
-            chunks = []
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    return b''.join(chunks)
-                chunks.append(chunk)
+        return server.raw_exchange(self.port, data, read)
 
     def _log(self):
         with open(self.placement.log_path) as f:
