@@ -7,7 +7,8 @@ the compute API, one lab after the other:
 
 * one server at a time, POST -> ACTIVE (polled every 20 ms), median;
 * a burst of 100 servers (10 POSTs of ``min_count=10``): servers ACTIVE
-  per second and p50 POST -> ACTIVE (polled every second);
+  per second and p50 POST -> ACTIVE (polled every second, or every
+  ``NOVA_LITE_BENCH_BURST_POLL`` seconds; the deletes too);
 * the 100 deletes until placement usage is back to 0;
 * CPU-seconds per server over the burst, from ``/proc/<pid>/stat`` of
   every process of each lab (children included) and of MariaDB and
@@ -51,11 +52,22 @@ NOVA_HEADERS = {'X-Auth-Token': 'admin:admin', 'X-User-Id': 'admin',
                 'OpenStack-API-Version': 'compute 2.90'}
 
 
+def burst_poll():
+    """bench.py's poll period in the burst and the deletes, seconds.
+
+    1 by default, as in the issue's table. A 1-s poll adds up to a second
+    to a 3-s burst and to a 30-s one alike, so it bends the faster side's
+    figure most; ``NOVA_LITE_BENCH_BURST_POLL`` makes it finer for both
+    sides alike.
+    """
+    return float(os.environ.get('NOVA_LITE_BENCH_BURST_POLL') or 1.0)
+
+
 def bench_args(quick):
     """The same load for both labs (the issue's side-by-side run)."""
     seq, burst = (5, 20) if quick else (20, 100)
     return ['--seq', str(seq), '--poll', '0.02', '--burst', str(burst),
-            '--burst-mode', 'multi']
+            '--burst-mode', 'multi', '--burst-poll', '%g' % burst_poll()]
 
 
 def _run(cmd, env, log, timeout=BENCH_TIMEOUT):
@@ -215,7 +227,7 @@ def _get(result, phase, key):
     return ((result or {}).get(phase) or {}).get(key)
 
 
-def table_rows(reference, nova_lite, burst):
+def table_rows(reference, nova_lite, burst, poll=1.0):
     lab_cpu = [cpu_per_server(r, False) for r in (reference, nova_lite)]
     shared_cpu = [cpu_per_server(r, True) for r in (reference, nova_lite)]
     total_cpu = [round(a + b, 3) if a is not None and b is not None
@@ -229,7 +241,7 @@ def table_rows(reference, nova_lite, burst):
                 _get(reference, 'burst', 'servers_per_s_obs'),
                 _get(nova_lite, 'burst', 'servers_per_s_obs'),
                 higher_is_better=True),
-        sbs.row('burst p50 POST -> ACTIVE (1 s polling)',
+        sbs.row('burst p50 POST -> ACTIVE (%g s polling)' % poll,
                 _get(reference, 'burst', 'obs_s_p50'),
                 _get(nova_lite, 'burst', 'obs_s_p50'), 's'),
         sbs.row('%d deletes until placement usage is 0' % burst,
@@ -290,7 +302,7 @@ def run(args):
         args.quick)
     load['end'] = sbs.load_average()
     burst = 20 if args.quick else 100
-    rows = table_rows(reference, nova_lite, burst)
+    rows = table_rows(reference, nova_lite, burst, burst_poll())
     table = sbs.markdown_table(rows, 'real Nova 34')
     print(table)
     return {'lab': '1 cell, 2 computes x 1 fake node, MariaDB, RabbitMQ',

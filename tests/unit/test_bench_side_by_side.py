@@ -94,6 +94,20 @@ class TestBootRows(testtools.TestCase):
             self.assertIsNone(r['ratio'])
             self.assertIsNotNone(r['nova_lite'])
 
+    def test_both_sides_polled_every_second_unless_asked(self):
+        self.useFixture(fixtures.EnvironmentVariable(
+            'NOVA_LITE_BENCH_BURST_POLL'))
+        args = boot.bench_args(quick=False)
+        self.assertEqual('1', args[args.index('--burst-poll') + 1])
+        self.useFixture(fixtures.EnvironmentVariable(
+            'NOVA_LITE_BENCH_BURST_POLL', '0.2'))
+        args = boot.bench_args(quick=False)
+        self.assertEqual('0.2', args[args.index('--burst-poll') + 1])
+        lite = _bench_result(0.2, 11.0, 5.8, 5.0, {'api': 5.0})
+        measures = [r['measure'] for r in
+                    boot.table_rows(None, lite, 100, boot.burst_poll())]
+        self.assertIn('burst p50 POST -> ACTIVE (0.2 s polling)', measures)
+
     def test_worker_entries_summed_per_service(self):
         self.assertEqual({'api': 8.0, '(mariadb)': 1.0},
                          boot.cpu_by_process({'api': 5.0, 'api.123': 3.0,
