@@ -34,6 +34,7 @@ from nova_lite.compute import vm_states
 from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
 from nova_lite.db.cell import instance_api
+from nova_lite.db.cell import migration_api
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import migration as migration_obj
@@ -221,7 +222,7 @@ class _CloudState:
             for instance in instance_api.instance_get_all_by_filters(
                     cctxt, {}, sort_keys=['id']):
                 self.instances[instance.uuid] = instance
-            for migration in instance_api.migration_get_all_by_filters(
+            for migration in migration_api.migration_get_all_by_filters(
                     cctxt):
                 if _migration_in_flight(migration):
                     self.migrations[migration.uuid] = migration

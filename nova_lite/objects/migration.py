@@ -39,8 +39,8 @@ _INTS = ('dest_compute_id', 'old_instance_type_id', 'new_instance_type_id',
 
 
 def _db():
-    from nova_lite.db.cell import instance_api
-    return instance_api
+    from nova_lite.db.cell import migration_api
+    return migration_api
 
 
 def _fields():

@@ -38,7 +38,7 @@ from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import live_migrate
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
-from nova_lite.db.cell import instance_api
+from nova_lite.db.cell import migration_api
 from nova_lite import exception
 from nova_lite import objects
 
@@ -165,7 +165,7 @@ class RebuildTask:
         values = {'dest_compute': host, 'dest_node': node, 'dest_host': host}
         for name, value in values.items():
             setattr(self.migration, name, value)
-        instance_api.migration_update(cctxt, self.migration.id, values)
+        migration_api.migration_update(cctxt, self.migration.id, values)
         return host, node
 
     def _schedule_evacuation(self, cctxt):
@@ -210,7 +210,7 @@ class RebuildTask:
         self._drop_destination_claim(cctxt)
         if self.migration is not None:
             try:
-                instance_api.migration_update(cctxt, self.migration.id,
+                migration_api.migration_update(cctxt, self.migration.id,
                                               {'status': 'error'})
             except exception.MigrationNotFound:
                 pass

@@ -12,6 +12,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
 from nova_lite.db.cell import instance_api
+from nova_lite.db.cell import migration_api
 from nova_lite import exception
 from tests.functional.api import fixtures as api_fixtures
 
@@ -367,7 +368,7 @@ class TestMigrationsAndActions(AdminTestCase):
         self.assertEqual([], self.api.get(V + '/os-migrations').body[
             'migrations'])
         for cell, host in (('cell1', 'host1'), ('cell2', 'host2')):
-            instance_api.migration_create(self.api.cell_context(cell), {
+            migration_api.migration_create(self.api.cell_context(cell), {
                 'source_compute': host, 'dest_compute': 'hostx',
                 'status': 'migrating', 'migration_type': 'migration',
                 'instance_uuid': uuidutils.generate_uuid()})
