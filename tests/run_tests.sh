@@ -106,12 +106,13 @@ if [ $# -eq 0 ]; then
     defaults_s=$SECONDS
     not_run=""
     for entry in ${NOVA_LITE_EXTRA_ENVS:-}; do
+        env=${entry%%:*}
         if ! nl_extra_env_fits "$entry" "$defaults_s"; then
-            not_run="$not_run ${entry%%:*}"
+            not_run="$not_run $env"
             continue
         fi
-        nl_say "also running tox -e ${entry%%:*} (NOVA_LITE_EXTRA_ENVS)"
-        "$TOX" -e "${entry%%:*}" || rc=1
+        nl_say "also running tox -e $env (NOVA_LITE_EXTRA_ENVS)"
+        "$TOX" -e "$env" || rc=1
     done
     [ -z "$not_run" ] || nl_say "not run (CI's time budget):$not_run"
 fi
