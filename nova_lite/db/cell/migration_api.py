@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from nova_lite.db.cell import api as cell_api
 from nova_lite.db.cell import models
+from nova_lite.db import rows
 from nova_lite.db import session
 from nova_lite import exception
 
@@ -31,11 +32,9 @@ def migration_create(context, values):
 
 
 def _migration_get(s, column, value):
-    migration = s.scalars(sa.select(models.Migration).where(
-        column == value, models.Migration.deleted == 0)).first()
-    if migration is None:
-        raise exception.MigrationNotFound(migration_id=value)
-    return migration
+    return rows.first_or_raise(s, sa.select(models.Migration).where(
+        column == value, models.Migration.deleted == 0),
+        exception.MigrationNotFound(migration_id=value))
 
 
 @session.retry_on_transient
@@ -59,11 +58,10 @@ def migration_update(context, migration_id, values, expected_status=None):
     :raises: MigrationNotFound, Conflict (the status was another).
     """
     with _writer(context) as s:
-        migration = s.scalars(sa.select(models.Migration).where(
+        migration = rows.first_or_raise(s, sa.select(models.Migration).where(
             models.Migration.id == migration_id,
-            models.Migration.deleted == 0).with_for_update()).first()
-        if migration is None:
-            raise exception.MigrationNotFound(migration_id=migration_id)
+            models.Migration.deleted == 0).with_for_update(),
+            exception.MigrationNotFound(migration_id=migration_id))
         if expected_status is not None:
             allowed = expected_status if isinstance(
                 expected_status, (list, tuple, set)) else [expected_status]
@@ -82,15 +80,13 @@ def migration_update(context, migration_id, values, expected_status=None):
 def migration_get_by_instance_and_status(context, instance_uuid, status):
     """The newest live migration of the instance in ``status``."""
     with _reader(context) as s:
-        migration = s.scalars(sa.select(models.Migration).where(
+        return rows.first_or_raise(s, sa.select(models.Migration).where(
             models.Migration.instance_uuid == instance_uuid,
             models.Migration.status == status,
             models.Migration.deleted == 0).order_by(
-            models.Migration.id.desc())).first()
-    if migration is None:
-        raise exception.MigrationNotFound(
-            migration_id='of %s in status %s' % (instance_uuid, status))
-    return migration
+            models.Migration.id.desc()),
+            exception.MigrationNotFound(
+                migration_id='of %s in status %s' % (instance_uuid, status)))
 
 
 # Statuses after which a migration no longer holds resources on its hosts.
