@@ -1,4 +1,8 @@
-"""How nova_lite's gunicorn worker writes a response."""
+"""How nova_lite's gunicorn worker writes a response and takes connections."""
+
+import errno
+import socket
+import threading
 
 import gunicorn.config
 import testtools
@@ -72,3 +76,63 @@ class TestOptions(testtools.TestCase):
         cfg = gunicorn.config.Config()
         cfg.set('worker_class', options['worker_class'])
         self.assertIs(worker.ConnectionThreadWorker, cfg.worker_class)
+
+
+class _Listener:
+    """A listening socket with ``pending`` connections in its backlog."""
+
+    def __init__(self, pending):
+        self.pending = list(pending)
+
+    def accept(self):
+        if not self.pending:
+            raise BlockingIOError(errno.EAGAIN, 'no connection waiting')
+        return self.pending.pop(0), ('127.0.0.1', 40000)
+
+    def getsockname(self):
+        return ('127.0.0.1', 8778)
+
+
+class TestAccept(testtools.TestCase):
+
+    def _worker(self, worker_connections=1000):
+        cfg = gunicorn.config.Config()
+        cfg.set('worker_connections', worker_connections)
+        w = worker.ConnectionThreadWorker.__new__(
+            worker.ConnectionThreadWorker)
+        w.cfg = cfg
+        w._conns = {}
+        w._lock = threading.Lock()
+        w.served = []
+        w._serve = lambda client, addr, server: w.served.append(client)
+        return w
+
+    def _clients(self, n):
+        pairs = [socket.socketpair() for _ in range(n)]
+        for pair in pairs:
+            for sock in pair:
+                self.addCleanup(sock.close)
+        return [pair[0] for pair in pairs]
+
+    def test_one_connection_per_wakeup_leaves_the_rest_to_others(self):
+        """A burst of connections is shared by the workers polling the
+        listening socket: a wakeup takes one, not the whole backlog."""
+        w = self._worker()
+        clients = self._clients(3)
+        listener = _Listener(clients)
+        w._accept(listener)
+        self.assertEqual([clients[0]], list(w._conns))
+        self.assertEqual(clients[1:], listener.pending)
+        w._accept(listener)
+        w._accept(listener)
+        w._accept(listener)
+        self.assertEqual(clients, list(w._conns))
+
+    def test_a_full_worker_leaves_the_backlog_alone(self):
+        w = self._worker(worker_connections=1)
+        clients = self._clients(2)
+        listener = _Listener(clients)
+        w._accept(listener)
+        w._accept(listener)
+        self.assertEqual([clients[0]], list(w._conns))
+        self.assertEqual([clients[1]], listener.pending)
