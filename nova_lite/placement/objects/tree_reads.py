@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from nova_lite.placement.objects import common
 from nova_lite.placement.objects import packed_rows
+from nova_lite.placement.objects import provider_states
 
 RP = common.RP
 INV = common.INV
@@ -31,14 +32,16 @@ NARROW_SHARE = 0.75
 class Provider:
     """One provider as the candidate builder needs it."""
 
-    __slots__ = ('id', 'uuid', 'parent_id', 'root_id', 'traits', 'aggs',
-                 'inv', 'sharing')
+    __slots__ = ('id', 'uuid', 'parent_id', 'root_id', 'version',
+                 'traits', 'aggs', 'inv', 'sharing')
 
-    def __init__(self, rp_id, uuid, parent_id, root_id):
+    def __init__(self, rp_id, uuid, parent_id, root_id, version=None):
         self.id = rp_id
         self.uuid = uuid
         self.parent_id = parent_id
         self.root_id = root_id
+        # (generation, updated_at as text): what provider_states keys on
+        self.version = version
         self.traits = set()
         self.aggs = set()
         # {rc id: (capacity, min_unit, max_unit, step, used)}, capacity
@@ -91,9 +94,40 @@ def _usage_table():
 
 
 def _provider_statement(where):
+    """The providers' rows: id, uuid, parent, root, then the version
+    :mod:`provider_states` keys on (the generation, ``updated_at`` as
+    text, '' when never updated: a string on every driver, packed as one
+    on MariaDB)."""
     query = sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
-                      RP.c.root_provider_id)
+                      RP.c.root_provider_id, RP.c.generation,
+                      sa.func.coalesce(sa.cast(RP.c.updated_at, sa.String),
+                                       sa.literal('', sa.String)))
     return query if where is None else query.where(where)
+
+
+def _provider(row):
+    return Provider(row[0], row[1], row[2], row[3], (row[4], row[5]))
+
+
+def _usage_statement(where=None, own=None):
+    """Usage per provider and class alone (for providers whose
+    inventories :mod:`provider_states` remembers), of the providers
+    ``where`` selects (a condition on the providers table) or ``own``
+    (one on the allocations' own provider id); a select of the grouped
+    rows, so that MariaDB can pack it like the other reads."""
+    query = sa.select(
+        ALLOC.c.resource_provider_id.label('rp_id'),
+        ALLOC.c.resource_class_id.label('rc_id'),
+        sa.func.sum(ALLOC.c.used).label('used'))
+    if where is not None:
+        query = query.select_from(ALLOC.join(
+            RP, RP.c.id == ALLOC.c.resource_provider_id)).where(where)
+    if own is not None:
+        query = query.where(own)
+    usage = query.group_by(ALLOC.c.resource_provider_id,
+                           ALLOC.c.resource_class_id).subquery('usage')
+    return sa.select(usage.c.rp_id, usage.c.rc_id,
+                     sa.cast(usage.c.used, sa.Integer))
 
 
 def _inventory_statement(where, capacity=False):
@@ -141,6 +175,7 @@ def _tree_statements(where):
         'inventories': _inventory_statement(where),
         'traits': _link_statement(RP_TRAIT, RP_TRAIT.c.trait_id, where),
         'aggs': _link_statement(RP_AGG, RP_AGG.c.aggregate_id, where),
+        'usage': _usage_statement(where),
     }
 
 
@@ -155,6 +190,8 @@ def _own_range_statements():
         query = _TREE_STATEMENTS[None][name]
         statements[name] = query.where(
             table.c.resource_provider_id.between(lo, hi))
+    statements['usage'] = _usage_statement(
+        own=ALLOC.c.resource_provider_id.between(lo, hi))
     return statements
 
 
@@ -315,10 +352,8 @@ def _read_providers(context, roots, keep=None, by=BY_ROOT):
     rows = _execute_tree_reads(context, ('providers',), roots,
                                by)['providers']
     if keep is None:
-        return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}, len(
-            rows)
-    return {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows
-            if r[3] in keep}, len(rows)
+        return {r[0]: _provider(r) for r in rows}, len(rows)
+    return {r[0]: _provider(r) for r in rows if r[3] in keep}, len(rows)
 
 
 def _fill_inventories(providers, rows):
@@ -378,7 +413,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     else:
         # Read with the root query (exactly the trees' providers): the
         # reads below would cover the span of their ids.
-        providers = {r[0]: Provider(r[0], r[1], r[2], r[3]) for r in rows}
+        providers = {r[0]: _provider(r) for r in rows}
         scanned = max(providers) - min(providers) + 1 if providers else 0
     if with_aggs == NESTED_AGGS:
         with_aggs = any(p.parent_id is not None
@@ -387,6 +422,10 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
         lo, hi = min(providers), max(providers)
         if hi - lo < 2 * len(providers):
             roots, by = [lo, hi], BY_ID_RANGE
+    states = provider_states.of(context.session)
+    known = states.recall(providers, usable) if providers else None
+    if known is not None:
+        return _load_known(context, providers, known, with_aggs, roots, by)
     names = ('inventories', 'traits', 'aggs')[:3 if with_aggs else 2]
     narrow = (providers and (usable is not None or
                              len(providers) <= NARROW_SHARE * scanned) and
@@ -397,9 +436,11 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     _fill_links(providers, 'traits', rows['traits'])
     if with_aggs:
         _fill_links(providers, 'aggs', rows['aggs'])
+    read = None
     if narrow:
         wanted = _inventories_wanted(providers, usable)
         if len(wanted) <= NARROW_SHARE * scanned:
+            read = set(wanted)
             rows['inventories'] = _plain_read(
                 context, _INVENTORIES_BY_ID_LIST,
                 {'ids_json': json.dumps(wanted)}) if wanted else []
@@ -407,6 +448,35 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
             rows.update(_execute_tree_reads(context, ('inventories',),
                                             roots, by))
     _fill_inventories(providers, rows['inventories'])
+    states.remember(providers, read)
+    return providers
+
+
+def _load_known(context, providers, known, with_aggs, roots, by):
+    """:func:`_load`'s providers when :mod:`provider_states` knows the
+    inventories and traits of every one at its version: only the usage
+    (and the aggregates, when wanted) read, of the same providers.
+
+    A provider without allocations gets the remembered inventories as
+    they are (no tuple built), the others theirs with the usage read."""
+    names = ('usage', 'aggs') if with_aggs else ('usage',)
+    rows = _execute_tree_reads(context, names, roots, by)
+    if with_aggs:
+        _fill_links(providers, 'aggs', rows['aggs'])
+    usage = {}
+    for rp_id, rc_id, used in rows['usage']:
+        usage.setdefault(rp_id, {})[rc_id] = used
+    for provider, inventories, traits in known:
+        provider.traits = traits
+        if not inventories:
+            continue
+        used = usage.get(provider.id)
+        if used is None:
+            provider.inv = inventories
+        else:
+            provider.inv = {
+                rc: values if rc not in used else values[:4] + (used[rc],)
+                for rc, values in inventories.items()}
     return providers
 
 

@@ -13,6 +13,7 @@ import testtools
 import webob
 
 from nova_lite.placement.objects import packed_rows
+from nova_lite.placement.objects import provider_states
 from tests.functional.placement import statement_case
 
 AGG = str(uuid.uuid4())
@@ -63,8 +64,11 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
                         rc: {'total': total, 'allocation_ratio': ratio}
                         for rc, (total, ratio) in inventory.items()}})
 
-    def _text(self, query):
-        """(body text, statements sent) of a candidates request."""
+    def _text(self, query, cold=True):
+        """(body text, statements sent) of a candidates request; ``cold``:
+        with no provider remembered (every tree read)."""
+        if cold:
+            provider_states.clear_all()
         statements = []
 
         def record(conn, cursor, statement, *args):
@@ -100,6 +104,19 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
                      and 'traits.name' not in s and 'AS anon_1' not in s]
             self.assertTrue(reads, query)
             for statement in reads:
+                self.assertIn('group_concat(', statement, query)
+
+    def test_known_providers_read_their_usage_packed(self):
+        for query in QUERIES:
+            cold, cold_sent = self._text(query)
+            warm, sent = self._text(query, cold=False)
+            self.assertEqual(cold, warm, query)
+            self.assertEqual(len(cold_sent), len(sent), query)
+            self.assertFalse([s for s in sent if 'FROM inventories' in s
+                              and 'root.id' not in s], query)
+            usage = [s for s in sent if 'sum(allocations.used)' in s]
+            self.assertTrue(usage, query)
+            for statement in usage:
                 self.assertIn('group_concat(', statement, query)
 
     def test_a_ratio_concat_may_misprint_is_read_plainly(self):
