@@ -53,26 +53,27 @@ class ProviderStates:
         self._entries.clear()
 
     def recall(self, providers, usable=None):
-        """[(provider, inventories or None, traits)] for ``providers``
-        ({id: Provider}) when each is known at its version, else None.
+        """([(provider, inventories or None, traits)] of the providers of
+        ``providers`` ({id: Provider}) known at their version, {id:
+        Provider} of the others).
 
         An entry without inventories (its provider was left unread by a
         narrowed read) serves only when ``usable`` rejects the provider
         by its traits: that provider is then left without inventories,
-        as the narrowed read leaves it."""
+        as the narrowed read leaves it; otherwise it is unknown."""
         entries = self._entries
-        found = []
-        for provider in providers.values():
-            entry = entries.get(provider.id)
+        found, unknown = [], {}
+        for rp_id, provider in providers.items():
+            entry = entries.get(rp_id)
             if (entry is None or entry[0] != provider.uuid or
-                    entry[1] != provider.version):
-                return None
-            if entry[2] is None:
-                if usable is None or _usable_with(provider, entry[3],
-                                                  usable):
-                    return None
-            found.append((provider, entry[2], entry[3]))
-        return found
+                    entry[1] != provider.version or
+                    (entry[2] is None and (
+                        usable is None or
+                        _usable_with(provider, entry[3], usable)))):
+                unknown[rp_id] = provider
+            else:
+                found.append((provider, entry[2], entry[3]))
+        return found, unknown
 
     def remember(self, providers, read):
         """Keep the inventories and traits of ``providers`` as just read;

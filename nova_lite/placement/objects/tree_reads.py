@@ -27,6 +27,10 @@ IN_LIST_MAX = 500
 # _INVENTORIES_BY_ID_LIST) when they are at most this share of the
 # providers the range or whole-table read would cover.
 NARROW_SHARE = 0.75
+# A read whose providers provider_states knows but for at most this share
+# reads the others by id, one statement more; more unknown (a small
+# lab's two nodes, one of them just claimed), it reads every tree again.
+UNKNOWN_SHARE = 0.1
 
 
 class Provider:
@@ -423,9 +427,10 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
         if hi - lo < 2 * len(providers):
             roots, by = [lo, hi], BY_ID_RANGE
     states = provider_states.of(context.session)
-    known = states.recall(providers, usable) if providers else None
-    if known is not None:
-        return _load_known(context, providers, known, with_aggs, roots, by)
+    known, unknown = states.recall(providers, usable)
+    if known and len(unknown) <= UNKNOWN_SHARE * len(providers):
+        return _load_known(context, states, providers, known, unknown,
+                           with_aggs, roots, by)
     names = ('inventories', 'traits', 'aggs')[:3 if with_aggs else 2]
     narrow = (providers and (usable is not None or
                              len(providers) <= NARROW_SHARE * scanned) and
@@ -452,10 +457,13 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     return providers
 
 
-def _load_known(context, providers, known, with_aggs, roots, by):
+def _load_known(context, states, providers, known, unknown, with_aggs,
+                roots, by):
     """:func:`_load`'s providers when :mod:`provider_states` knows the
-    inventories and traits of every one at its version: only the usage
-    (and the aggregates, when wanted) read, of the same providers.
+    inventories and traits of most of them at their version: the usage
+    (and the aggregates, when wanted) read of the same providers, and
+    the inventories and traits of the ``unknown`` ones read by id (a
+    claim bumped their generation, say), then remembered.
 
     A provider without allocations gets the remembered inventories as
     they are (no tuple built), the others theirs with the usage read."""
@@ -463,6 +471,12 @@ def _load_known(context, providers, known, with_aggs, roots, by):
     rows = _execute_tree_reads(context, names, roots, by)
     if with_aggs:
         _fill_links(providers, 'aggs', rows['aggs'])
+    if unknown:
+        fresh = _execute_tree_reads(context, ('inventories', 'traits'),
+                                    sorted(unknown), BY_ID)
+        _fill_links(unknown, 'traits', fresh['traits'])
+        _fill_inventories(unknown, fresh['inventories'])
+        states.remember(unknown, None)
     usage = {}
     for rp_id, rc_id, used in rows['usage']:
         usage.setdefault(rp_id, {})[rc_id] = used
