@@ -82,7 +82,8 @@ class ProviderStates:
         with no usage, the tuples a provider without allocations gets
         as they are."""
         entries = self._entries
-        if len(entries) + len(providers) > self.limit:
+        new = sum(1 for rp_id in providers if rp_id not in entries)
+        if len(entries) + new > self.limit:
             entries.clear()
         for rp_id, provider in providers.items():
             inventories = None

@@ -82,3 +82,10 @@ class TestProviderStates(testtools.TestCase):
         self.assertEqual([1], list(states.recall(
             {1: _fresh(_provider(1))})[1]))
         self.assertEqual({}, states.recall({3: _fresh(_provider(3))})[1])
+
+    def test_providers_remembered_again_do_not_fill_the_table(self):
+        states = provider_states.ProviderStates(limit=3)
+        states.remember({1: _provider(1), 2: _provider(2)}, None)
+        states.remember({2: _provider(2), 3: _provider(3)}, None)
+        self.assertEqual(3, len(states))
+        self.assertEqual({}, states.recall({1: _fresh(_provider(1))})[1])
