@@ -68,16 +68,22 @@ _OUTCOMES = {'success': 'passed', 'xfail': 'passed', 'skip': 'skipped',
              'fail': 'failed', 'uxsuccess': 'failed'}
 
 
-def outcomes(stream):
+def outcomes(stream, tracebacks=None):
     """{test id: 'passed' | 'failed' | 'skipped'} of a subunit v2 byte
     stream; a class set-up failure (``setUpClass (<class>)``) is a failed
-    test, as stestr reports it."""
+    test, as stestr reports it. ``tracebacks``, a dict, gains each test's
+    ``traceback`` attachment (text)."""
     found = {}
 
     class Collect(testtools.StreamResult):
-        def status(self, test_id=None, test_status=None, **_kwargs):
+        def status(self, test_id=None, test_status=None, file_name=None,
+                   file_bytes=None, **_kwargs):
             if test_id and test_status in _OUTCOMES:
                 found[test_id] = _OUTCOMES[test_status]
+            if (tracebacks is not None and test_id and file_bytes
+                    and file_name == 'traceback'):
+                tracebacks[test_id] = tracebacks.get(test_id, '') + (
+                    file_bytes.decode('utf-8', 'replace'))
 
     collector = Collect()
     collector.startTestRun()
@@ -160,6 +166,28 @@ def report(found, regex, smoke, seconds, smoke_classes=()):
     return lines, (passed, len(failed) - len(known), skipped + len(known))
 
 
+def failure_details(failed, tracebacks, lab, tail=25, errors=40):
+    """Lines that say why: the end of each failed test's traceback, then
+    the last ERROR lines of the lab's logs (the lab is purged after the
+    run, and CI keeps only the end of its log)."""
+    lines = []
+    for test_id in failed:
+        lines.append('--- why %s failed (end of its traceback):' % test_id)
+        lines.extend(tracebacks.get(test_id, '(no traceback)')
+                     .rstrip().splitlines()[-tail:])
+    logs = os.path.join(lab.state, 'logs')
+    found = []
+    for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else ():
+        with open(os.path.join(logs, name), errors='replace') as f:
+            found.extend('%s: %s' % (name, line.rstrip()[:300])
+                         for line in f if ' ERROR ' in line)
+    if failed:
+        lines.append('--- the lab logs\' last %d ERROR lines (of %d):'
+                     % (min(errors, len(found)), len(found)))
+        lines.extend(found[-errors:])
+    return lines
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog='python -m tests.tempest')
     parser.add_argument('--regex', default=COMPUTE_REGEX)
@@ -216,7 +244,8 @@ def main(argv=None):
         stream, seconds = run_tempest(
             workspace, ['--regex', selection(args.regex, not args.no_smoke)],
             args.workers)
-        found = outcomes(stream)
+        tracebacks = {}
+        found = outcomes(stream, tracebacks)
         smoke_classes = () if args.no_smoke else listed_classes(
             workspace, SMOKE_REGEX)
         lines, totals = report(found, args.regex, not args.no_smoke,
@@ -224,6 +253,9 @@ def main(argv=None):
         if not found:
             totals = (0, 1, 0)
             lines.append('no test ran: see the tempest output above')
+        unexpected = sorted(t for t, o in found.items()
+                            if o == 'failed' and not exceptions.reason(t))
+        lines[:0] = failure_details(unexpected, tracebacks, lab)
         print('\n'.join(lines))
         print('%d passed, %d failed, %d skipped' % totals)
         return 1 if totals[1] else 0
