@@ -417,20 +417,30 @@ def _batches(context, search):
     if request.limit is not None and not request.randomize:
         # NOTE(nova_lite): the SQL filter is only a necessary condition;
         # when trees keep failing the Python checks, take bigger bites.
-        # The first bite is the limit itself: the filter is exact for the
-        # common flat tree, and a tree read beyond the limit is wasted.
+        # The first bite is the limit itself, and without the capacity
+        # conditions (room=False): in a cloud with room the first trees by
+        # id have it, and the Python checks, which are exact, find them
+        # from the usage the tree reads bring anyway; the capacity probes
+        # (a usage sum per inventory of each root) were the costliest
+        # statement of a limit=50 request on MariaDB (0.74 of 1.1 ms).
+        # The answer is the same: the next bites, filtered, start after
+        # the last tree of the first. A full cloud pays one bite more.
         size = max(request.limit, MIN_BATCH)
         after = None
+        room = False
         while not search.full:
             roots, rows = research.viable_trees(
-                context, request, search.ids, search.sharing, after, size)
+                context, request, search.ids, search.sharing, after, size,
+                room=room)
             if not roots:
                 return
             yield roots, rows
             if len(roots) < size:
                 return
             after = roots[-1]
-            size *= 2
+            if room:
+                size *= 2
+            room = True
         return
     # NOTE(nova_lite): without a limit every viable tree is read, so the
     # capacity part of the SQL filter would only repeat the Python checks

@@ -517,14 +517,16 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
     :param room: check capacity in SQL too. Without it only the cheap
         conditions (traits, aggregates, in_tree, root_required: index
         lookups in small link tables) narrow the trees, and None (every
-        tree) is returned when there is none of them. Why: when every
-        tree is read anyway, the capacity check (a usage lookup per
-        inventory row, grouped by tree) costs as much as reading the
-        inventories and the Python checks, which are exact, repeat it.
+        tree) is returned when there is none of them and no ``limit``.
+        Why: when every tree is read anyway (or the first ``limit`` of
+        them, see ``allocation_candidate._batches``), the capacity check
+        (a usage lookup per inventory row, grouped by tree) costs as much
+        as reading the inventories, and the Python checks, which are
+        exact, repeat it.
     """
     plan = _plan(request, ids, sharing, correlated=limit is not None,
                  room=room)
-    if not room and not any(plan):
+    if not room and limit is None and not any(plan):
         return None
     query = _build_root_query(plan, after is not None, limit)
     params = {'after': after} if after is not None else {}
@@ -555,7 +557,7 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
                             room), None
     plan = _plan(request, ids, sharing, correlated=limit is not None,
                  room=room)
-    if not room and not any(plan):
+    if not room and limit is None and not any(plan):
         return None, None
     query = _build_root_query(plan, after is not None, limit)
     params = {'after': after} if after is not None else {}

@@ -19,10 +19,13 @@ class TestLimitedRootQueryPlan(statement_case.PlacementStatementTestCase):
     database = 'mysql'
 
     def _root_query(self, query):
+        """The body and the root query with the capacity probes (the
+        limited search's bites after the first, which has none)."""
         sent = []
 
         def record(conn, cursor, statement, parameters, context, many):
-            if 'FROM resource_providers AS root' in statement:
+            if ('FROM resource_providers AS root' in statement and
+                    'allocations' in statement):
                 sent.append((conn, statement, parameters))
 
         body = self._call_watched(record, 'GET',
@@ -40,6 +43,10 @@ class TestLimitedRootQueryPlan(statement_case.PlacementStatementTestCase):
                     for row in cursor.fetchall()]
 
     def test_capacity_probe_starts_from_the_trees_providers(self):
+        # The first bite (16 trees, read without the probes) holds 6
+        # candidates: the next is probed.
+        for i in range(10):
+            self._provider('disk%d' % i, {'DISK_GB': 100})
         computes = [self._provider('cn%d' % i,
                                    {'VCPU': 8, 'MEMORY_MB': 1024,
                                     'DISK_GB': 100})

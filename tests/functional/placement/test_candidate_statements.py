@@ -4,6 +4,7 @@ limits, traits, sharing providers) or for data that has since changed."""
 
 import uuid
 
+import fixtures
 import sqlalchemy as sa
 
 from nova_lite.placement.objects import research_context
@@ -96,6 +97,11 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
                             record)
         return found, [s for s in statements if 'root.id' in s]
 
+    def _small_bites(self):
+        """A limited search reads as few trees per bite as its limit."""
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova_lite.placement.objects.allocation_candidate.MIN_BATCH', 1))
+
     def test_unlimited_request_checks_capacity_in_python(self):
         # Without a limit every tree is read: no root query for capacity
         # alone, and a full provider is still left out.
@@ -110,22 +116,53 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
         self.assertEqual([self.computes[0]], found)
         self.assertEqual(1, len(roots))
         self.assertNotIn('allocations', roots[0])
+        # A limit's first bite (the first trees by id) is read without
+        # the capacity condition too ...
         found, roots = self._root_queries('resources=VCPU:4&limit=5')
         self.assertEqual(sorted([self.computes[0], self.computes[2]]), found)
-        self.assertIn('allocations', roots[0])
+        self.assertEqual(1, len(roots))
+        self.assertNotIn('allocations', roots[0])
+        # ... and when it holds too few candidates, the next bites ask
+        # for room in SQL.
+        self._small_bites()
+        self._claim(self.computes[0], {'VCPU': 6})
+        found, roots = self._root_queries('resources=VCPU:4&limit=1')
+        self.assertEqual([self.computes[2]], found)
+        self.assertEqual(2, len(roots))
+        self.assertNotIn('allocations', roots[0])
+        self.assertIn('allocations', roots[1])
+
+    def test_a_limit_finds_the_first_trees_with_room_by_id(self):
+        # Whichever bite finds them, and however many are full before.
+        self._small_bites()
+        self.assertEqual([self.computes[0]],
+                         self._candidates('resources=VCPU:4&limit=1'))
+        self._claim(self.computes[0], {'VCPU': 6})
+        self.assertEqual([self.computes[1]],
+                         self._candidates('resources=VCPU:4&limit=1'))
+        self._claim(self.computes[1], {'VCPU': 6})
+        self.assertEqual([self.computes[2]],
+                         self._candidates('resources=VCPU:4&limit=1'))
+        self.assertEqual([self.computes[2]],
+                         self._candidates('resources=VCPU:4&limit=2'))
+        self._claim(self.computes[2], {'VCPU': 6})
+        self.assertEqual([], self._candidates('resources=VCPU:4&limit=1'))
 
     def test_limited_request_probes_each_tree_once_for_its_classes(self):
         # One correlated probe per root counts the classes with room,
         # wherever they are in the tree (here VCPU on the child, MEMORY_MB
         # on the root), not one probe per class.
+        # (The computes have no memory: the first bite, one of them read
+        # without the probes, finds nothing.)
+        self._small_bites()
         root, child = self._nested('nested', {'MEMORY_MB': 1024},
                                    {'VCPU': 4})
         found, roots = self._root_queries(
-            'resources=VCPU:2,MEMORY_MB:512&limit=5')
+            'resources=VCPU:2,MEMORY_MB:512&limit=1')
         self.assertEqual(sorted([root, child]), found)
-        self.assertEqual(1, len(roots))
-        self.assertEqual(1, roots[0].count('count(DISTINCT'), roots[0])
-        self.assertNotIn('IS NOT NULL', roots[0])
+        self.assertEqual(2, len(roots))
+        self.assertEqual(1, roots[1].count('count(DISTINCT'), roots[1])
+        self.assertNotIn('IS NOT NULL', roots[1])
         # A class without room anywhere in the tree rules it out ...
         self.assertEqual([], self._candidates(
             'resources=VCPU:2,MEMORY_MB:2048&limit=5'))
@@ -148,9 +185,12 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
     def test_one_class_in_two_groups_keeps_a_probe_per_group(self):
         # The same class asked by two groups (different amounts) cannot
         # be counted once: each keeps its own probe, and the answer holds.
+        self._small_bites()
+        self._claim(self.computes[0], {'VCPU': 6})
         found, roots = self._root_queries(
-            'resources1=VCPU:2&resources2=VCPU:3&limit=5'
+            'resources1=VCPU:2&resources2=VCPU:3&limit=1'
             '&group_policy=none')
-        self.assertEqual(sorted(self.computes), found)
-        self.assertEqual(0, roots[0].count('count(DISTINCT'), roots[0])
-        self.assertEqual(2, roots[0].count('IS NOT NULL'), roots[0])
+        self.assertEqual([self.computes[1]], found)
+        self.assertEqual(2, len(roots))
+        self.assertEqual(0, roots[1].count('count(DISTINCT'), roots[1])
+        self.assertEqual(2, roots[1].count('IS NOT NULL'), roots[1])
