@@ -82,8 +82,9 @@ def outcomes(stream, tracebacks=None):
                 found[test_id] = _OUTCOMES[test_status]
             if (tracebacks is not None and test_id and file_bytes
                     and file_name == 'traceback'):
+                # subunit hands a memoryview of the packet
                 tracebacks[test_id] = tracebacks.get(test_id, '') + (
-                    file_bytes.decode('utf-8', 'replace'))
+                    bytes(file_bytes).decode('utf-8', 'replace'))
 
     collector = Collect()
     collector.startTestRun()
