@@ -33,7 +33,6 @@ import sqlalchemy
 from sqlalchemy.engine import url as sa_url
 from sqlalchemy import exc as sa_exc
 from oslo_log import log as logging
-from pymysql.constants import SERVER_STATUS
 from sqlalchemy import pool as sa_pool
 
 from nova_lite import conf as nl_conf
@@ -72,10 +71,13 @@ def _trim_mysql_round_trips(engine):
       around every transaction, runs it again on a new connection: one
       retried transaction per engine and restart instead of none (the
       fault suite's ``mariadb_restart`` covers it);
-    * the reset rolls back only a connection that comes back inside a
-      transaction (the server's status flag, which PyMySQL keeps from
-      every reply): one the garbage collector returned, or a commit or
-      rollback that failed without dropping the connection.
+    * the reset rolls back only a connection that sent a statement after
+      its last successful COMMIT or ROLLBACK: one the garbage collector
+      or a raw DB-API user returned, or whose commit or rollback failed
+      without dropping it. Not the server's ``IN_TRANS`` flag: InnoDB
+      keeps a reader's snapshot (REPEATABLE READ) until the transaction
+      ends without flagging a transaction that only read, so the
+      connection's next user would have read that old snapshot.
     """
     pool = engine.pool
     # NOTE(nova_lite): oslo.db hard-codes pool_pre_ping and offers no
@@ -85,12 +87,39 @@ def _trim_mysql_round_trips(engine):
     pool._pre_ping = False
     pool._reset_on_return = sa_pool.base.reset_none
 
+    dialect = engine.dialect
+    for name in ('do_commit', 'do_rollback'):
+        setattr(dialect, name, _marking_ended(getattr(dialect, name)))
+
+    # Open from its checkout (a raw DB-API user sends statements no event
+    # sees) and from any statement after its last commit or rollback.
+    @sqlalchemy.event.listens_for(pool, 'checkout')
+    def _mark_checked_out(dbapi_con, con_record, con_proxy):
+        dbapi_con._nova_lite_ended = False
+
+    @sqlalchemy.event.listens_for(engine, 'before_cursor_execute')
+    def _mark_open(conn, cursor, statement, parameters, context, many):
+        cursor.connection._nova_lite_ended = False
+
     @sqlalchemy.event.listens_for(pool, 'reset')
     def _rollback_open_transaction(dbapi_con, con_record, reset_state):
         if reset_state.terminate_only:
             return
-        if dbapi_con.server_status & SERVER_STATUS.SERVER_STATUS_IN_TRANS:
+        if not getattr(dbapi_con, '_nova_lite_ended', False):
             dbapi_con.rollback()
+            dbapi_con._nova_lite_ended = True
+
+
+def _marking_ended(end):
+    """The dialect's ``do_commit`` or ``do_rollback`` ``end``, noting on
+    the DB-API connection that its transaction ended (see
+    :func:`_trim_mysql_round_trips`)."""
+    def wrapper(connection):
+        end(connection)
+        # SQLAlchemy passes the pool's proxy of the DB-API connection.
+        raw = getattr(connection, 'dbapi_connection', connection)
+        raw._nova_lite_ended = True
+    return wrapper
 
 
 def _pool_sqlite_engine(engine, busy_timeout_ms, writer):

@@ -66,6 +66,21 @@ class RoundTripsTestCase(testtools.TestCase):
         raw.close()   # back to the pool, never committed
         self.assertEqual([], self._rows())
 
+    def test_a_snapshot_is_not_left_to_the_connections_next_user(self):
+        # A read opens an InnoDB snapshot that no status flag shows.
+        engine = self.cm.writer.get_engine()
+        raw = engine.raw_connection()
+        cursor = raw.cursor()
+        cursor.execute('SELECT COUNT(*) FROM t')
+        cursor.fetchall()
+        cursor.close()
+        raw.close()   # back to the pool without a rollback
+        other = sa.create_engine(engine.url, poolclass=sa.pool.NullPool)
+        with other.begin() as conn:
+            conn.exec_driver_sql('INSERT INTO t VALUES (4)')
+        other.dispose()
+        self.assertEqual([4], self._rows())
+
     def test_a_dropped_connection_is_replaced_by_the_retry(self):
         """What a MariaDB restart does to a pooled connection."""
         with self.cm.writer.using(self.ctx) as s:
