@@ -411,7 +411,8 @@ def _collect(search, rules, trees):
 # -- the search loop ----------------------------------------------------------
 
 def _batches(context, search):
-    """(root ids, their providers' rows or None) to examine, in order,
+    """(root ids, their providers' rows or None, their usage rows or None)
+    to examine, in order,
     until the search is full (see :func:`research.viable_trees`)."""
     request = search.request
     if request.limit is not None and not request.randomize:
@@ -429,12 +430,12 @@ def _batches(context, search):
         after = None
         room = False
         while not search.full:
-            roots, rows = research.viable_trees(
+            roots, rows, ahead = research.viable_trees(
                 context, request, search.ids, search.sharing, after, size,
                 room=room)
             if not roots:
                 return
-            yield roots, rows
+            yield roots, rows, ahead
             if len(roots) < size:
                 return
             after = roots[-1]
@@ -457,7 +458,7 @@ def _batches(context, search):
     for start in range(0, len(roots), size):
         if search.full or len(search.results) >= request.limit:
             return
-        yield roots[start:start + size], None
+        yield roots[start:start + size], None, None
 
 
 def _with_aggs(request, sharing):
@@ -508,9 +509,9 @@ def _search(context, request):
     by_id = dict(sharing)
     with_aggs = _with_aggs(request, sharing)
     usable = _usable(rules, sharing)
-    for roots, rows in _batches(context, search):
+    for roots, rows, ahead in _batches(context, search):
         trees = tree_reads.load_trees(context, roots, with_aggs, usable,
-                                      rows)
+                                      rows, ahead)
         search.anchored = tree_reads.anchors(context, sharing, roots)
         by_id.update(_collect(search, rules, trees))
         if search.full:

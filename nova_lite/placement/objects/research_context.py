@@ -540,7 +540,8 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
 
 def viable_trees(context, request, ids, sharing, after=None, limit=None,
                  room=True):
-    """(root ids, provider rows) of the trees :func:`viable_roots` finds.
+    """(root ids, provider rows, {'usage': rows}) of the trees
+    :func:`viable_roots` finds.
 
     On SQLite one statement reads both: the providers of the trees (rows
     of ``tree_reads.providers_of``), the root query as their filter, the
@@ -551,22 +552,39 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
     it more server time than the two (1.41 against 1.19 ms for limit=50),
     and the root query as the providers' filter without a limit made
     member_of a FirstMatch semi-join per provider (300-480 ms at 1,000).
-    (None, None): no condition (see ``room``), every tree."""
-    if not tree_reads.on_sqlite(context.session):
+    (None, None, None): no condition (see ``room``), every tree.
+
+    On MariaDB a limited bite without the capacity probes (``room``
+    False: see ``allocation_candidate._batches``) reads the providers and
+    their usage with the root query as their filter, packed in one
+    statement: a cheap root query (an index range) joins them well, and
+    the plain limit=50 request is one statement and a rollback fewer.
+    Otherwise the usage is None (read with the trees)."""
+    sqlite = tree_reads.on_sqlite(context.session)
+    together = not sqlite and not room and limit is not None and (
+        packed_rows.applies(context.session))
+    if not sqlite and not together:
         return viable_roots(context, request, ids, sharing, after, limit,
-                            room), None
+                            room), None, None
     plan = _plan(request, ids, sharing, correlated=limit is not None,
                  room=room)
     if not room and limit is None and not any(plan):
-        return None, None
+        return None, None, None
     query = _build_root_query(plan, after is not None, limit)
     params = {'after': after} if after is not None else {}
+    if together:
+        rows, usage = packed_rows.unpack_union(context.session.execute(
+            tree_reads.providers_and_usage_of(query), params).all(), 2)
+        if rows is None or usage is None:
+            return viable_roots(context, request, ids, sharing, after,
+                                limit, room), None, None
+        return sorted({row[3] for row in rows}), rows, {'usage': usage}
     result = context.session.execute(tree_reads.providers_of(query), params)
     try:
         rows = result.cursor.fetchall()
     finally:
         result.close()
-    return sorted({row[3] for row in rows}), rows
+    return sorted({row[3] for row in rows}), rows, None
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE)

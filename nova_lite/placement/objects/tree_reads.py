@@ -270,6 +270,16 @@ def providers_of(root_query):
         sa.select(viable.c.id)))
 
 
+@functools.lru_cache(maxsize=256)
+def providers_and_usage_of(root_query):
+    """MariaDB's :func:`providers_of` with the trees' usage, packed in one
+    statement (see :func:`research_context.viable_trees`)."""
+    viable = sa.select(root_query.subquery('viable').c.id)
+    where = RP.c.root_provider_id.in_(viable)
+    return packed_rows.packed_union([_provider_statement(where),
+                                     _usage_statement(where)])
+
+
 def _params(roots, by):
     if roots is None:
         return {}
@@ -407,7 +417,7 @@ NESTED_AGGS = 'nested'
 
 
 def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
-          usable=None, rows=None):
+          usable=None, rows=None, ahead=None):
     """{id: Provider} of the trees ``roots`` as :func:`_read_providers`
     reads them (or of the provider ``rows`` already read), their
     inventories, traits and (see ``NESTED_AGGS``) aggregates filled in.
@@ -426,7 +436,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     whether a tree of that provider alone may have a candidate; such a
     tree that may not is left without inventories (its provider then
     fits nothing), every other tree's providers get theirs."""
-    ahead = {}
+    ahead = dict(ahead or {})
     if rows is None:
         providers, scanned, ahead = _read_providers(
             context, roots, keep, by, _read_ahead(context, with_aggs))
@@ -530,19 +540,20 @@ def _inventories_wanted(providers, usable):
 
 
 def load_trees(context, root_ids, with_aggs=True, usable=None,
-               provider_rows=None):
+               provider_rows=None, ahead=None):
     """{root id: [Provider, ...]} for ``root_ids`` (a list; None: every
     tree, in root id order); aggregates only ``with_aggs`` (member_of or
     sharing providers need them; ``NESTED_AGGS``: only if a tree has
     more than one provider); ``usable`` as :func:`_load` takes it;
-    ``provider_rows``: the trees' providers, already read."""
+    ``provider_rows``: the trees' providers, already read, and
+    ``ahead`` ({'usage': rows}) their usage when it was read with them."""
     if root_ids is None:
         providers = _load(context, None, with_aggs, usable=usable)
         root_ids = sorted(p.id for p in providers.values()
                           if p.parent_id is None)
     else:
         providers = _read_trees(context, root_ids, with_aggs, usable,
-                                provider_rows)
+                                provider_rows, ahead)
     trees = {root_id: [] for root_id in root_ids}
     for provider in providers.values():
         tree = trees.get(provider.root_id)
@@ -558,7 +569,8 @@ def _provider_id(provider):
     return provider.id
 
 
-def _read_trees(context, root_ids, with_aggs, usable=None, rows=None):
+def _read_trees(context, root_ids, with_aggs, usable=None, rows=None,
+                ahead=None):
     """The providers of the trees ``root_ids``. Dense ids (the range from
     the first to the last root at most twice as long as the list, as a
     limited search's batch of flat trees usually is) are read as that
@@ -573,11 +585,12 @@ def _read_trees(context, root_ids, with_aggs, usable=None, rows=None):
     ordered = sorted(wanted)
     if ordered and ordered[-1] - ordered[0] < 2 * len(ordered):
         return _load(context, ordered, with_aggs, keep=wanted, by=BY_RANGE,
-                     usable=usable, rows=rows)
+                     usable=usable, rows=rows, ahead=ahead)
     if len(wanted) > IN_LIST_MAX:
         return _load(context, None, with_aggs, keep=wanted, usable=usable,
-                     rows=rows)
-    return _load(context, ordered, with_aggs, usable=usable, rows=rows)
+                     rows=rows, ahead=ahead)
+    return _load(context, ordered, with_aggs, usable=usable, rows=rows,
+                 ahead=ahead)
 
 
 def load_sharing(context, request, ids):

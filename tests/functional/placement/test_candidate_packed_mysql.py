@@ -121,6 +121,17 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
             for statement in usage:
                 self.assertIn('group_concat(', statement, query)
 
+    def test_a_limited_request_reads_its_first_trees_in_one_statement(self):
+        query = 'resources=VCPU:1&limit=2'
+        self._text(query)
+        body, sent = self._text(query, cold=False)
+        # The first trees' roots, providers and usage are one read.
+        reads = [s for s in sent if 'FROM resource_providers' in s]
+        self.assertEqual(1, len(reads), [s[:300] for s in sent])
+        self.assertIn('FROM resource_providers AS root', reads[0])
+        self.assertIn('sum(allocations.used)', reads[0])
+        self.assertEqual(self._plain(query)[0], body)
+
     def test_a_ratio_concat_may_misprint_is_read_plainly(self):
         # MariaDB 10.11's CONCAT writes some floats around 1e-13 with a
         # digit fewer than the protocol sends them.

@@ -25,7 +25,7 @@ class TestLimitedRootQueryPlan(statement_case.PlacementStatementTestCase):
 
         def record(conn, cursor, statement, parameters, context, many):
             if ('FROM resource_providers AS root' in statement and
-                    'allocations' in statement):
+                    'inventories' in statement):
                 sent.append((conn, statement, parameters))
 
         body = self._call_watched(record, 'GET',
