@@ -3,6 +3,7 @@
 import json
 import os
 import threading
+import time
 
 import fixtures
 from oslo_config import cfg
@@ -359,11 +360,20 @@ class TestFaultInjection(FakeDriverTestCase):
         self.assertIn('ok', first)
 
     def test_spawn_delay(self):
-        sleep = self.useFixture(fixtures.MockPatch(
-            'nova_lite.virt.fake.time.sleep')).mock
+        # Only this thread's sleeps are counted (and skipped): patching
+        # the time module reaches every thread, and a background thread
+        # another test of this worker left (a retry loop) sleeps as well.
+        me, real_sleep, slept = threading.get_ident(), time.sleep, []
+
+        def sleep(seconds):
+            if threading.get_ident() != me:
+                return real_sleep(seconds)
+            slept.append(seconds)
+        self.useFixture(fixtures.MonkeyPatch('nova_lite.virt.fake.time.sleep',
+                                             sleep))
         self.flags(spawn_delay=0.25)
         self._spawn(self.start(), 'a')
-        sleep.assert_called_once_with(0.25)
+        self.assertEqual([0.25], slept)
 
     def test_node_not_served_reschedules(self):
         self.assertRaises(virt_exc.BuildFailed, self._spawn, self.start(),
