@@ -560,10 +560,9 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
     statement: a cheap root query (an index range) joins them well, and
     the plain limit=50 request is one statement and a rollback fewer.
     Otherwise the usage is None (read with the trees)."""
-    sqlite = tree_reads.on_sqlite(context.session)
-    together = not sqlite and not room and limit is not None and (
-        packed_rows.applies(context.session))
-    if not sqlite and not together:
+    together = not room and limit is not None and packed_rows.applies(
+        context.session)
+    if not together and not tree_reads.on_sqlite(context.session):
         return viable_roots(context, request, ids, sharing, after, limit,
                             room), None, None
     plan = _plan(request, ids, sharing, correlated=limit is not None,

@@ -436,7 +436,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     whether a tree of that provider alone may have a candidate; such a
     tree that may not is left without inventories (its provider then
     fits nothing), every other tree's providers get theirs."""
-    ahead = dict(ahead or {})
+    ahead = ahead or {}
     if rows is None:
         providers, scanned, ahead = _read_providers(
             context, roots, keep, by, _read_ahead(context, with_aggs))
@@ -463,7 +463,11 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
               on_sqlite(context.session))
     if narrow:
         names = names[1:]
-    rows = _execute_tree_reads(context, names, roots, by)
+    # The aggregates read ahead with the providers are not read again.
+    rows = {name: ahead[name] for name in names if name in ahead}
+    rows.update(_execute_tree_reads(
+        context, tuple(name for name in names if name not in rows), roots,
+        by))
     _fill_links(providers, 'traits', rows['traits'])
     if with_aggs:
         _fill_links(providers, 'aggs', rows['aggs'])

@@ -57,25 +57,25 @@ class RoundTripsTestCase(testtools.TestCase):
         self._rows()
         self.assertEqual(2, len(self.commands), self.commands)
 
-    def test_a_connection_returned_in_a_transaction_is_rolled_back(self):
-        engine = self.cm.writer.get_engine()
-        raw = engine.raw_connection()
+    def _return_raw(self, statement):
+        """Run ``statement`` on a pooled connection through the DB-API,
+        then give the connection back without a commit or rollback."""
+        raw = self.cm.writer.get_engine().raw_connection()
         cursor = raw.cursor()
-        cursor.execute('INSERT INTO t VALUES (2)')
+        cursor.execute(statement)
+        cursor.fetchall()
         cursor.close()
-        raw.close()   # back to the pool, never committed
+        raw.close()
+
+    def test_a_connection_returned_in_a_transaction_is_rolled_back(self):
+        self._return_raw('INSERT INTO t VALUES (2)')
         self.assertEqual([], self._rows())
 
     def test_a_snapshot_is_not_left_to_the_connections_next_user(self):
         # A read opens an InnoDB snapshot that no status flag shows.
-        engine = self.cm.writer.get_engine()
-        raw = engine.raw_connection()
-        cursor = raw.cursor()
-        cursor.execute('SELECT COUNT(*) FROM t')
-        cursor.fetchall()
-        cursor.close()
-        raw.close()   # back to the pool without a rollback
-        other = sa.create_engine(engine.url, poolclass=sa.pool.NullPool)
+        self._return_raw('SELECT COUNT(*) FROM t')
+        other = sa.create_engine(self.cm.writer.get_engine().url,
+                                 poolclass=sa.pool.NullPool)
         with other.begin() as conn:
             conn.exec_driver_sql('INSERT INTO t VALUES (4)')
         other.dispose()
