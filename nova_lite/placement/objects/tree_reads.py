@@ -1,6 +1,7 @@
 """Reading the trees of allocation candidates: providers, inventories
-with usage, traits and aggregates, in a handful of prebuilt statements,
-into :class:`Provider` objects the candidate builder combines.
+with usage, traits and aggregates, by the prebuilt statements of
+:mod:`tree_statements`, into :class:`Provider` objects the candidate
+builder combines.
 
 Split from :mod:`research_context` (which decides which trees to read)
 because this is the per-provider half of the request's cost: the rows
@@ -15,17 +16,16 @@ import sqlalchemy as sa
 from nova_lite.placement.objects import common
 from nova_lite.placement.objects import packed_rows
 from nova_lite.placement.objects import provider_states
+from nova_lite.placement.objects import tree_statements as stmts
 
 RP = common.RP
-INV = common.INV
-ALLOC = common.ALLOC
-RP_TRAIT = common.RP_TRAIT
 RP_AGG = common.RP_AGG
+
 # Above this many roots the trees are read without an IN list.
 IN_LIST_MAX = 500
 # SQLite reads the inventories of a list of providers (see
-# _INVENTORIES_BY_ID_LIST) when they are at most this share of the
-# providers the range or whole-table read would cover.
+# stmts.INVENTORIES_BY_ID_LIST) when they are at most this share
+# of the providers the range or whole-table read would cover.
 NARROW_SHARE = 0.75
 # A read whose providers provider_states knows but for at most this share
 # reads the others by id, one statement more; more unknown (a small
@@ -74,88 +74,8 @@ class Provider:
         return capacity - used >= amount + already
 
 
-# -- loading trees -----------------------------------------------------------
-#
-# The tree reads are the same few statements on every request: built once
-# here, the root ids passed as an expanding parameter, so a request pays
-# neither their construction nor SQLAlchemy's cache key walk (memoized on
-# the statement object). Each comes in three forms: every provider (key
-# None), the providers of some trees (``RP.root_provider_id``) and some
-# providers by id (``RP.id``, the sharing providers).
-
-_IDS = sa.bindparam('ids', expanding=True)
-
-
-def _usage_table():
-    """Usage per provider and class, as a derived table to join once
-    (cheaper than a subquery per inventory row on MariaDB)."""
-    return sa.select(
-        ALLOC.c.resource_provider_id.label('rp_id'),
-        ALLOC.c.resource_class_id.label('rc_id'),
-        sa.func.sum(ALLOC.c.used).label('used')).group_by(
-            ALLOC.c.resource_provider_id,
-            ALLOC.c.resource_class_id).subquery('usage')
-
-
-def _provider_statement(where):
-    """The providers' rows: id, uuid, parent, root, then the version
-    :mod:`provider_states` keys on (the generation, ``updated_at`` as
-    text, '' when never updated: a string on every driver, packed as one
-    on MariaDB)."""
-    query = sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
-                      RP.c.root_provider_id, RP.c.generation,
-                      sa.func.coalesce(sa.cast(RP.c.updated_at, sa.String),
-                                       sa.literal('', sa.String)))
-    return query if where is None else query.where(where)
-
-
 def _provider(row):
     return Provider(row[0], row[1], row[2], row[3], (row[4], row[5]))
-
-
-def _usage_statement(where=None, own=None):
-    """Usage per provider and class alone (for providers whose
-    inventories :mod:`provider_states` remembers), of the providers
-    ``where`` selects (a condition on the providers table) or ``own``
-    (one on the allocations' own provider id); a select of the grouped
-    rows, so that MariaDB can pack it like the other reads."""
-    query = sa.select(
-        ALLOC.c.resource_provider_id.label('rp_id'),
-        ALLOC.c.resource_class_id.label('rc_id'),
-        sa.func.sum(ALLOC.c.used).label('used'))
-    if where is not None:
-        query = query.select_from(ALLOC.join(
-            RP, RP.c.id == ALLOC.c.resource_provider_id)).where(where)
-    if own is not None:
-        query = query.where(own)
-    usage = query.group_by(ALLOC.c.resource_provider_id,
-                           ALLOC.c.resource_class_id).subquery('usage')
-    return sa.select(usage.c.rp_id, usage.c.rc_id,
-                     sa.cast(usage.c.used, sa.Integer))
-
-
-def _inventory_statement(where, capacity=False):
-    """The inventories with usage; with ``capacity`` the capacity in one
-    column, ``(total - reserved) * allocation_ratio`` computed by the
-    database (SQLite's, see _CAPACITY_READS), else the three columns."""
-    usage = _usage_table()
-    joined = INV.outerjoin(usage, sa.and_(
-        usage.c.rp_id == INV.c.resource_provider_id,
-        usage.c.rc_id == INV.c.resource_class_id))
-    if where is not None:
-        joined = joined.join(RP, RP.c.id == INV.c.resource_provider_id)
-    if capacity:
-        amounts = [(INV.c.total - INV.c.reserved) * INV.c.allocation_ratio]
-    else:
-        amounts = [INV.c.total, INV.c.reserved, INV.c.allocation_ratio]
-    query = sa.select(
-        INV.c.resource_provider_id, INV.c.resource_class_id, *amounts,
-        INV.c.min_unit, INV.c.max_unit, INV.c.step_size,
-        # NOTE(nova_lite): an integer from every driver (MySQL's SUM is
-        # a DECIMAL), so a row's tail is the inventory tuple as read.
-        sa.cast(sa.func.coalesce(usage.c.used, 0), sa.Integer)
-    ).select_from(joined)
-    return query if where is None else query.where(where)
 
 
 def _with_capacity(rows):
@@ -163,93 +83,6 @@ def _with_capacity(rows):
     the capacity computed as Python computes it from the values read."""
     return [(r[0], r[1], (r[2] - r[3]) * r[4], r[5], r[6], r[7], r[8])
             for r in rows]
-
-
-def _link_statement(table, column, where):
-    query = sa.select(table.c.resource_provider_id, column)
-    if where is None:
-        return query
-    return query.select_from(table.join(
-        RP, RP.c.id == table.c.resource_provider_id)).where(where)
-
-
-def _tree_statements(where):
-    return {
-        'providers': _provider_statement(where),
-        'inventories': _inventory_statement(where),
-        'traits': _link_statement(RP_TRAIT, RP_TRAIT.c.trait_id, where),
-        'aggs': _link_statement(RP_AGG, RP_AGG.c.aggregate_id, where),
-        'usage': _usage_statement(where),
-    }
-
-
-def _own_range_statements():
-    """The inventories, traits and aggregates of the providers with an id
-    between ``lo`` and ``hi``, by the tables' own provider id column: no
-    join with the providers table (see :func:`_load`)."""
-    lo, hi = sa.bindparam('lo'), sa.bindparam('hi')
-    statements = {}
-    for name, table in (('inventories', INV), ('traits', RP_TRAIT),
-                        ('aggs', RP_AGG)):
-        query = _TREE_STATEMENTS[None][name]
-        statements[name] = query.where(
-            table.c.resource_provider_id.between(lo, hi))
-    statements['usage'] = _usage_statement(
-        own=ALLOC.c.resource_provider_id.between(lo, hi))
-    return statements
-
-
-# BY_RANGE: the trees with a root id between the first and the last of a
-# sorted list (two plain parameters; the caller drops the trees not in
-# the list). BY_ID_RANGE: the providers with an id between two others
-# (the rows of the other providers are dropped likewise).
-BY_ROOT, BY_ID, BY_RANGE, BY_ID_RANGE = 'root', 'id', 'range', 'id-range'
-_TREE_STATEMENTS = {
-    None: _tree_statements(None),
-    BY_ROOT: _tree_statements(RP.c.root_provider_id.in_(_IDS)),
-    BY_ID: _tree_statements(RP.c.id.in_(_IDS)),
-    BY_RANGE: _tree_statements(RP.c.root_provider_id.between(
-        sa.bindparam('lo'), sa.bindparam('hi'))),
-}
-_TREE_STATEMENTS[BY_ID_RANGE] = _own_range_statements()
-
-
-def _capacity_reads():
-    """SQLite's inventories reads: the statements of _TREE_STATEMENTS
-    with the capacity computed in SQL. Two values fewer per row (SQLite's
-    per-value conversion is most of a read: 3,000 rows 3.1 -> 2.8 ms),
-    and the same float: SQLite's REAL is a double, ``total - reserved``
-    an integer it converts exactly, the product the one Python computes.
-    Not on MariaDB, whose FLOAT column is single precision: its product
-    would use the float's exact value, Python the text the protocol
-    sends (0.7, not 0.699999988), as Placement does."""
-    lo, hi = sa.bindparam('lo'), sa.bindparam('hi')
-    reads = {
-        None: _inventory_statement(None, capacity=True),
-        BY_ROOT: _inventory_statement(RP.c.root_provider_id.in_(_IDS),
-                                      capacity=True),
-        BY_ID: _inventory_statement(RP.c.id.in_(_IDS), capacity=True),
-        BY_RANGE: _inventory_statement(
-            RP.c.root_provider_id.between(lo, hi), capacity=True),
-    }
-    reads[BY_ID_RANGE] = reads[None].where(
-        INV.c.resource_provider_id.between(lo, hi))
-    return reads
-
-
-_CAPACITY_READS = _capacity_reads()
-
-# SQLite: the inventories (with usage) of the providers whose ids are the
-# JSON array ``ids_json``, one parameter expanded by the engine itself
-# (``json_each``): no rendered parameter per id, and only those rows read
-# and converted (SQLite's per-value conversion is most of the read; a
-# filtered query at 1,000 providers read 3,000 rows for 2,000 used:
-# 3.4 -> 2.3 ms). Not on MariaDB, whose packed read of the same rows by
-# an IN list was no faster than by the range (16 against 10 ms at 5,000).
-_INVENTORIES_BY_ID_LIST = _CAPACITY_READS[None].where(
-    INV.c.resource_provider_id.in_(sa.select(
-        sa.func.json_each(sa.bindparam('ids_json')).table_valued(
-            'value').c.value)))
 
 
 def on_sqlite(session):
@@ -260,38 +93,18 @@ def on_sqlite(session):
     return session.get_bind().dialect.name == 'sqlite'
 
 
-@functools.lru_cache(maxsize=256)
-def providers_of(root_query):
-    """The providers read of the trees whose roots ``root_query`` (a
-    select of root ids, its own order and limit kept) returns, kept per
-    root query statement (see :func:`research_context.viable_trees`)."""
-    viable = root_query.subquery('viable')
-    return _provider_statement(RP.c.root_provider_id.in_(
-        sa.select(viable.c.id)))
-
-
-@functools.lru_cache(maxsize=256)
-def providers_and_usage_of(root_query):
-    """MariaDB's :func:`providers_of` with the trees' usage, packed in one
-    statement (see :func:`research_context.viable_trees`)."""
-    viable = sa.select(root_query.subquery('viable').c.id)
-    where = RP.c.root_provider_id.in_(viable)
-    return packed_rows.packed_union([_provider_statement(where),
-                                     _usage_statement(where)])
-
-
 def _params(roots, by):
     if roots is None:
         return {}
-    if by in (BY_RANGE, BY_ID_RANGE):
+    if by in (stmts.BY_RANGE, stmts.BY_ID_RANGE):
         return {'lo': roots[0], 'hi': roots[-1]}
     return {'ids': roots}
 
 
-def _execute_tree_reads(context, names, roots, by=BY_ROOT):
+def _execute_tree_reads(context, names, roots, by=stmts.BY_ROOT):
     """{name: rows} of the reads ``names`` for the providers of the
-    trees ``roots`` (a sorted list of ids; with ``by=BY_ID`` the
-    providers of those ids), or of every provider when ``roots`` is None.
+    trees ``roots`` (a sorted list of ids; with ``by=BY_ID`` the providers
+    of those ids), or of every provider when ``roots`` is None.
 
     The rows are the driver's own tuples, fetched from the DB-API cursor
     of the result: every column read here is an integer, a string or a
@@ -313,12 +126,13 @@ def _execute_tree_reads(context, names, roots, by=BY_ROOT):
             continue
         if name != 'inventories':
             found[name] = _plain_read(
-                context, _TREE_STATEMENTS[key][name], params)
+                context, stmts.TREES[key][name], params)
         elif sqlite:
-            found[name] = _plain_read(context, _CAPACITY_READS[key], params)
+            found[name] = _plain_read(context, stmts.CAPACITY_READS[key],
+                                      params)
         else:
             found[name] = _with_capacity(_plain_read(
-                context, _TREE_STATEMENTS[key][name], params))
+                context, stmts.TREES[key][name], params))
     return found
 
 
@@ -335,7 +149,7 @@ def _packed_statement(key, names):
     """The packed form of the tree reads ``names`` of ``key``, built on
     first use (a handful of sets in all)."""
     return packed_rows.packed_union(
-        [_TREE_STATEMENTS[key][name] for name in names])
+        [stmts.TREES[key][name] for name in names])
 
 
 def _packed_reads(context, key, names, params):
@@ -357,7 +171,7 @@ def _packed_reads(context, key, names, params):
     return found
 
 
-def _read_providers(context, roots, keep=None, by=BY_ROOT, also=()):
+def _read_providers(context, roots, keep=None, by=stmts.BY_ROOT, also=()):
     """({id: Provider}, rows read, {name: rows} of ``also``) of the trees
     of ``roots`` (None: every tree); only those with a root in ``keep``
     when given (every tree is read when the list of roots is too long
@@ -416,7 +230,7 @@ def _fill_links(providers, name, rows):
 NESTED_AGGS = 'nested'
 
 
-def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
+def _load(context, roots, with_aggs=True, keep=None, by=stmts.BY_ROOT,
           usable=None, rows=None, ahead=None):
     """{id: Provider} of the trees ``roots`` as :func:`_read_providers`
     reads them (or of the provider ``rows`` already read), their
@@ -448,10 +262,10 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
     if with_aggs == NESTED_AGGS:
         with_aggs = any(p.parent_id is not None
                         for p in providers.values())
-    if by == BY_RANGE and providers:
+    if by == stmts.BY_RANGE and providers:
         lo, hi = min(providers), max(providers)
         if hi - lo < 2 * len(providers):
-            roots, by = [lo, hi], BY_ID_RANGE
+            roots, by = [lo, hi], stmts.BY_ID_RANGE
     states = provider_states.of(context.session)
     known, unknown = states.recall(providers, usable)
     if known and len(unknown) <= UNKNOWN_SHARE * len(providers):
@@ -477,7 +291,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=BY_ROOT,
         if len(wanted) <= NARROW_SHARE * scanned:
             read = set(wanted)
             rows['inventories'] = _plain_read(
-                context, _INVENTORIES_BY_ID_LIST,
+                context, stmts.INVENTORIES_BY_ID_LIST,
                 {'ids_json': json.dumps(wanted)}) if wanted else []
         else:
             rows.update(_execute_tree_reads(context, ('inventories',),
@@ -508,7 +322,7 @@ def _load_known(context, states, providers, known, unknown, with_aggs,
         _fill_links(providers, 'aggs', rows['aggs'])
     if unknown:
         fresh = _execute_tree_reads(context, ('inventories', 'traits'),
-                                    sorted(unknown), BY_ID)
+                                    sorted(unknown), stmts.BY_ID)
         _fill_links(unknown, 'traits', fresh['traits'])
         _fill_inventories(unknown, fresh['inventories'])
         states.remember(unknown, None)
@@ -588,8 +402,9 @@ def _read_trees(context, root_ids, with_aggs, usable=None, rows=None,
     wanted = set(root_ids)
     ordered = sorted(wanted)
     if ordered and ordered[-1] - ordered[0] < 2 * len(ordered):
-        return _load(context, ordered, with_aggs, keep=wanted, by=BY_RANGE,
-                     usable=usable, rows=rows, ahead=ahead)
+        return _load(context, ordered, with_aggs, keep=wanted,
+                     by=stmts.BY_RANGE, usable=usable, rows=rows,
+                     ahead=ahead)
     if len(wanted) > IN_LIST_MAX:
         return _load(context, None, with_aggs, keep=wanted, usable=usable,
                      rows=rows, ahead=ahead)
@@ -602,7 +417,7 @@ def load_sharing(context, request, ids):
     ids found by :func:`research_context.resolve`)."""
     if not ids.sharing:
         return {}
-    sharing = _load(context, sorted(ids.sharing), by=BY_ID)
+    sharing = _load(context, sorted(ids.sharing), by=stmts.BY_ID)
     for provider in sharing.values():
         provider.sharing = True
     return sharing

@@ -7,7 +7,7 @@ import uuid
 import fixtures
 import sqlalchemy as sa
 
-from nova_lite.placement.objects import research_context
+from nova_lite.placement.objects import root_query
 from tests.functional.placement import statement_case
 
 AGG = str(uuid.uuid4())
@@ -38,11 +38,11 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
 
     def test_same_shape_reuses_the_statement(self):
         self._candidates('resources=VCPU:4&limit=5')
-        hits = research_context._build_root_query.cache_info().hits
+        hits = root_query.build.cache_info().hits
         self.assertEqual(sorted(self.computes),
                          self._candidates('resources=VCPU:4&limit=5'))
         self.assertGreater(
-            research_context._build_root_query.cache_info().hits, hits)
+            root_query.build.cache_info().hits, hits)
 
     def test_amounts_limits_and_traits_are_not_shared(self):
         # The larger amount first: a statement planned for it, reused for
