@@ -190,6 +190,18 @@ def resolve(context, request):
     return ids
 
 
+def _root_query(request, ids, sharing, after, limit, room):
+    """(statement, parameters) of the root query :func:`viable_roots` and
+    :func:`viable_trees` run, or None when, without ``room``, nothing
+    narrows the trees and there is no ``limit`` (every tree)."""
+    plan = root_query.plan(request, ids, sharing,
+                           correlated=limit is not None, room=room)
+    if not room and limit is None and not any(plan):
+        return None
+    params = {'after': after} if after is not None else {}
+    return root_query.build(plan, after is not None, limit), params
+
+
 def viable_roots(context, request, ids, sharing, after=None, limit=None,
                  room=True):
     """Ids of root providers whose tree may satisfy ``request``, ascending.
@@ -206,12 +218,10 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
         as reading the inventories, and the Python checks, which are
         exact, repeat it.
     """
-    plan = root_query.plan(request, ids, sharing,
-                           correlated=limit is not None, room=room)
-    if not room and limit is None and not any(plan):
+    found = _root_query(request, ids, sharing, after, limit, room)
+    if found is None:
         return None
-    query = root_query.build(plan, after is not None, limit)
-    params = {'after': after} if after is not None else {}
+    query, params = found
     if packed_rows.applies(context.session):
         roots = packed_rows.unpack(context.session.execute(
             root_query.packed(query), params).all())
@@ -248,12 +258,10 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
     if not together and not tree_reads.on_sqlite(context.session):
         return viable_roots(context, request, ids, sharing, after, limit,
                             room), None, None
-    plan = root_query.plan(request, ids, sharing,
-                           correlated=limit is not None, room=room)
-    if not room and limit is None and not any(plan):
+    found = _root_query(request, ids, sharing, after, limit, room)
+    if found is None:
         return None, None, None
-    query = root_query.build(plan, after is not None, limit)
-    params = {'after': after} if after is not None else {}
+    query, params = found
     if together:
         statement = tree_statements.providers_and_usage_of(query)
         rows, usage = packed_rows.unpack_union(

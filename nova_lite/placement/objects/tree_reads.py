@@ -50,7 +50,7 @@ class Provider:
         self.aggs = set()
         # {rc id: (capacity, min_unit, max_unit, step, used)}, capacity
         # the float (total - reserved) * allocation_ratio (see
-        # _CAPACITY_READS)
+        # stmts.CAPACITY_READS)
         self.inv = {}
         self.sharing = False
 
