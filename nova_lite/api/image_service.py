@@ -61,6 +61,19 @@ def _isotime(value):
     return timeutils.normalize_time(value).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
+def _sort_time(value):
+    """A time as the sort keys of a listing compare it: to the
+    microsecond the database keeps, where the view shows seconds (two
+    backups taken within a second, as the fake driver takes them, must
+    list and rotate in the order they were made)."""
+    if value is None:
+        return None
+    return timeutils.normalize_time(value).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+CATALOG_SORT_TIME = _sort_time(timeutils.parse_isotime(CATALOG_TIME))
+
+
 # -- the internal form --------------------------------------------------------
 
 def _from_catalog(entry):
@@ -82,12 +95,18 @@ def _from_catalog(entry):
         'min_ram': entry.get('min_ram', 0),
         'tags': list(entry.get('tags', [])),
         'created_at': CATALOG_TIME, 'updated_at': CATALOG_TIME,
+        'sort_times': {'created_at': CATALOG_SORT_TIME,
+                       'updated_at': CATALOG_SORT_TIME},
         'properties': properties, 'catalog': True}
 
 
 def _from_record(record):
     image = {name: getattr(record, name) for name in image_obj.IMAGE_FIELDS}
     image['id'] = image.pop('uuid')
+    image['sort_times'] = {
+        'created_at': _sort_time(image['created_at']),
+        'updated_at': _sort_time(image['updated_at'] or
+                                 image['created_at'])}
     image['created_at'] = _isotime(image['created_at'])
     image['updated_at'] = _isotime(image['updated_at']) or \
         image['created_at']

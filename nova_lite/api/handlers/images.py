@@ -173,11 +173,16 @@ def _sort_spec(req):
     return [(key, direction == 'desc') for key, direction in pairs]
 
 
+def _sort_value(image, key):
+    """``image[key]`` as a listing sorts it (times to the microsecond)."""
+    value = image.get('sort_times', {}).get(key, image.get(key))
+    return (value is not None, value if value is not None else 0)
+
+
 def _sorted(images, spec):
     for key, reverse in reversed(spec):
-        images = sorted(images, key=lambda i, k=key: (
-            i.get(k) is not None, i.get(k) if i.get(k) is not None else 0),
-            reverse=reverse)
+        images = sorted(images, key=lambda i, k=key: _sort_value(i, k),
+                        reverse=reverse)
     return images
 
 
