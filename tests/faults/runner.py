@@ -10,6 +10,7 @@ creates, the fault (mid-burst) and its repair, wait for the burst to
 settle, the invariants, a new burst, clean up.
 """
 
+import collections
 import os
 import shutil
 import time
@@ -108,7 +109,26 @@ def new_burst(lab, count):
         ended[status] = ended.get(status, 0) + 1
     return {'sent': count, 'accepted': len(accepted), 'active': active,
             'statuses': burst.summary()['statuses'], 'servers': ended,
+            'not_active': not_active_reasons(servers, accepted),
+            'not_active_ids': sorted(
+                sid for sid in accepted
+                if servers.get(sid, {}).get('status') != 'ACTIVE'),
             'computes_up_after_s': up_after, 'ok': active == count}
+
+
+def not_active_reasons(servers, server_ids):
+    """How many of ``server_ids`` did not go ACTIVE, by status and fault
+    message (what a failed new burst is judged by)."""
+    reasons = {}
+    for sid in server_ids:
+        server = servers.get(sid, {})
+        status = server.get('status', 'gone')
+        if status == 'ACTIVE':
+            continue
+        message = (server.get('fault') or {}).get('message')
+        key = '%s: %s' % (status, message) if message else status
+        reasons[key] = reasons.get(key, 0) + 1
+    return reasons
 
 
 def failures(result):
@@ -151,10 +171,20 @@ def failures(result):
         why.append('%d guests of no server (or on another node)'
                    % len(result['stray_guests']))
     if not result['new_burst']['ok']:
-        why.append('new burst: %d/%d ACTIVE'
-                   % (result['new_burst']['active'],
-                      result['new_burst']['sent']))
+        why.append(new_burst_failure(result['new_burst']))
     return why
+
+
+def new_burst_failure(new):
+    """The new burst's failure: its POSTs when not all were answered
+    202, and how the accepted servers that did not go ACTIVE ended."""
+    why = 'new burst: %d/%d ACTIVE' % (new['active'], new['sent'])
+    refused = {s: n for s, n in new.get('statuses', {}).items()
+               if s != '202'}
+    if refused:
+        why += ' (POSTs answered %s)' % refused
+    return why + ''.join(' (%d %s)' % (n, reason) for reason, n in
+                         sorted(new.get('not_active', {}).items()))
 
 
 def run_fault(fault, rabbit, mysql, lab, args, results_dir):
@@ -195,7 +225,7 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
     kept = None
     if not result['passed']:
         dest = os.path.join(results_dir, 'logs', fault.name)
-        _keep_logs(lab, dest)
+        _keep_logs(lab, dest, result)
         _keep_broker_state(rabbit, dest)
     elif clean_up(lab):
         kept = lab
@@ -270,8 +300,33 @@ def _keep_broker_state(rabbit, dest):
                         dirs_exist_ok=True)
 
 
-def _keep_logs(lab, dest):
+def _keep_logs(lab, dest, result):
     logs = os.path.join(lab.state, 'logs')
     if os.path.isdir(logs):
         shutil.rmtree(dest, ignore_errors=True)
         shutil.copytree(logs, dest)
+        ids = (result.get('new_burst') or {}).get('not_active_ids', ())
+        for line in log_problems(dest, ids):
+            _say('  ' + line)
+
+
+def log_problems(logs, server_ids=(), last=5, width=300, naming_max=60):
+    """What CI prints of a failed fault's logs (the kept copy goes with
+    CI's clone): the first ``naming_max`` lines naming one of
+    ``server_ids``, then each log's last ``last`` ERROR and WARNING
+    lines, each after its file's name."""
+    naming, problems = [], []
+    for name in sorted(os.listdir(logs)):
+        path = os.path.join(logs, name)
+        if not os.path.isfile(path):
+            continue
+        tail = collections.deque(maxlen=last)
+        with open(path, errors='replace') as log:
+            for line in log:
+                shown = '%s: %s' % (name, line.rstrip()[:width])
+                if any(sid in line for sid in server_ids):
+                    naming.append(shown)
+                elif ' ERROR ' in line or ' WARNING ' in line:
+                    tail.append(shown)
+        problems.extend(tail)
+    return naming[:naming_max] + problems

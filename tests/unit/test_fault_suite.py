@@ -1,6 +1,7 @@
 """The fault suite's own logic (tests/faults): option environment,
 placement arithmetic, audit parsing and the verdict of a run."""
 
+import os
 import sys
 import types
 
@@ -62,6 +63,22 @@ class TestFaultSuite(testtools.TestCase):
             command(lab, 'compute-cell1-compute1'))
         self.assertRaises(ValueError, command, lab, 'api')
 
+    def test_log_problems_name_the_servers_then_the_last_errors(self):
+        logs = self.useFixture(fixtures.TempDir()).path
+        with open(os.path.join(logs, 'api.log'), 'w') as f:
+            f.write('2026 1 INFO nova_lite.api started\n'
+                    '2026 1 WARNING nova_lite.api slow\n'
+                    '2026 1 INFO nova_lite.api accepted s-1\n')
+        with open(os.path.join(logs, 'compute.log'), 'w') as f:
+            f.write(''.join('2026 2 ERROR nova_lite.compute failed %d\n'
+                            % i for i in range(3)))
+        self.assertEqual(
+            ['api.log: 2026 1 INFO nova_lite.api accepted s-1',
+             'api.log: 2026 1 WARNING nova_lite.api slow',
+             'compute.log: 2026 2 ERROR nova_lite.compute failed 1',
+             'compute.log: 2026 2 ERROR nova_lite.compute failed 2'],
+            runner.log_problems(logs, ['s-1'], last=2))
+
     def test_a_clean_run_passes(self):
         self.assertEqual([], runner.failures(_result()))
 
@@ -79,6 +96,23 @@ class TestFaultSuite(testtools.TestCase):
              'usage != flavors on 1 providers',
              '1 servers hold the wrong claim', 'placement audit exit 3',
              'new burst: 7/10 ACTIVE'], why)
+
+    def test_a_failed_new_burst_says_how_its_servers_ended(self):
+        servers = {
+            'a': {'status': 'ACTIVE'},
+            'b': {'status': 'ERROR', 'fault': {'message': 'No valid host'}},
+            'c': {'status': 'ERROR', 'fault': {'message': 'No valid host'}},
+            'd': {'status': 'BUILD'}}
+        reasons = runner.not_active_reasons(servers, ['a', 'b', 'c', 'd',
+                                                      'e'])
+        self.assertEqual({'ERROR: No valid host': 2, 'BUILD': 1, 'gone': 1},
+                         reasons)
+        why = runner.failures(_result(new_burst={
+            'ok': False, 'active': 1, 'sent': 6, 'not_active': reasons,
+            'statuses': {'202': 5, '503': 1}}))
+        self.assertEqual(["new burst: 1/6 ACTIVE (POSTs answered "
+                          "{'503': 1}) (1 BUILD) (2 ERROR: No valid host) "
+                          "(1 gone)"], why)
 
     def test_servers_of_refused_creates_are_named(self):
         why = runner.failures(_result(unannounced={'s1': 'ERROR'}))
