@@ -101,18 +101,17 @@ def new_burst(lab, count):
     accepted = burst.accepted
     deadline = time.monotonic() + lab.build_timeout + 60
     servers, _ = faultlab.wait_settled(lab, accepted, deadline, only=True)
-    active = sum(1 for sid in accepted
-                 if servers.get(sid, {}).get('status') == 'ACTIVE')
     ended = {}
     for sid in accepted:
         status = servers.get(sid, {}).get('status', 'gone')
         ended[status] = ended.get(status, 0) + 1
+    not_active = sorted(sid for sid in accepted
+                        if servers.get(sid, {}).get('status') != 'ACTIVE')
+    active = len(accepted) - len(not_active)
     return {'sent': count, 'accepted': len(accepted), 'active': active,
             'statuses': burst.summary()['statuses'], 'servers': ended,
-            'not_active': not_active_reasons(servers, accepted),
-            'not_active_ids': sorted(
-                sid for sid in accepted
-                if servers.get(sid, {}).get('status') != 'ACTIVE'),
+            'not_active': not_active_reasons(servers, not_active),
+            'not_active_ids': not_active,
             'computes_up_after_s': up_after, 'ok': active == count}
 
 

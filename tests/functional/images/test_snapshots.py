@@ -7,7 +7,6 @@ boots from the snapshot, and an offloaded server unshelves from its
 shelve image, which is then deleted as Nova does.
 """
 
-
 from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite.objects import image as image_obj
