@@ -48,6 +48,14 @@ class _Packed(sa.sql.expression.Executable, sa.sql.expression.ClauseElement):
     def __init__(self, select):
         self.select = select
 
+    @property
+    def _all_selected_columns(self):
+        # SQLAlchemy asks for these when an equal statement (the same
+        # cache key, another object: two threads building it at once)
+        # runs from this one's cached compiled form; Executable's own
+        # raises NotImplementedError, which became a 500.
+        return self.select._all_selected_columns
+
 
 @compiler.compiles(_Packed)
 def _compile_packed(element, sql_compiler, **kw):

@@ -14,6 +14,8 @@ import webob
 
 from nova_lite.placement.objects import packed_rows
 from nova_lite.placement.objects import provider_states
+from nova_lite.placement.objects import root_query
+from nova_lite.placement.objects import tree_statements
 from tests.functional.placement import statement_case
 
 AGG = str(uuid.uuid4())
@@ -131,6 +133,21 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertIn('FROM resource_providers AS root', reads[0])
         self.assertIn('sum(allocations.used)', reads[0])
         self.assertEqual(self._plain(query)[0], body)
+
+    def test_a_statement_built_twice_runs_from_the_compiled_cache(self):
+        # The statement builders are memoized, not locked: two threads
+        # missing the memo at once build two equal statements, and the
+        # one kept may not be the one SQLAlchemy compiled and cached. Its
+        # runs then reuse the other's compiled form (a 500 on every such
+        # request until the fault suite's lab was restarted).
+        query = 'resources=VCPU:1&limit=2'
+        expected, _sent = self._text(query)
+        for _again in range(2):
+            tree_statements.providers_and_usage_of.cache_clear()
+            root_query.build.cache_clear()
+            root_query.packed.cache_clear()
+            self.assertEqual(expected, self._text(query, cold=False)[0])
+            self.assertEqual(expected, self._text(query)[0])
 
     def test_a_ratio_concat_may_misprint_is_read_plainly(self):
         # MariaDB 10.11's CONCAT writes some floats around 1e-13 with a
