@@ -79,6 +79,31 @@ class TestFaultSuite(testtools.TestCase):
              'compute.log: 2026 2 ERROR nova_lite.compute failed 2'],
             runner.log_problems(logs, ['s-1'], last=2))
 
+    def test_requests_answered_500_during_the_fault_fail_it(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        os.mkdir(os.path.join(state, 'logs'))
+        lab = types.SimpleNamespace(state=state)
+
+        def log(name, *lines):
+            with open(os.path.join(state, 'logs', name), 'a') as f:
+                f.write(''.join(line + '\n' for line in lines))
+
+        log('placement.log', '1 ERROR x Unexpected error serving GET /a')
+        log('api.log', '1 INFO x accepted')
+        before = runner.served_500(lab)
+        log('placement.log', '2 ERROR x Unexpected error serving GET /b',
+            '2 ERROR x Traceback (most recent call last):')
+        log('api.log', '2 ERROR x Unexpected error serving POST /servers')
+        found = runner.new_lines(runner.served_500(lab), before)
+        self.assertEqual(
+            ['api.log: 2 ERROR x Unexpected error serving POST /servers',
+             'placement.log: 2 ERROR x Unexpected error serving GET /b'],
+            found)
+        self.assertEqual(
+            ['2 requests answered 500, first: api.log: 2 ERROR x '
+             'Unexpected error serving POST /servers'],
+            runner.failures(_result(served_500=found)))
+
     def test_a_clean_run_passes(self):
         self.assertEqual([], runner.failures(_result()))
 
