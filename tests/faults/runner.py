@@ -201,7 +201,7 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
             lab.stack()
             result['stack_s'] = round(lab.stack_seconds, 1)
             lab.set_member_quota()
-        served_500_before = served_500(lab)
+        served_500_before = lab_mod.served_500(lab)
         burst = faultlab.Burst(lab, fault.name, args.burst).start()
         burst.wait_answered(fault.inject_at)
         _say('%s: %d POSTs answered, injecting: %s'
@@ -221,7 +221,8 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
         _say('%s: %s; new burst of %d'
              % (fault.name, result['servers'], args.new_burst))
         result['new_burst'] = new_burst(lab, args.new_burst)
-        result['served_500'] = new_lines(served_500(lab), served_500_before)
+        result['served_500'] = lab_mod.new_lines(
+            lab_mod.served_500(lab), served_500_before)
     except Exception:
         result['error'] = traceback.format_exc()
     result['failures'] = failures(result)
@@ -302,36 +303,6 @@ def _keep_broker_state(rabbit, dest):
     if os.path.isdir(logs):
         shutil.copytree(logs, os.path.join(dest, 'rabbitmq'),
                         dirs_exist_ok=True)
-
-
-# What nova_lite.wsgi.faults logs (with the traceback) for each request a
-# REST service answered 500: never an answer to a fault, which the services
-# report as 503 or retry.
-SERVED_500 = 'Unexpected error serving'
-
-
-def served_500(lab, width=300):
-    """{log name: [its lines naming a request answered 500]} of ``lab``
-    (a lab kept from the previous fault has its lines too: see
-    :func:`new_lines`)."""
-    logs = os.path.join(lab.state, 'logs')
-    found = {}
-    if not os.path.isdir(logs):
-        return found
-    for name in sorted(os.listdir(logs)):
-        path = os.path.join(logs, name)
-        if os.path.isfile(path):
-            with open(path, errors='replace') as log:
-                found[name] = ['%s: %s' % (name, line.rstrip()[:width])
-                               for line in log if SERVED_500 in line]
-    return found
-
-
-def new_lines(now, before):
-    """The lines of ``now`` (:func:`served_500`) after each log's lines
-    in ``before``."""
-    return [line for name, lines in sorted(now.items())
-            for line in lines[len(before.get(name, ())):]]
 
 
 def _keep_logs(lab, dest, result):

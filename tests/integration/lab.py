@@ -365,6 +365,7 @@ class LabTestCase(testtools.TestCase):
         if vars(cls).get('lab_error'):
             self.fail('lab did not stack: %s' % cls.lab_error)
         self.addOnException(self._attach_logs)
+        self.addCleanup(self._check_no_500, served_500(self.lab))
 
     @classmethod
     def prepare_lab(cls, lab):
@@ -380,6 +381,46 @@ class LabTestCase(testtools.TestCase):
 
     def _attach_logs(self, exc_info):
         attach_logs(self, self.lab)
+
+    def _check_no_500(self, before):
+        """Fail a test during which the lab's API or placement answered
+        a request 500, whatever the test asserted."""
+        lab = vars(type(self)).get('lab')
+        if lab is None:
+            return
+        found = new_lines(served_500(lab), before)
+        if found:
+            self.fail('%d requests answered 500 during the test:\n%s'
+                      % (len(found), '\n'.join(found[:10])))
+
+
+# What nova_lite.wsgi.faults logs (with the traceback) for each request a
+# REST service answered 500: never a right answer, whatever the test or
+# the fault (a fault is answered 503 or retried).
+SERVED_500 = 'Unexpected error serving'
+
+
+def served_500(lab, width=300):
+    """{log name: [its lines naming a request answered 500]} of ``lab``
+    (its earlier tests' lines too: see :func:`new_lines`)."""
+    logs = os.path.join(lab.state, 'logs')
+    found = {}
+    if not os.path.isdir(logs):
+        return found
+    for name in sorted(os.listdir(logs)):
+        path = os.path.join(logs, name)
+        if os.path.isfile(path):
+            with open(path, errors='replace') as log:
+                found[name] = ['%s: %s' % (name, line.rstrip()[:width])
+                               for line in log if SERVED_500 in line]
+    return found
+
+
+def new_lines(now, before):
+    """The lines of ``now`` (:func:`served_500`) after each log's lines
+    in ``before``."""
+    return [line for name, lines in sorted(now.items())
+            for line in lines[len(before.get(name, ())):]]
 
 
 def attach_logs(test, lab):

@@ -10,6 +10,7 @@ import testtools
 
 from tests.faults import faultlab
 from tests.faults import runner
+from tests.integration import lab as lab_mod
 from tests import suite_results
 from tests import summary
 
@@ -90,11 +91,11 @@ class TestFaultSuite(testtools.TestCase):
 
         log('placement.log', '1 ERROR x Unexpected error serving GET /a')
         log('api.log', '1 INFO x accepted')
-        before = runner.served_500(lab)
+        before = lab_mod.served_500(lab)
         log('placement.log', '2 ERROR x Unexpected error serving GET /b',
             '2 ERROR x Traceback (most recent call last):')
         log('api.log', '2 ERROR x Unexpected error serving POST /servers')
-        found = runner.new_lines(runner.served_500(lab), before)
+        found = lab_mod.new_lines(lab_mod.served_500(lab), before)
         self.assertEqual(
             ['api.log: 2 ERROR x Unexpected error serving POST /servers',
              'placement.log: 2 ERROR x Unexpected error serving GET /b'],
@@ -103,6 +104,27 @@ class TestFaultSuite(testtools.TestCase):
             ['2 requests answered 500, first: api.log: 2 ERROR x '
              'Unexpected error serving POST /servers'],
             runner.failures(_result(served_500=found)))
+
+    def test_a_lab_test_during_which_a_request_was_answered_500_fails(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        os.mkdir(os.path.join(state, 'logs'))
+
+        class LabTest(lab_mod.LabTestCase):
+            lab = types.SimpleNamespace(state=state)
+
+            def test_it(self):
+                pass
+
+        case = LabTest('test_it')
+        before = lab_mod.served_500(LabTest.lab)
+        case._check_no_500(before)
+        with open(os.path.join(state, 'logs', 'api.log'), 'w') as f:
+            f.write('1 ERROR x Unexpected error serving GET /servers\n')
+        error = self.assertRaises(case.failureException,
+                                  case._check_no_500, before)
+        self.assertIn('1 requests answered 500 during the test:\napi.log: '
+                      '1 ERROR x Unexpected error serving GET /servers',
+                      str(error))
 
     def test_a_clean_run_passes(self):
         self.assertEqual([], runner.failures(_result()))
