@@ -149,6 +149,17 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
             self.assertEqual(expected, self._text(query, cold=False)[0])
             self.assertEqual(expected, self._text(query)[0])
 
+    def test_requests_differing_only_in_their_limit(self):
+        # Each limit above the first bite's minimum builds its own
+        # statement, equal to the others but for the LIMIT's value,
+        # which SQLAlchemy's cache key leaves out: the second limit ran
+        # from the first one's compiled form (a 500 on every request
+        # with a limit other than the first one seen).
+        bodies = {limit: self._text('resources=VCPU:1&limit=%d' % limit,
+                                    cold=False)[0]
+                  for limit in (1000, 2000, 1000, 300)}
+        self.assertEqual(1, len(set(bodies.values())))
+
     def test_a_ratio_concat_may_misprint_is_read_plainly(self):
         # MariaDB 10.11's CONCAT writes some floats around 1e-13 with a
         # digit fewer than the protocol sends them.
