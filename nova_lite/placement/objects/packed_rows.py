@@ -51,9 +51,10 @@ class _Packed(sa.sql.expression.Executable, sa.sql.expression.ClauseElement):
     @property
     def _all_selected_columns(self):
         # SQLAlchemy asks for these when an equal statement (the same
-        # cache key, another object: two threads building it at once)
-        # runs from this one's cached compiled form; Executable's own
-        # raises NotImplementedError, which became a 500.
+        # cache key, another object: one for another LIMIT value, which
+        # the key leaves out, or two threads building one at once) runs
+        # from this one's cached compiled form; Executable's own raises
+        # NotImplementedError, which became a 500.
         return self.select._all_selected_columns
 
 
