@@ -5,7 +5,6 @@ On SQLite, or on a fresh MariaDB database with
 ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``.
 """
 
-import functools
 import json
 import os
 import uuid
@@ -29,19 +28,6 @@ def counted(statement, parameters, executemany):
     return 1
 
 
-def sqlite_statements(test):
-    """``test`` counts or reads the statements of the SQLite reads:
-    skipped on MariaDB, whose candidate reads are packed (their own
-    statements are test_candidate_packed_mysql's)."""
-    @functools.wraps(test)
-    def wrapper(self, *args, **kwargs):
-        if self.on_mysql:
-            self.skipTest('the SQLite reads\' statements (MariaDB reads '
-                          'packed)')
-        return test(self, *args, **kwargs)
-    return wrapper
-
-
 class PlacementStatementTestCase(testtools.TestCase):
     """``self.app`` on an empty database, ``self._call`` for JSON requests
     and ``self.statements``, the data statements (SELECT, INSERT, UPDATE,
@@ -57,7 +43,6 @@ class PlacementStatementTestCase(testtools.TestCase):
         if 'mysql' in (self.database,
                        os.environ.get('NOVA_LITE_PLACEMENT_TEST_DB')):
             url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
-        self.on_mysql = url is not None
         self.app = self.useFixture(
             placement_fixture.PlacementFixture(db_url=url)).app
         self.headers = {'X-Auth-Token': 'admin',

@@ -92,7 +92,6 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
                    {'resource_provider_generation': generation,
                     'aggregates': [agg]})
 
-    @statement_case.sqlite_statements
     def test_dense_batch_is_read_as_a_range_and_answered_from_itself(self):
         # Roots 1, 3 and 5 of 5: the range 1-5 also holds the trees of
         # 2 and 4, which are read and dropped, never answered.
@@ -134,7 +133,6 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(17, len(body['allocation_requests']))
         self.assertEqual([17], rounds)
 
-    @statement_case.sqlite_statements
     def test_dense_providers_are_read_by_their_own_ids(self):
         # Roots 1, 3 and 5: the providers (by root id; on SQLite with the
         # root query) span 1-5, so the traits (and MariaDB's inventories)
@@ -272,7 +270,6 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
                          [set(r['allocations'])
                           for r in body['allocation_requests']])
 
-    @statement_case.sqlite_statements
     def test_dense_batch_longer_than_an_in_list_is_still_a_range(self):
         # The scheduler's batch (1,000 of 10,000 trees) is longer than an
         # IN list may be, and dense: one range, not every tree's rows.
@@ -286,7 +283,6 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertEqual(3 if self.packs_reads else 2, len(reads))
         self.assertTrue(all('BETWEEN' in s for s in reads), reads)
 
-    @statement_case.sqlite_statements
     def test_sparse_batch_is_read_as_an_in_list(self):
         # Roots 1 and 5: a range would read 5 trees for 2.
         self._with_trait([0, 4])
@@ -409,7 +405,6 @@ class TestCandidateReads(statement_case.PlacementStatementTestCase):
         self.assertIn('No such trait(s): CUSTOM_NOTRAIT.',
                       response.json['errors'][0]['detail'])
 
-    @statement_case.sqlite_statements
     def test_limited_request_statements(self):
         # One lookup (classes, traits, sharing providers), the root query,
         # three tree reads (providers, inventories, traits); every class

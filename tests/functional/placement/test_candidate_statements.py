@@ -102,7 +102,6 @@ class TestRootQueryPlans(statement_case.PlacementStatementTestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'nova_lite.placement.objects.allocation_candidate.MIN_BATCH', 1))
 
-    @statement_case.sqlite_statements
     def test_unlimited_request_checks_capacity_in_python(self):
         # Without a limit every tree is read: no root query for capacity
         # alone, and a full provider is still left out.
