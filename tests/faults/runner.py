@@ -321,10 +321,7 @@ def log_problems(logs, server_ids=(), last=5, width=300, naming_max=60):
     ``server_ids``, then each log's last ``last`` ERROR and WARNING
     lines, each after its file's name."""
     naming, problems = [], []
-    for name in sorted(os.listdir(logs)):
-        path = os.path.join(logs, name)
-        if not os.path.isfile(path):
-            continue
+    for name, path in lab_mod.log_files(logs):
         tail = collections.deque(maxlen=last)
         with open(path, errors='replace') as log:
             for line in log:

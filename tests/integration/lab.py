@@ -400,19 +400,24 @@ class LabTestCase(testtools.TestCase):
 SERVED_500 = 'Unexpected error serving'
 
 
+def log_files(logs):
+    """(name, path) of each file in the log directory ``logs``, by name:
+    none before a lab has written its first log."""
+    if not os.path.isdir(logs):
+        return []
+    paths = ((name, os.path.join(logs, name))
+             for name in sorted(os.listdir(logs)))
+    return [(name, path) for name, path in paths if os.path.isfile(path)]
+
+
 def served_500(lab, width=300):
     """{log name: [its lines naming a request answered 500]} of ``lab``
     (its earlier tests' lines too: see :func:`new_lines`)."""
-    logs = os.path.join(lab.state, 'logs')
     found = {}
-    if not os.path.isdir(logs):
-        return found
-    for name in sorted(os.listdir(logs)):
-        path = os.path.join(logs, name)
-        if os.path.isfile(path):
-            with open(path, errors='replace') as log:
-                found[name] = ['%s: %s' % (name, line.rstrip()[:width])
-                               for line in log if SERVED_500 in line]
+    for name, path in log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as log:
+            found[name] = ['%s: %s' % (name, line.rstrip()[:width])
+                           for line in log if SERVED_500 in line]
     return found
 
 
@@ -425,11 +430,8 @@ def new_lines(now, before):
 
 def attach_logs(test, lab):
     """Add the tail of every lab log to ``test``'s details."""
-    logs = os.path.join(lab.state, 'logs')
-    if not os.path.isdir(logs):
-        return
-    for name in sorted(os.listdir(logs)):
-        with open(os.path.join(logs, name), errors='replace') as f:
+    for name, path in log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as f:
             tail = f.readlines()[-40:]
         test.addDetail('log-' + name,
                        testtools.content.text_content(''.join(tail)))
