@@ -22,6 +22,7 @@ from tests.faults import faultlab
 from tests.faults import services
 from tests.fuzz import run
 from tests.fuzz import strategies
+from tests.integration import lab as lab_mod
 from tests import suite_results
 
 RESULTS_DIR = 'fuzz-results'
@@ -50,9 +51,8 @@ def log_tracebacks(lab, keep=3):
     """({log file: traceback count}, the first ``keep`` of each with the
     line before them) of the lab's services."""
     found, excerpts = {}, {}
-    logs = os.path.join(lab.state, 'logs')
-    for name in sorted(os.listdir(logs)):
-        with open(os.path.join(logs, name), errors='replace') as f:
+    for name, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as f:
             lines = f.read().splitlines()
         starts = [i for i, line in enumerate(lines) if TRACEBACK in line]
         if starts:
@@ -105,9 +105,8 @@ def ghost_details(lab, sid, listed):
     the lab's logs that names it (to tell which race left it)."""
     status, _, reply = faultlab.compute_call(lab, 'GET', '/servers/' + sid)
     lines = []
-    logs = os.path.join(lab.state, 'logs')
-    for name in sorted(os.listdir(logs)):
-        with open(os.path.join(logs, name), errors='replace') as f:
+    for name, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as f:
             lines.extend('%s: %s' % (name, line.rstrip()[:300])
                          for line in f if sid in line)
     return {'listed': listed, 'get_status': status, 'get': reply,

@@ -176,10 +176,9 @@ def failure_details(failed, tracebacks, lab, tail=25, errors=40):
         lines.append('--- why %s failed (end of its traceback):' % test_id)
         lines.extend(tracebacks.get(test_id, '(no traceback)')
                      .rstrip().splitlines()[-tail:])
-    logs = os.path.join(lab.state, 'logs')
     found = []
-    for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else ():
-        with open(os.path.join(logs, name), errors='replace') as f:
+    for name, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as f:
             found.extend('%s: %s' % (name, line.rstrip()[:300])
                          for line in f if ' ERROR ' in line)
     if failed:
