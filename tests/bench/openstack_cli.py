@@ -24,6 +24,10 @@ import tempfile
 import time
 
 ARGS = ('hypervisor', 'list')
+# Fewer rows than this and the per-row CPU is left out: the two runs'
+# start-up costs differ by tens of ms, more than a few rows cost (a 2-row
+# listing once gave -190 ms a row).
+PER_ROW_MIN_ROWS = 100
 # A sample's share: the first of these with a frame anywhere in its stack
 # (a JSON decode, inside a page fetch, inside the table's row loop, is
 # "json_decode", not "table_output").
@@ -62,6 +66,14 @@ def _timed(argv, env, timeout=600):
     return out, round(wall, 2), round(cpu, 2)
 
 
+def per_row_ms(cpu, startup_cpu, rows):
+    """The client's CPU-ms a row past the first, or None when ``rows``
+    are too few to tell from the start-up run's noise."""
+    if rows < PER_ROW_MIN_ROWS:
+        return None
+    return round((cpu - startup_cpu) * 1000 / (rows - 1), 3)
+
+
 def hypervisor_list(auth_args, env, expected_ids, after_listing=None):
     """Run the command, then its one-row start-up run; a result row.
 
@@ -89,8 +101,8 @@ def hypervisor_list(auth_args, env, expected_ids, after_listing=None):
            'seconds': wall, 'client_cpu_s': cpu,
            'startup_seconds': startup_wall,
            'startup_client_cpu_s': startup_cpu,
-           'client_cpu_ms_per_row': round(
-               (cpu - startup_cpu) * 1000 / max(len(listed) - 1, 1), 3),
+           'client_cpu_ms_per_row': per_row_ms(cpu, startup_cpu,
+                                               len(listed)),
            'stderr_tail': out.stderr[-300:] if out.returncode else ''}
     if os.environ.get('NOVA_LITE_BENCH_PYSPY') == '1':
         row['profile_shares'] = profile_shares(argv, env)

@@ -27,6 +27,15 @@ class TestTable(testtools.TestCase):
         self.assertEqual([], openstack_cli.table_ids(''))
 
 
+class TestPerRow(testtools.TestCase):
+    def test_cpu_past_the_start_up_run_shared_by_the_other_rows(self):
+        self.assertEqual(0.5, openstack_cli.per_row_ms(5.7, 0.7, 10001))
+
+    def test_too_few_rows_give_no_per_row_cost(self):
+        # The start-up run cost more than the whole 2-row listing.
+        self.assertIsNone(openstack_cli.per_row_ms(0.93, 1.12, 2))
+
+
 class TestShares(testtools.TestCase):
     def test_first_share_found_in_a_stack_names_it(self):
         raw = [
