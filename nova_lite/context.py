@@ -77,7 +77,7 @@ def _session_or_connection(context):
     Core statements, run with ``execute(statement, parameters)``, which a
     Connection runs as a Session does): it skips the ORM session's
     set-up, bookkeeping and commit, about a third of a small write
-    transaction's CPU (doc/benchmarks.md, session 13)."""
+    transaction's CPU (doc/benchmarks.md)."""
     transaction = context.transaction_ctx
     found = transaction.session
     if found is None:

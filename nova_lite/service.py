@@ -185,7 +185,7 @@ class Service(os_service.ServiceBase):
         self.rpcserver = rpc.get_server(target, endpoints,
                                         transport=self.transport)
         self.rpcserver.start()
-        # Issue 16: the reply queue exists before the first call (see
+        # The reply queue exists before the first call (see
         # rpc.open_reply_queue: a broker crash just after a lazily made
         # quorum reply queue left the process's calls timing out).
         reply_queue = rpc.open_reply_queue(self.transport)

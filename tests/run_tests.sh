@@ -17,7 +17,7 @@
 #   stack.sh). Without them the integration tests skip, or fail when
 #   NOVA_LITE_REQUIRE_SERVICES=1 (CI).
 # With no arguments it then runs the envs named in $NOVA_LITE_EXTRA_ENVS
-# (CI: compat, upstream Placement's suites; faults and fuzz, issue 16's
+# (CI: compat, upstream Placement's suites; faults and fuzz, the robustness
 # suites on private RabbitMQ and MariaDB servers; tempest, Tempest's compute
 # API and smoke tests against a Keystone lab; see .ci/run), each in turn.
 # An entry of $NOVA_LITE_EXTRA_ENVS may carry its time on a reference

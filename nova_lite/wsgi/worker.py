@@ -8,7 +8,7 @@ Per request that is two thread switches, a future and its callback, a
 pipe write and read, two ``epoll_ctl`` and five ``ioctl`` calls and about
 22 futex calls (strace, one client): over HTTP a placement ``GET /`` cost
 0.5 ms of the worker's CPU against 0.1 ms in the application
-(doc/benchmarks.md, session 13).
+(doc/benchmarks.md).
 
 :class:`ConnectionThreadWorker` keeps gunicorn's master, its supervision
 (heartbeat, ``timeout``, ``max_requests``, graceful stop), its HTTP
@@ -21,7 +21,8 @@ parser and its response writer, and changes only who waits for what:
 * at most ``threads`` requests run the application at once (a
   semaphore), as with ``gthread``: more would only queue on the GIL and
   on the database pool, whose overflow connections are opened and closed
-  per request (session 11 measured 8-12 threads at 1.6-1.9x the CPU);
+  per request (more threads cost more CPU per request for no gain:
+  doc/benchmarks.md);
 * headers and a body of a known length leave in one ``send``.
 
 An idle connection holds a thread blocked in ``recv`` (no CPU, no GIL);

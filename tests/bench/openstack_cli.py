@@ -2,7 +2,7 @@
 output), timed from outside: wall seconds, the client's CPU-seconds, the
 rows it printed, and its start-up cost apart from its per-row cost.
 
-Issue 17's target is this command's wall time at 10,000 nodes. Most of it
+The target is this command's wall time at 10,000 nodes. Most of it
 is the client's own CPU (openstacksdk builds a ``Hypervisor`` resource per
 row), so the CPU-seconds are reported with the wall time: they do not
 move with the machine's load. The start-up run (``--max-items 1``: the

@@ -27,8 +27,8 @@ Environment:
     ``sqlite`` (default: a new file per side) or ``mysql``: a new MariaDB
     database per side on ``NOVA_LITE_BENCH_MYSQL`` (default
     ``mysql+pymysql://root@127.0.0.1:3306``), dropped afterwards. A lab
-    runs on MariaDB, and a plan that only MariaDB chooses (session 9's
-    quadratic capacity probe) is invisible on SQLite.
+    runs on MariaDB, and a plan that only MariaDB chooses (a capacity
+    probe that grew with the square of the limit) is invisible on SQLite.
 
 Ports are free ones and the state directories temporary, so this can run
 beside other labs and other users of the same tools.

@@ -1,4 +1,4 @@
-"""Live compatibility runs of upstream Placement's own tests (issue 14).
+"""Live compatibility runs of upstream Placement's own tests.
 
 Nothing of upstream is kept in this repository: :mod:`tests.compat.upstream`
 fetches the pinned ``openstack-placement`` sdist with pip at run time, and

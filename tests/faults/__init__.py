@@ -1,3 +1,3 @@
-"""Fault suite of issue 16 (``tox -e faults``): real processes on a
+"""Fault suite (``tox -e faults``): real processes on a
 private RabbitMQ node and a private MariaDB, faults injected mid-burst,
 the invariants checked after the repair. See ``__main__`` for the CLI."""

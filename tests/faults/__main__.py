@@ -4,7 +4,7 @@ Starts a private RabbitMQ node and a private MariaDB (ports from
 ``--port-base``, data in a temporary directory), then for each fault a
 lab on them (devstack/stack.sh: 1 cell, 1 compute, 5 fake nodes, slow
 spawns, short timeouts; a fresh one after a failed fault), a burst of
-creates, the fault, its repair and the invariants of issue 16. Prints
+creates, the fault, its repair and the invariants (faultlab). Prints
 a table, writes ``fault-results/<fault>.json`` and
 ``fault-results/summary.json`` (lab logs of failed faults under
 ``fault-results/logs/``), and one test result per fault in
@@ -213,7 +213,7 @@ def main(argv=None):
         json.dump(summary, f, indent=2, default=str)
     print_table(results, wall)
     if not args.faults:
-        # Issue 16: the whole suite in under 15 minutes.
+        # The whole suite in under 15 minutes: CI runs it every time.
         report.check('wall_time', wall < WALL_LIMIT_S,
                      'every fault in %.0fs (limit %ds)' % (wall,
                                                            WALL_LIMIT_S))

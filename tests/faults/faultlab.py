@@ -6,7 +6,7 @@ short intervals set through oslo.config's environment source
 (``OS_<GROUP>__<OPTION>`` wins over the lab's files, so every process of
 the lab reads them without touching devstack).
 
-The checks (:func:`invariants`) are those of issue 16:
+The checks (:func:`invariants`), what every fault must leave true:
 
 * stuck: servers neither ACTIVE nor ERROR at the deadline
   (``instance_build_timeout`` + 60 s after the fault ended);

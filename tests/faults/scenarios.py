@@ -1,4 +1,4 @@
-"""The faults of issue 16's table, one function each.
+"""The faults the suite injects, one function each.
 
 Each ``inject(ctx)`` runs while a burst of creates is going on (after
 ``inject_at`` POSTs were answered): it breaks something, waits out the

@@ -1,4 +1,4 @@
-"""Claims are always given back (issue 16, item 7).
+"""Claims are always given back.
 
 * a failed ``DELETE /allocations/{consumer}`` is retried until it works;
 * deleting a server whose build request never reached a cell gives back

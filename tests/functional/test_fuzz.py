@@ -1,6 +1,6 @@
 """Generated requests to both APIs in-process: no 500, no traceback.
 
-The small run of issue 16's fuzz suite (the big one is ``tox -e fuzz``):
+The small run of the fuzz suite (the big one is ``tox -e fuzz``):
 a few hundred requests per API drawn by hypothesis from the route tables
 and JSON schemas (tests/fuzz/strategies.py), derandomized so that CI sees
 the same requests every run. Every answer must be below 500 (501 for an

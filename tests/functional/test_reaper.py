@@ -1,4 +1,4 @@
-"""The super conductor's reaper (issue 16, item 3).
+"""The super conductor's reaper.
 
 Builds whose message was lost (the cast to the super conductor, or the
 one to the compute) have no compute to time them out; past ``[compute]

@@ -1,5 +1,5 @@
-"""What a Nova user sees of servers where nova_lite used to differ
-(issue 15): adminPass, private flavors, access IPs, PUT/rebuild views,
+"""What a Nova user sees of servers, where a copy is easy to get wrong:
+adminPass, private flavors, access IPs, PUT/rebuild views,
 trusted_image_certificates, all_tenants/tenant_id, the metadata quota
 and the migrate body at 2.1. Through the whole stack, in-process."""
 

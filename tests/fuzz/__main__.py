@@ -179,7 +179,7 @@ def main(argv=None):
 
 
 def check_counts(report, args, result):
-    """The counts of issue 16, one test result each."""
+    """The counts the fuzz run must meet, one test result each."""
     races = result['races']
     report.check('requests_sent', result['sent'] >= args.requests,
                  '%d of %d sent' % (result['sent'], args.requests))

@@ -1,4 +1,4 @@
-"""OpenStack Tempest's compute API tests against a nova_lite lab (issue 15).
+"""OpenStack Tempest's compute API tests against a nova_lite lab.
 
 ``tox -e tempest`` (``python -m tests.tempest``) stacks a Keystone lab in a
 private state directory, writes ``tempest.conf`` from what the running lab

@@ -195,7 +195,7 @@ def parse_args(argv):
                         help='skip the --smoke run')
     parser.add_argument('--neutron', action='store_true',
                         help='mark networking available (the tests Tempest '
-                        'skips without it; issue 15)')
+                        'skips without it)')
     parser.add_argument('--workspace', help='Tempest workspace (default: '
                         'a new temporary directory)')
     parser.add_argument('--workers', type=int, default=3,

@@ -98,8 +98,8 @@ def make_networks(lab):
 
 def build(lab, facts, log_dir, neutron=None):
     """The text of tempest.conf. ``neutron`` (what :func:`make_networks`
-    returned) marks networking available (issue 15's second pass: the
-    tests Tempest skips without a network service) and names the lab's
+    returned) marks networking available (so Tempest runs the
+    tests it skips without a network service) and names the lab's
     networks."""
     conf = configparser.ConfigParser(interpolation=None)
     conf.optionxform = str

@@ -124,7 +124,7 @@ class ServiceLifecycleTestCase(testtools.TestCase):
         svc.wait()
 
     def test_reply_queue_declared_at_start(self):
-        # Issue 16 (rabbit_kill9 flake): a quorum reply queue declared by
+        # Seen in the rabbit_kill9 fault: a quorum reply queue declared by
         # the first call, just before the broker died, came back without
         # its Raft member and every later call timed out. The service
         # declares it when it starts; its calls reuse it.

@@ -1,5 +1,5 @@
-"""Policy rules of the server sub-resources and admin APIs added for
-issue 15 (metadata, tags, password, diagnostics, external events, usage,
+"""Policy rules of the server sub-resources and admin APIs beyond
+the core calls (metadata, tags, password, diagnostics, external events, usage,
 audit log, quota classes, admin actions, deferred delete), in the shape
 of ``_API_RULES``: (name, check rule, description, [(method, path)])."""
 

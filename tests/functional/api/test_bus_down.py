@@ -1,4 +1,4 @@
-"""POST /servers while the message bus is down (issue 16, item 6).
+"""POST /servers while the message bus is down.
 
 The create's cast is retried a bounded number of times
 (``[api] build_cast_retries``); past them oslo.messaging raises

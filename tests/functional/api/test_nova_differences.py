@@ -1,5 +1,5 @@
-"""What a Nova user sees on routes nova_lite serves, where it used to
-differ (issue 15): flavor access listings, quota keys, aggregates,
+"""What a Nova user sees on routes nova_lite serves, where a copy is easy
+to get wrong: flavor access listings, quota keys, aggregates,
 os-hosts writes, hypervisor ids and uptime, Nova's service binaries,
 x509 key pairs, the legacy /v2 endpoint and the request id headers."""
 

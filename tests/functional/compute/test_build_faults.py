@@ -1,4 +1,4 @@
-"""Builds under conductor, database and restart faults (issue 16).
+"""Builds under conductor, database and restart faults.
 
 The fault is injected at the cell conductor (its instance writes raise
 the database's connection error, which reaches the compute as a

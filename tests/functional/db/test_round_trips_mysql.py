@@ -1,4 +1,4 @@
-"""Round trips of a transaction on MariaDB (issue 17).
+"""Round trips of a transaction on MariaDB.
 
 A one-statement transaction through the enginefacade makes two round
 trips: the statement and its COMMIT (or ROLLBACK), without the pool's

@@ -1,5 +1,4 @@
-"""Database faults: retried reads and writes, 503 after, no lock errors
-(issue 16, item 4).
+"""Database faults: retried reads and writes, 503 after, no lock errors.
 
 * a cell database that refuses connections for a while (a MariaDB
   restart) makes the conductor's reads and writes wait, and the build

@@ -1,7 +1,7 @@
 """Regression: a delete racing the burial of an unschedulable server.
 
-Issue 16: deleting a server 10-50 ms after its create, when scheduling
-then fails, answered 204 but left an ERROR row in cell0 with no instance
+Deleting a server 10-50 ms after its create, when scheduling
+then fails, once answered 204 but left an ERROR row in cell0 with no instance
 mapping (listed, 404 on GET and DELETE, counted against quota): the
 delete removed the mapping between the super conductor's creating the row
 in cell0 and its pointing the mapping there. 40 races must leave nothing.

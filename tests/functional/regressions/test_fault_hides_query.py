@@ -1,6 +1,6 @@
 """Regression: a member's NoValidHost fault showed the placement query.
 
-Issue 16: the fault message of a member's own failed build quoted the
+The fault message of a member's own failed build once quoted the
 internal ``GET /allocation_candidates?...`` request. Members see which
 filter removed how many hosts; the query goes to the fault's details,
 which only admins see.

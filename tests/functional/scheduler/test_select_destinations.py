@@ -189,7 +189,7 @@ class SelectDestinationsTestCase(SchedulerFunctionalBase):
 
     def test_no_room_is_novalidhost_with_query(self):
         """The query travels with the error for admins, not in its text
-        (issue 16: members see the counts, not the query)."""
+        (members see the counts, not the query)."""
         self.add_compute('cell1', 'h0', vcpus=1)
         err = self.assertRaises(exception.NoValidHost, self.select,
                                 self.spec(vcpus=4), [str(uuid.uuid4())])
@@ -262,8 +262,8 @@ class RacingSchedulersTestCase(SchedulerFunctionalBase):
 
 
 class CallerGaveUpTestCase(SchedulerFunctionalBase):
-    """The caller's call timed out while the scheduler worked (issue 16:
-    its database reads were retried through a MariaDB restart): the
+    """The caller's call timed out while the scheduler worked (for
+    instance its database reads were retried through a MariaDB restart): the
     caller drops the claims and buries the instance, so the scheduler
     must not leave one behind it."""
 

@@ -30,7 +30,7 @@ class WithComputesTestCase(base.SchedulerFunctionalBase):
                                   cell=cell)
             service = testing.make_service('compute', host=host, cell=cell)
             # NOTE(sched): the compute's in-process placement client
-            # (attribute renamed during wave 2; both are harmless).
+            # (set under both attribute names; both are harmless).
             service.manager.placement_client = self.placement
             service.manager._placement = self.placement
             service.start()

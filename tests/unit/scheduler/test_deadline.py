@@ -1,5 +1,5 @@
 """The caller's deadline: the scheduler leaves no claim for an answer
-nobody waits for (issue 16: a claim made after the super conductor's call
+nobody waits for (a claim made after the super conductor's call
 timed out and it buried the instance in cell0)."""
 
 import time

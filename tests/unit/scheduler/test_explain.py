@@ -11,7 +11,7 @@ from tests.unit.scheduler import fakes
 class TestExplain(fakes.TestCase):
 
     def test_no_candidates_keeps_the_query_for_admins(self):
-        """Issue 16: a member's fault does not show the placement query;
+        """A member's fault does not show the placement query;
         it travels with the exception into the (admin-only) details."""
         query = pq.build_query(fakes.fake_spec(
             extra_specs={'trait:CUSTOM_SSD': 'required'}))

@@ -197,7 +197,7 @@ class HostManagerTestCase(fakes.TestCase):
 
 class CheapRefreshTestCase(HostManagerTestCase):
     """What keeps a request's refresh and host states from growing with
-    the number of nodes (issue 17)."""
+    the number of nodes."""
 
     def test_changed_rows_are_read_through_the_indexes(self):
         # One OR over three timestamps made SQLite scan the whole table.

@@ -1,7 +1,7 @@
 """Filters and weighers whose answer is the request's, not the host's,
 decide once per request: a build with no zone, no server group and no
-cross-cell move costs them nothing per host (issue 17: ~1,000 candidate
-hosts per request)."""
+cross-cell move costs them nothing per host (a request has up to
+~1,000 candidate hosts)."""
 
 from unittest import mock
 
