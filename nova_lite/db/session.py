@@ -126,10 +126,11 @@ def _pool_sqlite_engine(engine, busy_timeout_ms, writer):
     """Give a SQLite file engine a connection pool and our PRAGMAs.
 
     oslo.db puts SQLite files on a NullPool, which opens a connection (and
-    re-runs every PRAGMA) per transaction: about 5 ms against 0.2 ms on a
-    pooled connection here. A pooled connection is safe across threads
-    (``check_same_thread=False``; a connection serves one checkout at a
-    time) and is never reused across a fork (checked at checkout).
+    re-runs every PRAGMA) per transaction: many times the cost of a
+    transaction on a pooled connection. A pooled connection is safe
+    across threads (``check_same_thread=False``; a connection serves one
+    checkout at a time) and is never reused across a fork (checked at
+    checkout).
     """
     path = engine.url.database
 
@@ -237,8 +238,8 @@ def create_context_manager(connection, busy_timeout_ms=30000, **engine_kw):
     # on every connection check-in, a yield meant for C drivers under
     # eventlet. PyMySQL's socket I/O yields under eventlet by itself, and
     # with native threads the sleep only gives the core away at the end
-    # of every transaction (a loaded placement worker waited 0.15 ms per
-    # request there).
+    # of every transaction (a loaded placement worker's profile showed
+    # it on every request).
     cfg = dict(connection=connection, sqlite_fk=True, thread_checkin=False,
                **engine_kw)
     if is_sqlite_file(connection):

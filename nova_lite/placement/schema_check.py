@@ -1,7 +1,8 @@
 """A quick yes to a document that is valid, before jsonschema is asked.
 
 jsonschema walks a document through a validator object per keyword and
-per level (~14% of a claim's CPU, ~10% of a provider registration's).
+per level, a sizeable share of a claim's or a provider registration's
+CPU.
 :func:`compile_check` turns a schema into a plain function that answers
 True only when the document is certainly valid. It knows the keywords
 placement's schemas use and is stricter than jsonschema where that is

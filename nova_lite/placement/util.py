@@ -169,11 +169,11 @@ def _validator_for(schema, format_checker=None):
     checked once.
 
     ``jsonschema.validate`` re-checks the schema itself on every call
-    (about 12 ms per request here); schemas are module constants, so one
-    validator each is kept, with :mod:`schema_check`'s function that says
-    yes to a valid document without jsonschema. The cache holds the
-    schema object, so its id cannot be reused by another dict while the
-    entry lives.
+    (more than the rest of a small request costs); schemas are module
+    constants, so one validator each is kept, with
+    :mod:`schema_check`'s function that says yes to a valid document
+    without jsonschema. The cache holds the schema object, so its id
+    cannot be reused by another dict while the entry lives.
     """
     key = (id(schema), format_checker is not None)
     entry = _VALIDATORS.get(key)

@@ -21,8 +21,9 @@ Caching, and why it stays correct:
   also drops services deleted outright, which leave no changed row, and
   the picks kept in the cache, see :meth:`HostManager.consume_in_cache`).
   A request therefore reads a few rows, not 10,000; a full read re-parses
-  only the rows whose stamp changed or whose template took a pick (at
-  10,000 nodes, parsing every row again cost about 0.5 CPU-s a minute).
+  only the rows whose stamp changed or whose template took a pick
+  (parsing every row again each interval is CPU that grows with the
+  number of nodes).
 - Aggregates and cell mappings (a handful of rows) are read in full on
   every request.
 - Host states handed to filters are fresh copies of the templates, so

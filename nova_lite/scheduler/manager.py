@@ -179,8 +179,8 @@ class SchedulerManager(manager.Manager):
         Compute nodes that registered since the last request are parsed
         now, not by the next request: after a wave of registrations (a
         new rack, a lab stacked with 10,000 nodes) the first request
-        would otherwise read and parse every new row (about a CPU-second
-        at 10,000 nodes) while a burst of boots waits. When nothing
+        would otherwise read and parse every new row (thousands, in one
+        request) while a burst of boots waits. When nothing
         changed, the read is the request's own cheap incremental one.
         """
         try:
@@ -521,9 +521,10 @@ def freeze_start_heap():
     Each request keeps ~1,000 host states and placement's candidates
     alive while it allocates, so they reach the oldest generation and
     trigger a full collection every few requests; each one walked the
-    whole heap, more than 20 CPU-ms at 10,000 nodes (a third of a
-    request's mean cost). Frozen objects are still freed by reference
-    counting; only a cycle among them is never collected.
+    whole heap, which at 10,000 nodes is a large share of a request's
+    mean cost (the gap between its median and its mean). Frozen objects
+    are still freed by reference counting; only a cycle among them is
+    never collected.
     """
     if not _frozen.is_set():
         _frozen.set()

@@ -73,8 +73,8 @@ def is_owned_child_name(nodename, name):
     """Whether ``name`` is that of a child the driver creates for
     ``nodename`` (``<nodename>_numa0``, ``_pf1``, ``_pgpu0``...).
 
-    Not one regex per node: 1,000 nodes overflow ``re``'s cache and each
-    compile costs about 1 ms.
+    Not one regex per node: 1,000 nodes overflow ``re``'s cache, so every
+    call would compile its pattern again.
     """
     prefix = nodename + '_'
     return name.startswith(prefix) and _OWNED_SUFFIX.fullmatch(

@@ -3,10 +3,10 @@
 Each layer written with ``webob.dec.wsgify`` built its own
 ``webob.Request``, an unused ``req.response``, and through
 ``req.get_response(app)`` a copy of the inner layer's response: about
-two responses per layer per request, ~20% of a small placement
-request's CPU. A :class:`Layer` answers ``handle(req)`` with a response
-object as ``wsgify`` does (a raised ``webob.exc.HTTPException`` is the
-response), and :meth:`Layer.call_app` hands the next layer, when it is a
+two responses per layer per request, a large share of a small
+placement request's CPU. A :class:`Layer` answers ``handle(req)`` with a
+response object as ``wsgify`` does (a raised ``webob.exc.HTTPException``
+is the response), and :meth:`Layer.call_app` hands the next layer, when it is a
 Layer too, the same request and takes its response object as it is.
 Anything else (keystonemiddleware, oslo.middleware's healthcheck, a test
 app) is called as a WSGI application, as before.

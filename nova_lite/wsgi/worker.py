@@ -6,8 +6,8 @@ thread pool, and the pool thread, once it has answered, hands the
 connection back through a pipe to be registered with the poller again.
 Per request that is two thread switches, a future and its callback, a
 pipe write and read, two ``epoll_ctl`` and five ``ioctl`` calls and about
-22 futex calls (strace, one client): over HTTP a placement ``GET /`` cost
-0.5 ms of the worker's CPU against 0.1 ms in the application
+22 futex calls (strace, one client): over HTTP a small placement request
+cost the worker several times the application's own CPU
 (doc/benchmarks.md).
 
 :class:`ConnectionThreadWorker` keeps gunicorn's master, its supervision
@@ -161,8 +161,8 @@ class ConnectionThreadWorker(base.Worker):
         same listening socket, and one that drained the backlog took most
         of a burst of new connections, which then stay with it while kept
         alive (a compute's 8 parallel registration connections: one
-        placement worker spent 4.7 CPU-s, the other 2.3). The workers
-        woken by the same event take the rest (4.0 and 3.0-3.4 CPU-s).
+        placement worker did twice the other's work). The workers woken
+        by the same event take the rest, and the work evens out.
         """
         if len(self._conns) >= self.cfg.worker_connections:
             return

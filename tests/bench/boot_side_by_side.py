@@ -55,7 +55,7 @@ NOVA_HEADERS = {'X-Auth-Token': 'admin:admin', 'X-User-Id': 'admin',
 def burst_poll():
     """bench.py's poll period in the burst and the deletes, seconds.
 
-    1 by default, as in the issue's table. A 1-s poll adds up to a second
+    1 by default, bench.py's own. A 1-s poll adds up to a second
     to a 3-s burst and to a 30-s one alike, so it bends the faster side's
     figure most; ``NOVA_LITE_BENCH_BURST_POLL`` makes it finer for both
     sides alike.
@@ -64,7 +64,7 @@ def burst_poll():
 
 
 def bench_args(quick):
-    """The same load for both labs (the issue's side-by-side run)."""
+    """The same load for both labs."""
     seq, burst = (5, 20) if quick else (20, 100)
     return ['--seq', str(seq), '--poll', '0.02', '--burst', str(burst),
             '--burst-mode', 'multi', '--burst-poll', '%g' % burst_poll()]

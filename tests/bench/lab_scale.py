@@ -2,7 +2,7 @@
 
 Stacks a large lab (default 2 cells x 2 computes x 2,500 fake nodes:
 10,000 hypervisors, MariaDB, RabbitMQ) and, in the same run, the small
-lab of the issue's reference measurement (1 cell x 2 computes x 1 node),
+lab of the side-by-side boots (1 cell x 2 computes x 1 node),
 then for each:
 
 * ``stack.sh``'s seconds per step (it prints them), its total, and the

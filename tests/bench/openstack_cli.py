@@ -26,7 +26,7 @@ import time
 ARGS = ('hypervisor', 'list')
 # Fewer rows than this and the per-row CPU is left out: the two runs'
 # start-up costs differ by tens of ms, more than a few rows cost (a 2-row
-# listing once gave -190 ms a row).
+# listing once gave a negative cost per row).
 PER_ROW_MIN_ROWS = 100
 # A sample's share: the first of these with a frame anywhere in its stack
 # (a JSON decode, inside a page fetch, inside the table's row loop, is

@@ -13,7 +13,7 @@ import sys
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 # Where the shared reference tools live by default: next to the checkout
-# (``../shared/tools``), as in the issue that asked for these runs.
+# (``../shared/tools``), where the machine's setup puts them.
 SHARED_TOOLS = os.path.normpath(os.path.join(REPO_ROOT, '..', 'shared',
                                              'tools'))
 

@@ -43,7 +43,7 @@ SETTLED = ('ACTIVE', 'ERROR')
 # while (in flight when the fault hits), hung ones end fast, and an RPC
 # call lost in an outage times out within it (20 s, not 60: a broker
 # restart on a loaded machine takes 15-40 s, so the suite exercises the
-# MessagingTimeout paths the issue names). ``--set`` overrides any.
+# MessagingTimeout paths a real outage takes). ``--set`` overrides any.
 DEFAULT_OPTIONS = {
     'compute.instance_build_timeout': '30',
     'compute.update_resources_interval': '10',

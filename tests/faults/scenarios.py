@@ -4,8 +4,8 @@ Each ``inject(ctx)`` runs while a burst of creates is going on (after
 ``inject_at`` POSTs were answered): it breaks something, waits out the
 outage, repairs it the way an operator would (start the server or the
 lab process again, with the command line stack.sh gave it) and returns
-once the repair is done, with what it measured. The outages are shorter
-than the issue's where the effect is the same; the database stays down
+once the repair is done, with what it measured. The outages are as
+short as still gives the same effect; the database stays down
 30 s (reads and writes must be retried across that long).
 """
 

@@ -58,8 +58,9 @@ class API:
 
     def _get_placement(self):
         """The facade's one client, for the concerns that may need it:
-        they ask only when they use it (making one costs a DELETE cast
-        to its compute ~3% of its API CPU, for nothing)."""
+        they ask only when they use it (making one is a visible share of
+        a DELETE's API CPU, spent for nothing when it is cast to its
+        compute)."""
         return self.placement
 
     @functools.cached_property

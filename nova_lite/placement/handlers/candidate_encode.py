@@ -56,8 +56,8 @@ def _dumps(data):
     # NOTE(nova_lite): compact separators: the body is the largest
     # placement sends (hundreds of KB at 1,000 providers). No cycle
     # check: the tree is built here from fresh dicts and lists (the
-    # shared ones are leaves), and its bookkeeping per container was 18%
-    # of the encoding time.
+    # shared ones are leaves), and its bookkeeping per container is a
+    # noticeable share of the encoding time.
     return json.dumps(data, separators=(',', ':'), check_circular=False)
 
 

@@ -423,7 +423,7 @@ def _batches(context, search):
         # id have it, and the Python checks, which are exact, find them
         # from the usage the tree reads bring anyway; the capacity probes
         # (a usage sum per inventory of each root) were the costliest
-        # statement of a limit=50 request on MariaDB (0.74 of 1.1 ms).
+        # statement of a limit=50 request on MariaDB.
         # The answer is the same: the next bites, filtered, start after
         # the last tree of the first. A full cloud pays one bite more.
         size = max(request.limit, MIN_BATCH)

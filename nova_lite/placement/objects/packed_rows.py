@@ -3,10 +3,10 @@
 Why: PyMySQL decodes the text protocol in Python, value by value and
 packet by packet, and MariaDB writes a packet per row. The tree reads of
 an allocation candidates request at 1,000 providers are ~7,000 rows
-(3,000 inventories of 9 values): measured on MariaDB 10.11, reading them
-as rows cost ~20 ms of client CPU and ~80 ms of wall time on a loaded
-machine, against ~2 ms wall for the same rows as one ``GROUP_CONCAT``
-value that ``json.loads`` (C) parses. So on MariaDB a tree read is
+(3,000 inventories of 9 values): on MariaDB 10.11, reading them as rows
+costs about ten times the client CPU and far more wall time than the
+same rows as one ``GROUP_CONCAT`` value that ``json.loads`` (C) parses
+(doc/benchmarks.md). So on MariaDB a tree read is
 rewritten into one row: ``COUNT(*)`` and the rows as JSON arrays
 (``[1,2,...],[...]``), ``group_concat_max_len`` raised for the statement.
 

@@ -3,11 +3,11 @@ searches: each provider's inventories (capacity and unit limits, not the
 usage) and traits, as they were at one version of the provider.
 
 Why: reading and converting those rows is most of a large search's SQL
-cost (at 1,000 providers on SQLite, 2,000 inventory rows of 7 values:
-1.9 ms of a 7.4 ms request; on MariaDB the packed read of inventories and
-traits is the slowest statement), and they change far less often than
-they are read. The usage, which every claim and every delete changes,
-is still read on every request.
+cost (thousands of inventory rows at 1,000 providers on SQLite; on
+MariaDB the packed read of inventories and traits is the slowest
+statement), and they change far less often than they are read. The
+effect on each query is in doc/benchmarks.md. The usage, which every
+claim and every delete changes, is still read on every request.
 
 Why a version is enough: every write to a provider's inventories or
 traits bumps its generation in the same transaction, and writes

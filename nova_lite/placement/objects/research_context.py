@@ -238,13 +238,12 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
     On SQLite one statement reads both: the providers of the trees
     (rows of ``tree_statements.providers_of``), the root query as their
     filter, the root ids taken from the rows (a root is its own tree's
-    provider). One statement fewer, and SQLite's time for the two was
-    0.93 + 0.55 -> 1.32 ms (two required traits, 1,000 providers). The
-    rows are None on MySQL, where MariaDB reads the ids alone (packed): a
-    combined one cost it more server time than the two (1.41 against
-    1.19 ms for limit=50),
+    provider). One statement fewer, and less of SQLite's time than the
+    two. The rows are None on MySQL, where MariaDB reads the ids alone
+    (packed): a combined one cost it more server time than the two,
     and the root query as the providers' filter without a limit made
-    member_of a FirstMatch semi-join per provider (300-480 ms at 1,000).
+    member_of a FirstMatch semi-join per provider (hundreds of ms at
+    1,000 providers).
     (None, None, None): no condition (see ``room``), every tree.
 
     On MariaDB a limited bite without the capacity probes (``room``

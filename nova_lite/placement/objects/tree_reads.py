@@ -109,8 +109,7 @@ def _execute_tree_reads(context, names, roots, by=stmts.BY_ROOT):
     The rows are the driver's own tuples, fetched from the DB-API cursor
     of the result: every column read here is an integer, a string or a
     float the drivers return as is (no type processing to apply), and a
-    result row object per row was about a quarter of the read's CPU at
-    1,000 providers (3,000 inventory rows: 3.6 -> 2.8 ms).
+    result row object per row was about a quarter of the read's CPU.
 
     On MariaDB the reads are packed (:mod:`packed_rows`), all of them in
     one statement; a read the packed form cannot give exactly is read
@@ -191,8 +190,8 @@ def _read_ahead(context, with_aggs):
     """The reads :func:`_load_known` will make, read with the providers
     on MariaDB, where they are one packed statement with it: one round
     trip and one statement's overhead fewer when the providers are known
-    at their version (the common case), a usage read (a grouped index
-    range, 0.05 ms at 50 trees) wasted when they are not."""
+    at their version (the common case), a usage read (a cheap grouped
+    index range) wasted when they are not."""
     if not packed_rows.applies(context.session):
         return ()
     return ('usage', 'aggs') if with_aggs is True else ('usage',)

@@ -148,7 +148,7 @@ TREES[BY_ID_RANGE] = _own_range_statements()
 def _capacity_reads():
     """SQLite's inventories reads: the statements of TREES
     with the capacity computed in SQL. Two values fewer per row (SQLite's
-    per-value conversion is most of a read: 3,000 rows 3.1 -> 2.8 ms),
+    per-value conversion is most of a read),
     and the same float: SQLite's REAL is a double, ``total - reserved``
     an integer it converts exactly, the product the one Python computes.
     Not on MariaDB, whose FLOAT column is single precision: its product
@@ -174,9 +174,9 @@ CAPACITY_READS = _capacity_reads()
 # JSON array ``ids_json``, one parameter expanded by the engine itself
 # (``json_each``): no rendered parameter per id, and only those rows read
 # and converted (SQLite's per-value conversion is most of the read; a
-# filtered query at 1,000 providers read 3,000 rows for 2,000 used:
-# 3.4 -> 2.3 ms). Not on MariaDB, whose packed read of the same rows by
-# an IN list was no faster than by the range (16 against 10 ms at 5,000).
+# filtered query at 1,000 providers would read 3,000 rows for 2,000
+# used). Not on MariaDB, whose packed read of the same rows by an IN list
+# is slower than by the range.
 INVENTORIES_BY_ID_LIST = CAPACITY_READS[None].where(
     INV.c.resource_provider_id.in_(sa.select(
         sa.func.json_each(sa.bindparam('ids_json')).table_valued(
