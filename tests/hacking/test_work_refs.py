@@ -56,6 +56,11 @@ class TestEachKindIsCaught(unittest.TestCase):
         self.assertEqual(1, len(_found('the S' + '14 machine')))
         self.assertEqual(1, len(_found('run s' + '13')))
 
+    def test_numbers_in_names(self):
+        for text in ('def test_iss' + 'ue16_ghost(self):',
+                     'class Session' + '9Regression:', 'issue-' + '14.md'):
+            self.assertEqual(1, len(_found(text)), text)
+
     def test_periods_of_work(self):
         self.assertEqual(1, len(_found(_w('in this', 'work', 'period'))))
         self.assertEqual(1, len(_found(_w('renamed during', 'wave', '2'))))

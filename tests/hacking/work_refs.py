@@ -37,6 +37,8 @@ SKIP_DIRS = {'.git', '.tox', '__pycache__', '.stestr', '.venv',
 PATTERNS = (
     (re.compile(r'\bissues?\s+#?\d+', re.I), 'an issue number'),
     (re.compile(r'\bsessions?\s+\d+', re.I), 'a work session number'),
+    (re.compile(r'(?<![a-z])(?:issue|session)[_-]?\d+', re.I),
+     'an issue or session number in a name'),
     (re.compile(r'\bwork[ -]periods?\b', re.I), 'a period of work'),
     (re.compile(r'\bwaves?\s+\d+', re.I), 'a work wave number'),
     (re.compile(r'\bbranch\s+[a-z]+\d+\b', re.I), 'a branch name'),
