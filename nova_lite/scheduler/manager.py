@@ -124,14 +124,12 @@ class _Request:
 
 
 class SchedulerManager(manager.Manager):
-    """Scheduler endpoint.
-
-    API versions: 1.0 base; 1.1 select_destinations; 1.2
-    select_destinations(return_decisions): the chosen Selection of each
-    instance (Selection 1.1) and a NoValidHost carry the decision record.
+    """Scheduler endpoint (API version 1.0): select_destinations; with
+    ``return_decisions`` the chosen Selection of each instance and a
+    NoValidHost carry the decision record.
     """
 
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.0')
 
     def __init__(self, host=None, placement=None, host_manager=None):
         super().__init__(host=host)
