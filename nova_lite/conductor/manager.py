@@ -15,11 +15,11 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 from oslo_service import periodic_task
 
+from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite.conductor import compute_task
 from nova_lite.conductor import decisions
 from nova_lite.conductor import reaper
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
@@ -362,7 +362,7 @@ class ConductorManager(manager.Manager):
                 return decisions.prune(self.cell_context(context))
             cell0 = objects.CellMapping.get_by_uuid(
                 context, cell_mapping_obj.CELL0_UUID)
-            with nl_context.target_cell(context, cell0) as cctxt:
+            with cells.target_cell(context, cell0) as cctxt:
                 return decisions.prune(cctxt)
         except Exception as err:  # noqa: BLE001 - next period retries
             LOG.warning('Pruning scheduling decisions failed: %s', err)

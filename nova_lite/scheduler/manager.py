@@ -48,6 +48,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_service import periodic_task
 
+from nova_lite import cells
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
@@ -200,7 +201,7 @@ class SchedulerManager(manager.Manager):
             if cell.is_cell0:
                 continue
             try:
-                with nl_context.target_cell(context, cell) as cctxt:
+                with cells.target_cell(context, cell) as cctxt:
                     new, conflicts = host_discovery.discover_in_cell(
                         context, cell, cctxt)
             except Exception as err:  # noqa: BLE001 - next period retries

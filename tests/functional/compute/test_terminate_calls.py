@@ -12,6 +12,7 @@ import threading
 import fixtures
 import testtools
 
+from nova_lite import cells
 from nova_lite.compute import vm_states
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite import context as nl_context
@@ -63,7 +64,7 @@ class TerminateCallsTest(testtools.TestCase):
         self.assertEqual(204, response.status, response)
         cloud.wait_until_deleted(server['id'])
         cell = cloud.dbs.cells['cell1']
-        with nl_context.target_cell(nl_context.get_admin_context(
+        with cells.target_cell(nl_context.get_admin_context(
                 read_deleted='yes'), cell) as cctxt:
             row = objects.Instance.get_by_uuid(cctxt, server['id'])
         self.assertEqual((vm_states.DELETED, None, True),
@@ -87,8 +88,8 @@ class TerminateCallsTest(testtools.TestCase):
 
     def used_vcpus(self, cloud):
         cell = cloud.dbs.cells['cell1']
-        with nl_context.target_cell(nl_context.get_admin_context(),
-                                    cell) as cctxt:
+        with cells.target_cell(nl_context.get_admin_context(),
+                               cell) as cctxt:
             (node,) = objects.ComputeNodeList.get_all_by_host(cctxt,
                                                               'host1')
         return node.vcpus_used
