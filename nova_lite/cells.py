@@ -1,4 +1,9 @@
-"""Reading many cells at once: scatter-gather with a per-cell timeout.
+"""Reaching cells: targeting a context at one, reading many at once.
+
+:func:`target_cell` gives a copy of a request context that carries a
+cell's database handle and bus (``set_target_cell`` sets them on a
+context in place). It lives here, not in ``nova_lite.context``, which
+imports neither the database nor the RPC layer.
 
 API-level code that needs data from every cell (services, hypervisors,
 migrations, servers) runs one function per cell in parallel, each with a
@@ -16,13 +21,16 @@ Example::
 """
 
 from concurrent import futures
+import contextlib
+import copy
 
 from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite.db.api import api as api_db
+from nova_lite.db import session as db_session
 from nova_lite import exception
+from nova_lite import rpc
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -51,8 +59,33 @@ def get_cells(context, include_cell0=True):
     return cells
 
 
+def set_target_cell(context, cell_mapping):
+    """Point ``context`` at ``cell_mapping``'s database and bus.
+
+    ``cell_mapping`` needs ``uuid``, ``database_connection`` and
+    ``transport_url``; ``None`` untargets the context.
+    """
+    if cell_mapping is None:
+        context.cell_uuid = context.db_connection = None
+        context.mq_connection = None
+        return
+    context.cell_uuid = cell_mapping.uuid
+    context.db_connection = db_session.get_cell_context_manager(
+        cell_mapping.database_connection)
+    context.mq_connection = rpc.get_cell_transport(
+        cell_mapping.transport_url)
+
+
+@contextlib.contextmanager
+def target_cell(context, cell_mapping):
+    """Yield a copy of ``context`` targeted at ``cell_mapping``."""
+    cctxt = copy.copy(context)
+    set_target_cell(cctxt, cell_mapping)
+    yield cctxt
+
+
 def _run_in_cell(context, cell, fn, args, kwargs):
-    with nl_context.target_cell(context, cell) as cctxt:
+    with target_cell(context, cell) as cctxt:
         return fn(cctxt, *args, **kwargs)
 
 

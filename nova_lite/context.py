@@ -2,21 +2,22 @@
 
 A context travels with every RPC message (see ``nova_lite.rpc``) and shows
 in every log line through oslo.log. API-level code reaches a cell by
-*targeting* a context at a cell mapping: the context then carries that
-cell's database handle (``db_connection``) and bus (``mq_connection``),
-which are local to the process and never serialized.
+*targeting* a context at a cell mapping (``nova_lite.cells.target_cell``):
+the context then carries that cell's database handle (``db_connection``)
+and bus (``mq_connection``), which are local to the process and never
+serialized.
+
+This module imports neither the database nor the RPC layer (an import
+rule checks it): every process builds contexts, a compute included, and
+what a context holds of a cell is set from outside.
 """
 
-import contextlib
 import copy
 import time
 
 from oslo_context import context as oslo_context
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
-
-from nova_lite.db import session as db_session
-from nova_lite import rpc
 
 
 @enginefacade.transaction_context_provider
@@ -101,23 +102,6 @@ def get_admin_context(read_deleted='no'):
                           overwrite=False)
 
 
-def set_target_cell(context, cell_mapping):
-    """Point ``context`` at ``cell_mapping``'s database and bus.
-
-    ``cell_mapping`` needs ``uuid``, ``database_connection`` and
-    ``transport_url``; ``None`` untargets the context.
-    """
-    if cell_mapping is None:
-        context.cell_uuid = context.db_connection = None
-        context.mq_connection = None
-        return
-    context.cell_uuid = cell_mapping.uuid
-    context.db_connection = db_session.get_cell_context_manager(
-        cell_mapping.database_connection)
-    context.mq_connection = rpc.get_cell_transport(
-        cell_mapping.transport_url)
-
-
 def run_as(executor, context, func, *args, **kwargs):
     """Submit ``func(*args, **kwargs)`` to ``executor``, run logging as
     ``context``'s request (oslo.log takes the request id from the
@@ -127,11 +111,3 @@ def run_as(executor, context, func, *args, **kwargs):
         context.update_store()
         return func(*args, **kwargs)
     return executor.submit(run)
-
-
-@contextlib.contextmanager
-def target_cell(context, cell_mapping):
-    """Yield a copy of ``context`` targeted at ``cell_mapping``."""
-    cctxt = copy.copy(context)
-    set_target_cell(cctxt, cell_mapping)
-    yield cctxt

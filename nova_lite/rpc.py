@@ -186,7 +186,7 @@ def _serializer():
     return RequestContextSerializer(objects_base.NovaLiteObjectSerializer())
 
 
-def get_client(target, version_cap=None, transport=None):
+def get_client(target, transport=None):
     """An RPC client for ``target`` on ``transport`` (default: this process's).
 
     The exchange is derived from the transport URL (see module docstring).
@@ -194,7 +194,7 @@ def get_client(target, version_cap=None, transport=None):
     transport = transport or get_transport()
     return messaging.get_rpc_client(
         transport, _with_exchange(target, transport),
-        version_cap=version_cap, serializer=_serializer())
+        serializer=_serializer())
 
 
 def open_reply_queue(transport):

@@ -11,11 +11,11 @@ build then:
    reschedule) claimed in placement; the compute never claims, so no
    allocation is a final failure;
    this read runs beside step 1, and the build's action event is
-   started in the same conductor call as step 1 (conductor 1.8; beside
-   it before): the event wraps the whole build, as Nova's, whose build
-   event is started before the state check and finished ``Success``
-   when the build does not start. One conductor round trip on the way
-   to ACTIVE instead of two and a placement request;
+   started in the same conductor call as step 1: the event wraps the
+   whole build, as Nova's, whose build event is started before the
+   state check and finished ``Success`` when the build does not start.
+   One conductor round trip on the way to ACTIVE instead of two and a
+   placement request;
 3. spawns through the driver, then records the outcome:
 
    * success: ``active``, the node's ``failed_builds`` reset, the node's
@@ -157,17 +157,9 @@ class Builds:
     def _do_build(self, context, instance, node, request_spec, host_list,
                   image):
         uuid = instance.uuid
-        start_in_one = self._can_start_build()
-        started = None
-        if not start_in_one:
-            started = nl_context.run_as(self._beside_pool, context,
-                                        self.events.start, context, uuid,
-                                        BUILD_EVENT)
         claimed = nl_context.run_as(self._beside_pool, context,
                                     self.allocations.claimed, uuid, node)
-        instance = self._start_build(context, instance, node, start_in_one)
-        if started is not None:
-            started.result()
+        instance = self._start_build(context, instance, node)
         if instance is None:
             self.events.finish(context, uuid, BUILD_EVENT)
             return
@@ -194,14 +186,10 @@ class Builds:
             self._build_succeeded(context, instance, node, not_active,
                                   usage_done)
 
-    def _can_start_build(self):
-        can_start = getattr(self.records.conductor, 'can_start_build', None)
-        return can_start is not None and can_start()
-
-    def _start_build(self, context, instance, node, with_event=False):
+    def _start_build(self, context, instance, node):
         """The instance in building/spawning here; None if it went away.
-        ``with_event``: the build's event is started in the same
-        conductor call (1.8), whatever the write's fate."""
+        The build's event is started in the same conductor call,
+        whatever the write's fate."""
         values = {'vm_state': vm_states.BUILDING,
                   'task_state': task_states.SPAWNING,
                   'host': self.host, 'node': node, 'launched_on': self.host}
@@ -209,14 +197,9 @@ class Builds:
         if compute_node is not None:
             values['compute_id'] = compute_node.id
         try:
-            if with_event:
-                return self.records.conductor.build_start(
-                    context, instance.uuid, values, _BUILD_START_STATES,
-                    [vm_states.BUILDING], BUILD_EVENT, self.host)
-            return self.records.update(
-                context, instance.uuid, values,
-                expected_task_state=_BUILD_START_STATES,
-                expected_vm_state=[vm_states.BUILDING])
+            return self.records.conductor.build_start(
+                context, instance.uuid, values, _BUILD_START_STATES,
+                [vm_states.BUILDING], BUILD_EVENT, self.host)
         except (exception.InstanceNotFound,
                 exception.UnexpectedTaskStateError,
                 exception.UnexpectedVMStateError) as error:
@@ -249,13 +232,13 @@ class Builds:
         """Write ACTIVE; (what prevented it (None: written), whether the
         node's usage was written too).
 
-        With a conductor that takes it (1.7), the build's event is
-        finished and the node's usage written in the same call (the
-        tracker's lock held across it, see ``usage_change``; when another
-        build holds it, the usage is refreshed after, as before): one
-        call where there were three. Nothing raised here is the spawn's
-        failure: the caller judges it once the build's event is finished
-        (a guest that spawned is never rescheduled).
+        The build's event is finished and the node's usage written in the
+        same call (the tracker's lock held across it, see
+        ``usage_change``; when another build holds it, the usage is
+        refreshed after): one call where there would be three. Nothing
+        raised here is the spawn's failure: the caller judges it once the
+        build's event is finished (a guest that spawned is never
+        rescheduled).
         """
         values = {'vm_state': vm_states.ACTIVE, 'task_state': None,
                   'power_state': power_state.RUNNING,
@@ -263,11 +246,6 @@ class Builds:
         expected = [task_states.SPAWNING]
         conductor = self.records.conductor
         try:
-            can_finish = getattr(conductor, 'can_finish_build', None)
-            if can_finish is None or not can_finish():
-                self.records.update(context, uuid, values,
-                                    expected_task_state=expected)
-                return None, False
             with self.tracker.usage_change(node) as usage:
                 usage.written(conductor.build_finish(
                     context, uuid, values, expected, BUILD_EVENT,

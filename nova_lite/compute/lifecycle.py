@@ -67,7 +67,7 @@ class Lifecycle:
                 if gone is None:
                     self._destroy_guest(context, instance)
                 self._end_unfinished_migrations(context, uuid, migrations)
-                destroyed, usage_done = self._write_last_state(
+                usage_done = self._write_last_state(
                     context, instance, step, {
                         'vm_state': vm_states.DELETED, 'task_state': None,
                         'power_state': power_state.NOSTATE,
@@ -75,46 +75,27 @@ class Lifecycle:
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(TERMINATE_EVENT, uuid, error)
             return
-        if not destroyed:
-            try:
-                self.conductor_api.instance_destroy(context, uuid)
-            except exception.InstanceNotFound:
-                pass
         if instance.node and not usage_done:
             self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
 
     def _write_last_state(self, context, instance, step, values):
         """A deleted instance's last ``values``, as Nova destroys the
-        instance inside the terminate event: with its soft delete and the
-        event's finish in one conductor call (and transaction) when the
-        conductor takes it (1.6), the node's usage in that call too
-        (1.7); with the soft delete alone (1.5); (True, whether the
-        usage is written) then. Else only written (False: the caller
-        destroys it)."""
+        instance inside the terminate event: with its soft delete, the
+        event's finish and the node's usage in one conductor call (and
+        transaction); whether the usage is written."""
         uuid = instance.uuid
-        if self._conductor_can('can_terminate_in_two_calls'):
-            if not instance.node:
-                self.conductor_api.terminate_finish(context, uuid, values,
-                                                    TERMINATE_EVENT)
-                step.finished = True
-                return True, False
-            with self.tracker.usage_change(instance.node,
-                                           wait=True) as usage:
-                usage.written(self.conductor_api.terminate_finish(
-                    context, uuid, values, TERMINATE_EVENT,
-                    node=usage.values()))
+        if not instance.node:
+            self.conductor_api.terminate_finish(context, uuid, values,
+                                                TERMINATE_EVENT)
             step.finished = True
-            return True, usage.done
-        if self._conductor_can('can_destroy_with_values'):
-            self.conductor_api.instance_destroy(context, uuid, values=values)
-            return True, False
-        self.records.update(context, uuid, values)
-        return False, False
-
-    def _conductor_can(self, check):
-        check = getattr(self.conductor_api, check, None)
-        return bool(check is not None and check())
+            return False
+        with self.tracker.usage_change(instance.node, wait=True) as usage:
+            usage.written(self.conductor_api.terminate_finish(
+                context, uuid, values, TERMINATE_EVENT,
+                node=usage.values()))
+        step.finished = True
+        return usage.done
 
     def complete_left_over_deletes(self, context, host):
         """Finish the deletes a previous process of ``host`` received but
@@ -168,14 +149,11 @@ class Lifecycle:
 
     def _read_for_terminate(self, context, uuid):
         """The instance as its cell has it now, its unfinished migrations
-        (None: not read yet) and whether the terminate event is started:
-        all in one call when the conductor takes it (1.6)."""
-        if self._conductor_can('can_terminate_in_two_calls'):
-            current, migrations = self.conductor_api.terminate_start(
-                context, uuid, TERMINATE_EVENT, self.events.host)
-            return current, migrations, True
-        return self.conductor_api.instance_get_by_uuid(context, uuid), \
-            None, False
+        and whether the terminate event is started (it is): all in one
+        call."""
+        current, migrations = self.conductor_api.terminate_start(
+            context, uuid, TERMINATE_EVENT, self.events.host)
+        return current, migrations, True
 
     def stop_instance(self, context, instance):
         self._power_action(

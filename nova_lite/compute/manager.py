@@ -73,9 +73,9 @@ BUILD_TIMEOUT_CHECK_MAX = 60
 
 
 class ComputeManager(manager.Manager):
-    """Compute endpoint (API version 1.3)."""
+    """Compute endpoint (API version 1.0)."""
 
-    target = messaging.Target(version='1.5')
+    target = messaging.Target(version='1.0')
 
     def __init__(self, host=None, driver=None, placement=None):
         super().__init__(host=host)
@@ -353,18 +353,18 @@ class ComputeManager(manager.Manager):
 
     def shelve_instance(self, context, instance, clean_shutdown=True,
                         image_id=None):
-        """Cast: power off, snapshot into ``image_id`` (1.3), record the
+        """Cast: power off, snapshot into ``image_id``, record the
         shelve, offload if configured."""
         self.shelving.shelve_instance(context, instance, image_id)
 
     def snapshot_instance(self, context, image_id, instance):
-        """Cast (1.3): store the guest as image ``image_id`` (the API set
+        """Cast: store the guest as image ``image_id`` (the API set
         task_state image_snapshot)."""
         self.snapshots.snapshot_instance(context, image_id, instance)
 
     def backup_instance(self, context, image_id, instance, backup_type,
                         rotation):
-        """Cast (1.5): a snapshot into ``image_id`` (task_state
+        """Cast: a snapshot into ``image_id`` (task_state
         image_backup), then the rotation of the older backups."""
         self.snapshots.backup_instance(context, image_id, instance,
                                        backup_type, rotation)

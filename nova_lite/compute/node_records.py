@@ -79,8 +79,8 @@ class NodeRecords:
         """Create or refresh the rows of ``nodenames``; the writes needed.
 
         Rows that changed go to the conductor together
-        (``compute_nodes_save``, :data:`RECORDS_PER_CALL` a call) when it
-        takes them, one call each otherwise.
+        (``compute_nodes_save``, :data:`RECORDS_PER_CALL` a call); a
+        single one by its own call.
         """
         pending = {}
         for name in nodenames:
@@ -88,7 +88,7 @@ class NodeRecords:
             node = self.compute_nodes.get(name)
             if node is None or self._changed(node, values):
                 pending[name] = values
-        if len(pending) < 2 or not self._can_save_many():
+        if len(pending) < 2:
             for name, values in pending.items():
                 self._write_record(context, name, values)
             return len(pending)
@@ -101,10 +101,6 @@ class NodeRecords:
                 self.compute_nodes[node.hypervisor_hostname] = node
                 self._gone.pop(node.hypervisor_hostname, None)
         return len(pending)
-
-    def _can_save_many(self):
-        check = getattr(self.conductor, 'can_save_compute_nodes', None)
-        return bool(check is not None and check())
 
     @staticmethod
     def _changed(node, values):

@@ -24,20 +24,18 @@ class ComputeAPI:
 
     Version history:
 
-    * 1.0 - Initial version (base API only).
-    * 1.1 - build_and_run_instance, terminate_instance, stop/start/reboot,
-      pause/unpause, suspend/resume, set_host_enabled.
-    * 1.2 - Move operations: resize/migrate (prep_resize, resize_instance,
-      finish_resize, confirm_resize, revert_resize, finish_revert_resize),
-      live migration, rebuild/evacuate, shelve/shelve_offload/unshelve.
-    * 1.3 - get_diagnostics, get_instance_diagnostics,
-      external_instance_event, soft_delete_instance, restore_instance.
-    * 1.4 - snapshot_instance (createImage); shelve_instance takes the
-      snapshot's ``image_id``.
-    * 1.5 - backup_instance (createBackup).
+    * 1.0 - Initial version: build_and_run_instance, terminate_instance,
+      stop/start/reboot, pause/unpause, suspend/resume, set_host_enabled;
+      resize/migrate (prep_resize, resize_instance, finish_resize,
+      confirm_resize, revert_resize, finish_revert_resize), live migration,
+      rebuild/evacuate, shelve (into the snapshot's ``image_id``),
+      shelve_offload, unshelve; snapshot_instance (createImage),
+      backup_instance (createBackup); get_diagnostics,
+      get_instance_diagnostics, external_instance_event,
+      soft_delete_instance, restore_instance.
     """
 
-    VERSION = '1.5'
+    VERSION = '1.0'
 
     def __init__(self, transport=None):
         self._default_transport = transport
@@ -53,18 +51,15 @@ class ComputeAPI:
             if client is None:
                 target = messaging.Target(topic=RPC_TOPIC,
                                           version=self.VERSION)
-                client = rpc.get_client(
-                    target, version_cap=CONF.upgrade_levels.compute,
-                    transport=transport)
+                client = rpc.get_client(target, transport=transport)
                 self._clients[key] = client
             return client
 
-    def prepare(self, context, host, version='1.0', **kwargs):
+    def prepare(self, context, host, **kwargs):
         """A client context addressed to the compute on ``host``."""
-        return self.router(context).prepare(server=host, version=version,
-                                            **kwargs)
+        return self.router(context).prepare(server=host, **kwargs)
 
-    # -- 1.1 ---------------------------------------------------------------
+    # -- build, delete, power ------------------------------------------------
 
     def build_and_run_instance(self, context, instance, host, node,
                                request_spec=None, host_list=None,
@@ -75,13 +70,13 @@ class ComputeAPI:
         the alternate Selections left for a reschedule. The compute
         answers nothing: the outcome is the instance's state.
         """
-        self.prepare(context, host, version='1.1').cast(
+        self.prepare(context, host).cast(
             context, 'build_and_run_instance', instance=instance, node=node,
             request_spec=request_spec, host_list=host_list or [],
             image=image)
 
     def _instance_cast(self, context, method, instance, **kwargs):
-        self.prepare(context, instance.host, version='1.1').cast(
+        self.prepare(context, instance.host).cast(
             context, method, instance=instance, **kwargs)
 
     def terminate_instance(self, context, instance):
@@ -121,18 +116,17 @@ class ComputeAPI:
     def set_host_enabled(self, context, host, enabled):
         """Call: add or remove COMPUTE_STATUS_DISABLED on the host's nodes
         now; returns 'enabled' or 'disabled'."""
-        return self.prepare(context, host, version='1.1').call(
+        return self.prepare(context, host).call(
             context, 'set_host_enabled', enabled=enabled)
 
-    # -- 1.2: move operations ------------------------------------------------
+    # -- move operations -----------------------------------------------------
 
-    def _cast_1_2(self, context, host, method, **kwargs):
-        self.prepare(context, host, version='1.2').cast(context, method,
-                                                        **kwargs)
+    def _cast(self, context, host, method, **kwargs):
+        self.prepare(context, host).cast(context, method, **kwargs)
 
-    def _call_1_2(self, context, host, method, timeout=None, **kwargs):
-        return self.prepare(context, host, version='1.2',
-                            timeout=timeout).call(context, method, **kwargs)
+    def _call(self, context, host, method, timeout=None, **kwargs):
+        return self.prepare(context, host, timeout=timeout).call(
+            context, method, **kwargs)
 
     # ---- resize / cold migrate (nova_lite.compute.resize) ----
 
@@ -142,53 +136,53 @@ class ComputeAPI:
         instance on ``node`` (its claim is in placement already), then
         start the move; ``host_list`` holds the alternates left for a
         reschedule."""
-        self._cast_1_2(context, host, 'prep_resize', instance=instance,
-                       flavor=flavor, migration=migration, node=node,
-                       request_spec=request_spec,
-                       host_list=list(host_list or []),
-                       clean_shutdown=clean_shutdown)
+        self._cast(context, host, 'prep_resize', instance=instance,
+                   flavor=flavor, migration=migration, node=node,
+                   request_spec=request_spec,
+                   host_list=list(host_list or []),
+                   clean_shutdown=clean_shutdown)
 
     def resize_instance(self, context, instance, flavor, migration,
                         clean_shutdown=True):
         """Cast to the source: stop the guest, ship it, then hand over to
         the destination (``finish_resize``)."""
-        self._cast_1_2(context, migration.source_compute, 'resize_instance',
-                       instance=instance, flavor=flavor, migration=migration,
-                       clean_shutdown=clean_shutdown)
+        self._cast(context, migration.source_compute, 'resize_instance',
+                   instance=instance, flavor=flavor, migration=migration,
+                   clean_shutdown=clean_shutdown)
 
     def finish_resize(self, context, instance, flavor, migration,
                       disk_info=None):
         """Cast to the destination: create the guest there (the server
         then waits in VERIFY_RESIZE)."""
-        self._cast_1_2(context, migration.dest_compute, 'finish_resize',
-                       instance=instance, flavor=flavor, migration=migration,
-                       disk_info=disk_info)
+        self._cast(context, migration.dest_compute, 'finish_resize',
+                   instance=instance, flavor=flavor, migration=migration,
+                   disk_info=disk_info)
 
     def confirm_resize(self, context, instance, migration, cast=True):
         """Cast to the source: drop the guest left there and the
         migration's allocation (a call with ``cast=False``: a delete
         waits for it)."""
         if cast:
-            self._cast_1_2(context, migration.source_compute,
-                           'confirm_resize', instance=instance,
-                           migration=migration)
+            self._cast(context, migration.source_compute,
+                       'confirm_resize', instance=instance,
+                       migration=migration)
         else:
-            self._call_1_2(context, migration.source_compute,
-                           'confirm_resize', instance=instance,
-                           migration=migration)
+            self._call(context, migration.source_compute,
+                       'confirm_resize', instance=instance,
+                       migration=migration)
 
     def revert_resize(self, context, instance, migration):
         """Cast to the destination: destroy the new guest, then hand back
         to the source (``finish_revert_resize``)."""
-        self._cast_1_2(context, migration.dest_compute, 'revert_resize',
-                       instance=instance, migration=migration)
+        self._cast(context, migration.dest_compute, 'revert_resize',
+                   instance=instance, migration=migration)
 
     def finish_revert_resize(self, context, instance, migration):
         """Cast to the source: give the instance its source allocation,
         host and old flavor back and restart the guest."""
-        self._cast_1_2(context, migration.source_compute,
-                       'finish_revert_resize', instance=instance,
-                       migration=migration)
+        self._cast(context, migration.source_compute,
+                   'finish_revert_resize', instance=instance,
+                   migration=migration)
 
     # ---- live migration (nova_lite.compute.live_migration) ----
 
@@ -198,7 +192,7 @@ class ComputeAPI:
         """Call the destination: can it take ``instance`` live on
         ``dest_node``? Returns the migrate data (a dict); raises
         conductor.tasks.common.MigrationPreCheckError when it cannot."""
-        return self._call_1_2(
+        return self._call(
             context, dest_host, 'check_can_live_migrate_destination',
             timeout=CONF.long_rpc_timeout, instance=instance,
             dest_node=dest_node, migration=migration,
@@ -208,14 +202,14 @@ class ComputeAPI:
                        migrate_data=None):
         """Cast the source: migrate ``instance`` live to ``dest_host``
         (the destination is claimed, the migration holds the source)."""
-        self._cast_1_2(context, instance.host, 'live_migration',
-                       instance=instance, dest_host=dest_host,
-                       migration=migration, migrate_data=migrate_data)
+        self._cast(context, instance.host, 'live_migration',
+                   instance=instance, dest_host=dest_host,
+                   migration=migration, migrate_data=migrate_data)
 
     def pre_live_migration(self, context, instance, dest_host, migration,
                            migrate_data=None):
         """Call the destination: get ready to receive the guest."""
-        return self._call_1_2(
+        return self._call(
             context, dest_host, 'pre_live_migration',
             timeout=CONF.long_rpc_timeout, instance=instance,
             migration=migration, migrate_data=migrate_data)
@@ -224,7 +218,7 @@ class ComputeAPI:
                                            dest_host, migration):
         """Call the destination: the guest runs there now; take over the
         instance (host, node, states)."""
-        return self._call_1_2(
+        return self._call(
             context, dest_host, 'post_live_migration_at_destination',
             timeout=CONF.long_rpc_timeout, instance=instance,
             migration=migration)
@@ -232,21 +226,21 @@ class ComputeAPI:
     def rollback_live_migration_at_destination(self, context, instance,
                                                dest_host, migration):
         """Cast the destination: forget whatever it prepared."""
-        self._cast_1_2(context, dest_host,
-                       'rollback_live_migration_at_destination',
-                       instance=instance, migration=migration)
+        self._cast(context, dest_host,
+                   'rollback_live_migration_at_destination',
+                   instance=instance, migration=migration)
 
     def live_migration_force_complete(self, context, instance, migration):
         """Cast the source: finish the running live migration now."""
-        self._cast_1_2(context, migration.source_compute,
-                       'live_migration_force_complete', instance=instance,
-                       migration=migration)
+        self._cast(context, migration.source_compute,
+                   'live_migration_force_complete', instance=instance,
+                   migration=migration)
 
     def live_migration_abort(self, context, instance, migration):
         """Cast the source: stop the live migration, keep the guest."""
-        self._cast_1_2(context, migration.source_compute,
-                       'live_migration_abort', instance=instance,
-                       migration=migration)
+        self._cast(context, migration.source_compute,
+                   'live_migration_abort', instance=instance,
+                   migration=migration)
 
     # ---- rebuild / evacuate (nova_lite.compute.rebuild) ----
 
@@ -257,11 +251,11 @@ class ComputeAPI:
         """Cast ``host``: rebuild ``instance`` from ``image`` (a catalog
         dict) in place, or, with ``recreate`` (evacuate), re-create it on
         ``node`` of this host from its dead source."""
-        self._cast_1_2(context, host, 'rebuild_instance', instance=instance,
-                       image=image, recreate=recreate, migration=migration,
-                       node=node, admin_password=admin_password,
-                       preserve_ephemeral=preserve_ephemeral,
-                       target_state=target_state)
+        self._cast(context, host, 'rebuild_instance', instance=instance,
+                   image=image, recreate=recreate, migration=migration,
+                   node=node, admin_password=admin_password,
+                   preserve_ephemeral=preserve_ephemeral,
+                   target_state=target_state)
 
     # ---- shelve / unshelve (nova_lite.compute.shelve) ----
 
@@ -270,14 +264,14 @@ class ComputeAPI:
         """Cast: power off, snapshot into ``image_id`` and shelve (the API
         set task_state shelving); the compute offloads right away when
         ``shelved_offload_time`` is 0."""
-        self.prepare(context, instance.host, version='1.4').cast(
+        self.prepare(context, instance.host).cast(
             context, 'shelve_instance', instance=instance,
             image_id=image_id, clean_shutdown=clean_shutdown)
 
     def snapshot_instance(self, context, instance, image_id):
         """Cast: store the guest as image ``image_id`` (the API set
         task_state image_snapshot and created the queued image)."""
-        self.prepare(context, instance.host, version='1.4').cast(
+        self.prepare(context, instance.host).cast(
             context, 'snapshot_instance', instance=instance,
             image_id=image_id)
 
@@ -286,7 +280,7 @@ class ComputeAPI:
         """Cast: store the guest as image ``image_id``, then keep the
         ``rotation`` newest ``backup_type`` backups of the instance (the
         API set task_state image_backup and created the queued image)."""
-        self.prepare(context, instance.host, version='1.5').cast(
+        self.prepare(context, instance.host).cast(
             context, 'backup_instance', instance=instance,
             image_id=image_id, backup_type=backup_type, rotation=rotation)
 
@@ -294,43 +288,43 @@ class ComputeAPI:
                                 clean_shutdown=True):
         """Cast: destroy the guest of a shelved instance and free its
         resources (task_state shelving_offloading)."""
-        self._cast_1_2(context, instance.host, 'shelve_offload_instance',
-                       instance=instance, clean_shutdown=clean_shutdown)
+        self._cast(context, instance.host, 'shelve_offload_instance',
+                   instance=instance, clean_shutdown=clean_shutdown)
 
     def unshelve_instance(self, context, instance, host, node=None,
                           request_spec=None, image=None):
         """Cast: bring a shelved instance back on ``host``: power on a
         guest still there, or spawn one on ``node`` (whose allocation the
         scheduler claimed)."""
-        self._cast_1_2(context, host, 'unshelve_instance',
-                       instance=instance, node=node,
-                       request_spec=request_spec, image=image)
+        self._cast(context, host, 'unshelve_instance',
+                   instance=instance, node=node,
+                   request_spec=request_spec, image=image)
 
-    # ---- 1.3: diagnostics, external events, soft delete ----
+    # ---- diagnostics, external events, soft delete ----
 
     def get_diagnostics(self, context, instance):
         """Call: the guest's free-form diagnostics (InstanceInvalidState
         unless it runs)."""
-        return self.prepare(context, instance.host, version='1.3').call(
+        return self.prepare(context, instance.host).call(
             context, 'get_diagnostics', instance=instance)
 
     def get_instance_diagnostics(self, context, instance):
         """Call: the guest's 2.48 diagnostics (a dict)."""
-        return self.prepare(context, instance.host, version='1.3').call(
+        return self.prepare(context, instance.host).call(
             context, 'get_instance_diagnostics', instance=instance)
 
     def external_instance_event(self, context, host, events):
         """Cast: external events (dicts with ``name``, ``server_uuid``,
         ``tag``, ``status``) for instances on ``host``."""
-        self.prepare(context, host, version='1.3').cast(
+        self.prepare(context, host).cast(
             context, 'external_instance_event', events=events)
 
     def soft_delete_instance(self, context, instance):
         """Cast: power off, SOFT_DELETED (the API set soft-deleting)."""
-        self.prepare(context, instance.host, version='1.3').cast(
+        self.prepare(context, instance.host).cast(
             context, 'soft_delete_instance', instance=instance)
 
     def restore_instance(self, context, instance):
         """Cast: power a soft-deleted instance back on (restoring)."""
-        self.prepare(context, instance.host, version='1.3').cast(
+        self.prepare(context, instance.host).cast(
             context, 'restore_instance', instance=instance)

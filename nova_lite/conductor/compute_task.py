@@ -34,14 +34,14 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
-    """The ``compute_task`` endpoint (API version 1.1).
+    """The ``compute_task`` endpoint (API version 1.0).
 
     ``manager`` is the hosting conductor manager: it tells this endpoint
     its bus (``manager.transport``) and its cell database
     (``manager.cell_context``).
     """
 
-    target = messaging.Target(namespace='compute_task', version='1.1')
+    target = messaging.Target(namespace='compute_task', version='1.0')
 
     def __init__(self, manager):
         self.manager = manager
@@ -73,7 +73,7 @@ class ComputeTaskManager:
             compute_rpcapi.ComputeAPI(transport=self.manager.transport),
             self.placement).execute()
 
-    # -- 1.1: move operations ------------------------------------------------
+    # -- move operations -----------------------------------------------------
 
     # ---- cold migrate / resize (nova_lite.conductor.tasks.migrate) ----
 

@@ -13,10 +13,7 @@ transport unless given one, which decides *which* conductor answers:
 
 import oslo_messaging as messaging
 
-from nova_lite import conf as nl_conf
 from nova_lite import rpc
-
-CONF = nl_conf.CONF
 
 RPC_TOPIC = 'conductor'
 RPC_NAMESPACE = 'compute_task'
@@ -28,20 +25,18 @@ class ComputeTaskAPI:
     Version history:
 
     * 1.0 - Initial version: schedule_and_build_instances (super
-      conductor), build_instances (cell conductor, reschedules).
-    * 1.1 - Move operations: migrate_server (super conductor; a cell
-      conductor for resize reschedules), live_migrate_instance,
-      rebuild_instance (rebuild, evacuate), unshelve_instance.
+      conductor), build_instances (cell conductor, reschedules); the move
+      operations migrate_server (super conductor; a cell conductor for
+      resize reschedules), live_migrate_instance, rebuild_instance
+      (rebuild, evacuate), unshelve_instance.
     """
 
-    VERSION = '1.1'
+    VERSION = '1.0'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, namespace=RPC_NAMESPACE,
                                   version=self.VERSION)
-        self.client = rpc.get_client(
-            target, version_cap=CONF.upgrade_levels.conductor,
-            transport=transport)
+        self.client = rpc.get_client(target, transport=transport)
 
     def schedule_and_build_instances(self, context, build_requests,
                                      request_specs, image=None,
@@ -54,7 +49,7 @@ class ComputeTaskAPI:
         times to retry reaching the bus (None: forever); past them the
         cast raises ``MessageDeliveryFailure``.
         """
-        cctxt = self.client.prepare(version='1.0', retry=retry)
+        cctxt = self.client.prepare(retry=retry)
         cctxt.cast(context, 'schedule_and_build_instances',
                    build_requests=build_requests,
                    request_specs=request_specs, image=image,
@@ -69,12 +64,12 @@ class ComputeTaskAPI:
         when no alternate is left). The cell conductor never asks the
         scheduler again.
         """
-        cctxt = self.client.prepare(version='1.0')
+        cctxt = self.client.prepare()
         cctxt.cast(context, 'build_instances', instances=instances,
                    request_spec=request_spec, host_lists=host_lists,
                    image=image, exc_reason=exc_reason)
 
-    # -- 1.1: move operations ------------------------------------------------
+    # -- move operations -----------------------------------------------------
 
     # ---- cold migrate / resize (nova_lite.conductor.tasks.migrate) ----
 
@@ -92,7 +87,7 @@ class ComputeTaskAPI:
         move is failed. ``exc_reason`` is why the last destination failed
         (kept in the fault when no alternate is left).
         """
-        cctxt = self.client.prepare(version='1.1')
+        cctxt = self.client.prepare()
         kwargs = dict(instance=instance, flavor=flavor,
                       request_spec=request_spec, host_list=host_list,
                       migration=migration, clean_shutdown=clean_shutdown,
@@ -108,7 +103,7 @@ class ComputeTaskAPI:
                               block_migration=None, force=False):
         """Cast the super conductor: live-migrate ``instance`` to ``host``
         (None: the scheduler picks; ``force``: no scheduler check)."""
-        cctxt = self.client.prepare(version='1.1')
+        cctxt = self.client.prepare()
         cctxt.cast(context, 'live_migrate_instance', instance=instance,
                    host=host, block_migration=block_migration, force=force)
 
@@ -122,7 +117,7 @@ class ComputeTaskAPI:
         """Cast the super conductor: rebuild ``instance`` from ``image``
         in place, or evacuate it (``recreate``) to ``host`` (None: the
         scheduler picks) under the evacuation ``migration``."""
-        cctxt = self.client.prepare(version='1.1')
+        cctxt = self.client.prepare()
         cctxt.cast(context, 'rebuild_instance', instance=instance,
                    image=image, recreate=recreate, host=host, force=force,
                    migration=migration, admin_password=admin_password,
@@ -139,6 +134,6 @@ class ComputeTaskAPI:
         ``request_spec`` carries what this request asks beyond the stored
         spec (availability zone, 2.91 host); None: the stored spec.
         """
-        cctxt = self.client.prepare(version='1.1')
+        cctxt = self.client.prepare()
         cctxt.cast(context, 'unshelve_instance', instance=instance,
                    request_spec=request_spec)

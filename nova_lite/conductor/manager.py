@@ -15,11 +15,11 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 from oslo_service import periodic_task
 
+from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite.conductor import compute_task
 from nova_lite.conductor import decisions
 from nova_lite.conductor import reaper
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import manager
 from nova_lite import objects
@@ -40,9 +40,9 @@ SERVICE_FIELDS_FROM_COMPUTE = frozenset(['report_count', 'topic', 'version'])
 
 
 class ConductorManager(manager.Manager):
-    """Conductor endpoint (API version 1.8)."""
+    """Conductor endpoint (API version 1.0)."""
 
-    target = messaging.Target(version='1.8')
+    target = messaging.Target(version='1.0')
 
     def __init__(self, host=None):
         super().__init__(host=host)
@@ -84,7 +84,7 @@ class ConductorManager(manager.Manager):
         service.save()
         return service
 
-    # -- compute nodes (1.1) ---------------------------------------------
+    # -- compute nodes ---------------------------------------------------
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def compute_node_get_all_by_host(self, context, host,
@@ -169,7 +169,7 @@ class ConductorManager(manager.Manager):
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def compute_nodes_save(self, context, host, nodes):
-        """1.4: many nodes of ``host`` created, restored or updated in one
+        """Many nodes of ``host`` created, restored or updated in one
         transaction (a compute registering or refreshing many nodes);
         ``nodes`` is ``{nodename: values}``, as compute_node_get_or_create
         takes them. Returns the nodes in that order."""
@@ -178,7 +178,7 @@ class ConductorManager(manager.Manager):
         LOG.info('%d compute nodes of %s saved', len(saved), host)
         return saved.objects
 
-    # -- instances (1.1) -------------------------------------------------
+    # -- instances -------------------------------------------------------
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_get_by_uuid(self, context, instance_uuid):
@@ -207,15 +207,15 @@ class ConductorManager(manager.Manager):
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_destroy(self, context, instance_uuid, values=None):
-        """1.5: ``values`` written first, in the same transaction (a
-        terminate's last state, then the delete)."""
+        """``values`` (if given) written first, in the same transaction
+        (an instance's last state, then the delete)."""
         return _destroy_instance(self.cell_context(context), instance_uuid,
                                  values)
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def terminate_start(self, context, instance_uuid, event, host):
-        """1.6: the instance (InstanceNotFound), ``event`` started under
-        the request's action (best effort, as a step's start) and the
+        """The instance (InstanceNotFound), ``event`` started under the
+        request's action (best effort, as a step's start) and the
         instance's unfinished migrations, in one transaction: what a
         compute's terminate reads and records before the guest goes."""
         return _start_terminate(self.cell_context(context), instance_uuid,
@@ -224,11 +224,11 @@ class ConductorManager(manager.Manager):
     @messaging.expected_exceptions(exception.NovaLiteException)
     def terminate_finish(self, context, instance_uuid, values, event,
                          node=None):
-        """1.6: a terminate's last ``values`` written, the soft delete and
-        ``event`` finished ``Success``, in one transaction; nothing is
-        returned (the compute has no use for the deleted row). 1.7:
-        ``node``, the node's usage, written next (see
-        :func:`_write_node_usage`); the ComputeNode written, or None."""
+        """A terminate's last ``values`` written, the soft delete and
+        ``event`` finished ``Success``, in one transaction (the compute
+        has no use for the deleted row); then ``node``, the node's usage,
+        if given (see :func:`_write_node_usage`); the ComputeNode
+        written, or None."""
         cctxt = self.cell_context(context)
         _destroy_instance(cctxt, instance_uuid, values, event=event,
                           read_back=False)
@@ -237,7 +237,7 @@ class ConductorManager(manager.Manager):
     @messaging.expected_exceptions(exception.NovaLiteException)
     def build_start(self, context, instance_uuid, values, expected_task_state,
                     expected_vm_state, event, host):
-        """1.8: a build's first ``values`` (BUILDING/SPAWNING here) written
+        """A build's first ``values`` (BUILDING/SPAWNING here) written
         if the instance is in the expected states, and ``event`` started
         as ``host``, in one transaction. The event is started even when
         the write is refused (Nova's build event wraps the state check:
@@ -249,7 +249,7 @@ class ConductorManager(manager.Manager):
     @messaging.expected_exceptions(exception.NovaLiteException)
     def build_finish(self, context, instance_uuid, values,
                      expected_task_state, event, node=None):
-        """1.7: a build's last ``values`` (ACTIVE) written if the task
+        """A build's last ``values`` (ACTIVE) written if the task
         state is still ``expected_task_state`` and ``event`` finished
         ``Success``, in one transaction (Nova's build event wraps the
         instance's last save); then ``node``, the node's usage (see
@@ -265,7 +265,7 @@ class ConductorManager(manager.Manager):
         fault.create()
         return fault
 
-    # -- instance actions (1.1) ------------------------------------------
+    # -- instance actions ------------------------------------------------
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def action_start(self, context, instance_uuid, action):
@@ -289,7 +289,7 @@ class ConductorManager(manager.Manager):
             self.cell_context(context), instance_uuid, event, result=result,
             traceback=traceback, details=details)
 
-    # -- migrations (1.2) ------------------------------------------------
+    # -- migrations ------------------------------------------------------
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def migration_create(self, context, values):
@@ -362,7 +362,7 @@ class ConductorManager(manager.Manager):
                 return decisions.prune(self.cell_context(context))
             cell0 = objects.CellMapping.get_by_uuid(
                 context, cell_mapping_obj.CELL0_UUID)
-            with nl_context.target_cell(context, cell0) as cctxt:
+            with cells.target_cell(context, cell0) as cctxt:
                 return decisions.prune(cctxt)
         except Exception as err:  # noqa: BLE001 - next period retries
             LOG.warning('Pruning scheduling decisions failed: %s', err)
@@ -373,7 +373,7 @@ class ConductorManager(manager.Manager):
         return reaper.reap(context, self.compute_task.placement, timeout,
                            now=now)
 
-    # -- the instance usage audit (1.3) ------------------------------------
+    # -- the instance usage audit ----------------------------------------
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_get_active_by_window(self, context, begin, end, host):

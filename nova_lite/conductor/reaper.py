@@ -31,11 +31,11 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor.tasks import bury
 from nova_lite.conductor.tasks import common
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
@@ -116,7 +116,7 @@ def reap_hostless_instances(context, placement, timeout, limit):
 
 def _reap_cell(context, cell, placement, error, limit):
     count = 0
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         building = objects.InstanceList.get_by_filters(
             cctxt, {'vm_state': vm_states.BUILDING, 'host': None})
         for instance in building:
@@ -168,7 +168,7 @@ def reap_cell0_claims(context, placement, since):
     cell0 = objects.CellMapping.get_by_uuid(context,
                                             cell_mapping_obj.CELL0_UUID)
     count = 0
-    with nl_context.target_cell(context, cell0) as cctxt:
+    with cells.target_cell(context, cell0) as cctxt:
         cctxt.read_deleted = 'yes'
         buried = objects.InstanceList.get_by_filters(
             cctxt, {'touched-since': since})

@@ -27,15 +27,14 @@ from nova_lite.conf import placement
 from nova_lite.conf import placement_api
 from nova_lite.conf import quota
 from nova_lite.conf import scheduler
-from nova_lite.conf import upgrade_levels
 from nova_lite.conf import wsgi
 
 CONF = cfg.CONF
 
 ALL_MODULES = (
     default, allocation, database, api, placement, placement_api, scheduler,
-    filter_scheduler, compute, conductor, fake_driver, upgrade_levels,
-    image_catalog, glance, quota, cors, dashboard, wsgi,
+    filter_scheduler, compute, conductor, fake_driver, image_catalog,
+    glance, quota, cors, dashboard, wsgi,
 )
 
 

@@ -2,7 +2,7 @@
 
 API-level code (the API, the super conductor, the scheduler) reads cell
 mappings from the API database and *targets* a request context at one
-(:func:`nova_lite.context.target_cell`) to reach that cell. cell0 is the
+(:func:`nova_lite.cells.target_cell`) to reach that cell. cell0 is the
 mapping with the all-zero uuid: a database and no bus.
 """
 

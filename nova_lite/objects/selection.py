@@ -7,7 +7,6 @@ alternate without asking the scheduler again.
 """
 
 from oslo_serialization import jsonutils
-from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite.objects import base
@@ -17,10 +16,10 @@ from nova_lite.objects import base
 class Selection(base.NovaLiteObject):
     """A scheduling choice.
 
-    Versions: 1.0 initial; 1.1 ``decision``.
+    Versions: 1.0 initial.
     """
 
-    VERSION = '1.1'
+    VERSION = '1.0'
 
     fields = {
         'compute_node_uuid': fields.UUIDField(),
@@ -35,12 +34,6 @@ class Selection(base.NovaLiteObject):
         # (on the chosen Selection only; see nova_lite.scheduler.decision).
         'decision': fields.StringField(nullable=True),
     }
-
-    def obj_make_compatible(self, primitive, target_version):
-        super().obj_make_compatible(primitive, target_version)
-        version = versionutils.convert_version_to_tuple(target_version)
-        if version < (1, 1):
-            primitive.pop('decision', None)
 
     def decision_dict(self):
         """The decision record as a dict (None when there is none)."""

@@ -48,6 +48,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_service import periodic_task
 
+from nova_lite import cells
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
@@ -124,14 +125,12 @@ class _Request:
 
 
 class SchedulerManager(manager.Manager):
-    """Scheduler endpoint.
-
-    API versions: 1.0 base; 1.1 select_destinations; 1.2
-    select_destinations(return_decisions): the chosen Selection of each
-    instance (Selection 1.1) and a NoValidHost carry the decision record.
+    """Scheduler endpoint (API version 1.0): select_destinations; with
+    ``return_decisions`` the chosen Selection of each instance and a
+    NoValidHost carry the decision record.
     """
 
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.0')
 
     def __init__(self, host=None, placement=None, host_manager=None):
         super().__init__(host=host)
@@ -202,7 +201,7 @@ class SchedulerManager(manager.Manager):
             if cell.is_cell0:
                 continue
             try:
-                with nl_context.target_cell(context, cell) as cctxt:
+                with cells.target_cell(context, cell) as cctxt:
                     new, conflicts = host_discovery.discover_in_cell(
                         context, cell, cctxt)
             except Exception as err:  # noqa: BLE001 - next period retries

@@ -19,19 +19,16 @@ class SchedulerAPI:
 
     Version history:
 
-    * 1.0 - Initial version (base API only).
-    * 1.1 - select_destinations.
-    * 1.2 - select_destinations(return_decisions): the chosen Selection
-      (1.1) and a NoValidHost carry the scheduler's decision record.
+    * 1.0 - Initial version: select_destinations; with
+      ``return_decisions`` the chosen Selection and a NoValidHost carry
+      the scheduler's decision record.
     """
 
-    VERSION = '1.2'
+    VERSION = '1.0'
 
     def __init__(self, transport=None):
         target = messaging.Target(topic=RPC_TOPIC, version=self.VERSION)
-        self.client = rpc.get_client(
-            target, version_cap=CONF.upgrade_levels.scheduler,
-            transport=transport)
+        self.client = rpc.get_client(target, transport=transport)
 
     def select_destinations(self, context, request_spec, instance_uuids,
                             return_alternates=True, timeout=None,
@@ -46,21 +43,18 @@ class SchedulerAPI:
             rpc_response_timeout``); the scheduler is told when that
             ends, and does not leave claims for an answer nobody waits for
             (:mod:`nova_lite.scheduler.deadline`).
-        :param return_decisions: ask for the decision records (a 1.2
-            scheduler): JSON in the chosen Selection's ``decision`` and in
-            a NoValidHost's ``decision`` kwarg.
+        :param return_decisions: ask for the decision records: JSON in
+            the chosen Selection's ``decision`` and in a NoValidHost's
+            ``decision`` kwarg.
         :raises nova_lite.exception.NoValidHost: with the explanation.
         """
         kwargs = {'request_spec': request_spec,
                   'instance_uuids': list(instance_uuids or []),
-                  'return_alternates': return_alternates}
-        version = '1.1'
-        if return_decisions and self.client.can_send_version('1.2'):
-            version = '1.2'
-            kwargs['return_decisions'] = True
+                  'return_alternates': return_alternates,
+                  'return_decisions': return_decisions}
         if timeout is None:
             timeout = CONF.rpc_response_timeout
-        cctxt = self.client.prepare(version=version, timeout=timeout)
+        cctxt = self.client.prepare(timeout=timeout)
         try:
             return cctxt.call(context.with_reply_deadline(timeout),
                               'select_destinations', **kwargs)

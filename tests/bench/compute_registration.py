@@ -40,6 +40,7 @@ import oslo_messaging as messaging
 from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
 from nova_lite.clients import report_batch
+from nova_lite.compute import node_records
 from nova_lite.compute import resource_tracker
 from nova_lite import conf as nl_conf
 from nova_lite.compute import tree_cache
@@ -103,16 +104,11 @@ class _CountingClient:
 
 
 class _CountingConductor:
-    """The conductor RPC client, counting calls; ``batch=False`` hides
-    ``compute_nodes_save`` (the tracker then calls once per node)."""
+    """The conductor RPC client, counting calls."""
 
-    def __init__(self, api, batch):
+    def __init__(self, api):
         self._api = api
-        self._batch = batch
         self.calls = 0
-
-    def can_save_compute_nodes(self):
-        return self._batch and self._api.can_save_compute_nodes()
 
     def __getattr__(self, name):
         method = getattr(self._api, name)
@@ -179,14 +175,16 @@ def _tracker(client, conductor, concurrency):
 
 @contextlib.contextmanager
 def _one_by_one(enabled):
-    """Batched inventory writes off (a batch never reaches the minimum)."""
-    saved = report_batch.RESHAPE_MIN
+    """Batched inventory writes off (a batch never reaches the minimum),
+    one compute_nodes row a conductor call."""
+    saved = report_batch.RESHAPE_MIN, node_records.RECORDS_PER_CALL
     if enabled:
         report_batch.RESHAPE_MIN = float('inf')
+        node_records.RECORDS_PER_CALL = 1
     try:
         yield
     finally:
-        report_batch.RESHAPE_MIN = saved
+        report_batch.RESHAPE_MIN, node_records.RECORDS_PER_CALL = saved
 
 
 def _phase(name, nodes, counters, placement_pid, func):
@@ -223,7 +221,7 @@ def _run_mode(mode, nodes, database, workers, conf):
     with _Placement(database, workers) as placement, _Conductor() as cond, \
             _one_by_one(not batched):
         requests = _CountingClient(placement.client)
-        conductor = _CountingConductor(cond.api, batched)
+        conductor = _CountingConductor(cond.api)
         counters = (requests, conductor)
         ctxt = nl_context.get_admin_context()
         tracker = _tracker(placement.client, conductor, concurrency)

@@ -16,6 +16,7 @@ import fixtures
 from oslo_utils import uuidutils
 import testtools.content
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from tests.functional.placement import server as placement_server
@@ -134,8 +135,8 @@ class AuditTestCase(ManagePlacementTestBase):
     def _migration(self, server, status, source, dest):
         """A migration record of ``server`` in cell1 (its uuid)."""
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context,
-                                    self.cloud.dbs.cells['cell1']) as cctxt:
+        with cells.target_cell(context,
+                               self.cloud.dbs.cells['cell1']) as cctxt:
             migration = objects.Migration(
                 cctxt, uuid=uuidutils.generate_uuid(),
                 instance_uuid=server['id'], status=status,

@@ -13,6 +13,7 @@ import oslo_messaging as messaging
 from oslo_utils import timeutils
 import testtools
 
+from nova_lite import cells
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import compute_task
 from nova_lite.conductor import reaper
@@ -94,7 +95,7 @@ class ReaperTestCase(testtools.TestCase):
         real_save = objects.Instance.save
 
         def taken_meanwhile(instance, **kwargs):
-            with nl_context.target_cell(
+            with cells.target_cell(
                     self.ctxt, self.cloud.dbs.cells['cell1']) as cctxt:
                 taken = objects.Instance.get_by_uuid(cctxt, instance.uuid)
                 taken.task_state = 'spawning'

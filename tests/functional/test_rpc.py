@@ -15,6 +15,7 @@ from oslo_context import context as oslo_context
 import testtools
 
 from nova_lite import baserpc
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite import rpc
@@ -178,7 +179,7 @@ class RPCTestCase(testtools.TestCase):
 
     def _cell_context(self):
         ctxt = nl_context.get_admin_context()
-        nl_context.set_target_cell(ctxt, self.cell)
+        cells.set_target_cell(ctxt, self.cell)
         return ctxt
 
 
@@ -192,23 +193,23 @@ class CellIsolationTestCase(testtools.TestCase):
             testing.DatabaseFixture(cells=('cell1', 'cell2')))
 
     def test_cells_do_not_answer_each_others_messages(self):
-        cells = [self.dbs.cells['cell1'], self.dbs.cells['cell2']]
-        for cell in cells:
+        mappings = [self.dbs.cells['cell1'], self.dbs.cells['cell2']]
+        for cell in mappings:
             testing.start_service(self, 'conductor', host='cond-' + cell.name,
                                   cell=cell)
             testing.start_service(self, 'compute', host='cmp-' + cell.name,
                                   cell=cell)
         ctxt = make_context()
-        for cell in cells:
+        for cell in mappings:
             transport = rpc.get_cell_transport(cell.transport_url)
             for topic, host in (('conductor', 'cond-'), ('compute', 'cmp-')):
                 api = baserpc.BaseAPI(topic, transport=transport)
                 for _ in range(3):
                     reply = api.ping(ctxt, cell.name)
                     self.assertEqual(host + cell.name, reply['host'])
-        for cell in cells:
+        for cell in mappings:
             cctxt = nl_context.get_admin_context()
-            nl_context.set_target_cell(cctxt, cell)
+            cells.set_target_cell(cctxt, cell)
             hosts = {s.host for s in objects.ServiceList.get_all(cctxt)}
             self.assertEqual({'cond-' + cell.name, 'cmp-' + cell.name},
                              hosts)

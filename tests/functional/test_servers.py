@@ -11,6 +11,7 @@ import threading
 import fixtures
 import testtools
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite.db.cell import api as cell_db
 from nova_lite.testing import integrated
@@ -54,7 +55,7 @@ class ServersTestBase(testtools.TestCase):
         """{node: failed_builds} of the compute nodes of cell1."""
         cell = self.cloud.dbs.cells['cell1']
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             nodes = cell_db.compute_node_get_all(cctxt)
         return {n.hypervisor_hostname: n.failed_builds for n in nodes}
 

@@ -9,6 +9,7 @@ scheduler's choices (tests/functional/test_servers.py covers those).
 import fixtures
 import testtools
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite.db.cell import api as cell_db
 from nova_lite import exception
@@ -40,7 +41,7 @@ class NameOrderScheduler(fixtures.Fixture):
         for cell in objects.CellMappingList.get_all(context).objects:
             if cell.is_cell0:
                 continue
-            with nl_context.target_cell(context, cell) as cctxt:
+            with cells.target_cell(context, cell) as cctxt:
                 for node in cell_db.compute_node_get_all(cctxt):
                     nodes.append((node, cell))
         forced = list(spec.force_hosts)
@@ -254,7 +255,7 @@ class ServersAPITestCase(testtools.TestCase):
         server = self.boot()
         cell = self.cloud.dbs.cells['cell1']
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             service = objects.Service.get_by_host_and_binary(
                 cctxt, server['OS-EXT-SRV-ATTR:host'], 'nova-lite-compute')
             service.forced_down = True

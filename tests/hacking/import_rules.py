@@ -55,6 +55,9 @@ RULES = (
          'objects cross RPC between every service; they know none of them'),
     Rule('NL306', ('nova_lite/api',), ('nova_lite.db',),
          'the API reaches its data through objects, never the DB layer'),
+    Rule('NL310', ('nova_lite/context',), ('nova_lite.db', 'nova_lite.rpc'),
+         'every process builds contexts (a compute too) and rpc imports '
+         'context: a cell is targeted from nova_lite.cells'),
 )
 
 Violation = collections.namedtuple('Violation', 'path line code message')

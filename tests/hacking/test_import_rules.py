@@ -108,6 +108,26 @@ class TestEachRuleCatchesAViolation(unittest.TestCase):
                 from nova_lite.db.api import api as api_db
             ''', line=2)
 
+    def test_context_importing_db(self):
+        self._assert_caught('NL310', 'context.py',
+                            'from nova_lite.db import session as db_session\n')
+
+    def test_context_importing_rpc(self):
+        self._assert_caught('NL310', 'context.py',
+                            'from nova_lite import rpc\n')
+
+    def test_context_importing_rpc_inside_a_function(self):
+        self._assert_caught('NL310', 'context.py', '''\
+            def f():
+                import nova_lite.rpc
+            ''', line=2)
+
+    def test_context_importing_oslo_passes(self):
+        self.assertEqual([], self._violations('context.py', '''\
+            from oslo_context import context as oslo_context
+            from oslo_db.sqlalchemy import enginefacade
+            '''))
+
     def test_api_importing_objects_passes(self):
         self.assertEqual([], self._violations('api/compute/checks.py', '''\
             from nova_lite import objects

@@ -8,7 +8,7 @@ from nova_lite.conf import opts
 REQUIRED_GROUPS = {
     'DEFAULT', 'api_database', 'database', 'placement_database', 'placement',
     'placement_api', 'scheduler', 'filter_scheduler', 'compute', 'conductor',
-    'fake_driver', 'api', 'upgrade_levels',
+    'fake_driver', 'api',
 }
 
 

@@ -76,14 +76,6 @@ class RPCAPITestCase(testtools.TestCase):
         self.assertEqual('scheduler', scheduler_rpcapi.RPC_TOPIC)
         self.assertEqual('compute', compute_rpcapi.RPC_TOPIC)
 
-    def test_version_caps_from_upgrade_levels(self):
-        self.conf.flags(conductor='1.0', scheduler='1.0',
-                        group='upgrade_levels')
-        self.assertEqual('1.0',
-                         conductor_rpcapi.ConductorAPI().client.version_cap)
-        self.assertEqual('1.0',
-                         scheduler_rpcapi.SchedulerAPI().client.version_cap)
-
     def test_compute_client_follows_targeted_cell(self):
         api = compute_rpcapi.ComputeAPI()
         ctxt = nl_context.get_admin_context()
@@ -135,7 +127,7 @@ class ClientContractTestCase(testtools.TestCase):
         self.assertEqual([('call', 'service_get_or_create',
                            {'host': 'h1', 'binary': 'nova-lite-compute',
                             'topic': 'compute'},
-                           {'version': '1.0', 'timeout': None})],
+                           {'timeout': None})],
                          self.sent)
 
     def test_conductor_service_update(self):
@@ -144,7 +136,7 @@ class ClientContractTestCase(testtools.TestCase):
         api.service_update(self.ctxt, 7, {'report_count': 3}, timeout=10)
         self.assertEqual([('call', 'service_update',
                            {'service_id': 7, 'values': {'report_count': 3}},
-                           {'version': '1.0', 'timeout': 10})], self.sent)
+                           {'timeout': 10})], self.sent)
 
     def test_base_api(self):
         from nova_lite import baserpc

@@ -15,9 +15,9 @@ checks before they call the super conductor instead.
 from oslo_log import log as logging
 
 from nova_lite.api.compute import server_list
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 
@@ -93,7 +93,7 @@ class ActionsAPI:
         (its ``rpc_method`` with ``rpc_kwargs``)."""
         instance = instance_for(context, server, action, allowed_vm_states,
                                 check_lock)
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             start_task(cctxt, instance, action, task_state)
             LOG.info('%s of instance %s on %s requested', action,
                      instance.uuid, instance.host)
@@ -110,7 +110,7 @@ class ActionsAPI:
             build_request.instance = instance_values
             build_request.save()
             return server_list.get(context, server.uuid)
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             _save(cctxt, server.instance, values)
         return server_list.get(context, server.uuid)
 
@@ -177,7 +177,7 @@ class ActionsAPI:
         values = {'locked': locked, 'system_metadata': system_metadata,
                   'locked_by': (('owner' if owner and not context.is_admin
                                  else 'admin') if locked else None)}
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             _save(cctxt, server.instance, values)
             objects.InstanceAction.action_start(
                 cctxt, server.uuid, 'lock' if locked else 'unlock')

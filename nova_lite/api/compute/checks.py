@@ -6,8 +6,8 @@ REST layer turns into a 400 when it does not. The create, unshelve,
 rebuild and move operations call them; none of them changes anything.
 """
 
+from nova_lite import cells
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
@@ -135,7 +135,7 @@ def node_exists(context, host, node):
     for cell in objects.CellMappingList.get_all(context).objects:
         if cell.is_cell0:
             continue
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             for compute_node in objects.ComputeNodeList.get_all(cctxt):
                 if compute_node.hypervisor_hostname == node and (
                         not host or compute_node.host == host):

@@ -18,9 +18,9 @@ from oslo_utils import timeutils
 
 from nova_lite.api.compute import actions
 from nova_lite.api import quota
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite import servicegroup
@@ -70,7 +70,7 @@ class DeferredDeleteAPI:
                 action='soft_delete', uuid=instance.uuid, attr='task_state',
                 state=instance.task_state)
         now = timeutils.utcnow()
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             if _compute_up(cctxt, instance):
                 actions.start_task(cctxt, instance, 'delete',
                                    task_states.SOFT_DELETING,
@@ -93,7 +93,7 @@ class DeferredDeleteAPI:
         quota.check_servers(context, instance.project_id, instance.user_id,
                             1, instance.flavor_value('vcpus'),
                             instance.flavor_value('memory_mb'))
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             if _compute_up(cctxt, instance):
                 actions.start_task(cctxt, instance, 'restore',
                                    task_states.RESTORING,
@@ -122,7 +122,7 @@ class DeferredDeleteAPI:
     def reset_state(context, server, vm_state):
         """Write ``vm_state``, no task; recorded as ``resetState``."""
         instance = _in_cell(server, 'resetState')
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             objects.InstanceAction.action_start(cctxt, instance.uuid,
                                                 'resetState')
             actions._save(cctxt, instance, {'vm_state': vm_state,

@@ -22,10 +22,10 @@ from nova_lite.api.compute import actions
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import snapshot
 from nova_lite.api.network import compute as net_compute
+from nova_lite import cells
 from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
@@ -66,7 +66,7 @@ class DeleteAPI:
         instance = server.instance
         actions.check_not_locked(context, instance)
         cell = server.cell
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             if instance.obj_what_changed():
                 # NOTE(nova_lite): a caller changed it without saving (a
                 # soft delete that lost a race to another task): what it

@@ -33,9 +33,9 @@ from oslo_log import log as logging
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import checks
 from nova_lite.api.compute import server_list
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
@@ -96,7 +96,7 @@ class LiveAPI:
                 _check_host_exists(context, host)
             except exception.ComputeHostNotFound as error:
                 raise exception.Invalid(reason=str(error))
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             _start(cctxt, instance, 'live-migration', task_states.MIGRATING)
         self.compute_task_api.live_migrate_instance(
             context, instance, host=host, block_migration=block_migration,
@@ -118,7 +118,7 @@ class LiveAPI:
             if host == instance.host:
                 raise exception.Invalid(
                     reason="The target host can't be the same one.")
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             if servicegroup.compute_is_up(cctxt, instance.host):
                 raise exception.ComputeServiceInUse(host=instance.host)
             _start(cctxt, instance, 'evacuate', task_states.REBUILDING)
@@ -159,7 +159,7 @@ class LiveAPI:
                                                  values['key_name'])
         # The conductor restores these values if the rebuild fails there.
         before = instance.obj_clone()
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             _start(cctxt, instance, 'rebuild', task_states.REBUILDING,
                    values)
         rebuilt = server_list.get(context, instance.uuid)
@@ -176,7 +176,7 @@ class LiveAPI:
     @staticmethod
     def live_migrations_in_progress(context, server):
         """The server's live migrations still running, newest first."""
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             return objects.MigrationList.get_by_filters(
                 cctxt, {'instance_uuid': server.uuid,
                         'migration_type': 'live-migration',
@@ -203,7 +203,7 @@ class LiveAPI:
             raise exception.InstanceInvalidState(
                 action=method, uuid=server.uuid, attr='task_state',
                 state=instance.task_state)
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             migration = self._server_migration(cctxt, server, migration_id)
             if migration.migration_type != 'live-migration' or \
                     migration.status not in allowed:

@@ -23,10 +23,10 @@ import os_traits
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import checks
 from nova_lite.api import quota
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite import servicegroup
@@ -99,7 +99,7 @@ class ResizeAPI:
                          host=None):
         spec = self._move_request_spec(context, server, instance, flavor,
                                        action, host)
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             actions.start_task(cctxt, instance, action,
                                task_states.RESIZE_PREP)
         LOG.info('%s of instance %s from %s to flavor %s%s requested',
@@ -126,7 +126,7 @@ class ResizeAPI:
             return CONF.allow_resize_to_same_host
         trait = os_traits.COMPUTE_SAME_HOST_COLD_MIGRATE
         try:
-            with nl_context.target_cell(context, server.cell) as cctxt:
+            with cells.target_cell(context, server.cell) as cctxt:
                 node = objects.ComputeNode.get_by_host_and_nodename(
                     cctxt, instance.host, instance.node)
             placement = self._get_placement()
@@ -144,7 +144,7 @@ class ResizeAPI:
         guest and the migration's allocation."""
         instance, migration = self._finished_migration(context, server,
                                                        'confirmResize')
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             self._take_finished_migration(cctxt, instance, migration,
                                           'confirming', 'confirmResize')
             objects.InstanceAction.action_start(cctxt, instance.uuid,
@@ -159,7 +159,7 @@ class ResizeAPI:
         the source takes the instance back with its old flavor."""
         instance, migration = self._finished_migration(context, server,
                                                        'revertResize')
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             self._take_finished_migration(cctxt, instance, migration,
                                           'reverting', 'revertResize')
             try:
@@ -220,7 +220,7 @@ class ResizeAPI:
         is in VERIFY_RESIZE, 400 without such a migration."""
         instance = actions.instance_for(context, server, action,
                                         (vm_states.RESIZED,))
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             try:
                 migration = objects.Migration.get_by_instance_and_status(
                     cctxt, instance.uuid, 'finished')

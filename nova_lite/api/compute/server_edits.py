@@ -8,8 +8,8 @@ progress and, for non-admins, an unlocked server. Anything else is a
 """
 
 from nova_lite.api.compute import actions
+from nova_lite import cells
 from nova_lite.compute import vm_states
-from nova_lite import context as nl_context
 from nova_lite import exception
 
 SETTLED = (vm_states.ACTIVE, vm_states.PAUSED, vm_states.SUSPENDED,
@@ -40,7 +40,7 @@ def check_settled(context, server, action, check_lock=False,
 def save(context, server, values):
     """Write ``values`` into the server's row in its cell."""
     instance = server.instance
-    with nl_context.target_cell(context, server.cell) as cctxt:
+    with cells.target_cell(context, server.cell) as cctxt:
         instance._context = cctxt
         instance.obj_reset_changes()
         for name, value in values.items():

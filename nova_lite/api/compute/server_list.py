@@ -20,7 +20,6 @@ from nova_lite.api.compute import server_sort
 from nova_lite import cells
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import db_transaction
@@ -131,7 +130,7 @@ def get(context, uuid, with_fault=True):
 
 def _get_in_cell(context, mapping, with_fault):
     cell = mapping.cell_mapping
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         try:
             instance = objects.Instance.get_by_uuid(
                 cctxt, mapping.instance_uuid)

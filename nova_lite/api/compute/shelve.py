@@ -19,9 +19,9 @@ from oslo_log import log as logging
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import checks
 from nova_lite.api.compute import snapshot
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 
@@ -102,7 +102,7 @@ class ShelveAPI:
                                            availability_zone, host)
         values = ({} if availability_zone is NOT_GIVEN
                   else {'availability_zone': availability_zone})
-        with nl_context.target_cell(context, server.cell) as cctxt:
+        with cells.target_cell(context, server.cell) as cctxt:
             actions.start_task(cctxt, instance, 'unshelve',
                                task_states.UNSHELVING, values)
         if availability_zone is not NOT_GIVEN:

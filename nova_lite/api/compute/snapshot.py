@@ -23,6 +23,7 @@ from oslo_utils import uuidutils
 from nova_lite.api.compute import actions
 from nova_lite.api import image_service
 from nova_lite.api import quota
+from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
@@ -150,7 +151,7 @@ class SnapshotAPI:
         """Set the task state and cast; the image goes again when the
         action cannot start."""
         try:
-            with nl_context.target_cell(context, server.cell) as cctxt:
+            with cells.target_cell(context, server.cell) as cctxt:
                 actions.start_task(cctxt, instance, action, task_state)
                 cast(cctxt, instance, image.uuid)
         except Exception:

@@ -11,7 +11,7 @@ from nova_lite.api.dashboard import session
 from nova_lite.api.dashboard import views
 from nova_lite.api import policy
 from nova_lite.api import util
-from nova_lite import context as nl_context
+from nova_lite import cells
 from nova_lite import exception
 from nova_lite import objects
 
@@ -92,7 +92,7 @@ def _server(req, ctx, uuid):
     if cell is None:
         raise webob.exc.HTTPConflict('Server %s is still being scheduled.'
                                      % uuid)
-    with nl_context.target_cell(ctx, cell) as cctxt:
+    with cells.target_cell(ctx, cell) as cctxt:
         try:
             server = objects.Instance.get_by_uuid(cctxt, uuid)
         except exception.InstanceNotFound:

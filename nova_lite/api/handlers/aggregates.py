@@ -19,7 +19,6 @@ from nova_lite.api.schemas import aggregates as schema
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.clients import placement as placement_client
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import compute_node as compute_node_obj
@@ -156,7 +155,7 @@ def _compute_entry(context, host):
 def _host_providers(context, entry):
     cell = next(c for c in cells.get_cells(context)
                 if c.uuid == entry.cell_uuid)
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         nodes = compute_node_obj.ComputeNodeList.get_all_by_host(
             cctxt, entry.item.host)
     return [node.uuid for node in nodes]

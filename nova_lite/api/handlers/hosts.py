@@ -24,7 +24,6 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import hosts as schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import instance as instance_obj
@@ -94,7 +93,7 @@ def show_host(req):
                 'Host %s could not be found.' % host)
         cell = next(c for c in cells.get_cells(context)
                     if c.uuid == entry.cell_uuid)
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         rows = _host_resources(cctxt, host)
     return util.json_response({'host': rows})
 
@@ -107,7 +106,7 @@ def _assert_compute_host(context, host):
     except exception.HostMappingNotFound:
         raise webob.exc.HTTPNotFound(
             "Host '%s' is not mapped to any cell" % host)
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         try:
             service_obj.Service.get_by_host_and_binary(
                 cctxt, host, host_info.COMPUTE_BINARY)

@@ -16,7 +16,6 @@ from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import instance as instance_obj
@@ -54,7 +53,7 @@ def _entry(cell_uuid, node, services):
 def _servers_of(context, cell_uuid, node):
     cell = next(c for c in cells.get_cells(context)
                 if c.uuid == cell_uuid)
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         instances = instance_obj.InstanceList.get_by_host(
             cctxt, node.host, node.hypervisor_hostname)
     return {(node.host, node.hypervisor_hostname): [

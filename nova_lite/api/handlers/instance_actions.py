@@ -13,7 +13,7 @@ import webob.exc
 from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
-from nova_lite import context as nl_context
+from nova_lite import cells
 from nova_lite import exception
 from nova_lite.objects import instance_action as action_obj
 from nova_lite.objects import instance_mapping as mapping_obj
@@ -69,7 +69,7 @@ def _event_view(req, context, action, event):
 
 
 def _in_cell(context, mapping, fn, *args):
-    with nl_context.target_cell(context, mapping.cell_mapping) as cctxt:
+    with cells.target_cell(context, mapping.cell_mapping) as cctxt:
         return fn(cctxt, *args)
 
 

@@ -12,8 +12,8 @@ import webob.exc
 from nova_lite.api.handlers import servers
 from nova_lite.api import microversion
 from nova_lite.api import util
+from nova_lite import cells
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite import context as nl_context
 from nova_lite import exception
 
 # The 2.48 view: every field, None when the driver did not say.
@@ -51,7 +51,7 @@ def show_diagnostics(req):
             'Instance %s is not ready yet: it has no host.' % server.uuid)
     rpcapi = compute_rpcapi.ComputeAPI()
     standard = microversion.at_least(req, '2.48')
-    with nl_context.target_cell(util.context(req), server.cell) as cctxt:
+    with cells.target_cell(util.context(req), server.cell) as cctxt:
         try:
             if standard:
                 return util.json_response(_standard(

@@ -18,8 +18,8 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import server_external_events as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite import cells
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 
@@ -37,7 +37,7 @@ def _find(context, uuid):
         return None, None
     if mapping.cell_mapping is None:
         return None, None
-    with nl_context.target_cell(context, mapping.cell_mapping) as cctxt:
+    with cells.target_cell(context, mapping.cell_mapping) as cctxt:
         try:
             return mapping.cell_mapping, objects.Instance.get_by_uuid(
                 cctxt, uuid)
@@ -67,7 +67,7 @@ def _record_power_action(context, cell, instance, event):
         LOG.warning('Invalid power state %s: power-update for %s skipped',
                     event['tag'], instance.uuid)
         return False
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         objects.InstanceAction.action_start(cctxt, instance.uuid, action)
     return True
 
@@ -99,6 +99,6 @@ def create_events(req):
                  'tag': event.get('tag'), 'status': event['status']})
     rpcapi = compute_rpcapi.ComputeAPI()
     for (_cell_uuid, host), (cell, events) in by_host.items():
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             rpcapi.external_instance_event(cctxt, host, events)
     return util.json_response({'events': body['events']}, status=result)

@@ -24,7 +24,7 @@ from nova_lite.api import microversion
 from nova_lite.api.handlers import servers
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite import context as nl_context
+from nova_lite import cells
 from nova_lite import exception
 from nova_lite import objects
 
@@ -103,8 +103,8 @@ def show_server_migration(req):
     migration_id = _migration_id(req)
     migration = None
     if server.cell is not None:
-        with nl_context.target_cell(util.context(req),
-                                    server.cell) as cctxt:
+        with cells.target_cell(util.context(req),
+                               server.cell) as cctxt:
             try:
                 migration = objects.Migration.get_by_id(cctxt, migration_id)
             except exception.MigrationNotFound:

@@ -26,7 +26,6 @@ from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import cell_mapping as cell_mapping_obj
@@ -140,7 +139,7 @@ def _notify_compute(context, cell, service, enabled):
                  'follows at its next update', service.host)
         return
     cctxt = copy.copy(context)
-    nl_context.set_target_cell(cctxt, cell)
+    cells.set_target_cell(cctxt, cell)
     try:
         compute_rpcapi.ComputeAPI().set_host_enabled(cctxt, service.host,
                                                      enabled)
@@ -272,7 +271,7 @@ def delete_service(req):
     context = util.context(req)
     policy.authorize(context, 'os-services:delete')
     cell, service = _find_by_id(req, context, req.urlvars['service_id'])
-    with nl_context.target_cell(context, cell) as cctxt:
+    with cells.target_cell(context, cell) as cctxt:
         if service.binary == host_info.COMPUTE_BINARY:
             _remove_compute(req, context, cctxt, service)
         service.destroy()

@@ -21,8 +21,8 @@ from nova_lite.api import microversion
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite import cells
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 
@@ -80,7 +80,7 @@ def _instances(context, start, stop, project_id, limit, marker):
     """Across the cells in order, as Nova pages them."""
     found = []
     for cell in objects.CellMappingList.get_all(context):
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             try:
                 instances = objects.InstanceList.get_active_by_window(
                     cctxt, start, stop, project_id=project_id,

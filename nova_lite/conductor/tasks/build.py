@@ -23,6 +23,7 @@ import concurrent.futures
 
 from oslo_log import log as logging
 
+from nova_lite import cells
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import bury
@@ -172,7 +173,7 @@ class ScheduleAndBuildTask:
             return
         chosen = host_list[0]
         cell = self._cell_for(chosen)
-        with nl_context.target_cell(self.context, cell) as cctxt:
+        with cells.target_cell(self.context, cell) as cctxt:
             values = common.instance_values_for_cell(build_request, chosen)
             values['created_at'] = created_at
             # The created row is the instance the compute gets: read
@@ -214,8 +215,8 @@ class ScheduleAndBuildTask:
         if mapping.cell_mapping is None:
             bury.bury_in_cell0(self.context, [build_request], exc)
             return
-        with nl_context.target_cell(self.context,
-                                    mapping.cell_mapping) as cctxt:
+        with cells.target_cell(self.context,
+                               mapping.cell_mapping) as cctxt:
             common.set_error_with_fault(cctxt, uuid, exc)
 
 

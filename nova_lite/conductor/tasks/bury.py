@@ -11,7 +11,7 @@ import traceback
 
 from oslo_log import log as logging
 
-from nova_lite import context as nl_context
+from nova_lite import cells
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.db.cell import instance_api
@@ -52,7 +52,7 @@ def bury_one(context, cell0, build_request, error):
         LOG.error('Instance %s is already mapped to cell %s; not burying it',
                   uuid, mapping.cell_mapping.identity)
         return
-    with nl_context.target_cell(context, cell0) as cctxt:
+    with cells.target_cell(context, cell0) as cctxt:
         # NOTE(nova_lite): created as it was (BUILDING, scheduling);
         # set_error_with_fault puts it in ERROR once its fault is written,
         # so the instance is never seen in ERROR without one.

@@ -31,13 +31,13 @@ saying why.
 
 from oslo_log import log as logging
 
+from nova_lite import cells
 from nova_lite.clients import allocation_moves
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite import servicegroup
@@ -93,7 +93,7 @@ class LiveMigrationTask:
             LOG.info('Instance %s was deleted before its live migration',
                      uuid)
             return
-        with nl_context.target_cell(self.context, self.cell) as cctxt:
+        with cells.target_cell(self.context, self.cell) as cctxt:
             try:
                 with common.action_events().step(
                         cctxt, uuid, EVENT, fault=True,

@@ -36,6 +36,7 @@ deployment) in the instance's cell.
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
+from nova_lite import cells
 from nova_lite.clients import allocation_moves
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
@@ -43,7 +44,6 @@ from nova_lite.compute import vm_states
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import reschedule
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance_fault as fault_obj
@@ -308,7 +308,7 @@ def migrate_server(context, manager, placement, instance, flavor,
             clean_shutdown=clean_shutdown, exc_reason=exc_reason).execute()
     mapping = objects.InstanceMapping.get_by_instance_uuid(context,
                                                            instance.uuid)
-    with nl_context.target_cell(context, mapping.cell_mapping) as cctxt:
+    with cells.target_cell(context, mapping.cell_mapping) as cctxt:
         if host_list is not None:
             return MigrationTask(
                 cctxt, instance, flavor, request_spec,

@@ -28,6 +28,7 @@ saying why.
 
 from oslo_log import log as logging
 
+from nova_lite import cells
 from nova_lite.clients import allocation_moves
 from nova_lite.clients import placement as placement_client
 from nova_lite.compute import rpcapi as compute_rpcapi
@@ -37,7 +38,6 @@ from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import live_migrate
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite.db.cell import migration_api
 from nova_lite import exception
 from nova_lite import objects
@@ -100,7 +100,7 @@ class RebuildTask:
         except exception.InstanceMappingNotFound:
             LOG.info('Instance %s was deleted before its rebuild', uuid)
             return
-        with nl_context.target_cell(self.context, self.cell) as cctxt:
+        with cells.target_cell(self.context, self.cell) as cctxt:
             try:
                 with common.action_events().step(
                         cctxt, uuid, EVENT, fault=True,

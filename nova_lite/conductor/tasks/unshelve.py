@@ -24,12 +24,12 @@ it holds then is this task's claim).
 
 from oslo_log import log as logging
 
+from nova_lite import cells
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
-from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import image_catalog
 from nova_lite import objects
@@ -66,7 +66,7 @@ class UnshelveTask:
             LOG.info('Instance %s was deleted before its unshelve', uuid)
             return
         cell = mapping.cell_mapping
-        with nl_context.target_cell(self.context, cell) as cctxt:
+        with cells.target_cell(self.context, cell) as cctxt:
             instance = self._current(cctxt, uuid)
             if instance is None:
                 return

@@ -13,6 +13,7 @@ import webob
 
 from nova_lite.api import deploy
 from nova_lite.api import policy
+from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite.db.cell import api as cell_db
@@ -104,7 +105,7 @@ class APIFixture(fixtures.Fixture):
     def cell_context(self, cell_name):
         ctxt = nl_context.get_admin_context()
         cell = self.dbs.cells[cell_name]
-        nl_context.set_target_cell(ctxt, cell)
+        cells.set_target_cell(ctxt, cell)
         return ctxt
 
     def add_compute(self, host, cell_name='cell1', nodes=1, vcpus=8,

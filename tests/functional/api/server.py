@@ -20,6 +20,7 @@ from oslo_utils import uuidutils
 import requests
 import testtools.content
 
+from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite.db.api import api as api_db
@@ -71,7 +72,7 @@ class APIServer(fixtures.Fixture):
 
     def _add_computes(self, ctxt, cell):
         cctxt = nl_context.get_admin_context()
-        nl_context.set_target_cell(cctxt, cell)
+        cells.set_target_cell(cctxt, cell)
         self.node_uuids = []
         for host in self.compute_hosts:
             service = cell_db.service_create(cctxt, {

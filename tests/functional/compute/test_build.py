@@ -188,10 +188,10 @@ class BuildTestCase(BuildTestBase):
         self.assert_build_event_succeeded(instance)
 
     def test_after_the_spawn_one_call(self):
-        """Conductor 1.7: ACTIVE, the build event's finish (one
-        transaction) and the node's usage go in one call; 1.8: the
-        BUILDING write and the event's start in one call before the
-        spawn. A build is two conductor calls."""
+        """ACTIVE, the build event's finish (one transaction) and the
+        node's usage go in one call; the BUILDING write and the event's
+        start in one call before the spawn. A build is two conductor
+        calls."""
         calls = []
         for name in ('instance_update', 'action_event_start',
                      'action_event_finish', 'compute_node_update',
@@ -276,35 +276,6 @@ class BuildTestCase(BuildTestBase):
             'nova_lite.conductor.manager.ConductorManager.' + name,
             recorded))
 
-    def test_active_is_written_before_the_build_event_finishes(self):
-        """As Nova's build event, which wraps the instance's last save:
-        the server is ACTIVE one conductor call sooner (a conductor at
-        1.6; 1.7 writes both in one transaction)."""
-        self.flags(conductor='1.6', group='upgrade_levels')
-        calls = []
-        api = 'nova_lite.conductor.rpcapi.ConductorAPI.'
-        real_update = conductor_rpcapi.ConductorAPI.instance_update
-        real_finish = conductor_rpcapi.ConductorAPI.action_event_finish
-
-        def update(conductor, context, uuid, values, **kwargs):
-            calls.append(values.get('vm_state'))
-            return real_update(conductor, context, uuid, values, **kwargs)
-
-        def finish(conductor, context, uuid, event, **kwargs):
-            calls.append(event)
-            return real_finish(conductor, context, uuid, event, **kwargs)
-        self.useFixture(fixtures.MonkeyPatch(api + 'instance_update',
-                                             update))
-        self.useFixture(fixtures.MonkeyPatch(api + 'action_event_finish',
-                                             finish))
-        compute = self.start_compute()
-        instance = self._instance()
-        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
-                                            'create')
-        self._build(compute, instance)
-        self.assertEqual([vm_states.BUILDING, vm_states.ACTIVE,
-                          'compute_build_and_run_instance'], calls)
-
     def test_build_log_lines_carry_the_request_id(self):
         """The build runs in the compute's pool, not the RPC handler's
         thread: its log lines still name the request that cast it."""
@@ -335,60 +306,9 @@ class BuildTestCase(BuildTestBase):
         self.assertEqual([self.ctxt.request_id, other.request_id],
                          [r for _m, r in lines])
 
-    def test_event_start_and_claim_read_beside_the_first_write(self):
-        """A conductor at 1.7: the build event's start and the placement
-        read of the claim do not wait for the BUILDING write: one
-        conductor round trip on the way to ACTIVE instead of two and a
-        placement request."""
-        self.flags(conductor='1.7', group='upgrade_levels')
-        api = 'nova_lite.conductor.rpcapi.ConductorAPI.'
-        real_update = conductor_rpcapi.ConductorAPI.instance_update
-        others_done = threading.Event()
-        compute = self.start_compute()
-        real_claimed = compute.manager.builds.allocations.claimed
-        real_start = conductor_rpcapi.ConductorAPI.action_event_start
-        pending = {'start', 'claimed'}
-        lock = threading.Lock()
-
-        def done(name):
-            with lock:
-                pending.discard(name)
-                if not pending:
-                    others_done.set()
-
-        def start(conductor, context, uuid, event, **kwargs):
-            result = real_start(conductor, context, uuid, event, **kwargs)
-            done('start')
-            return result
-
-        def claimed(uuid, node):
-            result = real_claimed(uuid, node)
-            done('claimed')
-            return result
-
-        def update(conductor, context, uuid, values, **kwargs):
-            if values.get('vm_state') == vm_states.BUILDING:
-                # both ran while this write was still on its way
-                self.assertTrue(others_done.wait(10))
-            return real_update(conductor, context, uuid, values, **kwargs)
-        self.useFixture(fixtures.MonkeyPatch(api + 'instance_update',
-                                             update))
-        self.useFixture(fixtures.MonkeyPatch(api + 'action_event_start',
-                                             start))
-        self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.compute.allocations.InstanceAllocations.claimed',
-            lambda _self, uuid, node: claimed(uuid, node)))
-        instance = self._instance()
-        objects.InstanceAction.action_start(self.ctxt, instance.uuid,
-                                            'create')
-        instance = self._build(compute, instance)
-        self.assertEqual(vm_states.ACTIVE, instance.vm_state)
-        self.assert_build_event_succeeded(instance)
-
     def test_claim_read_beside_the_first_write_with_the_event(self):
-        """Conductor 1.8: the BUILDING write starts the build's event in
-        the same call, and the placement read of the claim runs beside
-        it."""
+        """The BUILDING write starts the build's event in the same call,
+        and the placement read of the claim runs beside it."""
         real_start = conductor_rpcapi.ConductorAPI.build_start
         claimed_done = threading.Event()
         compute = self.start_compute()
@@ -419,7 +339,11 @@ class BuildTestCase(BuildTestBase):
         self.assertEqual([], calls)
         self.assert_build_event_succeeded(instance)
 
-    def _assert_a_build_that_does_not_start_finishes_its_event(self):
+    def test_build_that_does_not_start_finishes_its_event(self):
+        """An instance that is no longer scheduled (put in ERROR
+        meanwhile) is not built, and the build's event, started by the
+        refused write's call all the same, is finished ``Success`` (as
+        Nova's)."""
         compute = self.start_compute()
         instance = self._instance()
         objects.InstanceAction.action_start(self.ctxt, instance.uuid,
@@ -430,17 +354,6 @@ class BuildTestCase(BuildTestBase):
         instance = self._build(compute, instance)
         self.assertEqual(vm_states.ERROR, instance.vm_state)
         self.assert_build_event_succeeded(instance)
-
-    def test_build_that_does_not_start_finishes_its_event(self):
-        """Conductor 1.8: an instance that is no longer scheduled (put
-        in ERROR meanwhile) is not built, and the build's event, started
-        by the refused write's call all the same, is finished ``Success``
-        (as Nova's)."""
-        self._assert_a_build_that_does_not_start_finishes_its_event()
-
-    def test_build_that_does_not_start_finishes_its_event_at_1_7(self):
-        self.flags(conductor='1.7', group='upgrade_levels')
-        self._assert_a_build_that_does_not_start_finishes_its_event()
 
     def test_left_over_build_goes_to_error_at_start(self):
         instance = self._instance(claim=False)

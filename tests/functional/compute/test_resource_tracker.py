@@ -70,13 +70,6 @@ class ResourceTrackerTestCase(base.ComputeTestBase):
         nodes = objects.ComputeNodeList.get_all(self.ctxt)
         self.assertEqual({16384}, {n.memory_mb for n in nodes})
 
-    def test_conductor_capped_below_1_4_gets_a_call_per_row(self):
-        self.flags(conductor='1.3', group='upgrade_levels')
-        calls = self._count_record_calls()
-        self.start_compute()
-        self.assertEqual(['compute_node_get_or_create'] * 3, calls)
-        self.assertEqual(3, len(objects.ComputeNodeList.get_all(self.ctxt)))
-
     def test_periodic_without_change_writes_nothing(self):
         compute = self.start_compute()
         self.log.clear()

@@ -1,14 +1,10 @@
 """What a compute asks its cell conductor to delete an instance.
 
-Conductor 1.7: two calls, the instance read with its event started and
-its unfinished migrations, then its last state (vm state ``deleted``...),
-the soft delete and the event's finish in one transaction, with the
-node's usage in the same call. At 1.6 the node's usage is a third call.
-A conductor capped at 1.5 (``[upgrade_levels]
-conductor``) gets the six calls of 1.5 (the last state with the delete),
-one at 1.4 seven (an update, then a destroy). Whichever, the server's
-``delete`` action lists its terminate event finished ``Success``, as
-Nova's does.
+Two calls: the instance read with its event started and its unfinished
+migrations, then its last state (vm state ``deleted``...), the soft
+delete and the event's finish in one transaction, with the node's usage
+in the same call. The server's ``delete`` action lists its terminate
+event finished ``Success``, as Nova's does.
 """
 
 import threading
@@ -16,6 +12,7 @@ import threading
 import fixtures
 import testtools
 
+from nova_lite import cells
 from nova_lite.compute import vm_states
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite import context as nl_context
@@ -32,8 +29,8 @@ _LAST_STATE = ['power_state', 'task_state', 'terminated_at', 'vm_state']
 
 class TerminateCallsTest(testtools.TestCase):
 
-    def cloud(self, **flags):
-        cloud = self.useFixture(integrated.IntegratedFixture(flags=flags))
+    def cloud(self):
+        cloud = self.useFixture(integrated.IntegratedFixture())
         cloud.start_compute('host1')
         self.calls = []
         for name in _RECORDED:
@@ -67,7 +64,7 @@ class TerminateCallsTest(testtools.TestCase):
         self.assertEqual(204, response.status, response)
         cloud.wait_until_deleted(server['id'])
         cell = cloud.dbs.cells['cell1']
-        with nl_context.target_cell(nl_context.get_admin_context(
+        with cells.target_cell(nl_context.get_admin_context(
                 read_deleted='yes'), cell) as cctxt:
             row = objects.Instance.get_by_uuid(cctxt, server['id'])
         self.assertEqual((vm_states.DELETED, None, True),
@@ -91,8 +88,8 @@ class TerminateCallsTest(testtools.TestCase):
 
     def used_vcpus(self, cloud):
         cell = cloud.dbs.cells['cell1']
-        with nl_context.target_cell(nl_context.get_admin_context(),
-                                    cell) as cctxt:
+        with cells.target_cell(nl_context.get_admin_context(),
+                               cell) as cctxt:
             (node,) = objects.ComputeNodeList.get_all_by_host(cctxt,
                                                               'host1')
         return node.vcpus_used
@@ -163,29 +160,6 @@ class TerminateCallsTest(testtools.TestCase):
             self.calls)
         self.assertEqual(0, self.used_vcpus(cloud))
 
-    def test_a_conductor_capped_at_1_6_gets_the_node_usage_apart(self):
-        cloud = self.cloud(upgrade_levels={'conductor': '1.6'})
-        calls = self.delete(cloud)
-        self.assertEqual(['terminate_start', ('terminate_finish', _LAST_STATE),
-                          'compute_node_update'], calls)
-        self.assertEqual(0, self.used_vcpus(cloud))
-
-    def test_a_conductor_capped_at_1_5_gets_the_last_state_with_its_delete(
-            self):
-        calls = self.delete(self.cloud(upgrade_levels={'conductor': '1.5'}))
-        self.assertEqual([
-            'instance_get_by_uuid', 'action_event_start',
-            'migration_get_all_by_filters', ('instance_destroy', _LAST_STATE),
-            'action_event_finish', 'compute_node_update'], calls)
-
-    def test_an_older_conductor_gets_an_update_then_a_destroy(self):
-        calls = self.delete(self.cloud(upgrade_levels={'conductor': '1.4'}))
-        self.assertEqual([
-            'instance_get_by_uuid', 'action_event_start',
-            'migration_get_all_by_filters', ('instance_update', _LAST_STATE),
-            'action_event_finish', 'instance_destroy',
-            'compute_node_update'], calls)
-
     def test_a_failed_terminate_finishes_its_event_as_an_error(self):
         cloud = self.cloud()
         server = self.active_server(cloud)
@@ -196,7 +170,7 @@ class TerminateCallsTest(testtools.TestCase):
         response = cloud.api.delete('/servers/%s' % server['id'])
         self.assertEqual(204, response.status, response)
         # The started event finished Error (the write that would have
-        # finished it did not happen), a fault, no task: as before 1.6.
+        # finished it did not happen), a fault, no task.
         self.assertEqual(['terminate_start', 'action_event_finish',
                           ('instance_update', ['task_state'])], self.calls)
         server = cloud.get_server(server['id'])

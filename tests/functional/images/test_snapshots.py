@@ -7,6 +7,7 @@ boots from the snapshot, and an offloaded server unshelves from its
 shelve image, which is then deleted as Nova does.
 """
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite.objects import image as image_obj
@@ -96,7 +97,7 @@ class SnapshotTestCase(SnapshotBase):
         self.assertEqual(['server-shelved'], [i['name'] for i in images])
         snapshot = images[0]
         self.assertEqual('active', snapshot['status'])
-        with nl_context.target_cell(
+        with cells.target_cell(
                 nl_context.get_admin_context(),
                 self.cloud.dbs.cells['cell1']) as cctxt:
             instance = objects.Instance.get_by_uuid(cctxt, server['id'])

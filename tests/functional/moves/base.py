@@ -6,6 +6,7 @@ helpers here read placement and the cell database the way a user (or an
 operator with placement access) would.
 """
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from tests.functional import test_servers
@@ -36,8 +37,8 @@ class MovesTestBase(test_servers.ServersTestBase):
     def migrations(self, instance_uuid, cell='cell1'):
         """The instance's migrations, newest first."""
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context,
-                                    self.cloud.dbs.cells[cell]) as cctxt:
+        with cells.target_cell(context,
+                               self.cloud.dbs.cells[cell]) as cctxt:
             return objects.MigrationList.get_by_filters(
                 cctxt, {'instance_uuid': instance_uuid}).objects
 

@@ -8,6 +8,7 @@ import os
 
 import fixtures
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from tests.functional.moves import base
@@ -119,8 +120,8 @@ class RebuildTestCase(base.MovesTestBase):
 
     def instance_row(self, server_id):
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context,
-                                    self.cloud.dbs.cells['cell1']) as cctxt:
+        with cells.target_cell(context,
+                               self.cloud.dbs.cells['cell1']) as cctxt:
             return objects.Instance.get_by_uuid(cctxt, server_id)
 
     def test_rebuild_with_key_name(self):

@@ -14,6 +14,7 @@ import threading
 import fixtures
 from oslo_utils import timeutils
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from tests.functional.moves import base
@@ -101,8 +102,8 @@ class ResizeTestBase(base.MovesTestBase):
 
     def latest_fault(self, cell='cell1'):
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context,
-                                    self.cloud.dbs.cells[cell]) as cctxt:
+        with cells.target_cell(context,
+                               self.cloud.dbs.cells[cell]) as cctxt:
             return objects.InstanceFault.get_latest_for_instance(
                 cctxt, self.server['id'])
 
@@ -465,7 +466,7 @@ class ResizeInterruptedTest(ResizeTestBase):
         def prep(manager, context, instance, flavor, migration, node):
             real(manager, context, instance, flavor, migration, node)
             admin = nl_context.get_admin_context()
-            with nl_context.target_cell(
+            with cells.target_cell(
                     admin, self.cloud.dbs.cells['cell1']) as cctxt:
                 fresh = objects.Instance.get_by_uuid(cctxt,
                                                      self.server['id'])

@@ -7,6 +7,7 @@ instance's cell. Hosts are weighed by name so the scheduler's choice and
 the order of the alternates are known in advance.
 """
 
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import objects
@@ -200,8 +201,8 @@ class CellConductorRoleTest(ResizeTestBase):
         endpoint = [e for e in conductor.additional_endpoints
                     if hasattr(e, 'migrate_server')][0]
         context = nl_context.get_admin_context()
-        with nl_context.target_cell(context,
-                                    self.cloud.dbs.cells['cell1']) as cctxt:
+        with cells.target_cell(context,
+                               self.cloud.dbs.cells['cell1']) as cctxt:
             instance = objects.Instance.get_by_uuid(cctxt,
                                                     self.server['id'])
         calls = self.count_scheduler_calls()

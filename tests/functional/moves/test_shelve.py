@@ -13,6 +13,7 @@ import oslo_messaging as messaging
 from oslo_utils import timeutils
 
 from nova_lite.api.compute import shelve as compute_shelve
+from nova_lite import cells
 from nova_lite import context as nl_context
 from nova_lite import objects
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
@@ -234,7 +235,7 @@ class ShelveOffloadTestCase(ShelveTestBase):
 
         def someone_else_first(api, context, instance, *args):
             specs = prepare(api, context, instance, *args)
-            with nl_context.target_cell(
+            with cells.target_cell(
                     nl_context.get_admin_context(),
                     self.cloud.dbs.cells['cell1']) as cctxt:
                 row = objects.Instance.get_by_uuid(cctxt, instance.uuid)
@@ -339,7 +340,7 @@ class ShelveTimedOffloadTestCase(ShelveTestBase):
         from nova_lite.db.cell import instance_api
         context = nl_context.get_admin_context()
         cell = self.cloud.dbs.cells['cell1']
-        with nl_context.target_cell(context, cell) as cctxt:
+        with cells.target_cell(context, cell) as cctxt:
             instance = instance_api.instance_get_by_uuid(cctxt, server_id)
             system_metadata = dict(instance.system_metadata)
             system_metadata['shelved_at'] = (

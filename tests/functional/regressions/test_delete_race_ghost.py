@@ -13,6 +13,7 @@ import time
 import fixtures
 import testtools
 
+from nova_lite import cells
 from nova_lite.conductor.tasks import bury
 from nova_lite import context as nl_context
 from nova_lite.db.cell import instance_api
@@ -43,7 +44,7 @@ class DeleteRaceTestCase(testtools.TestCase):
         cell0 = self.cloud.dbs.cells['cell0']
         context = nl_context.get_admin_context()
         mapping = objects.CellMapping.get_by_uuid(context, cell0.uuid)
-        with nl_context.target_cell(context, mapping) as cctxt:
+        with cells.target_cell(context, mapping) as cctxt:
             return instance_api.instance_get_all_by_filters(cctxt, {})
 
     def test_create_then_delete_leaves_nothing(self):

@@ -6,6 +6,7 @@ import argparse
 import io
 import contextlib
 
+from nova_lite import cells
 from nova_lite.cmd import manage_scheduler
 from nova_lite import context as nl_context
 from nova_lite import objects
@@ -35,7 +36,7 @@ class DecisionTestCase(test_servers.ServersTestBase):
     def decisions(self, server_id, cell='cell1'):
         cell = self.cloud.dbs.cells[cell]
         ctxt = nl_context.get_admin_context()
-        with nl_context.target_cell(ctxt, cell) as cctxt:
+        with cells.target_cell(ctxt, cell) as cctxt:
             return objects.SchedulingDecisionList.get_by_instance_uuid(
                 cctxt, server_id).objects
 
@@ -121,7 +122,7 @@ class DecisionTestCase(test_servers.ServersTestBase):
         server = self.boot('ACTIVE')
         cell = self.cloud.dbs.cells['cell1']
         ctxt = nl_context.get_admin_context()
-        with nl_context.target_cell(ctxt, cell) as cctxt:
+        with cells.target_cell(ctxt, cell) as cctxt:
             self.assertEqual(0, decision_api.decisions_prune(cctxt, 3600))
             self.assertEqual(1, len(self.decisions(server['id'])))
             self.assertEqual(1, decision_api.decisions_prune(cctxt, 0))

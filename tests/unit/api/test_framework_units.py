@@ -145,7 +145,7 @@ class TestScatterGather(testtools.TestCase):
     def setUp(self):
         super().setUp()
         self.useFixture(__import__('fixtures').MockPatch(
-            'nova_lite.context.set_target_cell',
+            'nova_lite.cells.set_target_cell',
             lambda ctxt, cell: setattr(ctxt, 'cell_uuid', cell.uuid)))
 
     def test_results_errors_and_timeouts(self):

@@ -1,5 +1,6 @@
-"""The compute and conductor RPC clients: method, call or cast, version,
-server and arguments of every message (the contract with the managers)."""
+"""The compute and conductor RPC clients: method, call or cast, server
+and arguments of every message (the contract with the managers), all at
+the one version each client and its manager speak."""
 
 import fixtures
 import testtools
@@ -55,7 +56,7 @@ class ComputeAPITestCase(testtools.TestCase):
         ((got_kind, got_method, prepare, sent),) = self.client.log
         self.assertEqual((kind, method), (got_kind, got_method))
         self.assertEqual('host1', prepare['server'])
-        self.assertEqual('1.1', prepare['version'])
+        self.assertNotIn('version', prepare)
         self.assertEqual(expected, sent)
         handler = getattr(compute_manager.ComputeManager, method)
         self.assertTrue(callable(handler), method)
@@ -87,6 +88,11 @@ class ComputeAPITestCase(testtools.TestCase):
         self._check('set_host_enabled', 'call', {'enabled': False},
                     'host1', False)
 
+    def test_manager_serves_the_client_version(self):
+        self.assertEqual('1.0', compute_rpcapi.ComputeAPI.VERSION)
+        self.assertEqual(compute_rpcapi.ComputeAPI.VERSION,
+                         compute_manager.ComputeManager.target.version)
+
 
 class ConductorAPITestCase(testtools.TestCase):
 
@@ -98,10 +104,13 @@ class ConductorAPITestCase(testtools.TestCase):
         self.api.client = self.client
         self.ctxt = nl_context.get_admin_context()
 
-    def test_record_methods_are_calls_at_1_1_served_by_the_manager(self):
+    def test_record_methods_are_calls_served_by_the_manager(self):
         calls = {
+            'service_get_or_create': ('h', 'b', 't'),
+            'service_update': (1, {}),
             'compute_node_get_all_by_host': ('h',),
             'compute_node_get_or_create': ('h', 'n', {}),
+            'compute_nodes_save': ('h', {}),
             'compute_node_update': (1, {}),
             'compute_node_delete': (1,),
             'compute_node_build_result': (1, True),
@@ -109,53 +118,51 @@ class ConductorAPITestCase(testtools.TestCase):
             'instance_get_all_by_filters': ({},),
             'instance_update': ('u', {}),
             'instance_destroy': ('u',),
+            'terminate_start': ('u', 'e', 'h'),
+            'terminate_finish': ('u', {}, 'e'),
+            'build_start': ('u', {}, [], [], 'e', 'h'),
+            'build_finish': ('u', {}, [], 'e'),
             'instance_fault_create': ({},),
             'action_start': ('u', 'create'),
             'action_finish': ('u',),
             'action_event_start': ('u', 'e'),
             'action_event_finish': ('u', 'e'),
+            'migration_create': ({},),
+            'migration_update': ('m', {}),
+            'migration_get_by_uuid': ('m',),
+            'migration_get_all_by_filters': ({},),
         }
         for method, args in calls.items():
             self.client.log = []
             self.assertEqual('answer',
                              getattr(self.api, method)(self.ctxt, *args))
             ((kind, sent_method, prepare, _kwargs),) = self.client.log
-            self.assertEqual(('call', method, '1.1'),
-                             (kind, sent_method, prepare['version']))
+            self.assertEqual(('call', method), (kind, sent_method))
+            self.assertNotIn('version', prepare)
             self.assertTrue(hasattr(conductor_manager.ConductorManager,
                                     method), method)
 
-    def test_instance_destroy_with_values_is_a_1_5_call(self):
+    def test_instance_destroy_with_values(self):
         self.api.instance_destroy(self.ctxt, 'u', values={'vm_state': 'x'})
-        ((kind, method, prepare, kwargs),) = self.client.log
-        self.assertEqual(('call', 'instance_destroy', '1.5'),
-                         (kind, method, prepare['version']))
+        ((kind, method, _prepare, kwargs),) = self.client.log
+        self.assertEqual(('call', 'instance_destroy'), (kind, method))
         self.assertEqual({'instance_uuid': 'u', 'values': {'vm_state': 'x'}},
                          kwargs)
 
-    def test_terminate_calls_are_1_6_calls_served_by_the_manager(self):
+    def test_terminate_calls(self):
         self.api.terminate_start(self.ctxt, 'u', 'e', 'h')
-        self.api.terminate_finish(self.ctxt, 'u', {'vm_state': 'x'}, 'e')
+        self.api.terminate_finish(self.ctxt, 'u', {'vm_state': 'x'}, 'e',
+                                  node={'id': 1, 'values': {}})
         self.assertEqual([
-            ('call', 'terminate_start', '1.6',
+            ('call', 'terminate_start',
              {'instance_uuid': 'u', 'event': 'e', 'host': 'h'}),
-            ('call', 'terminate_finish', '1.6',
+            ('call', 'terminate_finish',
              {'instance_uuid': 'u', 'values': {'vm_state': 'x'},
-              'event': 'e'})],
-            [(kind, method, prepare['version'], kwargs)
-             for kind, method, prepare, kwargs in self.client.log])
-        for method in ('terminate_start', 'terminate_finish'):
-            self.assertTrue(hasattr(conductor_manager.ConductorManager,
-                                    method), method)
+              'event': 'e', 'node': {'id': 1, 'values': {}}})],
+            [(kind, method, kwargs)
+             for kind, method, _prepare, kwargs in self.client.log])
 
-    def test_what_a_terminate_sends_follows_the_version_cap(self):
-        # The check, and the newest cap at which it is False.
-        conf = self.useFixture(testing.ConfFixture())
-        for check, below in (('can_destroy_with_values', '1.4'),
-                             ('can_terminate_in_two_calls', '1.5')):
-            conf.flags(conductor=None, group='upgrade_levels')
-            self.assertTrue(getattr(conductor_rpcapi.ConductorAPI(),
-                                    check)(), check)
-            conf.flags(conductor=below, group='upgrade_levels')
-            self.assertFalse(getattr(conductor_rpcapi.ConductorAPI(),
-                                     check)(), check)
+    def test_manager_serves_the_client_version(self):
+        self.assertEqual('1.0', conductor_rpcapi.ConductorAPI.VERSION)
+        self.assertEqual(conductor_rpcapi.ConductorAPI.VERSION,
+                         conductor_manager.ConductorManager.target.version)

@@ -13,6 +13,7 @@ from sqlalchemy import event as sa_event
 import testtools
 
 from nova_lite.api.compute import api as compute_api
+from nova_lite import cells
 from nova_lite.compute import vm_states
 from nova_lite.conductor.tasks import build
 from nova_lite.conductor.tasks import reschedule
@@ -124,7 +125,7 @@ class BuildTaskTestBase(testtools.TestCase):
 
     def cell_context(self, name='cell1'):
         cell = objects.CellMapping.get_by_name(self.admin, name)
-        with nl_context.target_cell(self.admin, cell) as cctxt:
+        with cells.target_cell(self.admin, cell) as cctxt:
             return cctxt
 
 

@@ -23,9 +23,9 @@ class ComputeTaskAPITestCase(testtools.TestCase):
 
     def test_target(self):
         target = compute_task_rpcapi.ComputeTaskAPI().client.target
-        self.assertEqual(('conductor', 'compute_task', '1.1'),
+        self.assertEqual(('conductor', 'compute_task', '1.0'),
                          (target.topic, target.namespace, target.version))
-        self.assertEqual(('compute_task', '1.1'),
+        self.assertEqual(('compute_task', '1.0'),
                          (compute_task.ComputeTaskManager.target.namespace,
                           compute_task.ComputeTaskManager.target.version))
 
@@ -33,8 +33,7 @@ class ComputeTaskAPITestCase(testtools.TestCase):
         self.api.schedule_and_build_instances(
             self.context, ['br'], ['spec'], image={'id': 'i'},
             requested_networks='none')
-        self.api.client.prepare.assert_called_once_with(version='1.0',
-                                                         retry=None)
+        self.api.client.prepare.assert_called_once_with(retry=None)
         self.prepared.cast.assert_called_once_with(
             self.context, 'schedule_and_build_instances',
             build_requests=['br'], request_specs=['spec'],

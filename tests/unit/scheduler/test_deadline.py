@@ -42,8 +42,7 @@ class ContextDeadlineTestCase(fakes.TestCase):
         for timeout, expected in ((None, 17), (5, 5)):
             api.client.reset_mock()
             api.select_destinations(ctxt, 'spec', ['a'], timeout=timeout)
-            api.client.prepare.assert_called_once_with(version='1.2',
-                                                       timeout=expected)
+            api.client.prepare.assert_called_once_with(timeout=expected)
             sent = api.client.prepare.return_value.call.call_args[0][0]
             self.assertEqual(ctxt.request_id, sent.request_id)
             self.assertAlmostEqual(time.time() + expected,

@@ -14,20 +14,17 @@ from tests.unit.scheduler import fakes
 
 class SchedulerRPCAPITestCase(fakes.TestCase):
 
-    def _api(self, can_send):
+    def _api(self):
         api = rpcapi.SchedulerAPI.__new__(rpcapi.SchedulerAPI)
         api.client = mock.Mock()
-        api.client.can_send_version.return_value = can_send
         return api
 
-    def test_select_destinations_is_a_call_at_1_2_with_decisions(self):
-        api = self._api(True)
+    def test_select_destinations_is_a_call_with_decisions(self):
+        api = self._api()
         cctxt = api.client.prepare.return_value
         ctxt = nl_context.get_admin_context()
         result = api.select_destinations(ctxt, 'spec', ('a', 'b'))
-        api.client.can_send_version.assert_called_once_with('1.2')
-        api.client.prepare.assert_called_once_with(version='1.2',
-                                                   timeout=60)
+        api.client.prepare.assert_called_once_with(timeout=60)
         cctxt.call.assert_called_once_with(
             mock.ANY, 'select_destinations', request_spec='spec',
             instance_uuids=['a', 'b'], return_alternates=True,
@@ -38,18 +35,18 @@ class SchedulerRPCAPITestCase(fakes.TestCase):
         self.assertIsNotNone(cctxt.call.call_args[0][0].reply_deadline)
         self.assertIs(cctxt.call.return_value, result)
 
-    def test_select_destinations_capped_at_1_1_asks_no_decisions(self):
-        api = self._api(False)
+    def test_select_destinations_without_decisions(self):
+        api = self._api()
         cctxt = api.client.prepare.return_value
         ctxt = nl_context.get_admin_context()
-        api.select_destinations(ctxt, 'spec', ('a',))
-        api.client.prepare.assert_called_once_with(version='1.1',
-                                                   timeout=60)
+        api.select_destinations(ctxt, 'spec', ('a',), return_decisions=False)
         cctxt.call.assert_called_once_with(
             mock.ANY, 'select_destinations', request_spec='spec',
-            instance_uuids=['a'], return_alternates=True)
+            instance_uuids=['a'], return_alternates=True,
+            return_decisions=False)
 
     def test_manager_serves_the_client_version(self):
+        self.assertEqual('1.0', rpcapi.SchedulerAPI.VERSION)
         self.assertEqual(rpcapi.SchedulerAPI.VERSION,
                          manager.SchedulerManager.target.version)
 
