@@ -8,8 +8,8 @@ import fixtures
 from oslo_config import cfg
 import testtools
 
-from nova_lite.api import image_store
 from nova_lite import conf as nl_conf
+from nova_lite.image import store as image_store
 
 IMAGE_ID = '7d3c1c9e-9c63-4d7a-9f3e-2f6f5e0b6a11'
 

@@ -27,10 +27,10 @@ import time
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
-from nova_lite.api import host_info
 from nova_lite import cells as nl_cells
 from nova_lite import objects
 from nova_lite.objects import capacity_rows
+from nova_lite import servicegroup
 
 LOG = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ def _read_cells(context):
     """``(cells, servers by node, down cell uuids)`` from the cells: one
     session per cell (services, nodes and instances as plain rows)."""
     results = nl_cells.scatter_gather_all(
-        context, capacity_rows.cell_rows, host_info.COMPUTE_BINARY,
+        context, capacity_rows.cell_rows, servicegroup.COMPUTE_BINARY,
         include_cell0=False)
     down = sorted(u for u, r in results.items() if nl_cells.is_failure(r))
     mappings = [c for c in objects.CellMappingList.get_all(context).objects
@@ -236,7 +236,7 @@ def _read_cells(context):
 def _host(name, service):
     if service is None:
         state = 'unknown'
-    elif not host_info.is_up(service):
+    elif not servicegroup.is_up(service):
         state = 'down'
     elif service['disabled']:
         state = 'disabled'

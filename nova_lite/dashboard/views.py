@@ -1,13 +1,13 @@
 """The dashboard's HTML, rendered on the server (no template engine: small
 functions returning escaped strings). The page's script
-(:mod:`nova_lite.api.dashboard.static`) only draws the heat maps and
+(:mod:`nova_lite.dashboard.static`) only draws the heat maps and
 refreshes the numbers; everything is readable without it.
 """
 
 import html
 
-from nova_lite.api.dashboard import data
-from nova_lite.api.dashboard import static
+from nova_lite.dashboard import data
+from nova_lite.dashboard import static
 
 
 def esc(value):

@@ -13,9 +13,9 @@ import uuid as uuid_mod
 
 from oslo_log import log as logging
 
-from nova_lite.api.network import common
-from nova_lite.api.network import errors
 from nova_lite import exception
+from nova_lite.network import common
+from nova_lite.network import errors
 from nova_lite.objects import network as net_obj
 
 LOG = logging.getLogger(__name__)

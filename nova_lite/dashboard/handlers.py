@@ -6,14 +6,14 @@ import webob
 import webob.dec
 import webob.exc
 
-from nova_lite.api.dashboard import server_view
-from nova_lite.api.dashboard import session
-from nova_lite.api.dashboard import views
-from nova_lite.api import policy
-from nova_lite.api import util
 from nova_lite import context as nl_context
+from nova_lite.dashboard import policy
+from nova_lite.dashboard import server_view
+from nova_lite.dashboard import session
+from nova_lite.dashboard import views
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.wsgi import util
 
 LOG = logging.getLogger(__name__)
 

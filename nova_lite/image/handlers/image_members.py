@@ -7,11 +7,11 @@ the owner lists and removes members, a member sees only itself.
 
 import webob.exc
 
-from nova_lite.api.handlers import images
-from nova_lite.api import image_service as service
-from nova_lite.api import util
 from nova_lite import exception
+from nova_lite.image.handlers import images
+from nova_lite.image import service
 from nova_lite.objects import image as image_obj
+from nova_lite.wsgi import util
 
 # Glance's image_member_quota.
 MEMBER_QUOTA = 128

@@ -10,10 +10,10 @@ from oslo_utils import uuidutils
 
 import webob
 
-from nova_lite.api import dashboard
 from nova_lite.clients import placement as placement_client
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
+from nova_lite import dashboard
 from nova_lite.testing import integrated
 from tests.functional import test_servers
 

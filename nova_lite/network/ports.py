@@ -13,11 +13,11 @@ import random
 
 from oslo_log import log as logging
 
-from nova_lite.api.network import common
-from nova_lite.api.network import errors
-from nova_lite.api.network import networks
-from nova_lite.api.network import secgroups
 from nova_lite import exception
+from nova_lite.network import common
+from nova_lite.network import errors
+from nova_lite.network import networks
+from nova_lite.network import secgroups
 from nova_lite.objects import network as net_obj
 
 LOG = logging.getLogger(__name__)

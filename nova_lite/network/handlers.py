@@ -5,15 +5,15 @@ documents; each collection (networks, subnets, ports, security groups and
 their rules, floating IPs) answers list (field filters, ``fields``),
 create (201), show, update and delete (204) in Neutron's shapes. Errors
 are Neutron's (``NeutronError``). The rules are in
-:mod:`nova_lite.api.network`.
+:mod:`nova_lite.network`; the route table :mod:`.router`.
 """
 
-from nova_lite.api.network import common
-from nova_lite.api.network import errors
-from nova_lite.api.network import networks
-from nova_lite.api.network import ports
-from nova_lite.api.network import secgroups
-from nova_lite.api import util
+from nova_lite.network import common
+from nova_lite.network import errors
+from nova_lite.network import networks
+from nova_lite.network import ports
+from nova_lite.network import secgroups
+from nova_lite.wsgi import util
 
 # The extensions the service implements (aliases Tempest and the clients
 # look for).

@@ -4,8 +4,8 @@ list filters and ``fields``, timestamps and the standard attributes."""
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
-from nova_lite.api.network import errors
 from nova_lite import exception
+from nova_lite.network import errors
 from nova_lite.objects import network as net_obj
 
 PAGE_KEYS = ('fields', 'limit', 'marker', 'page_reverse', 'sort_key',

@@ -31,18 +31,21 @@ import threading
 
 from oslo_log import log as logging
 
-from nova_lite.api.dashboard import data
-from nova_lite.api.dashboard import handlers
-from nova_lite.api.dashboard import session
+from nova_lite.dashboard import data
+from nova_lite.dashboard import handlers
+from nova_lite.dashboard import session
 
 LOG = logging.getLogger(__name__)
 
 is_dashboard = session.is_dashboard
+# The login form, answered without credentials (GET and POST).
+LOGIN_PATH = session.LOGIN_PATH
 
 
 class Dispatch:
-    """Route ``/dashboard*`` to the dashboard, everything else to the API
-    router (this sits where the router sits: behind authentication)."""
+    """Route ``/dashboard*`` to the dashboard, everything else to the
+    process's router (this sits where the router sits: behind
+    authentication)."""
 
     def __init__(self, api_router, conf):
         self.api_router = api_router

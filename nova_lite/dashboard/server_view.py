@@ -3,7 +3,7 @@ placement (its own allocations and those of a migration in progress),
 and each scheduling decision: the filters as a funnel, the weighers'
 shares as bars."""
 
-from nova_lite.api.dashboard import views
+from nova_lite.dashboard import views
 
 esc = views.esc
 

@@ -14,12 +14,12 @@ from oslo_log import log as logging
 import webob
 import webob.exc
 
-from nova_lite.api.handlers import images
-from nova_lite.api import image_service as service
-from nova_lite.api import image_store
-from nova_lite.api import util
 from nova_lite import exception
+from nova_lite.image.handlers import images
+from nova_lite.image import service
+from nova_lite.image import store as image_store
 from nova_lite.objects import image as image_obj
+from nova_lite.wsgi import util
 
 LOG = logging.getLogger(__name__)
 

@@ -12,10 +12,10 @@ import fixtures
 from oslo_serialization import jsonutils
 import testtools
 
-from nova_lite.api import image_store
 from nova_lite import conf as nl_conf
-from nova_lite import context as nl_context
 from nova_lite.conf import image_catalog as catalog_conf
+from nova_lite import context as nl_context
+from nova_lite.image import store as image_store
 from nova_lite.objects import image as image_obj
 from tests.functional.api import fixtures as api_fixtures
 
@@ -252,7 +252,7 @@ class TestData(ImageAPITestBase):
             return stored
 
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.api.image_store.write', write))
+            'nova_lite.image.store.write', write))
         self.upload(image['id'], status=410)
         self.assertEqual([], os.listdir(CONF.image_catalog.store_path))
 

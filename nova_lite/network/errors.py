@@ -1,13 +1,16 @@
 """Neutron's errors: ``{"NeutronError": {"type", "message", "detail"}}``.
 
 Raise :class:`NeutronError` (or one of the helpers) anywhere under
-``/network``; the compute API's error renderer turns it into Neutron's
-format for requests under ``/network`` (:func:`render`).
+``/network``; :data:`ERRORS`, mounted at ``/network`` by nova-lite-api's
+deploy, renders every error under that path in Neutron's format.
 """
 
 from oslo_serialization import jsonutils
 import webob
 import webob.exc
+
+from nova_lite import exception
+from nova_lite.wsgi import faults as wsgi_faults
 
 
 class NeutronError(webob.exc.HTTPError):
@@ -64,3 +67,21 @@ def render(exc):
         if key in exc.headers:
             response.headers[key] = exc.headers[key]
     return response
+
+
+class NetworkErrors(wsgi_faults.ErrorFormat):
+    """The network service's error bodies (Neutron's); the messages of
+    the shared layers are those of the process it is mounted in."""
+
+    def render(self, req, exc):
+        return render(exc)
+
+    def render_exception(self, req, exc):
+        """A domain exception whose ``code`` says it is the caller's."""
+        if isinstance(exc, exception.NovaLiteException) and exc.code != 500:
+            return render(NeutronError(exc.code, type(exc).__name__,
+                                       exc.message))
+        return None
+
+
+ERRORS = NetworkErrors()

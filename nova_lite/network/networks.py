@@ -11,8 +11,8 @@ import ipaddress
 
 from oslo_log import log as logging
 
-from nova_lite.api.network import common
-from nova_lite.api.network import errors
+from nova_lite.network import common
+from nova_lite.network import errors
 from nova_lite.objects import network as net_obj
 
 LOG = logging.getLogger(__name__)

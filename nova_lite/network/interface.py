@@ -1,6 +1,8 @@
 """What the compute API asks of the network service, as Nova asks
 Neutron: the ports of a server (made at create for the networks it
-asked for, deleted with it), its addresses, its security groups.
+asked for, deleted with it), its addresses, its security groups, and
+what its network proxies read and change. The rest of nova_lite reaches
+the network service only through this module.
 
 nova_lite makes and deletes a server's ports in the API process (Nova's
 computes do it while building), with the same results for a user: a port
@@ -12,11 +14,12 @@ import re
 
 from oslo_log import log as logging
 
-from nova_lite.api.network import common
-from nova_lite.api.network import networks
-from nova_lite.api.network import ports as port_api
-from nova_lite.api.network import secgroups
 from nova_lite import exception
+from nova_lite.network import common
+from nova_lite.network import errors
+from nova_lite.network import networks
+from nova_lite.network import ports as port_api
+from nova_lite.network import secgroups
 from nova_lite.objects import network as net_obj
 
 LOG = logging.getLogger(__name__)
@@ -260,3 +263,25 @@ def servers_with_ip(context, pattern, version=4):
             if (':' in address) == (version == 6) and regex.match(address):
                 found.add(port['device_id'])
     return found
+
+
+# -- what the compute API's network proxies (os-networks,
+# os-security-groups, os-floating-ips) call, as Nova's proxies call
+# Neutron's API ---------------------------------------------------------
+NeutronError = errors.NeutronError
+list_networks = networks.list_networks
+get_network = networks.get_network
+SG = secgroups.SG
+list_groups = secgroups.list_groups
+get_group = secgroups.get_group
+create_group = secgroups.create_group
+update_group = secgroups.update_group
+delete_group = secgroups.delete_group
+create_rule = secgroups.create_rule
+delete_rule = secgroups.delete_rule
+group_view = secgroups.view
+list_floatingips = port_api.list_floatingips
+get_floatingip = port_api.get_floatingip
+create_floatingip = port_api.create_floatingip
+update_floatingip = port_api.update_floatingip
+delete_floatingip = port_api.delete_floatingip

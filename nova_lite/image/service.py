@@ -1,10 +1,10 @@
 """The image service's rules, as Glance v2 applies them.
 
 Two kinds of images answer under ``/image/v2/images``: the configured
-catalog (:mod:`nova_lite.image_catalog`: public, active, read-only, always
+catalog (:mod:`nova_lite.image.catalog`: public, active, read-only, always
 there for the labs to boot) and the images users create, stored in the API
 database (:class:`nova_lite.objects.image.Image`) with their data under
-``[image_catalog] store_path`` (:mod:`nova_lite.api.image_store`).
+``[image_catalog] store_path`` (:mod:`nova_lite.image.store`).
 
 Both are handled here as one internal form, a dict with Glance's core
 attributes (``id``, ``status``...), ``properties`` and ``tags``, and
@@ -23,9 +23,9 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import webob.exc
 
-from nova_lite.api import image_store
 from nova_lite import exception
-from nova_lite import image_catalog as catalog
+from nova_lite.image import catalog
+from nova_lite.image import store as image_store
 from nova_lite.objects import image as image_obj
 
 VISIBILITIES = ('public', 'private', 'shared', 'community')

@@ -3,7 +3,7 @@
 Images: list (filters, paging, sorting), show, create, update by JSON
 patch, delete, tags. The data (``/file``) is :mod:`.image_data`, the
 members :mod:`.image_members`; the rules (who sees and changes what,
-valid values) :mod:`nova_lite.api.image_service`. The list and show are
+valid values) :mod:`nova_lite.image.service`. The list and show are
 also served under ``/v2.1/images``, where the OpenStack clients look when
 a cloud's catch-all endpoint is the compute URL. ``/image`` is the
 version document (300, as Glance answers), needing no credentials.
@@ -16,12 +16,12 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 import webob.exc
 
-from nova_lite.api import image_service as service
-from nova_lite.api import policy
-from nova_lite.api import util
 from nova_lite import exception
-from nova_lite import image_catalog
+from nova_lite.image import catalog as image_catalog
+from nova_lite.image import policy
+from nova_lite.image import service
 from nova_lite.objects import image as image_obj
+from nova_lite.wsgi import util
 
 LOG = logging.getLogger(__name__)
 
