@@ -28,6 +28,7 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
 from nova_lite import cells as nl_cells
+from nova_lite.dashboard import placement_reads
 from nova_lite import objects
 from nova_lite.objects import capacity_rows
 from nova_lite import servicegroup
@@ -105,6 +106,9 @@ class Snapshot:
         self._heatmap = None
         self._children = None
         self.ratios = {}
+        # Read through Placement's public API (no nova_lite capacity
+        # routes: OpenStack Placement), which the page says.
+        self.public_placement = False
 
     def nodes(self):
         for cell in self.cells:
@@ -250,8 +254,11 @@ def _host(name, service):
 def build(context, placement):
     """A fresh :class:`Snapshot` (cells and placement read now)."""
     cells, servers, down = _read_cells(context)
+    placement = placement_reads.CapacityReader(placement)
     providers = {p['uuid']: prepare(p) for p in placement.get_capacity()}
-    return assemble(cells, providers, servers, down)
+    snapshot = assemble(cells, providers, servers, down)
+    snapshot.public_placement = placement.public
+    return snapshot
 
 
 def assemble(cells, providers, servers, down):
@@ -315,9 +322,16 @@ class SnapshotCache:
         self._cells_read = 0.0
         self._fingerprint = None
         self._providers = None
+        self._placement = None
+
+    def _reader(self, placement):
+        if self._placement is None or self._placement.client is not placement:
+            self._placement = placement_reads.CapacityReader(placement)
+        return self._placement
 
     def get(self, context, placement, cell_interval):
         with self._lock, _no_gc():
+            placement = self._reader(placement)
             now = self._clock()
             fingerprint = placement.get_capacity_fingerprint()
             placement_changed = fingerprint != self._fingerprint
@@ -333,6 +347,7 @@ class SnapshotCache:
                     self._cells = cells
                     self._snapshot = assemble(cells[0], self._providers,
                                               cells[1], cells[2])
+                    self._snapshot.public_placement = placement.public
             return self._snapshot
 
 

@@ -138,11 +138,19 @@ def cell_summary(snapshot, cell):
                 nodes, bars, esc(cell['name'])))
 
 
+PUBLIC_PLACEMENT_NOTE = (
+    '<p class="hint" id="public-placement">Placement has no nova_lite '
+    'capacity routes (OpenStack Placement): read through its public API, '
+    'a request per provider and resource, so this page is slower.</p>')
+
+
 def overview(snapshot, page_no, per_page, refresh, data_url):
     body = ['<h1>Capacity</h1>']
     if snapshot.down_cells:
         body.append('<p class="error">Cells not answering: %s</p>'
                     % esc(', '.join(snapshot.down_cells)))
+    if snapshot.public_placement:
+        body.append(PUBLIC_PLACEMENT_NOTE)
     body.append('<div class="legend">heat map: one square per node, '
                 'coloured by its fullest resource; hover for the node, '
                 'click to open it</div>')
