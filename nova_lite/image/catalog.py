@@ -7,7 +7,7 @@ Two sources, one lookup (:func:`find`):
   such as ``hw_architecture``), read-only and always there;
 * the images created through the image API under ``/image`` and the
   server snapshots, in the API database
-  (:class:`nova_lite.objects.image.Image`).
+  (:class:`nova_lite.image.objects.Image`).
 
 The compute API reads them to validate ``imageRef`` and pass the
 properties to the scheduler (ImagePropertiesFilter); the super conductor
@@ -23,7 +23,7 @@ from oslo_utils import uuidutils
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
-from nova_lite.objects import image as image_obj
+from nova_lite.image import objects as image_obj
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)

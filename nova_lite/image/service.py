@@ -3,7 +3,7 @@
 Two kinds of images answer under ``/image/v2/images``: the configured
 catalog (:mod:`nova_lite.image.catalog`: public, active, read-only, always
 there for the labs to boot) and the images users create, stored in the API
-database (:class:`nova_lite.objects.image.Image`) with their data under
+database (:class:`nova_lite.image.objects.Image`) with their data under
 ``[image_catalog] store_path`` (:mod:`nova_lite.image.store`).
 
 Both are handled here as one internal form, a dict with Glance's core
@@ -25,8 +25,8 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.image import catalog
+from nova_lite.image import objects as image_obj
 from nova_lite.image import store as image_store
-from nova_lite.objects import image as image_obj
 
 VISIBILITIES = ('public', 'private', 'shared', 'community')
 MEMBER_STATUSES = ('pending', 'accepted', 'rejected')

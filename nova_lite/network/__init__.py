@@ -5,7 +5,7 @@ subnets (allocation pools, gateway), ports (fixed IPs allocated from their
 subnets), security groups and rules (a ``default`` group per project,
 made on first use as Neutron does) and floating IPs on external
 networks. Resources live in the API database
-(:mod:`nova_lite.objects.network`); nothing is wired: no namespaces, no
+(:mod:`.objects`); nothing is wired: no namespaces, no
 DHCP, no packets, which fake guests do not need. It has its own route
 table (:mod:`.router`), handlers (:mod:`.handlers`) and error format
 (:mod:`.errors`); nova-lite-api's deploy mounts it next to the compute

@@ -6,7 +6,7 @@ from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite.network import errors
-from nova_lite.objects import network as net_obj
+from nova_lite.network import objects as net_obj
 
 PAGE_KEYS = ('fields', 'limit', 'marker', 'page_reverse', 'sort_key',
              'sort_dir')

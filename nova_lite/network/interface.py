@@ -18,9 +18,9 @@ from nova_lite import exception
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
+from nova_lite.network import objects as net_obj
 from nova_lite.network import ports as port_api
 from nova_lite.network import secgroups
-from nova_lite.objects import network as net_obj
 
 LOG = logging.getLogger(__name__)
 
@@ -285,3 +285,24 @@ get_floatingip = port_api.get_floatingip
 create_floatingip = port_api.create_floatingip
 update_floatingip = port_api.update_floatingip
 delete_floatingip = port_api.delete_floatingip
+
+
+def get_port(context, port_id):
+    """A port, whoever owns it (NetworkResourceNotFound when gone)."""
+    return net_obj.get(context, 'port', port_id)
+
+
+def all_floatingips(context):
+    """Every floating IP, whoever owns it."""
+    return net_obj.get_all(context, 'floatingip')
+
+
+def all_security_groups(context):
+    """Every security group, whoever owns it."""
+    return net_obj.get_all(context, secgroups.SG)
+
+
+def set_port_security_groups(context, port, group_ids):
+    """Give ``port`` exactly the security groups ``group_ids``."""
+    port['security_groups'] = list(group_ids)
+    return net_obj.update(context, 'port', port)

@@ -13,7 +13,7 @@ from oslo_log import log as logging
 
 from nova_lite.network import common
 from nova_lite.network import errors
-from nova_lite.objects import network as net_obj
+from nova_lite.network import objects as net_obj
 
 LOG = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from nova_lite import exception
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
+from nova_lite.network import objects as net_obj
 from nova_lite.network import secgroups
-from nova_lite.objects import network as net_obj
 
 LOG = logging.getLogger(__name__)
 

@@ -13,7 +13,6 @@ from nova_lite.image import interface as image_api
 from nova_lite import objects
 from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import host_mapping as host_mapping_obj
-from nova_lite.objects import image as image_obj
 from nova_lite.objects import keypair as keypair_obj
 
 CONF = nl_conf.CONF
@@ -66,7 +65,7 @@ def _image_visible(context, image):
     if image.get('owner') and image['owner'] == context.project_id:
         return True
     return visibility == 'shared' and image['id'] in \
-        image_obj.ImageMember.statuses_of(context, context.project_id)
+        image_api.member_statuses(context)
 
 
 def parse_availability_zone(value):

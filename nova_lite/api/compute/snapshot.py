@@ -28,7 +28,6 @@ from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.image import interface as image_api
-from nova_lite.objects import image as image_obj
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -79,7 +78,7 @@ def create_image(context, instance, name, image_type,
               'disk_format': base.get('disk_format'),
               'container_format': base.get('container_format'),
               'properties': properties, 'tags': []}
-    image = image_obj.Image.create(nl_context.get_admin_context(), values)
+    image = image_api.create(nl_context.get_admin_context(), values)
     LOG.info('Image %s created for a %s of instance %s', image.uuid,
              image_type, instance.uuid)
     return image

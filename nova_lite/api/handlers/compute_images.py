@@ -28,7 +28,6 @@ from nova_lite.api.schemas import server_metadata as metadata_schema
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.image import interface as image_api
-from nova_lite.objects import image as image_obj
 
 MAX_PROXY_VERSION = '2.35'
 MAX_METADATA_VERSION = '2.38'
@@ -74,7 +73,7 @@ def _set_properties(req, image_id, metadata):
     image_api.check_owner(context, image)
     for key, value in metadata.items():
         image_api.check_property(key, value)
-    image_obj.Image.update(context, image_id, {'properties': metadata})
+    image_api.set_properties(context, image_id, metadata)
 
 
 # -- Nova's view -------------------------------------------------------------

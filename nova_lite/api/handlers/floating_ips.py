@@ -10,7 +10,6 @@ from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.network import interface as net_compute
-from nova_lite.objects import network as net_obj
 
 MAX_PROXY_VERSION = '2.35'
 MAX_ACTION_VERSION = '2.43'
@@ -33,8 +32,8 @@ def _view(context, fip, names=None):
     instance = None
     if fip['port_id']:
         try:
-            instance = net_obj.get(context.elevated(), 'port',
-                                   fip['port_id'])['device_id'] or None
+            instance = net_compute.get_port(
+                context.elevated(), fip['port_id'])['device_id'] or None
         except Exception:  # noqa: BLE001 - the port went meanwhile
             instance = None
     return {'id': fip['id'], 'ip': fip['floating_ip_address'],
@@ -139,7 +138,7 @@ def add_floating_ip(req, api, context, server, body):
             'No nw_info cache associated with instance' if fixed is None
             else 'Specified fixed address not assigned to instance')
     address = fixed or port['fixed_ips'][0]['ip_address']
-    for other in net_obj.get_all(admin, 'floatingip'):
+    for other in net_compute.all_floatingips(admin):
         if other['id'] != fip['id'] and other['port_id'] == port['id'] \
                 and other['fixed_ip_address'] == address:
             raise webob.exc.HTTPBadRequest(

@@ -19,7 +19,6 @@ from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite.network import interface as net_compute
-from nova_lite.objects import network as net_obj
 
 MAX_PROXY_VERSION = '2.35'
 _TCP_UDP = ('tcp', 'udp')
@@ -56,8 +55,8 @@ def _group_view(group, groups):
 
 
 def _groups_by_id(context):
-    return {g['id']: g for g in net_obj.get_all(context.elevated(),
-                                                net_compute.SG)}
+    return {g['id']: g for g in net_compute.all_security_groups(
+        context.elevated())}
 
 
 def _translate(func, *args):
@@ -296,8 +295,7 @@ def _change_ports(context, server, name, add):
         if add:
             groups.append(group['id'])
         if groups != port['security_groups']:
-            port['security_groups'] = groups
-            net_obj.update(admin, 'port', port)
+            net_compute.set_port_security_groups(admin, port, groups)
 
 
 ACTION_SCHEMAS = {

@@ -16,9 +16,9 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.image.handlers import images
+from nova_lite.image import objects as image_obj
 from nova_lite.image import service
 from nova_lite.image import store as image_store
-from nova_lite.objects import image as image_obj
 from nova_lite.wsgi import util
 
 LOG = logging.getLogger(__name__)

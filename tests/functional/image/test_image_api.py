@@ -15,8 +15,8 @@ import testtools
 from nova_lite import conf as nl_conf
 from nova_lite.conf import image_catalog as catalog_conf
 from nova_lite import context as nl_context
+from nova_lite.image import objects as image_obj
 from nova_lite.image import store as image_store
-from nova_lite.objects import image as image_obj
 from tests.functional.api import fixtures as api_fixtures
 
 CONF = nl_conf.CONF

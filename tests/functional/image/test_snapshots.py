@@ -8,8 +8,8 @@ shelve image, which is then deleted as Nova does.
 """
 
 from nova_lite import context as nl_context
+from nova_lite.image import objects as image_obj
 from nova_lite import objects
-from nova_lite.objects import image as image_obj
 from tests.functional import test_servers
 
 IMAGES = '/image/v2/images'

@@ -1,9 +1,9 @@
 """Image and ImageMember: the image service's records in the API database.
 
-Read and written by nova-lite-api (the image API under ``/image``, the
-compute API's image checks) and by the super conductor (the image of an
-unshelve); the computes reach images over HTTP
-(:mod:`nova_lite.clients.image`), as Nova's computes reach Glance.
+Read and written by the image service under ``/image``; the compute API
+and the super conductor reach them through :mod:`.interface`, the
+computes over HTTP (:mod:`nova_lite.clients.image`), as Nova's computes
+reach Glance.
 """
 
 from nova_lite.db.api import image_api

@@ -1,7 +1,7 @@
 """The network service's resources in the API database.
 
-Read and written by nova-lite-api only (the network API under
-``/network`` and the compute API's network proxies), as plain dicts:
+Read and written by the network service under ``/network`` (the compute
+API and its network proxies through :mod:`.interface`), as plain dicts:
 each resource is its Neutron v2.0 representation.
 """
 
