@@ -38,7 +38,7 @@ setuptools.setup(
         'console_scripts': CONSOLE_SCRIPTS,
         'oslo.config.opts': ['nova_lite = nova_lite.conf.opts:list_opts'],
         'oslo.policy.policies': [
-            'nova_lite.api = nova_lite.api.policies:list_rules',
+            'nova_lite.api = nova_lite.api.deploy:policy_rules',
             'nova_lite.placement = nova_lite.placement.policies:list_rules',
         ],
     },

@@ -12,8 +12,8 @@ The strategies themselves are shared with placement
 * ``http_basic`` and ``keystone``: an identity that names no roles is a
   member and reader of a project of its own name (``[api]
   http_basic_admin_users`` are admins).
-* The version documents (``/``, ``/v2.1``, ``/image/``) need no
-  credentials.
+* The version documents (``/``, ``/v2.1``) need no credentials; the
+  deploy adds the other services' open paths (:func:`public_check`).
 """
 
 from nova_lite.api import faults
@@ -24,10 +24,8 @@ CONTEXT_KEY = 'nova.context'
 ADMIN_TOKEN = 'admin'
 MEMBER_ROLES = ('member', 'reader')
 
-# Paths answered without credentials (after stripping a trailing slash).
-PUBLIC_PATHS = frozenset(['', '/v2.1', '/v2', '/image', '/image/versions'])
-# The dashboard's login form (GET and POST; nova_lite.api.dashboard).
-DASHBOARD_LOGIN = '/dashboard/login'
+# Paths read without credentials (after stripping a trailing slash).
+PUBLIC_PATHS = frozenset(['', '/v2.1', '/v2'])
 
 
 def _roles_header(req):
@@ -59,16 +57,24 @@ def _noauth_request_context(token, req):
                           _roles_header(req))
 
 
-def _is_public(environ):
-    path = environ.get('PATH_INFO', '').rstrip('/')
-    if path == DASHBOARD_LOGIN:
-        return True
-    return path in PUBLIC_PATHS and environ.get('REQUEST_METHOD') in (
-        'GET', 'HEAD')
+def public_check(read_paths, open_paths=()):
+    """``is_public`` of a process: ``read_paths`` answer GET and HEAD
+    without credentials, ``open_paths`` (a login form) every method."""
+    read_paths = frozenset(read_paths)
+    open_paths = frozenset(open_paths)
+
+    def is_public(environ):
+        path = environ.get('PATH_INFO', '').rstrip('/')
+        if path in open_paths:
+            return True
+        return path in read_paths and environ.get('REQUEST_METHOD') in (
+            'GET', 'HEAD')
+    return is_public
 
 
 SETTINGS = wsgi_auth.AuthSettings(
     conf_group='api', context_key=CONTEXT_KEY, realm='nova-lite',
     missing_token='Authentication required: send X-Auth-Token.',
-    noauth_context=_noauth_request_context, is_public=_is_public,
-    errors=faults.ERRORS, member_roles=MEMBER_ROLES)
+    noauth_context=_noauth_request_context,
+    is_public=public_check(PUBLIC_PATHS), errors=faults.ERRORS,
+    member_roles=MEMBER_ROLES)

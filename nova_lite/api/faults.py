@@ -13,7 +13,6 @@ with; their last resort answers an unexpected exception with a
 from oslo_serialization import jsonutils
 import webob
 
-from nova_lite.api.network import errors as network_errors
 from nova_lite import exception
 from nova_lite.wsgi import faults as wsgi_faults
 
@@ -71,8 +70,6 @@ class ComputeErrors(wsgi_faults.ErrorFormat):
     db_unavailable = 'A database is unavailable, retry later.'
 
     def render(self, req, exc):
-        if _is_network(req):
-            return network_errors.render(exc)
         return from_webob(exc)
 
     def method_not_allowed(self, method):
@@ -86,17 +83,8 @@ class ComputeErrors(wsgi_faults.ErrorFormat):
     def render_exception(self, req, exc):
         """A domain exception whose ``code`` says it is the caller's."""
         if isinstance(exc, exception.NovaLiteException) and exc.code != 500:
-            if _is_network(req):
-                return network_errors.render(network_errors.NeutronError(
-                    exc.code, type(exc).__name__, exc.message))
             return fault_response(exc.code, exc.message)
         return None
-
-
-def _is_network(req):
-    # The raw WSGI path: req.path_info fails on a path that is not UTF-8.
-    path = req.environ.get('PATH_INFO') or ''
-    return path == '/network' or path.startswith('/network/')
 
 
 ERRORS = ComputeErrors()

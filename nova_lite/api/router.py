@@ -1,6 +1,6 @@
 """The compute API route table and the dispatcher.
 
-``ROUTE_DECLARATIONS`` is the whole API: path -> {method: handler
+``ROUTE_DECLARATIONS`` is the whole compute API: path -> {method: handler
 function}, the functions of the modules of ``nova_lite.api.handlers``
 imported above it, so the import graph shows every handler and a typo
 fails at import. Paths carry no regexes, so a malformed id reaches its
@@ -28,15 +28,11 @@ from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import floating_ips
 from nova_lite.api.handlers import hosts
 from nova_lite.api.handlers import hypervisors
-from nova_lite.api.handlers import image_data
-from nova_lite.api.handlers import image_members
-from nova_lite.api.handlers import images
 from nova_lite.api.handlers import instance_actions
 from nova_lite.api.handlers import instance_usage_audit_log
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
-from nova_lite.api.handlers import network_api
 from nova_lite.api.handlers import networks
 from nova_lite.api.handlers import quota_class_sets
 from nova_lite.api.handlers import quota_sets
@@ -248,34 +244,14 @@ ROUTE_DECLARATIONS = {
         'GET': compute_images.show_metadata_item,
         'PUT': compute_images.update_metadata_item,
         'DELETE': compute_images.delete_metadata_item},
-    # -- the Image API v2 (handlers/images.py, image_data, image_members) --
-    '/image': {'GET': images.versions},
-    '/image/versions': {'GET': images.versions},
-    '/image/v2/images': {'GET': images.list_images,
-                         'POST': images.create_image},
-    '/image/v2/images/{image_id}': {'GET': images.show_image,
-                                    'PATCH': images.update_image,
-                                    'DELETE': images.delete_image},
-    '/image/v2/images/{image_id}/file': {'GET': image_data.download,
-                                         'PUT': image_data.upload},
-    '/image/v2/images/{image_id}/tasks': {'GET': images.list_tasks},
-    '/image/v2/images/{image_id}/tags/{tag}': {
-        'PUT': images.add_tag, 'DELETE': images.delete_tag},
-    '/image/v2/images/{image_id}/members': {
-        'GET': image_members.list_members,
-        'POST': image_members.add_member},
-    '/image/v2/images/{image_id}/members/{member_id}': {
-        'GET': image_members.show_member,
-        'PUT': image_members.update_member,
-        'DELETE': image_members.delete_member},
-    # -- the network service, Neutron v2.0 (handlers/network_api.py) ------
-    **network_api.routes('/network'),
 }
 
 
 class APIRouter(wsgi_router.Router):
     """The compute API's routes on the shared dispatcher (HEAD served by
-    GET); errors as faults.
+    GET); errors as faults. nova-lite-api's deploy gives it the routes of
+    the services it mounts next to the compute API too, and their error
+    formats (:mod:`nova_lite.api.deploy`).
 
     Under ``/v2.1`` Nova's routes match a method and an exact path: a
     known path asked with another method, or with a trailing slash
@@ -289,9 +265,10 @@ class APIRouter(wsgi_router.Router):
     no collection name is); a project id other than the token's is a 400.
     """
 
-    def __init__(self, declarations=None):
+    def __init__(self, declarations=None, errors=None):
         declarations = declarations or ROUTE_DECLARATIONS
-        super().__init__(declarations, faults.ERRORS, lenient=True)
+        super().__init__(declarations, errors or faults.ERRORS,
+                         lenient=True)
 
     def _dispatch(self, req):
         project_id, rest = _url_project_id(req.path_info or '/')

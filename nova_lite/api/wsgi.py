@@ -3,7 +3,8 @@
 :func:`init_application` is what each gunicorn worker loads: the pipeline
 of :mod:`nova_lite.api.deploy` (version documents at ``/`` and ``/v2.1``,
 oslo.middleware's health check at ``/healthcheck``, the compute API under
-``/v2.1`` and the image catalog under ``/image``). On start it also
+``/v2.1``, the image service under ``/image``, the network service under
+``/network`` and the dashboard under ``/dashboard``). On start it also
 creates the default flavors when ``[api] create_default_flavors`` is on
 and there are none, and (``[dashboard] prewarm``) reads the dashboard's
 data in the background.

@@ -45,6 +45,47 @@ class ErrorFormat:
         return None
 
 
+class MountedErrors(ErrorFormat):
+    """The errors of a process that serves several REST services.
+
+    A request under a mounted prefix gets its error bodies in that
+    service's format (``render``, ``render_exception``); every other
+    request, and every message the shared layers word, is the main
+    service's.
+
+    :param main: the :class:`ErrorFormat` of the main service.
+    :param mounts: ``{path prefix: ErrorFormat}``.
+    """
+
+    def __init__(self, main, mounts):
+        self.main = main
+        self.mounts = dict(mounts)
+        self.bad_utf8 = main.bad_utf8
+        self.db_unavailable = main.db_unavailable
+        self.not_found = main.not_found
+
+    def _format(self, req):
+        # The raw WSGI path: req.path_info fails on a path that is not
+        # UTF-8.
+        path = req.environ.get('PATH_INFO') or ''
+        for prefix, errors in self.mounts.items():
+            if path == prefix or path.startswith(prefix + '/'):
+                return errors
+        return self.main
+
+    def render(self, req, exc):
+        return self._format(req).render(req, exc)
+
+    def method_not_allowed(self, method):
+        return self.main.method_not_allowed(method)
+
+    def internal_message(self, request_id, exc):
+        return self.main.internal_message(request_id, exc)
+
+    def render_exception(self, req, exc):
+        return self._format(req).render_exception(req, exc)
+
+
 class FaultWrapper(layer.Layer):
     """Turn anything the application raised into an error response.
 

@@ -61,7 +61,7 @@ Route = collections.namedtuple('Route', 'api template methods bodies queries')
 def catalog(api):
     """Routes of ``api`` ('compute' or 'placement') with their schemas."""
     if api == 'compute':
-        router = importlib.import_module('nova_lite.api.router')
+        router = importlib.import_module('nova_lite.api.deploy')
         prefixes = ('nova_lite.api.schemas',)
     else:
         router = importlib.import_module('nova_lite.placement.handler')

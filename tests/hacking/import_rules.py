@@ -24,22 +24,32 @@ import sys
 NOVA_SERVICE_CODE = (
     'nova_lite.api', 'nova_lite.baserpc', 'nova_lite.cells',
     'nova_lite.clients', 'nova_lite.cmd', 'nova_lite.compute',
-    'nova_lite.conductor', 'nova_lite.db.api', 'nova_lite.db.cell',
-    'nova_lite.db.host_discovery', 'nova_lite.image_catalog',
-    'nova_lite.manager', 'nova_lite.objects', 'nova_lite.rpc',
-    'nova_lite.scheduler', 'nova_lite.service', 'nova_lite.servicegroup',
-    'nova_lite.testing', 'nova_lite.virt',
+    'nova_lite.conductor', 'nova_lite.dashboard', 'nova_lite.db.api',
+    'nova_lite.db.cell', 'nova_lite.db.host_discovery', 'nova_lite.image',
+    'nova_lite.manager', 'nova_lite.network', 'nova_lite.objects',
+    'nova_lite.rpc', 'nova_lite.scheduler', 'nova_lite.service',
+    'nova_lite.servicegroup', 'nova_lite.testing', 'nova_lite.virt',
 )
 
 # Code that runs as a service (what a client library must not pull in).
 SERVICE_CODE = (
     'nova_lite.api', 'nova_lite.cmd', 'nova_lite.compute',
-    'nova_lite.conductor', 'nova_lite.db', 'nova_lite.manager',
+    'nova_lite.conductor', 'nova_lite.dashboard', 'nova_lite.db',
+    'nova_lite.image', 'nova_lite.manager', 'nova_lite.network',
     'nova_lite.placement', 'nova_lite.scheduler', 'nova_lite.service',
     'nova_lite.testing', 'nova_lite.virt',
 )
 
-Rule = collections.namedtuple('Rule', 'code where banned why')
+# The REST services nova-lite-api serves next to the compute API.
+MOUNTED_SERVICES = ('nova_lite/image', 'nova_lite/network',
+                    'nova_lite/dashboard')
+# The one module that mounts them all in nova-lite-api's process.
+API_DEPLOY = 'nova_lite/api/deploy.py'
+
+# A rule bans, in the files under ``where`` but not under ``exempt``, the
+# imports of the modules under ``banned`` but not under ``allowed``.
+Rule = collections.namedtuple('Rule', 'code where banned why allowed exempt',
+                              defaults=((), ()))
 
 RULES = (
     Rule('NL301', ('nova_lite/compute', 'nova_lite/virt'), ('nova_lite.db',),
@@ -55,7 +65,27 @@ RULES = (
          'objects cross RPC between every service; they know none of them'),
     Rule('NL306', ('nova_lite/api',), ('nova_lite.db',),
          'the API reaches its data through objects, never the DB layer'),
-    Rule('NL310', ('nova_lite/context',), ('nova_lite.db', 'nova_lite.rpc'),
+    Rule('NL307', MOUNTED_SERVICES, ('nova_lite.api',),
+         'the image, network and dashboard services never import the '
+         'compute API (what they share with it is in nova_lite.wsgi)'),
+    Rule('NL308', ('nova_lite',), ('nova_lite.image',),
+         'the image service is reached only through '
+         'nova_lite.image.interface, as Nova reaches Glance',
+         allowed=('nova_lite.image.interface',),
+         exempt=('nova_lite/image', API_DEPLOY)),
+    Rule('NL309', ('nova_lite',), ('nova_lite.network',),
+         'the network service is reached only through '
+         'nova_lite.network.interface, as Nova reaches Neutron',
+         allowed=('nova_lite.network.interface',),
+         exempt=('nova_lite/network', API_DEPLOY)),
+    Rule('NL310', ('nova_lite',), ('nova_lite.dashboard',),
+         "the dashboard is mounted by nova-lite-api's deploy and used by "
+         'nothing else', exempt=('nova_lite/dashboard', API_DEPLOY)),
+    Rule('NL311', ('nova_lite/wsgi',),
+         ('nova_lite.api', 'nova_lite.placement') + tuple(
+             m.replace('/', '.') for m in MOUNTED_SERVICES),
+         'what the REST services share knows none of them'),
+    Rule('NL312', ('nova_lite/context',), ('nova_lite.db', 'nova_lite.rpc'),
          'every process builds contexts (a compute too) and rpc imports '
          'context: a cell is targeted from nova_lite.cells'),
 )
@@ -103,9 +133,18 @@ def _matches(name, prefixes):
     return any(name == p or name.startswith(p + '.') for p in prefixes)
 
 
+def _under(rel_path, places):
+    return any(rel_path == w + '.py' or rel_path == w or
+               rel_path.startswith(w + '/') for w in places)
+
+
 def _applies(rule, rel_path):
-    return any(rel_path == w + '.py' or rel_path.startswith(w + '/')
-               for w in rule.where)
+    return _under(rel_path, rule.where) and not _under(rel_path,
+                                                       rule.exempt)
+
+
+def _breaks(rule, name):
+    return _matches(name, rule.banned) and not _matches(name, rule.allowed)
 
 
 def check_file(path, root, rules=RULES):
@@ -122,7 +161,7 @@ def check_file(path, root, rules=RULES):
     found = []
     for line, name in imported_names(tree, module, is_package):
         for rule in rules:
-            if _matches(name, rule.banned):
+            if _breaks(rule, name):
                 found.append(Violation(rel_path, line, rule.code,
                                        '%s imports %s: %s'
                                        % (module, name, rule.why)))

@@ -109,15 +109,15 @@ class TestEachRuleCatchesAViolation(unittest.TestCase):
             ''', line=2)
 
     def test_context_importing_db(self):
-        self._assert_caught('NL310', 'context.py',
+        self._assert_caught('NL312', 'context.py',
                             'from nova_lite.db import session as db_session\n')
 
     def test_context_importing_rpc(self):
-        self._assert_caught('NL310', 'context.py',
+        self._assert_caught('NL312', 'context.py',
                             'from nova_lite import rpc\n')
 
     def test_context_importing_rpc_inside_a_function(self):
-        self._assert_caught('NL310', 'context.py', '''\
+        self._assert_caught('NL312', 'context.py', '''\
             def f():
                 import nova_lite.rpc
             ''', line=2)
@@ -126,6 +126,60 @@ class TestEachRuleCatchesAViolation(unittest.TestCase):
         self.assertEqual([], self._violations('context.py', '''\
             from oslo_context import context as oslo_context
             from oslo_db.sqlalchemy import enginefacade
+            '''))
+
+    def test_image_service_importing_the_compute_api(self):
+        self._assert_caught('NL307', 'image/handlers/images.py',
+                            'from nova_lite.api import util\n')
+
+    def test_network_service_importing_the_compute_api(self):
+        self._assert_caught('NL307', 'network/ports.py',
+                            'import nova_lite.api.policy\n')
+
+    def test_dashboard_importing_the_compute_api(self):
+        self._assert_caught('NL307', 'dashboard/data.py',
+                            'from nova_lite.api import host_info\n')
+
+    def test_compute_api_importing_image_internals(self):
+        self._assert_caught('NL308', 'api/handlers/compute_images.py',
+                            'from nova_lite.image import service\n')
+
+    def test_conductor_importing_the_image_catalog(self):
+        self._assert_caught('NL308', 'conductor/tasks/unshelve.py',
+                            'from nova_lite.image.catalog import find\n')
+
+    def test_compute_api_importing_network_internals(self):
+        self._assert_caught('NL309', 'api/handlers/floating_ips.py',
+                            'from nova_lite.network import ports\n')
+
+    def test_image_service_importing_network_internals(self):
+        self._assert_caught('NL309', 'image/service.py',
+                            'from nova_lite.network import common\n')
+
+    def test_compute_api_importing_the_dashboard(self):
+        self._assert_caught('NL310', 'api/handlers/hypervisors.py',
+                            'from nova_lite.dashboard import data\n')
+
+    def test_shared_web_layer_importing_a_service(self):
+        self._assert_caught('NL311', 'wsgi/router.py',
+                            'from nova_lite.api import faults\n')
+
+    def test_services_reached_through_their_interfaces_pass(self):
+        self.assertEqual([], self._violations('api/compute/create.py', '''\
+            from nova_lite.image import interface as image_api
+            import nova_lite.network.interface
+            from nova_lite.network.interface import allocate
+            '''))
+        self.assertEqual([], self._violations('image/handlers/images.py', '''\
+            from nova_lite.image import service
+            from nova_lite.wsgi import util
+            '''))
+
+    def test_the_deploy_mounts_every_service(self):
+        self.assertEqual([], self._violations('api/deploy.py', '''\
+            from nova_lite import dashboard
+            from nova_lite.image import router as image_router
+            from nova_lite.network import router as network_router
             '''))
 
     def test_api_importing_objects_passes(self):

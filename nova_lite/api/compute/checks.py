@@ -9,11 +9,10 @@ rebuild and move operations call them; none of them changes anything.
 from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite import exception
-from nova_lite import image_catalog
+from nova_lite.image import interface as image_api
 from nova_lite import objects
 from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import host_mapping as host_mapping_obj
-from nova_lite.objects import image as image_obj
 from nova_lite.objects import keypair as keypair_obj
 
 CONF = nl_conf.CONF
@@ -25,7 +24,7 @@ def get_image(image_ref, context=None):
     """The image ``image_ref`` (an id or a name) if it is active and, with
     ``context``, the caller may see it (Glance's rules, as Nova asks
     Glance with the caller's token)."""
-    image = image_catalog.find(image_ref)
+    image = image_api.find(image_ref)
     if image is None or (context is not None and
                          not _image_visible(context, image)):
         raise exception.ImageNotFound(image_id=image_ref)
@@ -66,7 +65,7 @@ def _image_visible(context, image):
     if image.get('owner') and image['owner'] == context.project_id:
         return True
     return visibility == 'shared' and image['id'] in \
-        image_obj.ImageMember.statuses_of(context, context.project_id)
+        image_api.member_statuses(context)
 
 
 def parse_availability_zone(value):

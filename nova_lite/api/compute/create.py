@@ -23,12 +23,12 @@ from oslo_utils import uuidutils
 
 from nova_lite.api.compute import checks
 from nova_lite.api.compute import server_list
-from nova_lite.api.network import compute as net_compute
 from nova_lite.api import quota
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite.network import interface as net_compute
 from nova_lite import objects
 from nova_lite.objects import db_transaction
 from nova_lite.objects import instance_group as group_obj

@@ -21,12 +21,12 @@ from oslo_utils import timeutils
 from nova_lite.api.compute import actions
 from nova_lite.api.compute import server_list
 from nova_lite.api.compute import snapshot
-from nova_lite.api.network import compute as net_compute
 from nova_lite import cells
 from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
+from nova_lite.network import interface as net_compute
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 from nova_lite.objects import db_transaction

@@ -37,7 +37,7 @@ from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
-from nova_lite import image_catalog
+from nova_lite.image import interface as image_api
 from nova_lite import objects
 from nova_lite import servicegroup
 
@@ -134,7 +134,7 @@ class LiveAPI:
         LOG.info('Evacuation %s of instance %s from %s accepted',
                  migration.uuid, instance.uuid, instance.host)
         self.compute_task_api.rebuild_instance(
-            context, instance, image_catalog.find(instance.image_ref),
+            context, instance, image_api.find(instance.image_ref),
             recreate=True, host=host, force=force, migration=migration,
             admin_password=admin_password)
 

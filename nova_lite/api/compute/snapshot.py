@@ -21,7 +21,6 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite.api.compute import actions
-from nova_lite.api import image_service
 from nova_lite.api import quota
 from nova_lite import cells
 from nova_lite.compute import task_states
@@ -29,8 +28,7 @@ from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
-from nova_lite import image_catalog
-from nova_lite.objects import image as image_obj
+from nova_lite.image import interface as image_api
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -58,7 +56,7 @@ def check_metadata_quota(context, metadata):
 def create_image(context, instance, name, image_type,
                  extra_properties=None):
     """A queued image for a snapshot of ``instance``; the record."""
-    base = image_catalog.find(instance.image_ref) if instance.image_ref \
+    base = image_api.find(instance.image_ref) if instance.image_ref \
         else None
     base = base or {}
     properties = {k: v for k, v in (base.get('properties') or {}).items()
@@ -81,7 +79,7 @@ def create_image(context, instance, name, image_type,
               'disk_format': base.get('disk_format'),
               'container_format': base.get('container_format'),
               'properties': properties, 'tags': []}
-    image = image_obj.Image.create(nl_context.get_admin_context(), values)
+    image = image_api.create(nl_context.get_admin_context(), values)
     LOG.info('Image %s created for a %s of instance %s', image.uuid,
              image_type, instance.uuid)
     return image
@@ -90,7 +88,7 @@ def create_image(context, instance, name, image_type,
 def delete_image(image_id):
     """Drop a snapshot image and its data: the image of an action that
     did not start, or of a shelved server being deleted."""
-    if image_service.destroy(nl_context.get_admin_context(), CONF,
+    if image_api.destroy(nl_context.get_admin_context(), CONF,
                              image_id):
         LOG.info('Snapshot image %s deleted', image_id)
 

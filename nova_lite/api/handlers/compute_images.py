@@ -14,7 +14,7 @@ Deletes and metadata changes go to the image service with the caller's
 rights, as Nova proxies them to Glance: the owner (or an admin) may, a
 protected image is not deleted, and the configured catalog images are
 read-only (403), as the image service refuses them
-(:mod:`nova_lite.api.image_service`).
+(:mod:`nova_lite.image.interface`).
 """
 
 from urllib import parse
@@ -23,13 +23,11 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 import webob.exc
 
-from nova_lite.api import image_service as service
 from nova_lite.api import microversion
-from nova_lite.api import policy
 from nova_lite.api.schemas import server_metadata as metadata_schema
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.objects import image as image_obj
+from nova_lite.image import interface as image_api
 
 MAX_PROXY_VERSION = '2.35'
 MAX_METADATA_VERSION = '2.38'
@@ -51,31 +49,31 @@ _PROGRESS = {'queued': 25, 'saving': 50, 'active': 100}
 def _all_images(req):
     """What the caller's default Glance listing shows."""
     context = util.context(req)
-    return [service.view(i) for i in service.listed(
-        context, service.all_images(context, util.conf(req)), None,
+    return [image_api.view(i) for i in image_api.listed(
+        context, image_api.all_images(context, util.conf(req)), None,
         'accepted')]
 
 
 def _internal(req, image_id):
     try:
-        return service.get(util.context(req), util.conf(req), image_id)
+        return image_api.get(util.context(req), util.conf(req), image_id)
     except webob.exc.HTTPNotFound:
         raise webob.exc.HTTPNotFound('Image not found.')
 
 
 def _get_image(req, image_id):
-    return service.view(_internal(req, image_id))
+    return image_api.view(_internal(req, image_id))
 
 
 def _set_properties(req, image_id, metadata):
     """Write the image's properties (the caller must own it)."""
     context = util.context(req)
-    policy.authorize(context, 'images:write')
+    image_api.authorize(context, 'images:write')
     image = _internal(req, image_id)
-    service.check_owner(context, image)
+    image_api.check_owner(context, image)
     for key, value in metadata.items():
-        service.check_property(key, value)
-    image_obj.Image.update(context, image_id, {'properties': metadata})
+        image_api.check_property(key, value)
+    image_api.set_properties(context, image_id, metadata)
 
 
 # -- Nova's view -------------------------------------------------------------
@@ -167,7 +165,7 @@ def _int(value):
 
 
 def _list(req, render, collection):
-    policy.authorize(util.context(req), 'images:list')
+    image_api.authorize(util.context(req), 'images:list')
     # NOTE(nova_lite): hidden images are left out, as Glance lists them.
     images = [i for i in _all_images(req)
               if not i.get('os_hidden') and _matches(req, i)]
@@ -199,7 +197,7 @@ def list_images_detail(req):
 @microversion.require(max_version=MAX_PROXY_VERSION)
 def show_image(req):
     """GET /images/{image_id}."""
-    policy.authorize(util.context(req), 'images:list')
+    image_api.authorize(util.context(req), 'images:list')
     return util.json_response({'image': _detail(
         req, _get_image(req, req.urlvars['image_id']))})
 
@@ -209,13 +207,13 @@ def delete_image(req):
     """DELETE /images/{image_id}: 204; 403 for a protected image or one
     the caller does not own."""
     context = util.context(req)
-    policy.authorize(context, 'images:write')
+    image_api.authorize(context, 'images:write')
     image = _internal(req, req.urlvars['image_id'])
-    service.check_owner(context, image, 'delete')
+    image_api.check_owner(context, image, 'delete')
     if image['protected']:
         raise webob.exc.HTTPForbidden(
             'Image %s is protected and cannot be deleted.' % image['id'])
-    if not service.destroy(context, util.conf(req), image['id']):
+    if not image_api.destroy(context, util.conf(req), image['id']):
         raise webob.exc.HTTPNotFound('Image not found.')
     return util.no_content()
 
@@ -223,7 +221,7 @@ def delete_image(req):
 # -- /images/{image_id}/metadata ---------------------------------------------
 
 def _image_metadata(req):
-    policy.authorize(util.context(req), 'images:list')
+    image_api.authorize(util.context(req), 'images:list')
     image = _get_image(req, req.urlvars['image_id'])
     return image, properties(image)
 

@@ -6,14 +6,10 @@
 import webob.exc
 
 from nova_lite.api import microversion
-from nova_lite.api.network import compute as net_compute
-from nova_lite.api.network import errors as net_errors
-from nova_lite.api.network import networks as net_api
-from nova_lite.api.network import ports as port_api
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.objects import network as net_obj
+from nova_lite.network import interface as net_compute
 
 MAX_PROXY_VERSION = '2.35'
 MAX_ACTION_VERSION = '2.43'
@@ -26,7 +22,7 @@ def _ctx(req, rule):
 
 
 def _pools(context):
-    return [n for n in net_api.list_networks(context)
+    return [n for n in net_compute.list_networks(context)
             if n.get('router:external')]
 
 
@@ -36,8 +32,8 @@ def _view(context, fip, names=None):
     instance = None
     if fip['port_id']:
         try:
-            instance = net_obj.get(context.elevated(), 'port',
-                                   fip['port_id'])['device_id'] or None
+            instance = net_compute.get_port(
+                context.elevated(), fip['port_id'])['device_id'] or None
         except Exception:  # noqa: BLE001 - the port went meanwhile
             instance = None
     return {'id': fip['id'], 'ip': fip['floating_ip_address'],
@@ -47,8 +43,8 @@ def _view(context, fip, names=None):
 
 def _get(context, fip_id):
     try:
-        return port_api.get_floatingip(context, fip_id)
-    except net_errors.NeutronError:
+        return net_compute.get_floatingip(context, fip_id)
+    except net_compute.NeutronError:
         raise webob.exc.HTTPNotFound(
             'Floating IP not found for ID %s' % fip_id)
 
@@ -65,7 +61,7 @@ def list_floating_ips(req):
     context = _ctx(req, 'os-floating-ips:list')
     names = {n['id']: n['name'] for n in _pools(context)}
     return util.json_response({'floating_ips': [
-        _view(context, f, names) for f in port_api.list_floatingips(context)
+        _view(context, f, names) for f in net_compute.list_floatingips(context)
         if f['project_id'] == context.project_id or not context.project_id]})
 
 
@@ -98,9 +94,9 @@ def create_floating_ip(req):
         raise webob.exc.HTTPNotFound(
             'Floating IP pool not found: %s' % pool)
     try:
-        fip = port_api.create_floatingip(context, {
+        fip = net_compute.create_floatingip(context, {
             'floating_network_id': found[0]['id']})
-    except net_errors.NeutronError as exc:
+    except net_compute.NeutronError as exc:
         raise webob.exc.HTTPNotFound(
             'No more floating IPs in pool %s: %s' % (pool, exc.detail))
     return util.json_response({'floating_ip': _view(context, fip)})
@@ -110,14 +106,14 @@ def create_floating_ip(req):
 def delete_floating_ip(req):
     context = _ctx(req, 'os-floating-ips:delete')
     fip = _get(context, req.urlvars['floating_ip_id'])
-    port_api.delete_floatingip(context, fip['id'])
+    net_compute.delete_floatingip(context, fip['id'])
     return util.no_content(202)
 
 
 # -- the server actions -------------------------------------------------------
 
 def _by_address(context, address):
-    for fip in port_api.list_floatingips(context):
+    for fip in net_compute.list_floatingips(context):
         if fip['floating_ip_address'] == address:
             return fip
     raise webob.exc.HTTPNotFound(
@@ -142,14 +138,14 @@ def add_floating_ip(req, api, context, server, body):
             'No nw_info cache associated with instance' if fixed is None
             else 'Specified fixed address not assigned to instance')
     address = fixed or port['fixed_ips'][0]['ip_address']
-    for other in net_obj.get_all(admin, 'floatingip'):
+    for other in net_compute.all_floatingips(admin):
         if other['id'] != fip['id'] and other['port_id'] == port['id'] \
                 and other['fixed_ip_address'] == address:
             raise webob.exc.HTTPBadRequest(
                 'Cannot associate floating IP %s with port %s using fixed '
                 'IP %s, as that fixed IP already has a floating IP.' % (
                     values['address'], port['id'], address))
-    port_api.update_floatingip(admin, fip['id'], {
+    net_compute.update_floatingip(admin, fip['id'], {
         'port_id': port['id'], 'fixed_ip_address': address})
 
 
@@ -164,7 +160,7 @@ def remove_floating_ip(req, api, context, server, body):
         raise webob.exc.HTTPConflict(
             'Floating IP %s is not associated with instance %s.' % (
                 fip['floating_ip_address'], server.uuid))
-    port_api.update_floatingip(admin, fip['id'], {'port_id': None})
+    net_compute.update_floatingip(admin, fip['id'], {'port_id': None})
 
 
 ACTION_SCHEMAS = {

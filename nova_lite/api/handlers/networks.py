@@ -3,7 +3,7 @@
 In Nova these list the networks of the network service (Neutron) a
 project can see, up to 2.35 (404 from 2.36); creating, deleting and
 associating networks went with nova-network and answer 410. nova_lite
-lists the networks of its network service (:mod:`nova_lite.api.network`)
+lists the networks of its network service (:mod:`nova_lite.network`)
 the caller sees, in Nova's shapes: ``label`` is the network's name, the
 nova-network fields are null. Reading needs the project reader role (or
 admin).
@@ -12,10 +12,9 @@ admin).
 import webob.exc
 
 from nova_lite.api import microversion
-from nova_lite.api.network import errors as net_errors
-from nova_lite.api.network import networks as net_api
 from nova_lite.api import policy
 from nova_lite.api import util
+from nova_lite.network import interface as net_compute
 
 MAX_PROXY_VERSION = '2.35'
 _FIELDS = ('id', 'cidr', 'netmask', 'gateway', 'broadcast', 'dns1', 'dns2',
@@ -47,15 +46,15 @@ def _list(req, rule, view):
     context = util.context(req)
     policy.authorize(context, rule)
     return util.json_response({'networks': [
-        view(context, n) for n in net_api.list_networks(context)]})
+        view(context, n) for n in net_compute.list_networks(context)]})
 
 
 def _show(req, rule, view):
     context = util.context(req)
     policy.authorize(context, rule)
     try:
-        network = net_api.get_network(context, req.urlvars['network_id'])
-    except net_errors.NeutronError:
+        network = net_compute.get_network(context, req.urlvars['network_id'])
+    except net_compute.NeutronError:
         raise webob.exc.HTTPNotFound('Network not found')
     return util.json_response({'network': view(context, network)})
 

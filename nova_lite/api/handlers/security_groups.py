@@ -3,7 +3,7 @@
 ``os-security-groups`` and ``os-security-group-rules`` (up to 2.35, 404
 after), ``/servers/{id}/os-security-groups`` and the ``addSecurityGroup``
 / ``removeSecurityGroup`` actions, answered in Nova's shapes from the
-network service's groups (:mod:`nova_lite.api.network.secgroups`), with
+network service's groups (:mod:`nova_lite.network.secgroups`), with
 Nova's translation of its errors: a group in use or the default group
 is a 400, a missing one a 404. Only ingress rules are shown, as Nova.
 """
@@ -15,13 +15,10 @@ import webob.exc
 
 from nova_lite.api.handlers import servers
 from nova_lite.api import microversion
-from nova_lite.api.network import compute as net_compute
-from nova_lite.api.network import errors as net_errors
-from nova_lite.api.network import secgroups
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.api import validation
-from nova_lite.objects import network as net_obj
+from nova_lite.network import interface as net_compute
 
 MAX_PROXY_VERSION = '2.35'
 _TCP_UDP = ('tcp', 'udp')
@@ -58,15 +55,15 @@ def _group_view(group, groups):
 
 
 def _groups_by_id(context):
-    return {g['id']: g for g in net_obj.get_all(context.elevated(),
-                                                secgroups.SG)}
+    return {g['id']: g for g in net_compute.all_security_groups(
+        context.elevated())}
 
 
 def _translate(func, *args):
     """Run a network service call, answering its errors as Nova does."""
     try:
         return func(*args)
-    except net_errors.NeutronError as exc:
+    except net_compute.NeutronError as exc:
         message = str(exc.detail)
         if exc.code == 404:
             raise webob.exc.HTTPNotFound(message)
@@ -98,7 +95,7 @@ _GROUP_SCHEMA = {
 def list_groups(req):
     """GET /os-security-groups."""
     context = _ctx(req, 'os-security-groups:get')
-    groups = secgroups.list_groups(context)
+    groups = net_compute.list_groups(context)
     if not (context.is_admin and util.query_bool(req, 'all_tenants',
                                                   False)):
         groups = [g for g in groups
@@ -114,7 +111,7 @@ def show_group(req):
     context = _ctx(req, 'os-security-groups:show')
     group_id = req.urlvars['group_id']
     _check_id(group_id)
-    group = _translate(secgroups.get_group, context, group_id)
+    group = _translate(net_compute.get_group, context, group_id)
     return util.json_response({'security_group': _group_view(
         group, _groups_by_id(context))})
 
@@ -123,7 +120,7 @@ def show_group(req):
 def create_group(req):
     context = _ctx(req, 'os-security-groups:create')
     values = validation.body(req, _GROUP_SCHEMA)['security_group']
-    group = _translate(secgroups.create_group, context, {
+    group = _translate(net_compute.create_group, context, {
         'name': values['name'], 'description': values['description']})
     return util.json_response({'security_group': _group_view(
         group, _groups_by_id(context))})
@@ -135,7 +132,7 @@ def update_group(req):
     group_id = req.urlvars['group_id']
     _check_id(group_id)
     values = validation.body(req, _GROUP_SCHEMA)['security_group']
-    group = _translate(secgroups.update_group, context, group_id, {
+    group = _translate(net_compute.update_group, context, group_id, {
         'name': values['name'], 'description': values['description']})
     return util.json_response({'security_group': _group_view(
         group, _groups_by_id(context))})
@@ -146,11 +143,11 @@ def delete_group(req):
     context = _ctx(req, 'os-security-groups:delete')
     group_id = req.urlvars['group_id']
     _check_id(group_id)
-    group = _translate(secgroups.get_group, context, group_id)
+    group = _translate(net_compute.get_group, context, group_id)
     if group['name'] == 'default':
         raise webob.exc.HTTPBadRequest(
             'Removing default security group not allowed.')
-    _translate(secgroups.delete_group, context, group_id)
+    _translate(net_compute.delete_group, context, group_id)
     return util.no_content(202)
 
 
@@ -232,12 +229,12 @@ def create_rule(req):
     values = validation.body(req, _RULE_SCHEMA)['security_group_rule']
     parent = values['parent_group_id']
     _check_id(parent)
-    _translate(secgroups.get_group, context, parent)
+    _translate(net_compute.get_group, context, parent)
     fields = _rule_values(values)
     if fields.get('remote_group_id'):
-        _translate(secgroups.get_group, context, fields['remote_group_id'])
+        _translate(net_compute.get_group, context, fields['remote_group_id'])
     fields['security_group_id'] = parent
-    rule = _translate(secgroups.create_rule, context, fields)
+    rule = _translate(net_compute.create_rule, context, fields)
     return util.json_response({'security_group_rule': _rule_view(
         rule, _groups_by_id(context))})
 
@@ -247,7 +244,7 @@ def delete_rule(req):
     context = _ctx(req, 'os-security-group-rules:delete')
     rule_id = req.urlvars['rule_id']
     _check_id(rule_id, 'Security group rule')
-    _translate(secgroups.delete_rule, context, rule_id)
+    _translate(net_compute.delete_rule, context, rule_id)
     return util.no_content(202)
 
 
@@ -263,7 +260,7 @@ def server_groups(req):
     ids = []
     for port in snapshot.ports_of(server.uuid):
         ids.extend(g for g in port['security_groups'] if g not in ids)
-    items = [_group_view(secgroups.view(context, groups[i]), groups)
+    items = [_group_view(net_compute.group_view(context, groups[i]), groups)
              for i in ids if i in groups]
     return util.json_response({'security_groups': items})
 
@@ -298,8 +295,7 @@ def _change_ports(context, server, name, add):
         if add:
             groups.append(group['id'])
         if groups != port['security_groups']:
-            port['security_groups'] = groups
-            net_obj.update(admin, 'port', port)
+            net_compute.set_port_security_groups(admin, port, groups)
 
 
 ACTION_SCHEMAS = {

@@ -7,8 +7,8 @@ import webob.exc
 
 from nova_lite.api.handlers import servers
 from nova_lite.api import microversion
-from nova_lite.api.network import compute as net_compute
 from nova_lite.api import util
+from nova_lite.network import interface as net_compute
 
 
 def _addresses(req, server):

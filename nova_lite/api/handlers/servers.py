@@ -20,7 +20,6 @@ from nova_lite.api.compute import server_list
 from nova_lite.api.compute import server_sort
 from nova_lite.api.handlers import flavors
 from nova_lite.api import microversion
-from nova_lite.api.network import compute as net_compute
 from nova_lite.api import policy
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api import util
@@ -30,6 +29,7 @@ from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
+from nova_lite.network import interface as net_compute
 from nova_lite import objects
 from nova_lite.objects import instance_group as group_obj
 

@@ -4,44 +4,17 @@ Nova-like defaults: the admin-only APIs (hypervisors, services,
 aggregates, migrations, os-hosts, forced host/node, flavor management)
 need the ``admin`` role; what belongs to a project is reachable by that
 project's members (writes) and readers (reads) and by admins; the
-``reader`` role alone never writes. ``list_rules`` feeds the enforcer and
-``oslopolicy-sample-generator``.
+``reader`` role alone never writes. ``list_rules`` feeds the enforcer;
+the image service and the dashboard name their own rules
+(``nova_lite.image.policy``, ``nova_lite.dashboard.policy``).
 """
 
-from oslo_policy import generator
-from oslo_policy import policy
-
 from nova_lite.api.policies import server_extras
+from nova_lite.wsgi import policy as wsgi_policy
 
-ADMIN = 'role:admin'
-PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
-PROJECT_READER = 'role:reader and project_id:%(project_id)s'
+BASE_RULES = wsgi_policy.BASE_RULES
 
-BASE_RULES = [
-    policy.RuleDefault('admin_api', ADMIN, 'Admins only.'),
-    policy.RuleDefault('project_member_or_admin',
-                       'rule:admin_api or (%s)' % PROJECT_MEMBER,
-                       'Members of the owning project, or admins.'),
-    policy.RuleDefault('project_reader_or_admin',
-                       'rule:admin_api or (%s) or (%s)' % (PROJECT_READER,
-                                                          PROJECT_MEMBER),
-                       'Readers of the owning project, or admins.'),
-    policy.RuleDefault('any_member', 'rule:admin_api or role:member',
-                       'Any authenticated user with the member role.'),
-    policy.RuleDefault('any_reader',
-                       'rule:admin_api or role:member or role:reader',
-                       'Any authenticated user.'),
-    policy.RuleDefault('owner_member_or_admin',
-                       'rule:admin_api or (role:member and '
-                       'user_id:%(user_id)s)',
-                       'The owning user (with the member role), or admins.'),
-    policy.RuleDefault('owner_reader_or_admin',
-                       'rule:admin_api or ((role:member or role:reader) and '
-                       'user_id:%(user_id)s)',
-                       'The owning user, or admins.'),
-]
-
-P = 'os_compute_api:'
+P = wsgi_policy.P
 
 # (name, check rule, description, [(method, path)])
 _API_RULES = [
@@ -69,13 +42,6 @@ _API_RULES = [
      [('PUT', '/flavors/{id}/os-extra_specs/{key}')]),
     ('os-flavor-extra-specs:delete', 'admin_api', 'Delete an extra spec',
      [('DELETE', '/flavors/{id}/os-extra_specs/{key}')]),
-    ('images:list', 'any_reader', 'List and show images, their data '
-     'and members (Glance decides which images each caller sees)',
-     [('GET', '/image/v2/images'), ('GET', '/image/v2/images/{id}')]),
-    ('images:write', 'any_member', 'Create, update, upload, tag, share '
-     'and delete images (owners only, as in Glance)',
-     [('POST', '/image/v2/images'), ('PATCH', '/image/v2/images/{id}'),
-      ('DELETE', '/image/v2/images/{id}')]),
     ('os-keypairs:index', 'owner_reader_or_admin', 'List key pairs',
      [('GET', '/os-keypairs')]),
     ('os-keypairs:show', 'owner_reader_or_admin', 'Show a key pair',
@@ -120,9 +86,6 @@ _API_RULES = [
      [('PUT', '/os-services/{id}')]),
     ('os-services:delete', 'admin_api', 'Delete a service',
      [('DELETE', '/os-services/{id}')]),
-    ('os-dashboard', 'admin_api',
-     'The capacity dashboard and its data API (every cell, host, node, '
-     'provider and server)', [('GET', '/dashboard')]),
     ('os-hypervisors:list', 'admin_api', 'List hypervisors',
      [('GET', '/os-hypervisors')]),
     ('os-hypervisors:list-detail', 'admin_api', 'List hypervisors in detail',
@@ -272,20 +235,8 @@ _API_RULES = [
 
 
 def api_rules():
-    return [policy.DocumentedRuleDefault(P + name, 'rule:' + check,
-                                         description,
-                                         [{'method': m, 'path': p}
-                                          for m, p in operations])
-            for name, check, description, operations in
-            _API_RULES + server_extras.RULES]
+    return wsgi_policy.documented(_API_RULES + server_extras.RULES)
 
 
 def list_rules():
     return BASE_RULES + api_rules()
-
-
-def sample_yaml():
-    """The defaults as a commented policy.yaml (every rule commented out)."""
-    return ''.join(generator._format_rule_default_yaml(rule)
-                   for rule in list_rules())
-

@@ -12,11 +12,11 @@ import ipaddress
 import json
 
 from nova_lite.api import microversion
-from nova_lite.api.network import compute as net_compute
 from nova_lite.api import policy
 from nova_lite.api import util
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite.network import interface as net_compute
 
 # vm_state -> status; for 'active' and 'resized' the task state refines it.
 _VM_STATUS = {

@@ -31,7 +31,7 @@ from nova_lite.compute import vm_states
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite import exception
-from nova_lite import image_catalog
+from nova_lite.image import interface as image_api
 from nova_lite import objects
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 
@@ -150,14 +150,14 @@ def _image_of(instance):
     instance's image (None if gone)."""
     snapshot_id = (instance.system_metadata or {}).get('shelved_image_id')
     if snapshot_id:
-        image = image_catalog.find(snapshot_id)
+        image = image_api.find(snapshot_id)
         if image is None:
             raise exception.ShelvedImageNotFound(image_id=snapshot_id)
         return image
     if not instance.image_ref:
         return None
     try:
-        return image_catalog.find(instance.image_ref)
+        return image_api.find(instance.image_ref)
     except Exception as error:  # noqa: BLE001 - spawn without it
         LOG.warning('Image %s of instance %s not readable: %s',
                     instance.image_ref, instance.uuid, error)

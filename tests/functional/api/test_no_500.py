@@ -11,8 +11,8 @@ from gunicorn.http import errors as gunicorn_errors
 import testtools
 import webob
 
-from nova_lite.api.handlers import image_data
-from nova_lite.api import router
+from nova_lite.api import deploy
+from nova_lite.image.handlers import image_data
 from tests.functional.api import fixtures as api_fixtures
 
 ID_VALUES = ('1', 'x', '00000000-0000-0000-0000-000000000000',
@@ -79,7 +79,7 @@ class TestNo500(testtools.TestCase):
 
     def _junk(self, include):
         self.checked = 0
-        for template, methods in router.ROUTE_DECLARATIONS.items():
+        for template, methods in deploy.ROUTE_DECLARATIONS.items():
             if not include(methods):
                 continue
             for method in list(methods) + ['PATCH']:
@@ -149,7 +149,7 @@ class TestBadInput(testtools.TestCase):
     def _writers(self):
         """The routes taking a JSON body (not image data uploads, whose
         body is opaque bytes streamed to the image store)."""
-        for template, methods in router.ROUTE_DECLARATIONS.items():
+        for template, methods in deploy.ROUTE_DECLARATIONS.items():
             for method in set(methods) & {'POST', 'PUT'}:
                 path = _paths(template)[0]
                 if not image_data.is_data_upload(

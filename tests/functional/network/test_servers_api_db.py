@@ -209,7 +209,7 @@ class ServersAPIDatabaseTest(testtools.TestCase):
         def fail(context, uuid):
             raise exception.NovaLiteException('ports unreachable')
         self.useFixture(fixtures.MonkeyPatch(
-            'nova_lite.api.network.compute.deallocate', fail))
+            'nova_lite.network.interface.deallocate', fail))
         response = self.api.delete('/servers/%s' % server['id'])
         self.assertEqual(500, response.status, response)
         self.assertEqual(before, self.rows())

@@ -1,0 +1,41 @@
+"""The image service's route table: the Image API v2 under ``/image``.
+
+Path -> {method: handler}, as the compute API's table
+(:mod:`nova_lite.wsgi.router`); nova-lite-api's deploy mounts it next to
+the compute API's. Under ``/image`` Glance's 405 answers a known path
+asked with another method, and a trailing slash is ignored.
+"""
+
+from nova_lite.image.handlers import image_data
+from nova_lite.image.handlers import image_members
+from nova_lite.image.handlers import images
+
+PREFIX = '/image'
+
+ROUTES = {
+    PREFIX: {'GET': images.versions},
+    PREFIX + '/versions': {'GET': images.versions},
+    PREFIX + '/v2/images': {'GET': images.list_images,
+                            'POST': images.create_image},
+    PREFIX + '/v2/images/{image_id}': {'GET': images.show_image,
+                                       'PATCH': images.update_image,
+                                       'DELETE': images.delete_image},
+    PREFIX + '/v2/images/{image_id}/file': {'GET': image_data.download,
+                                            'PUT': image_data.upload},
+    PREFIX + '/v2/images/{image_id}/tasks': {'GET': images.list_tasks},
+    PREFIX + '/v2/images/{image_id}/tags/{tag}': {
+        'PUT': images.add_tag, 'DELETE': images.delete_tag},
+    PREFIX + '/v2/images/{image_id}/members': {
+        'GET': image_members.list_members,
+        'POST': image_members.add_member},
+    PREFIX + '/v2/images/{image_id}/members/{member_id}': {
+        'GET': image_members.show_member,
+        'PUT': image_members.update_member,
+        'DELETE': image_members.delete_member},
+}
+
+# Requests whose body is image data, streamed past the input guard's
+# size bound.
+is_data_upload = image_data.is_data_upload
+# Paths answered without credentials.
+PUBLIC_PATHS = frozenset([PREFIX, PREFIX + '/versions'])

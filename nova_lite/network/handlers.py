@@ -1,0 +1,171 @@
+"""The network service's REST API under ``/network`` (Neutron v2.0).
+
+``/network`` and ``/network/v2.0`` are the version and resource
+documents; each collection (networks, subnets, ports, security groups and
+their rules, floating IPs) answers list (field filters, ``fields``),
+create (201), show, update and delete (204) in Neutron's shapes. Errors
+are Neutron's (``NeutronError``). The rules are in
+:mod:`nova_lite.network`; the route table :mod:`.router`.
+"""
+
+from nova_lite.network import common
+from nova_lite.network import errors
+from nova_lite.network import networks
+from nova_lite.network import ports
+from nova_lite.network import secgroups
+from nova_lite.wsgi import util
+
+# The extensions the service implements (aliases Tempest and the clients
+# look for).
+EXTENSIONS = (
+    ('security-group', 'security-group', 'The security groups extension.'),
+    ('external-net', 'Neutron external network',
+     'Adds external network attribute to network resource.'),
+    ('port-security', 'Port Security', 'Provides port security'),
+    ('binding', 'Port Binding', 'Expose port bindings of a virtual port'),
+    ('standard-attr-description', 'standard-attr-description',
+     'Extension to add descriptions to standard attributes'),
+    ('standard-attr-timestamp', 'Resource timestamps',
+     'Adds created_at and updated_at fields to all Neutron resources.'),
+    ('standard-attr-revisions', 'Resource revision numbers',
+     'This extension will display the revision number of neutron '
+     'resources.'),
+    ('project-id', 'project_id field enabled',
+     'Extension that indicates that project_id field is enabled.'),
+    ('allowed-address-pairs', 'Allowed Address Pairs',
+     'Provides allowed address pairs'),
+    ('network-mtu', 'Network MTU', 'Provides MTU attribute for a network '
+     'resource.'),
+)
+
+# collection -> (member key, list, show, create, update, delete)
+_COLLECTIONS = {
+    'networks': ('network', networks.list_networks, networks.get_network,
+                 networks.create_network, networks.update_network,
+                 networks.delete_network),
+    'subnets': ('subnet', networks.list_subnets, networks.get_subnet,
+                networks.create_subnet, networks.update_subnet,
+                networks.delete_subnet),
+    'ports': ('port', ports.list_ports, ports.get_port, ports.create_port,
+              ports.update_port, ports.delete_port),
+    'security-groups': ('security_group', None, secgroups.get_group,
+                        secgroups.create_group, secgroups.update_group,
+                        secgroups.delete_group),
+    'security-group-rules': ('security_group_rule', secgroups.list_rules,
+                             secgroups.get_rule, secgroups.create_rule,
+                             None, secgroups.delete_rule),
+    'floatingips': ('floatingip', ports.list_floatingips,
+                    ports.get_floatingip, ports.create_floatingip,
+                    ports.update_floatingip, ports.delete_floatingip),
+}
+
+
+def versions(req):
+    """GET /network: the version list."""
+    href = '%s/network/v2.0/' % req.application_url
+    return util.json_response({'versions': [{
+        'id': 'v2.0', 'status': 'CURRENT',
+        'links': [{'rel': 'self', 'href': href}]}]})
+
+
+def resources(req):
+    """GET /network/v2.0: the collections served."""
+    base = '%s/network/v2.0' % req.application_url
+    return util.json_response({'resources': [
+        {'name': key, 'collection': name,
+         'links': [{'rel': 'self', 'href': '%s/%s' % (base, name)}]}
+        for name, (key, *_) in sorted(_COLLECTIONS.items())]})
+
+
+def list_extensions(req):
+    return util.json_response({'extensions': [
+        {'alias': alias, 'name': name, 'description': text,
+         'updated': '2026-01-01T00:00:00-00:00', 'links': []}
+        for alias, name, text in EXTENSIONS]})
+
+
+def show_extension(req):
+    alias = req.urlvars['alias']
+    for found, name, text in EXTENSIONS:
+        if found == alias:
+            return util.json_response({'extension': {
+                'alias': alias, 'name': name, 'description': text,
+                'updated': '2026-01-01T00:00:00-00:00', 'links': []}})
+    raise errors.NeutronError(404, 'HTTPNotFound',
+                              'Extension with alias %s does not exist'
+                              % alias)
+
+
+def _collection(req):
+    name = req.path_info.rstrip('/').split('/')[3]
+    return _COLLECTIONS[name]
+
+
+def list_resources(req):
+    context = util.context(req)
+    key, lister = _collection(req)[:2]
+    if key == 'security_group':
+        project = req.GET.get('project_id') or req.GET.get('tenant_id')
+        items = secgroups.list_groups(context, project)
+    else:
+        items = lister(context)
+    plural = key + 's' if key != 'security_group_rule' else \
+        'security_group_rules'
+    return util.json_response({plural: common.filtered(req, items)})
+
+
+def show_resource(req):
+    context = util.context(req)
+    key, _, show = _collection(req)[:3]
+    return util.json_response({key: common.shown(
+        req, show(context, req.urlvars['id']))})
+
+
+def create_resource(req):
+    context = util.context(req)
+    key, _, _, create = _collection(req)[:4]
+    try:
+        body = req.json_body if req.body else None
+    except ValueError:
+        raise errors.bad_request('Malformed request body')
+    if isinstance(body, dict) and isinstance(body.get(key + 's'), list):
+        if not all(isinstance(item, dict) for item in body[key + 's']):
+            raise errors.bad_request(
+                "Resource body required: expected a list of '%s'" % key)
+        made = [common.public(create(context, dict(item)))
+                for item in body[key + 's']]
+        return util.json_response({key + 's': made}, status=201)
+    return util.json_response(
+        {key: common.public(create(context, dict(common.body_of(req, key))))},
+        status=201)
+
+
+def update_resource(req):
+    context = util.context(req)
+    entry = _collection(req)
+    if entry[4] is None:
+        raise errors.NeutronError(405, 'HTTPMethodNotAllowed',
+                                  'The method PUT is not allowed.')
+    key = entry[0]
+    return util.json_response({key: common.public(entry[4](
+        context, req.urlvars['id'], dict(common.body_of(req, key))))})
+
+
+def delete_resource(req):
+    _collection(req)[5](util.context(req), req.urlvars['id'])
+    return util.no_content()
+
+
+def routes(prefix='/network'):
+    """The route table entries of the network service."""
+    table = {prefix: {'GET': versions},
+             prefix + '/v2.0': {'GET': resources},
+             prefix + '/v2.0/extensions': {'GET': list_extensions},
+             prefix + '/v2.0/extensions/{alias}': {'GET': show_extension}}
+    for name in _COLLECTIONS:
+        table['%s/v2.0/%s' % (prefix, name)] = {
+            'GET': list_resources, 'POST': create_resource}
+        table['%s/v2.0/%s/{id}' % (prefix, name)] = {
+            'GET': show_resource, 'PUT': update_resource,
+            'DELETE': delete_resource}
+    return table

@@ -1,0 +1,254 @@
+"""Networks and subnets.
+
+A project sees its own networks, shared ones and external ones; only an
+admin makes a network shared or external. A subnet's gateway defaults to
+the first address of its CIDR and its allocation pool to the rest; its
+network shows it in ``subnets``. A network or subnet with ports on it
+cannot be deleted (409), as in Neutron.
+"""
+
+import ipaddress
+
+from oslo_log import log as logging
+
+from nova_lite.network import common
+from nova_lite.network import errors
+from nova_lite.network import objects as net_obj
+
+LOG = logging.getLogger(__name__)
+
+NETWORK_KEYS = ('name', 'admin_state_up', 'shared', 'router:external',
+                'description', 'project_id', 'tenant_id', 'mtu',
+                'port_security_enabled', 'availability_zone_hints',
+                'is_default', 'provider:network_type',
+                'provider:physical_network', 'provider:segmentation_id')
+SUBNET_KEYS = ('name', 'network_id', 'cidr', 'ip_version', 'gateway_ip',
+               'allocation_pools', 'enable_dhcp', 'dns_nameservers',
+               'host_routes', 'description', 'project_id', 'tenant_id',
+               'ipv6_ra_mode', 'ipv6_address_mode', 'subnetpool_id',
+               'service_types', 'segment_id')
+
+
+def visible(context, network):
+    return common.owns(context, network) or network.get('shared') or \
+        network.get('router:external')
+
+
+def list_networks(context):
+    return [n for n in net_obj.get_all(context, 'network')
+            if visible(context, n)]
+
+
+def get_network(context, network_id):
+    return common.get(context, 'network', network_id, visible)
+
+
+def _admin_only(context, values, keys):
+    for key in keys:
+        if values.get(key) and not context.is_admin:
+            raise errors.forbidden(
+                '(rule:create_network:%s) is disallowed by policy' % key,
+                'PolicyNotAuthorized')
+
+
+def create_network(context, values):
+    common.check_keys(values, NETWORK_KEYS, 'network')
+    common.check_string(values, 'name')
+    for key in ('admin_state_up', 'shared', 'router:external',
+                'port_security_enabled', 'is_default'):
+        common.check_bool(values, key)
+    common.check_project(context, values)
+    _admin_only(context, values, ('shared', 'router:external',
+                                  'is_default'))
+    network = common.standard(context, {
+        'name': values.get('name', ''),
+        'admin_state_up': values.get('admin_state_up', True),
+        'status': 'ACTIVE', 'subnets': [],
+        'shared': values.get('shared', False),
+        'router:external': values.get('router:external', False),
+        'mtu': values.get('mtu', 1500),
+        'port_security_enabled': values.get('port_security_enabled', True),
+        'availability_zone_hints': values.get('availability_zone_hints', []),
+        'availability_zones': [], 'ipv4_address_scope': None,
+        'ipv6_address_scope': None, 'l2_adjacency': True,
+        'is_default': values.get('is_default', False),
+        'description': values.get('description', '')},
+        values.get('project_id') or values.get('tenant_id'))
+    net_obj.create(context, 'network', network)
+    LOG.info('Network %s created', network['id'])
+    return network
+
+
+def update_network(context, network_id, values):
+    network = get_network(context, network_id)
+    if not common.owns(context, network):
+        raise errors.not_found('network', network_id)
+    common.check_keys(values, NETWORK_KEYS, 'network')
+    common.check_string(values, 'name')
+    _admin_only(context, values, ('shared', 'router:external'))
+    network.update(values)
+    net_obj.update(context, 'network', common.touch(network))
+    return network
+
+
+def delete_network(context, network_id):
+    network = get_network(context, network_id)
+    if not common.owns(context, network):
+        raise errors.not_found('network', network_id)
+    ports = [p for p in net_obj.get_all(context, 'port')
+             if p['network_id'] == network_id]
+    if any(p['device_owner'] not in ('network:dhcp',) for p in ports):
+        raise errors.conflict(
+            'NetworkInUse', 'Unable to complete operation on network %s. '
+            'There are one or more ports still in use on the network.'
+            % network_id)
+    for subnet in net_obj.get_all(context, 'subnet'):
+        if subnet['network_id'] == network_id:
+            net_obj.destroy(context, 'subnet', subnet['id'])
+    net_obj.destroy(context, 'network', network_id)
+    LOG.info('Network %s deleted', network_id)
+
+
+# -- subnets -----------------------------------------------------------------
+
+def _shared_ids(context):
+    return {n['id'] for n in net_obj.get_all(context, 'network')
+            if n.get('shared')}
+
+
+def list_subnets(context):
+    """The caller's subnets and those of shared networks (an external
+    network's subnets stay its owner's, as in Neutron)."""
+    shared = _shared_ids(context)
+    return [s for s in net_obj.get_all(context, 'subnet')
+            if common.owns(context, s) or s['network_id'] in shared]
+
+
+def get_subnet(context, subnet_id):
+    shared = _shared_ids(context)
+    return common.get(context, 'subnet', subnet_id, lambda c, s: (
+        common.owns(c, s) or s['network_id'] in shared))
+
+
+def _pools(values, net, gateway):
+    pools = values.get('allocation_pools')
+    if pools:
+        try:
+            result = [{'start': str(ipaddress.ip_address(p['start'])),
+                       'end': str(ipaddress.ip_address(p['end']))}
+                      for p in pools]
+        except (KeyError, TypeError, ValueError):
+            raise errors.bad_request('Invalid allocation pools.')
+        for pool in result:
+            if ipaddress.ip_address(pool['start']) not in net or \
+                    ipaddress.ip_address(pool['end']) not in net:
+                raise errors.bad_request(
+                    'The allocation pool %s-%s spans beyond the subnet '
+                    'cidr %s.' % (pool['start'], pool['end'], net),
+                    'OutOfBoundsAllocationPool')
+        return result
+    hosts = list(net.hosts()) if net.num_addresses <= 65536 else None
+    if hosts is None:
+        first, last = net.network_address + 1, net.broadcast_address - 1
+    else:
+        first, last = hosts[0], hosts[-1]
+    if gateway is not None and str(first) == gateway:
+        first += 1
+    elif gateway is not None and str(last) == gateway:
+        last -= 1
+    return [{'start': str(first), 'end': str(last)}]
+
+
+def create_subnet(context, values):
+    common.check_keys(values, SUBNET_KEYS, 'subnet')
+    common.check_string(values, 'name')
+    network_id = values.get('network_id')
+    if not network_id:
+        raise errors.bad_request(
+            "Failed to parse request. Required attribute 'network_id' not "
+            "specified")
+    network = get_network(context, network_id)
+    if not common.owns(context, network):
+        raise errors.forbidden('(rule:create_subnet) is disallowed by '
+                               'policy', 'PolicyNotAuthorized')
+    try:
+        net = ipaddress.ip_network(values.get('cidr'), strict=False)
+    except (TypeError, ValueError):
+        raise errors.bad_request(
+            "Invalid input for cidr. Reason: '%s' is not a valid IP "
+            "subnet." % values.get('cidr'))
+    version = values.get('ip_version', net.version)
+    if version != net.version:
+        raise errors.bad_request('Cidr %s does not match ip_version %s'
+                                 % (net, version))
+    gateway = values.get('gateway_ip', str(net.network_address + 1))
+    if gateway is not None:
+        try:
+            if ipaddress.ip_address(gateway) not in net:
+                raise ValueError
+        except ValueError:
+            raise errors.bad_request('Invalid gateway %s for subnet %s.'
+                                     % (gateway, net), 'GatewayIpInUse')
+    subnet = common.standard(context, {
+        'name': values.get('name', ''), 'network_id': network_id,
+        'ip_version': version, 'cidr': str(net), 'gateway_ip': gateway,
+        'allocation_pools': _pools(values, net, gateway),
+        'enable_dhcp': values.get('enable_dhcp', True),
+        'dns_nameservers': values.get('dns_nameservers', []),
+        'host_routes': values.get('host_routes', []),
+        'ipv6_ra_mode': values.get('ipv6_ra_mode'),
+        'ipv6_address_mode': values.get('ipv6_address_mode'),
+        'subnetpool_id': None, 'service_types': [], 'segment_id': None,
+        'description': values.get('description', '')},
+        values.get('project_id') or values.get('tenant_id'))
+    net_obj.create(context, 'subnet', subnet)
+    network['subnets'] = network['subnets'] + [subnet['id']]
+    net_obj.update(context, 'network', common.touch(network))
+    LOG.info('Subnet %s (%s) created on network %s', subnet['id'],
+             subnet['cidr'], network_id)
+    return subnet
+
+
+def update_subnet(context, subnet_id, values):
+    subnet = get_subnet(context, subnet_id)
+    if not common.owns(context, subnet):
+        raise errors.not_found('subnet', subnet_id)
+    common.check_keys(values, ('name', 'description', 'enable_dhcp',
+                               'dns_nameservers', 'host_routes',
+                               'gateway_ip'), 'subnet')
+    common.check_string(values, 'name')
+    subnet.update(values)
+    net_obj.update(context, 'subnet', common.touch(subnet))
+    return subnet
+
+
+def delete_subnet(context, subnet_id):
+    subnet = get_subnet(context, subnet_id)
+    if not common.owns(context, subnet):
+        raise errors.not_found('subnet', subnet_id)
+    for port in net_obj.get_all(context, 'port'):
+        if any(ip['subnet_id'] == subnet_id for ip in port['fixed_ips']):
+            raise errors.conflict(
+                'SubnetInUse', 'Unable to complete operation on subnet %s: '
+                'One or more ports have an IP allocation from this subnet.'
+                % subnet_id)
+    net_obj.destroy(context, 'subnet', subnet_id)
+    try:
+        network = net_obj.get(context, 'network', subnet['network_id'])
+    except Exception:  # noqa: BLE001 - the network went meanwhile
+        return
+    network['subnets'] = [s for s in network['subnets'] if s != subnet_id]
+    net_obj.update(context, 'network', common.touch(network))
+    LOG.info('Subnet %s deleted', subnet_id)
+
+
+def next_free(context, subnet, used):
+    """The first address of ``subnet``'s pools not in ``used``."""
+    for pool in subnet['allocation_pools']:
+        address = ipaddress.ip_address(pool['start'])
+        end = ipaddress.ip_address(pool['end'])
+        while address <= end:
+            if str(address) not in used:
+                return str(address)
+            address += 1
+    return None

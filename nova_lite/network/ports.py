@@ -1,0 +1,342 @@
+"""Ports (fixed IPs from their network's subnets) and floating IPs.
+
+A port gets one address from each IPv4 subnet of its network unless
+``fixed_ips`` says which; addresses are unique per network (the database
+refuses a second holder: 409 IpAddressInUse). A port of a network with
+port security gets its project's default security group unless it names
+groups. A floating IP takes an address of an external network and maps
+it to a port's fixed IP when associated.
+"""
+
+import ipaddress
+import random
+
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.network import common
+from nova_lite.network import errors
+from nova_lite.network import networks
+from nova_lite.network import objects as net_obj
+from nova_lite.network import secgroups
+
+LOG = logging.getLogger(__name__)
+
+PORT_KEYS = ('name', 'network_id', 'admin_state_up', 'mac_address',
+             'fixed_ips', 'device_id', 'device_owner', 'security_groups',
+             'description', 'project_id', 'tenant_id', 'binding:host_id',
+             'binding:vnic_type', 'binding:profile',
+             'port_security_enabled', 'allowed_address_pairs',
+             'extra_dhcp_opts', 'dns_name')
+FIP_KEYS = ('floating_network_id', 'floating_ip_address', 'port_id',
+            'fixed_ip_address', 'description', 'project_id', 'tenant_id',
+            'subnet_id')
+
+
+def _mac():
+    return 'fa:16:3e:%02x:%02x:%02x' % tuple(
+        random.randint(0, 255) for _ in range(3))
+
+
+def visible_port(context, port):
+    return common.owns(context, port)
+
+
+def list_ports(context):
+    return [p for p in net_obj.get_all(context, 'port')
+            if visible_port(context, p)]
+
+
+def get_port(context, port_id):
+    return common.get(context, 'port', port_id)
+
+
+def _subnets_of(context, network_id):
+    return [s for s in net_obj.get_all(context, 'subnet')
+            if s['network_id'] == network_id]
+
+
+def _allocate(context, network_id, requested):
+    """[(network, subnet, address)] for a port's ``fixed_ips``."""
+    subnets = _subnets_of(context, network_id)
+    by_id = {s['id']: s for s in subnets}
+    used = net_obj.addresses_in_use(context, network_id)
+    wanted = requested if requested is not None else [
+        {'subnet_id': s['id']} for s in subnets if s['ip_version'] == 4]
+    result = []
+    for item in wanted:
+        subnet = by_id.get(item.get('subnet_id'))
+        address = item.get('ip_address')
+        if address is not None:
+            try:
+                ip = ipaddress.ip_address(address)
+            except ValueError:
+                raise errors.bad_request(
+                    "Invalid input for fixed_ips. Reason: '%s' is not a "
+                    "valid IP address." % address)
+            if subnet is None:
+                subnet = next((s for s in subnets if ip in
+                               ipaddress.ip_network(s['cidr'])), None)
+            if subnet is None or ip not in ipaddress.ip_network(
+                    subnet['cidr']):
+                raise _invalid_ip(address)
+            if address in used:
+                raise _already_allocated(address, subnet)
+        else:
+            if subnet is None:
+                raise errors.bad_request(
+                    'Invalid input for fixed_ips: subnet %s is not on '
+                    'network %s.' % (item.get('subnet_id'), network_id))
+            address = networks.next_free(context, subnet, used)
+            if address is None:
+                raise errors.conflict(
+                    'IpAddressGenerationFailure',
+                    'No more IP addresses available on network %s.'
+                    % network_id)
+        used.add(address)
+        result.append((network_id, subnet['id'], address))
+    return result
+
+
+def _store(context, port, ips, update=False):
+    port['fixed_ips'] = [{'subnet_id': s, 'ip_address': a}
+                         for _, s, a in ips]
+    try:
+        if update:
+            net_obj.update(context, 'port', port, ips)
+        else:
+            net_obj.create(context, 'port', port, ips)
+    except exception.IpAddressInUse as exc:
+        raise errors.conflict('IpAddressAlreadyAllocated', exc.message)
+    return port
+
+
+def _check_lists(values):
+    fixed = values.get('fixed_ips')
+    if fixed is not None and not (isinstance(fixed, list) and all(
+            isinstance(i, dict) for i in fixed)):
+        raise errors.bad_request(
+            "Invalid input for fixed_ips. Reason: '%s' is not a list of "
+            "dicts." % (fixed,))
+    groups = values.get('security_groups')
+    if groups is not None and not (isinstance(groups, list) and all(
+            isinstance(g, str) for g in groups)):
+        raise errors.bad_request(
+            "Invalid input for security_groups. Reason: '%s' is not a "
+            "list of ids." % (groups,))
+
+
+def create_port(context, values):
+    common.check_keys(values, PORT_KEYS, 'port')
+    _check_lists(values)
+    common.check_string(values, 'name')
+    common.check_project(context, values)
+    network_id = values.get('network_id')
+    if not network_id:
+        raise errors.bad_request(
+            "Failed to parse request. Required attribute 'network_id' not "
+            "specified")
+    network = networks.get_network(context, network_id)
+    project = values.get('project_id') or values.get('tenant_id') or \
+        context.project_id
+    security = values.get('port_security_enabled',
+                           network['port_security_enabled'])
+    groups = values.get('security_groups')
+    if groups is None:
+        groups = [secgroups.ensure_default(context, project)['id']] \
+            if security and project else []
+    for group_id in groups:
+        common.get(context, secgroups.SG, group_id)
+    port = common.standard(context, {
+        'name': values.get('name', ''), 'network_id': network_id,
+        'admin_state_up': values.get('admin_state_up', True),
+        'mac_address': values.get('mac_address') or _mac(),
+        'device_id': values.get('device_id', ''),
+        'device_owner': values.get('device_owner', ''),
+        'status': 'ACTIVE' if values.get('device_id') else 'DOWN',
+        'security_groups': groups, 'port_security_enabled': security,
+        'allowed_address_pairs': values.get('allowed_address_pairs', []),
+        'extra_dhcp_opts': values.get('extra_dhcp_opts', []),
+        'binding:host_id': values.get('binding:host_id', ''),
+        'binding:vnic_type': values.get('binding:vnic_type', 'normal'),
+        'binding:profile': values.get('binding:profile', {}),
+        'binding:vif_type': 'unbound', 'binding:vif_details': {},
+        'dns_name': values.get('dns_name', ''), 'dns_assignment': [],
+        'ip_allocation': 'immediate',
+        'description': values.get('description', '')}, project)
+    port = _store(context, port, _allocate(context, network_id,
+                                           values.get('fixed_ips')))
+    LOG.info('Port %s created on network %s (%s)', port['id'], network_id,
+             ', '.join(ip['ip_address'] for ip in port['fixed_ips']))
+    return port
+
+
+def update_port(context, port_id, values):
+    port = get_port(context, port_id)
+    common.check_keys(values, PORT_KEYS, 'port')
+    _check_lists(values)
+    if values.get('fixed_ips') is None:
+        values.pop('fixed_ips', None)
+    common.check_string(values, 'name')
+    for group_id in values.get('security_groups') or []:
+        common.get(context, secgroups.SG, group_id)
+    ips = None
+    if 'fixed_ips' in values:
+        ips = _allocate_update(context, port, values.pop('fixed_ips'))
+    port.update(values)
+    if 'device_id' in values:
+        port['status'] = 'ACTIVE' if port['device_id'] else 'DOWN'
+    common.touch(port)
+    if ips is not None:
+        return _store(context, port, ips, update=True)
+    net_obj.update(context, 'port', port)
+    return port
+
+
+def _allocate_update(context, port, requested):
+    kept = {ip['ip_address'] for ip in port['fixed_ips']}
+    used = net_obj.addresses_in_use(context, port['network_id']) - kept
+    subnets = {s['id']: s for s in _subnets_of(context,
+                                               port['network_id'])}
+    result = []
+    for item in requested:
+        address = item.get('ip_address')
+        subnet = subnets.get(item.get('subnet_id'))
+        if address is None:
+            if subnet is None:
+                raise errors.bad_request('Invalid input for fixed_ips.')
+            address = networks.next_free(context, subnet, used | kept)
+        elif subnet is None:
+            subnet = next((s for s in subnets.values() if
+                           ipaddress.ip_address(address) in
+                           ipaddress.ip_network(s['cidr'])), None)
+            if subnet is None:
+                raise _invalid_ip(address)
+        if address in used:
+            raise _already_allocated(address, subnet)
+        result.append((port['network_id'], subnet['id'], address))
+    return result
+
+
+def delete_port(context, port_id):
+    get_port(context, port_id)
+    for fip in net_obj.get_all(context, 'floatingip'):
+        if fip.get('port_id') == port_id:
+            _disassociate(context, fip)
+    try:
+        net_obj.destroy(context, 'port', port_id)
+    except exception.NetworkResourceNotFound:
+        raise errors.not_found('port', port_id)
+    LOG.info('Port %s deleted', port_id)
+
+
+# -- floating IPs -------------------------------------------------------------
+
+def list_floatingips(context):
+    return [f for f in net_obj.get_all(context, 'floatingip')
+            if common.owns(context, f)]
+
+
+def get_floatingip(context, fip_id):
+    return common.get(context, 'floatingip', fip_id)
+
+
+def _associate(context, fip, port_id, fixed=None):
+    port = get_port(context, port_id)
+    addresses = [ip['ip_address'] for ip in port['fixed_ips']]
+    if not addresses:
+        raise errors.bad_request(
+            'Port %s does not have fixed ip.' % port_id)
+    if fixed is not None and fixed not in addresses:
+        raise errors.bad_request(
+            'Port %s does not have fixed ip %s.' % (port_id, fixed))
+    fip.update(port_id=port_id, fixed_ip_address=fixed or addresses[0],
+               status='ACTIVE')
+
+
+def _disassociate(context, fip):
+    fip.update(port_id=None, fixed_ip_address=None, status='DOWN')
+    net_obj.update(context, 'floatingip', common.touch(fip))
+
+
+def create_floatingip(context, values):
+    common.check_keys(values, FIP_KEYS, 'floatingip')
+    common.check_project(context, values)
+    network_id = values.get('floating_network_id')
+    if not network_id:
+        raise errors.bad_request(
+            "Failed to parse request. Required attribute "
+            "'floating_network_id' not specified")
+    network = networks.get_network(context, network_id)
+    if not network.get('router:external'):
+        raise errors.bad_request(
+            'Bad floatingip request: Network %s is not a valid external '
+            'network.' % network_id)
+    requested = None
+    if values.get('floating_ip_address'):
+        requested = [{'ip_address': values['floating_ip_address']}]
+    elif values.get('subnet_id'):
+        requested = [{'subnet_id': values['subnet_id']}]
+    fip = common.standard(context, {
+        'floating_network_id': network_id, 'router_id': None,
+        'port_id': None, 'fixed_ip_address': None, 'status': 'DOWN',
+        'port_details': None, 'port_forwardings': [],
+        'qos_policy_id': None, 'dns_domain': '', 'dns_name': '',
+        'description': values.get('description', '')},
+        values.get('project_id') or values.get('tenant_id'))
+    ips = _allocate(context, network_id, requested)[:1]
+    if not ips:
+        raise errors.conflict('ExternalGatewayForFloatingIPNotFound',
+                              'No subnet on external network %s.'
+                              % network_id)
+    fip['floating_ip_address'] = ips[0][2]
+    if values.get('port_id'):
+        _associate(context, fip, values['port_id'],
+                   values.get('fixed_ip_address'))
+    try:
+        net_obj.create(context, 'floatingip', fip, ips)
+    except exception.IpAddressInUse as exc:
+        raise errors.conflict('IpAddressAlreadyAllocated', exc.message)
+    LOG.info('Floating IP %s (%s) created', fip['id'],
+             fip['floating_ip_address'])
+    return fip
+
+
+def update_floatingip(context, fip_id, values):
+    fip = get_floatingip(context, fip_id)
+    common.check_keys(values, ('port_id', 'fixed_ip_address',
+                               'description'), 'floatingip')
+    if 'description' in values:
+        fip['description'] = values['description']
+    if 'port_id' in values:
+        if values['port_id']:
+            _associate(context, fip, values['port_id'],
+                       values.get('fixed_ip_address'))
+        else:
+            fip.update(port_id=None, fixed_ip_address=None, status='DOWN')
+    net_obj.update(context, 'floatingip', common.touch(fip))
+    return fip
+
+
+def delete_floatingip(context, fip_id):
+    get_floatingip(context, fip_id)
+    try:
+        net_obj.destroy(context, 'floatingip', fip_id)
+    except exception.NetworkResourceNotFound:
+        raise errors.not_found('floatingip', fip_id)
+    LOG.info('Floating IP %s deleted', fip_id)
+
+
+def _invalid_ip(address):
+    """Neutron's 400 for a fixed IP outside the subnet asked for."""
+    return errors.bad_request(
+        'IP address %s is not a valid IP for the specified subnet.'
+        % address, 'InvalidIpForSubnet')
+
+
+def _already_allocated(address, subnet):
+    """Neutron's 409 for a fixed IP another port holds."""
+    return errors.conflict(
+        'IpAddressAlreadyAllocated',
+        'IP address %s already allocated in subnet %s'
+        % (address, subnet['id']))

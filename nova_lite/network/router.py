@@ -1,0 +1,15 @@
+"""The network service's route table: Neutron v2.0 under ``/network``.
+
+Path -> {method: handler} (:mod:`.handlers`); nova-lite-api's deploy
+mounts it next to the compute API's, with :data:`ERRORS` rendering every
+error under ``/network`` as Neutron does. A known path asked with
+another method is a 405 and a trailing slash is ignored, as in Neutron.
+"""
+
+from nova_lite.network import errors
+from nova_lite.network import handlers
+
+PREFIX = '/network'
+
+ROUTES = handlers.routes(PREFIX)
+ERRORS = errors.ERRORS
