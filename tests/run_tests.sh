@@ -12,11 +12,12 @@
 #   created once and reused, with tox and its uv plugin (tox-uv: uv makes
 #   the test virtualenvs several times faster than pip), or tox alone when
 #   tox-uv cannot be installed;
-# - Chromium and chromedriver (the dashboard's browser test), and
-#   RabbitMQ and MariaDB, when the envs to run include an integration env
-#   or tempest, or a label (-m) names them: found on 127.0.0.1, started
-#   when installed but stopped, installed with apt-get when missing and
-#   running as root (devstack/lib/services.sh, the same code as stack.sh).
+# - RabbitMQ and MariaDB when the envs to run include an integration env
+#   or tempest, or are a label (-m), and Chromium and chromedriver (the
+#   dashboard's browser test) for integration-long or a label: found on
+#   127.0.0.1, started when installed but stopped, installed with apt-get
+#   when missing and running as root (devstack/lib/services.sh, the same
+#   code as stack.sh).
 #   Without them the integration tests skip, or fail when
 #   NOVA_LITE_REQUIRE_SERVICES=1 (CI).
 # Whatever ran, and even when tox itself failed, it ends with one plain
@@ -48,15 +49,22 @@ nl_envs_from_args() {
 }
 
 nl_ensure_test_services() {
-    case "$(nl_envs_from_args "$@")" in
+    local envs
+    envs=$(nl_envs_from_args "$@")
+    case "$envs" in
         default|label:*|*integration*|*tempest*) ;;
         *) return 0 ;;
     esac
-    # NOTE: the dashboard's browser test needs Chromium; CI must have it.
-    if ! nl_ensure_chromium && [ -n "${NOVA_LITE_REQUIRE_SERVICES:-}" ]; then
-        nl_say "ERROR: the dashboard's browser test needs chromium and chromium-driver"
-        return 1
-    fi
+    # NOTE: the dashboard's browser test (integration-long) needs
+    # Chromium; CI must have it.
+    case "$envs" in
+        label:*|*integration-long*)
+            if ! nl_ensure_chromium &&
+                    [ -n "${NOVA_LITE_REQUIRE_SERVICES:-}" ]; then
+                nl_say "ERROR: the dashboard's browser test needs chromium and chromium-driver"
+                return 1
+            fi ;;
+    esac
     if nl_ensure_rabbitmq && nl_ensure_mariadb; then
         return 0
     fi
