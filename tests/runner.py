@@ -2,8 +2,9 @@
 
 Every tox environment calls this instead of ``stestr run`` directly so that
 the subunit stream of each slice lands in ``.ci-results/<env>.subunit``;
-``.ci/run`` adds them up into the plain ``N passed, M failed`` line. The exit
-code is stestr's: non-zero when any test failed or none ran.
+``tests/run_tests.sh`` adds them up into the plain ``N passed, M failed, K
+skipped`` line (tests/summary.py). The exit code is stestr's: non-zero when
+any test failed or none ran.
 """
 
 import argparse
@@ -12,6 +13,9 @@ import subprocess
 import sys
 
 RESULTS_DIR = '.ci-results'
+# stestr's repository (.stestr.conf), shared by every env: the number of
+# the run it will store next tells whether this slice stored one.
+NEXT_RUN = os.path.join('.stestr', 'next-stream')
 
 
 def parse_args(argv=None):
@@ -33,14 +37,29 @@ def main():
     if args.concurrency:
         cmd += ['--concurrency', str(args.concurrency)]
     cmd += args.extra or [args.filter]
+    before = _next_run()
     rc = subprocess.call(cmd)
 
     os.makedirs(RESULTS_DIR, exist_ok=True)
     path = os.path.join(RESULTS_DIR, '%s.subunit' % args.name)
+    if _next_run() == before:
+        # stestr stored no run (it could not list the tests): its last run
+        # is another slice's, whose results must not count as this one's.
+        print('%s: stestr stored no results (exit code %d)'
+              % (args.name, rc))
+        return rc or 1
     with open(path, 'wb') as out:
         subprocess.call([sys.executable, '-m', 'stestr', 'last',
                          '--subunit'], stdout=out)
     return rc
+
+
+def _next_run():
+    try:
+        with open(NEXT_RUN) as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 if __name__ == '__main__':

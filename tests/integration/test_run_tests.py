@@ -1,10 +1,12 @@
 """tests/run_tests.sh, the README's test command, as a newcomer runs it.
 
 It runs in a copy of this clone so that its own tox run (and the results
-directory it clears) never touches the run this test is part of.
+directory it clears) never touches the run this test is part of. Whatever
+ran, its output ends with the plain ``N passed, M failed, K skipped`` line.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,11 +62,37 @@ class TestRunTests(testtools.TestCase):
         out = proc.stdout + proc.stderr
         self.assertEqual(0, proc.returncode, out)
         self.assertIn('tox is not on the PATH: creating', out)
-        self.assertTrue(os.access(
-            os.path.join(self.clone, '.venv-tox', 'bin', 'tox'), os.X_OK))
+        venv = os.path.join(self.clone, '.venv-tox')
+        self.assertTrue(os.access(os.path.join(venv, 'bin', 'tox'), os.X_OK))
+        # With uv's plugin, or saying it went without.
+        has_uv = subprocess.run([os.path.join(venv, 'bin', 'python'), '-c',
+                                 'import tox_uv']).returncode == 0
+        self.assertTrue(has_uv or 'could not install tox-uv' in out, out)
         self.assertIn('pep8: OK', out)
         # pep8 needs no broker nor database: none was looked for.
         self.assertNotIn('RabbitMQ', out)
+        # Each of its checks is a result: ruff, the import rules, the
+        # checker's tests.
+        passed = self._last_line(proc, failed=0)
+        self.assertGreater(passed, 2)
+
+        # A lint error is a failed result, named before the line.
+        with open(os.path.join(self.clone, 'nova_lite', 'lint_me.py'),
+                  'w') as f:
+            f.write('import os\n')
+        proc = self._run('-e', 'pep8')
+        self.assertNotEqual(0, proc.returncode)
+        self.assertIn('FAILED in pep8: pep8.ruff', proc.stdout)
+        self.assertEqual(passed - 1, self._last_line(proc, failed=1))
+
+    def _last_line(self, proc, failed):
+        """The passed count of the output's last line, which must be the
+        plain line with ``failed`` failures and no skip."""
+        last = proc.stdout.strip().splitlines()[-1]
+        match = re.fullmatch(r'(\d+) passed, (\d+) failed, 0 skipped', last)
+        self.assertIsNotNone(match, proc.stdout + proc.stderr)
+        self.assertEqual(failed, int(match.group(2)), last)
+        return int(match.group(1))
 
     def _fake_tox(self, rc):
         path = os.path.join(self.bin, 'tox')
@@ -80,11 +108,14 @@ class TestRunTests(testtools.TestCase):
         fake = self._fake_tox(rc=3)
         proc = self._run('-e', 'py3', '--', 'tests.unit.test_conf')
         self.assertIn('using %s' % fake, proc.stdout + proc.stderr)
-        self.assertIn('fake tox got: -e py3 -- tests.unit.test_conf',
-                      proc.stdout)
+        # Its own report of the run first (tests/summary.py reads it).
+        self.assertIn('fake tox got: --result-json .ci-results/tox/run.json '
+                      '-e py3 -- tests.unit.test_conf', proc.stdout)
         self.assertEqual(3, proc.returncode)
         self.assertFalse(os.path.exists(
             os.path.join(self.clone, '.venv-tox')))
+        # tox failed and reported nothing: still the line, one failure.
+        self._last_line(proc, failed=1)
 
     def test_integration_envs_look_for_the_services(self):
         self._fake_tox(rc=0)
@@ -92,3 +123,12 @@ class TestRunTests(testtools.TestCase):
         self.assertIn('RabbitMQ', proc.stdout)
         self.assertIn('MariaDB', proc.stdout)
         self.assertEqual(0, proc.returncode, proc.stdout + proc.stderr)
+        # A tox that ran nothing and passed: nothing passed, nothing failed.
+        self._last_line(proc, failed=0)
+
+    def test_a_label_looks_for_the_services(self):
+        self._fake_tox(rc=0)
+        proc = self._run('-m', 'ci')
+        self.assertIn('fake tox got: --result-json', proc.stdout)
+        self.assertIn('-m ci', proc.stdout)
+        self.assertIn('RabbitMQ', proc.stdout)

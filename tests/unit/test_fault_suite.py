@@ -194,12 +194,13 @@ class TestSuiteResults(testtools.TestCase):
         report.check('compute_sigterm', False, 'stuck 2')
         report.add('mariadb_restart', 'skip', 'no mariadbd')
         report.write(results_dir)
-        passed, failed, skipped, failures = summary.summarize(results_dir)
-        self.assertEqual((1, 1, 1), (passed, failed, skipped))
+        totals = summary.summarize(results_dir)
+        self.assertEqual((1, 1, 1),
+                         (totals.passed, totals.failed, totals.skipped))
         self.assertEqual({'success': 1, 'fail': 1, 'skip': 1},
                          report.counts)
         # The failed test is named, with its reason, beside the counts.
-        [(name, test_id, tail)] = failures
+        [(name, test_id, tail)] = totals.failures
         self.assertEqual(('faults', 'tests.faults.compute_sigterm'),
                          (name, test_id))
         self.assertIn('stuck 2', tail)

@@ -1,5 +1,8 @@
 """tests/runner.py takes tox's posargs wherever tox puts them."""
 
+import os
+
+import fixtures
 import testtools
 
 from tests import runner
@@ -17,3 +20,49 @@ class TestRunnerArguments(testtools.TestCase):
                                   '--concurrency', '2'])
         self.assertEqual([], args.extra)
         self.assertEqual(2, args.concurrency)
+
+
+class TestRunnerResults(testtools.TestCase):
+    """A slice's results are its own run's, or none."""
+
+    def setUp(self):
+        super().setUp()
+        tmp = self.useFixture(fixtures.TempDir()).path
+        self.useFixture(fixtures.MonkeyPatch(
+            'tests.runner.RESULTS_DIR', os.path.join(tmp, 'results')))
+        self.next_run = os.path.join(tmp, 'next-stream')
+        self.useFixture(fixtures.MonkeyPatch(
+            'tests.runner.NEXT_RUN', self.next_run))
+        self.useFixture(fixtures.MonkeyPatch(
+            'sys.argv', ['runner', 'py3', '--filter', 'x']))
+        self.results = os.path.join(tmp, 'results', 'py3.subunit')
+        self._store(3)
+
+    def _store(self, number):
+        with open(self.next_run, 'w') as f:
+            f.write('%d\n' % number)
+
+    def test_a_stored_run_is_written_out(self):
+        def call(cmd, stdout=None):
+            if 'run' in cmd:
+                self._store(4)
+                return 1
+            stdout.write(b'stream')
+            return 0
+        self.useFixture(fixtures.MonkeyPatch('subprocess.call', call))
+        self.assertEqual(1, runner.main())
+        with open(self.results, 'rb') as f:
+            self.assertEqual(b'stream', f.read())
+
+    def test_no_stored_run_leaves_no_results_and_fails(self):
+        # stestr could not list the tests: its last run is another
+        # slice's, which must not be counted as this one's.
+        calls = []
+
+        def call(cmd, stdout=None):
+            calls.append(cmd)
+            return 0
+        self.useFixture(fixtures.MonkeyPatch('subprocess.call', call))
+        self.assertEqual(1, runner.main())
+        self.assertEqual(1, len(calls))
+        self.assertFalse(os.path.exists(self.results))
