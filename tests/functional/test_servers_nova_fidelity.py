@@ -1,7 +1,8 @@
-"""What a Nova user sees of servers where nova_lite used to differ
-(issue 15): adminPass, private flavors, access IPs, PUT/rebuild views,
-trusted_image_certificates, all_tenants/tenant_id, the metadata quota
-and the migrate body at 2.1. Through the whole stack, in-process."""
+"""What a Nova user sees of servers where nova_lite used to differ:
+adminPass, private flavors, access IPs, PUT/rebuild views,
+trusted_image_certificates, all_tenants/tenant_id, the metadata quota,
+the migrate body at 2.1, nameless security groups at create. Through the
+whole stack, in-process."""
 
 import testtools
 
@@ -205,3 +206,15 @@ class TestServers(FidelityTestCase):
                                trusted_image_certificates=None)
         self.assertIsNone(rebuilt.body['server'][
             'trusted_image_certificates'])
+
+
+class TestCreateBody(FidelityTestCase):
+    def test_security_group_entries_without_a_name_are_skipped(self):
+        """Nova's schema lets ``{}`` through and its create skips it: the
+        server is in the default group (a KeyError, 500, before)."""
+        for groups in ([{}], [{}, {'name': 'default'}]):
+            created = self.cloud.create_server(security_groups=groups)
+            self.assertEqual([{'name': 'default'}],
+                             created['security_groups'])
+            self.cloud.wait_for_builds()
+            self.cloud.wait_for_server(created['id'], 'ACTIVE')

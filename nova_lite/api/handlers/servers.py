@@ -219,10 +219,12 @@ def create_server(req):
 
 
 def _security_group_names(server):
-    groups = server.get('security_groups')
-    if not groups:
-        return None
-    return list(dict.fromkeys(g['name'] for g in groups))
+    """The groups a create names, each once; None for none. As Nova,
+    an entry without a name (``[{}]``, which the schema lets through)
+    is skipped, so only nameless entries mean the default group."""
+    names = [g['name'] for g in server.get('security_groups') or []
+             if g.get('name')]
+    return list(dict.fromkeys(names)) or None
 
 
 def _create_response(req, server, instances, reservation_id, password):
