@@ -11,6 +11,7 @@ A compute never calls the database methods: it asks its cell conductor
 (``ConductorAPI.instance_update`` ...), which uses these.
 """
 
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite import exception
@@ -52,17 +53,25 @@ def _instance_fields():
     result.update({n: fields.DateTimeField(nullable=True)
                    for n in _DATETIME_FIELDS})
     result.update({n: fields.BooleanField(default=False)
-                   for n in ('locked', 'cleaned', 'hidden', 'deleted')})
+                   for n in ('locked', 'cleaned', 'hidden', 'deleted',
+                             'auto_disk_config')})
     return result
 
 
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
-    """A server of a cell (versions: 1.0 initial)."""
+    """A server of a cell (versions: 1.0 initial; 1.1
+    ``auto_disk_config``, the server's ``OS-DCF:diskConfig``)."""
 
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     fields = _instance_fields()
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        version = versionutils.convert_version_to_tuple(target_version)
+        if version < (1, 1):
+            primitive.pop('auto_disk_config', None)
 
     @classmethod
     def _from_db(cls, context, db_row):
@@ -160,9 +169,9 @@ class Instance(base.NovaLiteTimestampObject, base.NovaLiteObject):
 
 @base.NovaLiteObjectRegistry.register
 class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
-    """Instances (versions: 1.0 initial)."""
+    """Instances (versions: 1.0 initial; 1.1 Instance 1.1)."""
 
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     fields = {
         'objects': fields.ListOfObjectsField('Instance'),

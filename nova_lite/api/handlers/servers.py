@@ -175,6 +175,14 @@ def _description(req, server):
     return server['name']
 
 
+def disk_config(args):
+    """``OS-DCF:diskConfig`` of a create, update, rebuild or resize
+    body: True for ``AUTO``, False for ``MANUAL``, None when not given
+    (the schemas allow only those two)."""
+    value = args.get(views.DISK_CONFIG)
+    return None if value is None else value == 'AUTO'
+
+
 def _count(value, default):
     return default if value is None else int(value)
 
@@ -209,6 +217,8 @@ def create_server(req):
             hostname=server.get('hostname'), requested_host=host,
             requested_node=node, tags=server.get('tags'),
             security_groups=_security_group_names(server),
+            config_drive=server.get('config_drive'),
+            auto_disk_config=disk_config(server),
             system_metadata={
                 key: value for key, value in
                 system_metadata_values(server).items() if value is not None})
@@ -234,7 +244,8 @@ def _create_response(req, server, instances, reservation_id, password):
     first = instances[0]
     links = util.links(req, 'servers', first.uuid)
     body = {'server': admin_password.add_to(
-        {'id': first.uuid, 'links': links, 'OS-DCF:diskConfig': 'MANUAL',
+        {'id': first.uuid, 'links': links,
+         views.DISK_CONFIG: views.disk_config(first),
          'security_groups': [{'name': name} for name in
                              _security_group_names(server) or
                              ['default']]}, password)}
@@ -484,6 +495,8 @@ def update_server(req):
         values['display_description'] = body['description']
     if 'hostname' in body:
         values['hostname'] = body['hostname']
+    if disk_config(body) is not None:
+        values['auto_disk_config'] = disk_config(body)
     if server.down:
         raise webob.exc.HTTPServiceUnavailable(
             'The cell of server %s does not answer.' % server.uuid)

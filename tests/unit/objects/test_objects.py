@@ -20,14 +20,14 @@ from nova_lite import testing
 object_data = {
     'ComputeNode': '1.0-12aa74b244464ad25aa7c7e6c4be2061',
     'ComputeNodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'Instance': '1.0-d5254a37b05b2c4e18df3971518c4491',
+    'Instance': '1.1-f99c9f3c3a824076811a83e1e8924ffb',
     'InstanceAction': '1.0-eab81c7fee041e97c31caa64f25309c0',
     'InstanceActionEvent': '1.0-0cc21412b0f59e1751d16a3932601ac6',
     'InstanceActionEventList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'InstanceActionList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'InstanceFault': '1.0-4d9f25feac6ba1817568bb918b6f50ee',
     'InstanceFaultList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'InstanceList': '1.1-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'InstanceMappingList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'InstanceMapping': '1.0-ff8bdff38cd31fc7161dc2d75a7b462f',
     'CellMappingList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
@@ -225,3 +225,20 @@ class SelectionDecisionTestCase(testtools.TestCase):
         self.assertNotIn('decision', primitive['nova_lite_object.data'])
         self.assertIn('decision', sel.obj_to_primitive()[
             'nova_lite_object.data'])
+
+
+class InstanceDiskConfigTestCase(testtools.TestCase):
+
+    def test_auto_disk_config_dropped_for_1_0(self):
+        objects.register_all()
+        instance = objects.Instance(uuid='3f0ae0a8-6a7a-4d4c-9a1f-'
+                                         '9e0f2b7c9b10',
+                                    auto_disk_config=True)
+        primitive = instance.obj_to_primitive(target_version='1.0')
+        self.assertNotIn('auto_disk_config',
+                         primitive['nova_lite_object.data'])
+        self.assertTrue(instance.obj_to_primitive()[
+            'nova_lite_object.data']['auto_disk_config'])
+        # An old row's NULL reads as MANUAL.
+        instance.auto_disk_config = None
+        self.assertIs(False, instance.auto_disk_config)
