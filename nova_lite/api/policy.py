@@ -46,8 +46,8 @@ def check(context, rule, target=None):
     """True when ``context`` may use ``rule`` on ``target``."""
     target = target or {'project_id': context.project_id,
                         'user_id': context.user_id}
-    return get_enforcer().authorize(policies.P + rule, target, context,
-                                    do_raise=False)
+    return get_enforcer().authorize(policies.full_name(rule), target,
+                                    context, do_raise=False)
 
 
 def authorize(context, rule, target=None):
@@ -58,4 +58,5 @@ def authorize(context, rule, target=None):
     """
     if not check(context, rule, target):
         raise webob.exc.HTTPForbidden(
-            "Policy doesn't allow %s%s to be performed." % (policies.P, rule))
+            "Policy doesn't allow %s to be performed."
+            % policies.full_name(rule))

@@ -2,7 +2,8 @@
 adminPass, private flavors, access IPs, PUT/rebuild views,
 trusted_image_certificates, all_tenants/tenant_id, the metadata quota,
 the migrate body at 2.1, nameless security groups at create, the disk
-config and the config drive. Through the whole stack, in-process."""
+config, the config drive and the topology (2.78). Through the whole
+stack, in-process."""
 
 import json
 import os
@@ -368,4 +369,23 @@ class TestConfigDrive(FidelityTestCase):
             '/servers/detail').body['servers']}
         self.assertEqual('True', listed['cd'])
         self.assertEqual('', listed['plain'])
+
+
+class TestTopology(FidelityTestCase):
+    def test_server_without_numa_topology(self):
+        """2.78: Nova's answer for a server with no NUMA topology, to
+        its owner and to admins; 404 before 2.78 and for others."""
+        server = self.boot()
+        url = '/servers/%s/topology' % server['id']
+        for api in (self.api, self.admin_api):
+            response = api.get(url, version='2.78')
+            self.assertEqual(200, response.status, response)
+            self.assertEqual({'nodes': [], 'pagesize_kb': None},
+                             response.body)
+        self.assertEqual(404, self.api.get(url, version='2.77').status)
+        self.assertEqual(404, self.api.get(url, version='2.78',
+                                           token=OTHER_TOKEN).status)
+        self.assertEqual(404, self.api.get(
+            '/servers/%s/topology' % ('0' * 8 + '-0000-4000-8000-' + '0' * 12),
+            version='2.78').status)
 

@@ -271,8 +271,19 @@ _API_RULES = [
 ]
 
 
+# The prefixes of rule names Nova gives without ``os_compute_api:``.
+OWN_PREFIXES = ('compute:',)
+
+
+def full_name(rule):
+    """The registered name of ``rule``: Nova's ``os_compute_api:``
+    prefix added, except to the rules Nova names otherwise
+    (``compute:server:topology:index``)."""
+    return rule if rule.startswith(OWN_PREFIXES) else P + rule
+
+
 def api_rules():
-    return [policy.DocumentedRuleDefault(P + name, 'rule:' + check,
+    return [policy.DocumentedRuleDefault(full_name(name), 'rule:' + check,
                                          description,
                                          [{'method': m, 'path': p}
                                           for m, p in operations])
