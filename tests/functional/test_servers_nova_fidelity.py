@@ -2,13 +2,15 @@
 adminPass, private flavors, access IPs, PUT/rebuild views,
 trusted_image_certificates, all_tenants/tenant_id, the metadata quota,
 the migrate body at 2.1, nameless security groups at create, the disk
-config, the config drive and the topology (2.78). Through the whole
-stack, in-process."""
+config, the config drive, the topology (2.78) and the changes-before
+filter (2.66). Through the whole stack, in-process."""
 
+import datetime
 import json
 import os
 import shutil
 import tempfile
+import time
 
 import testtools
 
@@ -389,3 +391,64 @@ class TestTopology(FidelityTestCase):
             '/servers/%s/topology' % ('0' * 8 + '-0000-4000-8000-' + '0' * 12),
             version='2.78').status)
 
+
+def _now():
+    time.sleep(0.05)
+    moment = datetime.datetime.now(datetime.timezone.utc)
+    time.sleep(0.05)
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+class TestChangesBefore(FidelityTestCase):
+    def names(self, query, version='2.66', api=None):
+        response = (api or self.api).get('/servers/detail?' + query,
+                                          version=version)
+        self.assertEqual(200, response.status, response)
+        return sorted((s['name'], s['status'])
+                      for s in response.body['servers'])
+
+    def test_window_of_changes_with_deletions(self):
+        """2.66: ``changes-before`` is applied, with ``changes-since``
+        or alone, and lists the servers deleted in the window, as
+        ``changes-since`` does (Nova's reading of both)."""
+        start = _now()
+        self.boot(name='kept')
+        middle = _now()
+        gone = self.boot(name='gone')
+        self.api.delete('/servers/%s' % gone['id'])
+        self.cloud.wait_until_deleted(gone['id'])
+        end = _now()
+        self.assertEqual([('kept', 'ACTIVE')], self.names(''))
+        self.assertEqual([('gone', 'DELETED'), ('kept', 'ACTIVE')],
+                         self.names('changes-since=%s' % start))
+        self.assertEqual([('gone', 'DELETED')],
+                         self.names('changes-since=%s' % middle))
+        self.assertEqual([('kept', 'ACTIVE')],
+                         self.names('changes-before=%s' % middle))
+        self.assertEqual([('kept', 'ACTIVE')], self.names(
+            'changes-since=%s&changes-before=%s' % (start, middle)))
+        self.assertEqual([('gone', 'DELETED'), ('kept', 'ACTIVE')],
+                         self.names('changes-before=%s' % end))
+        self.assertEqual([], self.names('changes-before=%s' % start))
+        # An admin's deleted=false keeps deletions out of the window.
+        self.assertEqual(2, len(self.names(
+            'all_tenants=1&changes-since=%s' % start, api=self.admin_api)))
+        self.assertEqual([('kept', 'ACTIVE')], self.names(
+            'all_tenants=1&changes-since=%s&deleted=false' % start,
+            api=self.admin_api))
+        # Below 2.66 a member's changes-before is not a filter.
+        self.assertEqual([('kept', 'ACTIVE')], self.names(
+            'changes-before=%s' % start, version='2.65'))
+
+    def test_window_ending_before_it_starts_is_400(self):
+        earlier, later = _now(), _now()
+        response = self.api.get(
+            '/servers?changes-since=%s&changes-before=%s' % (later, earlier),
+            version='2.66')
+        self.assertEqual(400, response.status, response)
+        self.assertEqual('The value of changes-since must be less than or '
+                         'equal to changes-before.',
+                         response.body['badRequest']['message'])
+        self.assertEqual(200, self.api.get(
+            '/servers?changes-since=%s&changes-before=%s' % (later, later),
+            version='2.66').status)

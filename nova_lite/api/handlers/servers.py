@@ -324,8 +324,7 @@ def _flavor_pk(flavorid):
 
 
 def _state_filters(req, query, filters, is_admin):
-    if 'changes-since' in query:
-        filters['changes-since'] = _parse_time(query['changes-since'])
+    _change_filters(req, query, filters, is_admin)
     status = query.get('status')
     if status is not None:
         status = status.upper()
@@ -337,19 +336,41 @@ def _state_filters(req, query, filters, is_admin):
         filters['vm_state'] = views.STATUS_VM_STATES.get(status, ['none'])
     if 'deleted' in query and is_admin:
         filters['deleted'] = util.query_bool(req, 'deleted')
-        if filters['deleted'] is False:
+        if filters['deleted'] is False and not _CHANGES & set(filters):
             filters.pop('deleted')
     if 'locked' in query and microversion.at_least(req, '2.73'):
         filters['locked'] = util.query_bool(req, 'locked')
 
 
-def _parse_time(text):
+# The filters on a server's last change; with either, a list shows the
+# servers deleted in that window too (unless an admin's ``deleted``
+# says otherwise), as Nova's does.
+_CHANGES = {'changes-since', 'changes-before'}
+
+
+def _change_filters(req, query, filters, is_admin):
+    """``changes-since`` and, from 2.66 (or for admins, whom Nova
+    lets filter on anything), ``changes-before``: 400 when the window
+    ends before it starts."""
+    for name in sorted(_CHANGES):
+        if name in query and (name == 'changes-since' or is_admin or
+                              microversion.at_least(req, '2.66')):
+            filters[name] = _parse_time(name, query[name])
+    since, before = (filters.get('changes-since'),
+                     filters.get('changes-before'))
+    if since and before and before < since:
+        raise webob.exc.HTTPBadRequest(
+            'The value of changes-since must be less than or equal to '
+            'changes-before.')
+
+
+def _parse_time(name, text):
     try:
         return timeutils.normalize_time(timeutils.parse_isotime(text))
     except ValueError:
         raise webob.exc.HTTPBadRequest(
-            'Invalid input for query parameters changes-since. Value: %s.'
-            % text)
+            'Invalid input for query parameters %s. Value: %s.'
+            % (name, text))
 
 
 def _list(req, rule, render):
