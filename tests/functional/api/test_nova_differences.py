@@ -1,17 +1,19 @@
 """What a Nova user sees on routes nova_lite serves, where it used to
-differ (issue 15): flavor access listings, quota keys, aggregates,
-os-hosts writes, hypervisor ids and uptime, Nova's service binaries,
-x509 key pairs, the legacy /v2 endpoint and the request id headers."""
+differ: flavor access listings, quota keys, aggregates, os-hosts writes,
+hypervisor ids and uptime, Nova's service binaries, x509 key pairs, the
+legacy /v2 endpoint, the request id headers and long request lines."""
 
 import base64
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography import x509
+import requests
 import testtools
 
 from nova_lite.db.cell import api as cell_db
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.api import server as api_server
 
 V = '/v2.1'
 MEMBER = api_fixtures.MEMBER
@@ -348,3 +350,19 @@ class TestVersionsAndHeaders(FidelityTestCase):
         self.assertEqual(request_id, resp.headers['x-openstack-request-id'])
         self.assertIn('x-compute-request-id',
                       self.api.get(V + '/nowhere').headers)
+
+
+class TestLongRequestLine(testtools.TestCase):
+    def test_8000_byte_request_line_is_answered(self):
+        """Nova behind Apache answers request lines up to 8190 bytes
+        (``?uuid=...&uuid=...``); nova-lite-api's gunicorn reset the
+        connection past 4094."""
+        server = self.useFixture(api_server.APIServer())
+        query = '&'.join('uuid=%s' % ('%036d' % i) for i in range(190))
+        url = server.endpoint + '/servers?' + query
+        line = 'GET %s HTTP/1.1' % url[len(server.host_url):]
+        self.assertGreater(len(line), 7900)
+        resp = requests.get(url, headers={'X-Auth-Token': 'admin'},
+                            timeout=60)
+        self.assertEqual(200, resp.status_code, resp.text)
+        self.assertEqual([], resp.json()['servers'])
