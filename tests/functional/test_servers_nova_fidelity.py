@@ -282,6 +282,11 @@ class TestDiskConfig(FidelityTestCase):
             self.assertIn(value, [s['OS-DCF:diskConfig'] for s in self.api.get(
                 '/servers/detail').body['servers']])
         self.assertEqual('MANUAL', self.boot()['OS-DCF:diskConfig'])
+        # A sort key of Nova's list, now that it is kept.
+        for direction, first in (('asc', 'MANUAL'), ('desc', 'AUTO')):
+            listed = self.api.get('/servers/detail?sort_key=auto_disk_config'
+                                  '&sort_dir=%s' % direction).body['servers']
+            self.assertEqual(first, listed[0]['OS-DCF:diskConfig'])
 
     def test_the_image_property_is_the_default_and_may_forbid_auto(self):
         self.assertEqual('AUTO', self.boot(
