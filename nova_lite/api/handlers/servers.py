@@ -229,9 +229,9 @@ def create_server(req):
 
 
 def _security_group_names(server):
-    """The groups a create names, each once; None for none. As Nova,
-    an entry without a name (``[{}]``, which the schema lets through)
-    is skipped, so only nameless entries mean the default group."""
+    """The groups a create names, each once; None for none (the
+    default group). As in Nova, an entry without a name (``[{}]``, which
+    the schema lets through) is skipped."""
     names = [g['name'] for g in server.get('security_groups') or []
              if g.get('name')]
     return list(dict.fromkeys(names)) or None
