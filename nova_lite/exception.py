@@ -269,6 +269,10 @@ class InvalidRequest(Invalid):
     msg_fmt = '%(reason)s'
 
 
+class AutoDiskConfigDisabledByImage(Invalid):
+    msg_fmt = 'Requested image %(image)s has automatic disk resize disabled.'
+
+
 class InvalidSort(Invalid):
     """A sort key or direction the server list cannot sort by."""
     msg_fmt = '%(reason)s'

@@ -60,6 +60,7 @@ IMPLEMENTED = [
     ('2.75', 'unknown query parameters of flavors, limits and server '
              'groups are a 400; flavor swap 0 is 0, not ""'),
     ('2.76', 'external event power-update accepted'),
+    ('2.78', 'GET /servers/{id}/topology (no NUMA: no nodes)'),
     ('2.80', 'os-migrations user_id, project_id'),
     ('2.82', 'external event accelerator-request-bound accepted'),
     ('2.84', 'instance action events show details'),

@@ -46,6 +46,7 @@ from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_migrations
 from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
+from nova_lite.api.handlers import server_topology
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import simple_tenant_usage
@@ -102,6 +103,8 @@ ROUTE_DECLARATIONS = {
         'DELETE': server_password.clear_password},
     V + '/servers/{server_id}/diagnostics': {
         'GET': server_diagnostics.show_diagnostics},
+    V + '/servers/{server_id}/topology': {
+        'GET': server_topology.show_topology},
     V + '/os-server-external-events': {
         'POST': server_external_events.create_events},
     V + '/extensions': {'GET': extensions.list_extensions},

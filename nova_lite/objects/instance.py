@@ -52,7 +52,8 @@ def _instance_fields():
     result.update({n: fields.DateTimeField(nullable=True)
                    for n in _DATETIME_FIELDS})
     result.update({n: fields.BooleanField(default=False)
-                   for n in ('locked', 'cleaned', 'hidden', 'deleted')})
+                   for n in ('locked', 'cleaned', 'hidden', 'deleted',
+                             'auto_disk_config')})
     return result
 
 

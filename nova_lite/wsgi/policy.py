@@ -20,6 +20,8 @@ from nova_lite import conf as nl_conf
 CONF = nl_conf.CONF
 
 P = 'os_compute_api:'
+# The prefixes of rule names Nova gives without ``os_compute_api:``.
+OWN_PREFIXES = ('compute:',)
 
 ADMIN = 'role:admin'
 PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
@@ -55,11 +57,18 @@ _LOCK = threading.Lock()
 _ENFORCERS = {}
 
 
+def full_name(rule):
+    """The registered name of ``rule``: Nova's ``os_compute_api:``
+    prefix added, except to the rules Nova names otherwise
+    (``compute:server:topology:index``)."""
+    return rule if rule.startswith(OWN_PREFIXES) else P + rule
+
+
 def documented(rules):
     """DocumentedRuleDefaults of ``(name, check, description, [(method,
-    path)])`` tuples, named with :data:`P`."""
+    path)])`` tuples, named by :func:`full_name`."""
     return [oslo_policy.DocumentedRuleDefault(
-        P + name, 'rule:' + check, description,
+        full_name(name), 'rule:' + check, description,
         [{'method': m, 'path': p} for m, p in operations])
         for name, check, description, operations in rules]
 
@@ -118,8 +127,8 @@ class Policy:
         """True when ``context`` may use ``rule`` on ``target``."""
         target = target or {'project_id': context.project_id,
                             'user_id': context.user_id}
-        return self.get_enforcer().authorize(P + rule, target, context,
-                                             do_raise=False)
+        return self.get_enforcer().authorize(full_name(rule), target,
+                                             context, do_raise=False)
 
     def authorize(self, context, rule, target=None):
         """403 unless ``context`` may use ``rule`` on ``target``.
@@ -129,4 +138,4 @@ class Policy:
         """
         if not self.check(context, rule, target):
             raise webob.exc.HTTPForbidden(
-                "Policy doesn't allow %s%s to be performed." % (P, rule))
+                "Policy doesn't allow %s to be performed." % full_name(rule))

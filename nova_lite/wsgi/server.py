@@ -15,6 +15,8 @@ from gunicorn.app import base as gunicorn_base
 
 # gunicorn's gthread hands every request between threads (see the module).
 WORKER_CLASS = 'nova_lite.wsgi.worker.ConnectionThreadWorker'
+# The longest request line both servers take, in bytes (Apache's default).
+LIMIT_REQUEST_LINE = 8190
 
 
 class GunicornServer(gunicorn_base.BaseApplication):
@@ -57,6 +59,11 @@ def options(proc_name, host, port, workers, keepalive, **extra):
         # Two gunicorn masters on one machine (api, placement) must not
         # fight over gunicorn's default control socket.
         'control_socket_disable': True,
+        # Nova behind Apache takes request lines up to 8190 bytes (a
+        # listing filtered by many ``uuid=``); gunicorn's default 4094
+        # resets the connection instead of answering. 8190 is gunicorn's
+        # largest bounded value.
+        'limit_request_line': LIMIT_REQUEST_LINE,
     }
     settings.update(extra)
     return settings

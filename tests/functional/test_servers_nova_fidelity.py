@@ -1,7 +1,16 @@
 """What a Nova user sees of servers, where a copy is easy to get wrong:
 adminPass, private flavors, access IPs, PUT/rebuild views,
-trusted_image_certificates, all_tenants/tenant_id, the metadata quota
-and the migrate body at 2.1. Through the whole stack, in-process."""
+trusted_image_certificates, all_tenants/tenant_id, the metadata quota,
+the migrate body at 2.1, nameless security groups at create, the disk
+config, the config drive, the topology (2.78) and the changes-before
+filter (2.66). Through the whole stack, in-process."""
+
+import datetime
+import json
+import os
+import shutil
+import tempfile
+import time
 
 import testtools
 
@@ -21,12 +30,15 @@ def _image():
 
 class FidelityTestCase(testtools.TestCase):
     flags = None
+    # False: the real scheduler (a rebuild to a new image asks it).
+    name_order_scheduler = True
 
     def setUp(self):
         super().setUp()
         self.cloud = self.useFixture(integrated.IntegratedFixture(
             flags=self.flags))
-        self.useFixture(test_servers_api.NameOrderScheduler())
+        if self.name_order_scheduler:
+            self.useFixture(test_servers_api.NameOrderScheduler())
         self.cloud.start_compute('host1')
         self.api = self.cloud.api
         self.admin_api = self.cloud.admin_api
@@ -205,3 +217,243 @@ class TestServers(FidelityTestCase):
                                trusted_image_certificates=None)
         self.assertIsNone(rebuilt.body['server'][
             'trusted_image_certificates'])
+
+
+class TestCreateBody(FidelityTestCase):
+    def test_security_group_entries_without_a_name_are_skipped(self):
+        """Nova's schema lets ``{}`` through and its create skips it: the
+        server is in the default group (a KeyError, 500, before)."""
+        for groups in ([{}], [{}, {'name': 'default'}]):
+            created = self.cloud.create_server(security_groups=groups)
+            self.assertEqual([{'name': 'default'}],
+                             created['security_groups'])
+            self.cloud.wait_for_builds()
+            self.cloud.wait_for_server(created['id'], 'ACTIVE')
+
+
+ALT_IMAGE = '5f0c5d2e-7d5a-4e0c-9a57-0f6a52e3b0b2'
+AUTO_IMAGE = '6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4e'
+NO_AUTO_IMAGE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4f'
+
+
+class TestDiskConfig(FidelityTestCase):
+    """``OS-DCF:diskConfig`` is kept as given at create, update, rebuild
+    and resize, with Tempest's calls (test_disk_config,
+    ServersTestManualDisk), and the image's ``auto_disk_config``
+    property applies as in Nova."""
+
+    name_order_scheduler = False
+
+    def setUp(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = os.path.join(tmp, 'images.json')
+        with open(path, 'w') as f:
+            json.dump([
+                {'id': ALT_IMAGE, 'name': 'alt'},
+                {'id': AUTO_IMAGE, 'name': 'auto',
+                 'properties': {'auto_disk_config': 'True'}},
+                {'id': NO_AUTO_IMAGE, 'name': 'no-auto',
+                 'properties': {'auto_disk_config': 'disabled'}}], f)
+        self.flags = {'image_catalog': {'images_file': path},
+                      'DEFAULT': {'allow_resize_to_same_host': True}}
+        super().setUp()
+
+    def disk_config(self, server_id):
+        return self.cloud.get_server(server_id, api=self.api)[
+            'OS-DCF:diskConfig']
+
+    def update(self, server_id, value):
+        response = self.api.put('/servers/%s' % server_id, {
+            'server': {'OS-DCF:diskConfig': value}})
+        self.assertEqual(200, response.status, response)
+        self.assertEqual(value, response.body['server']['OS-DCF:diskConfig'])
+        self.assertEqual(value, self.disk_config(server_id))
+
+    def test_create_shows_what_was_asked(self):
+        for value in ('AUTO', 'MANUAL'):
+            created = self.cloud.create_server(
+                name=value, **{'OS-DCF:diskConfig': value})
+            self.assertEqual(value, created['OS-DCF:diskConfig'])
+            self.assertEqual(value, self.disk_config(created['id']))
+            self.cloud.wait_for_builds()
+            self.assertEqual(value, self.boot(name=value + '-2', **{
+                'OS-DCF:diskConfig': value})['OS-DCF:diskConfig'])
+            self.assertIn(value, [s['OS-DCF:diskConfig'] for s in self.api.get(
+                '/servers/detail').body['servers']])
+        self.assertEqual('MANUAL', self.boot()['OS-DCF:diskConfig'])
+        # A sort key of Nova's list, now that it is kept.
+        for direction, first in (('asc', 'MANUAL'), ('desc', 'AUTO')):
+            listed = self.api.get('/servers/detail?sort_key=auto_disk_config'
+                                  '&sort_dir=%s' % direction).body['servers']
+            self.assertEqual(first, listed[0]['OS-DCF:diskConfig'])
+
+    def test_the_image_property_is_the_default_and_may_forbid_auto(self):
+        self.assertEqual('AUTO', self.boot(
+            image_id=AUTO_IMAGE)['OS-DCF:diskConfig'])
+        self.assertEqual('MANUAL', self.boot(image_id=AUTO_IMAGE, **{
+            'OS-DCF:diskConfig': 'MANUAL'})['OS-DCF:diskConfig'])
+        refused = self.api.post('/servers', {'server': {
+            'name': 'x', 'flavorRef': '1', 'imageRef': NO_AUTO_IMAGE,
+            'networks': 'none', 'OS-DCF:diskConfig': 'AUTO'}})
+        self.assertEqual(400, refused.status, refused)
+        self.assertEqual('Requested image %s has automatic disk resize '
+                         'disabled.' % NO_AUTO_IMAGE,
+                         refused.body['badRequest']['message'])
+        server = self.boot(image_id=NO_AUTO_IMAGE)
+        self.assertEqual('MANUAL', server['OS-DCF:diskConfig'])
+        resized = self.api.post('/servers/%s/action' % server['id'], {
+            'resize': {'flavorRef': '2', 'OS-DCF:diskConfig': 'AUTO'}})
+        self.assertEqual(400, resized.status, resized)
+        rebuilt = self.rebuild(server['id'], '2.1', imageRef=NO_AUTO_IMAGE,
+                               **{'OS-DCF:diskConfig': 'AUTO'})
+        self.assertEqual(400, rebuilt.status, rebuilt)
+
+    def test_update_from_auto_to_manual(self):
+        server = self.boot()
+        self.update(server['id'], 'AUTO')
+        self.update(server['id'], 'MANUAL')
+
+    def test_rebuild_with_manual_and_auto(self):
+        server = self.boot()
+        for before, value in (('AUTO', 'MANUAL'), ('MANUAL', 'AUTO')):
+            self.update(server['id'], before)
+            rebuilt = self.rebuild(server['id'], '2.1', imageRef=ALT_IMAGE,
+                                   **{'OS-DCF:diskConfig': value})
+            self.assertEqual(202, rebuilt.status, rebuilt)
+            self.assertEqual(value, rebuilt.body['server'][
+                'OS-DCF:diskConfig'])
+            self.cloud.wait_for_server(server['id'], 'ACTIVE')
+            self.assertEqual(value, self.disk_config(server['id']))
+        # Not given, the new image's property decides (Nova's rebuild).
+        self.rebuild(server['id'], '2.1', imageRef=ALT_IMAGE)
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('MANUAL', self.disk_config(server['id']))
+        self.rebuild(server['id'], '2.1', imageRef=AUTO_IMAGE)
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.assertEqual('AUTO', self.disk_config(server['id']))
+
+    def test_resize_between_manual_and_auto(self):
+        self.admin_api.post('/flavors', {'flavor': {
+            'name': 'other', 'id': '20', 'ram': 1024, 'vcpus': 1,
+            'disk': 20}})
+        server = self.boot()
+        for flavor, before, value in (('2', 'MANUAL', 'AUTO'),
+                                      ('20', 'AUTO', 'MANUAL')):
+            self.update(server['id'], before)
+            response = self.api.post('/servers/%s/action' % server['id'], {
+                'resize': {'flavorRef': flavor,
+                           'OS-DCF:diskConfig': value}})
+            self.assertEqual(202, response.status, response)
+            self.cloud.wait_for_server(server['id'], 'VERIFY_RESIZE')
+            self.api.post('/servers/%s/action' % server['id'],
+                          {'confirmResize': None})
+            self.cloud.wait_for_server(server['id'], 'ACTIVE')
+            self.assertEqual(value, self.disk_config(server['id']))
+        # Nova's cold migration is a resize without a disk config: the
+        # server becomes MANUAL.
+        self.update(server['id'], 'AUTO')
+        self.cloud.start_compute('host2')
+        response = self.admin_api.post('/servers/%s/action' % server['id'],
+                                       {'migrate': None})
+        self.assertEqual(202, response.status, response)
+        self.cloud.wait_for_server(server['id'], 'VERIFY_RESIZE')
+        self.assertEqual('MANUAL', self.disk_config(server['id']))
+
+
+class TestConfigDrive(FidelityTestCase):
+    def test_config_drive_is_kept(self):
+        """Nova stores a requested config drive and shows ``"True"``
+        (``""`` without one)."""
+        asked = self.boot(name='cd', config_drive=True)
+        self.assertEqual('True', asked['config_drive'])
+        self.assertEqual('True', self.boot(
+            name='cd2', config_drive='true')['config_drive'])
+        self.assertEqual('', self.boot(name='plain')['config_drive'])
+        self.assertEqual('', self.boot(
+            name='off', config_drive=False)['config_drive'])
+        listed = {s['name']: s['config_drive'] for s in self.api.get(
+            '/servers/detail').body['servers']}
+        self.assertEqual('True', listed['cd'])
+        self.assertEqual('', listed['plain'])
+
+
+class TestTopology(FidelityTestCase):
+    def test_server_without_numa_topology(self):
+        """2.78: Nova's answer for a server with no NUMA topology, to
+        its owner and to admins; 404 before 2.78 and for others."""
+        server = self.boot()
+        url = '/servers/%s/topology' % server['id']
+        for api in (self.api, self.admin_api):
+            response = api.get(url, version='2.78')
+            self.assertEqual(200, response.status, response)
+            self.assertEqual({'nodes': [], 'pagesize_kb': None},
+                             response.body)
+        self.assertEqual(404, self.api.get(url, version='2.77').status)
+        self.assertEqual(404, self.api.get(url, version='2.78',
+                                           token=OTHER_TOKEN).status)
+        self.assertEqual(404, self.api.get(
+            '/servers/%s/topology' % ('0' * 8 + '-0000-4000-8000-' + '0' * 12),
+            version='2.78').status)
+
+
+def _now():
+    time.sleep(0.05)
+    moment = datetime.datetime.now(datetime.timezone.utc)
+    time.sleep(0.05)
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+class TestChangesBefore(FidelityTestCase):
+    def names(self, query, version='2.66', api=None):
+        response = (api or self.api).get('/servers/detail?' + query,
+                                          version=version)
+        self.assertEqual(200, response.status, response)
+        return sorted((s['name'], s['status'])
+                      for s in response.body['servers'])
+
+    def test_window_of_changes_with_deletions(self):
+        """2.66: ``changes-before`` is applied, with ``changes-since``
+        or alone, and lists the servers deleted in the window, as
+        ``changes-since`` does (Nova's reading of both)."""
+        start = _now()
+        self.boot(name='kept')
+        middle = _now()
+        gone = self.boot(name='gone')
+        self.api.delete('/servers/%s' % gone['id'])
+        self.cloud.wait_until_deleted(gone['id'])
+        end = _now()
+        self.assertEqual([('kept', 'ACTIVE')], self.names(''))
+        self.assertEqual([('gone', 'DELETED'), ('kept', 'ACTIVE')],
+                         self.names('changes-since=%s' % start))
+        self.assertEqual([('gone', 'DELETED')],
+                         self.names('changes-since=%s' % middle))
+        self.assertEqual([('kept', 'ACTIVE')],
+                         self.names('changes-before=%s' % middle))
+        self.assertEqual([('kept', 'ACTIVE')], self.names(
+            'changes-since=%s&changes-before=%s' % (start, middle)))
+        self.assertEqual([('gone', 'DELETED'), ('kept', 'ACTIVE')],
+                         self.names('changes-before=%s' % end))
+        self.assertEqual([], self.names('changes-before=%s' % start))
+        # An admin's deleted=false keeps deletions out of the window.
+        self.assertEqual(2, len(self.names(
+            'all_tenants=1&changes-since=%s' % start, api=self.admin_api)))
+        self.assertEqual([('kept', 'ACTIVE')], self.names(
+            'all_tenants=1&changes-since=%s&deleted=false' % start,
+            api=self.admin_api))
+        # Below 2.66 a member's changes-before is not a filter.
+        self.assertEqual([('kept', 'ACTIVE')], self.names(
+            'changes-before=%s' % start, version='2.65'))
+
+    def test_window_ending_before_it_starts_is_400(self):
+        earlier, later = _now(), _now()
+        response = self.api.get(
+            '/servers?changes-since=%s&changes-before=%s' % (later, earlier),
+            version='2.66')
+        self.assertEqual(400, response.status, response)
+        self.assertEqual('The value of changes-since must be less than or '
+                         'equal to changes-before.',
+                         response.body['badRequest']['message'])
+        self.assertEqual(200, self.api.get(
+            '/servers?changes-since=%s&changes-before=%s' % (later, later),
+            version='2.66').status)

@@ -148,8 +148,10 @@ def build(lab, facts, log_dir, neutron=None):
             # Interfaces are not attached or detached after boot (the
             # network service makes a server's ports at create only).
             'interface_attach': 'False',
-            # No metadata service nor config drive (no guest reads them).
-            'metadata_service': 'False', 'config_drive': 'False',
+            # No metadata service (no guest reads it). A config drive is
+            # asked for and shown as in Nova; the tests reading one need
+            # ssh (validation, off below).
+            'metadata_service': 'False', 'config_drive': 'True',
             # Injected files (personality, below 2.57) reach no fake guest.
             'personality': 'False',
             'resize': 'True', 'cold_migration': 'True',
@@ -159,7 +161,9 @@ def build(lab, facts, log_dir, neutron=None):
             'shelve_migrate': 'True', 'snapshot': 'True',
             'swap_volume': 'False', 'hostname_fqdn_sanitization': 'True',
             'scheduler_enabled_filters': enabled_filters(lab),
-            'disk_config': 'False',
+            # OS-DCF:diskConfig is kept and shown as Nova's fake driver
+            # does (create, update, rebuild, resize).
+            'disk_config': 'True',
         },
         'service_available': {
             'nova': 'True', 'glance': 'True', 'placement': 'True',

@@ -105,7 +105,8 @@ class API:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               system_metadata=None, tags=None, security_groups=None):
+               system_metadata=None, tags=None, security_groups=None,
+               config_drive=None, auto_disk_config=None):
         """See :meth:`.create.CreateAPI.create`."""
         return self._create.create(
             context, flavor, image_ref, name, min_count=min_count,
@@ -116,7 +117,8 @@ class API:
             hostname=hostname, requested_host=requested_host,
             requested_node=requested_node,
             system_metadata=system_metadata, tags=tags,
-            security_groups=security_groups)
+            security_groups=security_groups, config_drive=config_drive,
+            auto_disk_config=auto_disk_config)
 
     @staticmethod
     def get(context, uuid, with_fault=True):
@@ -186,8 +188,9 @@ class API:
 
     # -- resize and cold migrate ----------------------------------------------
 
-    def resize(self, context, server, flavor):
-        self._resize.resize(context, server, flavor)
+    def resize(self, context, server, flavor, auto_disk_config=None):
+        self._resize.resize(context, server, flavor,
+                            auto_disk_config=auto_disk_config)
 
     def migrate(self, context, server, host=None):
         self._resize.migrate(context, server, host=host)
@@ -212,11 +215,13 @@ class API:
                             admin_password=admin_password, force=force)
 
     def rebuild(self, context, server, image_ref, admin_password=None,
-                values=None, preserve_ephemeral=False):
+                values=None, preserve_ephemeral=False,
+                auto_disk_config=None):
         return self._live.rebuild(context, server, image_ref,
                                   admin_password=admin_password,
                                   values=values,
-                                  preserve_ephemeral=preserve_ephemeral)
+                                  preserve_ephemeral=preserve_ephemeral,
+                                  auto_disk_config=auto_disk_config)
 
     def live_migrations_in_progress(self, context, server):
         return self._live.live_migrations_in_progress(context, server)

@@ -6,6 +6,8 @@ REST layer turns into a 400 when it does not. The create, unshelve,
 rebuild and move operations call them; none of them changes anything.
 """
 
+from oslo_utils import strutils
+
 from nova_lite import cells
 from nova_lite import conf as nl_conf
 from nova_lite import exception
@@ -56,6 +58,42 @@ def check_flavor_fits_image(memory_mb, root_gb, image):
             reason="Flavor's disk is smaller than the minimum size "
                    "specified in image metadata. Flavor disk is %d bytes, "
                    "minimum size is %d bytes." % (disk, min_disk))
+
+
+def auto_disk_config(image, requested=None):
+    """The ``auto_disk_config`` a create or rebuild from ``image``
+    gives its server, as Nova's: ``requested`` (True: ``AUTO``) when the
+    caller said, else the image's own ``auto_disk_config`` property. An
+    image whose property is ``disabled`` refuses ``AUTO`` (400)."""
+    check_auto_disk_config(image, requested)
+    if requested is None:
+        return strutils.bool_from_string(_image_disk_config(image))
+    return requested
+
+
+def check_auto_disk_config(image, requested):
+    """400 when ``requested`` is ``AUTO`` and ``image`` (None: not
+    known) has automatic disk resize ``disabled``."""
+    value = _image_disk_config(image)
+    if requested and value is not None and \
+            str(value).strip().lower() == 'disabled':
+        raise exception.AutoDiskConfigDisabledByImage(image=image.get('id'))
+
+
+def _image_disk_config(image):
+    return ((image or {}).get('properties') or {}).get('auto_disk_config')
+
+
+def config_drive(value):
+    """A create's ``config_drive`` as Nova stores it: ``'True'`` or
+    ``''`` (a string column)."""
+    try:
+        wanted = bool(value) and strutils.bool_from_string(value,
+                                                            strict=True)
+    except ValueError:
+        raise exception.InvalidRequest(
+            reason='Invalid config_drive provided.')
+    return 'True' if wanted else ''
 
 
 def _image_visible(context, image):

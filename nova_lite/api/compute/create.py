@@ -71,7 +71,8 @@ class CreateAPI:
                key_name=None, metadata=None, description=None,
                networks=None, user_data=None, forced_allowed=False,
                hostname=None, requested_host=None, requested_node=None,
-               system_metadata=None, tags=None, security_groups=None):
+               system_metadata=None, tags=None, security_groups=None,
+               config_drive=None, auto_disk_config=None):
         """Accept servers; returns (list of Instance, reservation id).
 
         ``system_metadata``: items the new servers' system metadata
@@ -82,6 +83,9 @@ class CreateAPI:
         admins: no filters, no reschedule); ``requested_host`` /
         ``requested_node`` (2.74) ask the scheduler for that host or node,
         through its filters. ``tags`` (2.52): the servers' tags.
+        ``config_drive``: the request's value; ``auto_disk_config``: True
+        for ``OS-DCF:diskConfig`` ``AUTO``, False for ``MANUAL``, None to
+        take the image's (see :func:`.checks.auto_disk_config`).
         """
         max_count = max_count or min_count
         if min_count > max_count:
@@ -91,6 +95,9 @@ class CreateAPI:
         if image is not None:
             checks.check_flavor_fits_image(flavor.memory_mb, flavor.root_gb,
                                            image)
+        options = {'config_drive': checks.config_drive(config_drive),
+                   'auto_disk_config': checks.auto_disk_config(
+                       image, auto_disk_config)}
         quota.check_metadata_items(context, metadata)
         # NOTE(nova_lite): outside the reads below: listing security
         # groups makes the project's default group on first use.
@@ -113,6 +120,7 @@ class CreateAPI:
                 context, uuid, flavor, image, name, index, count,
                 reservation_id, checked.zone, key_name, checked.key_data,
                 metadata, description, user_data, hostname)
+            values.update(options)
             values['system_metadata'].update(system_metadata or {})
             if tags:
                 values['extra'] = {'tags': list(dict.fromkeys(tags))}

@@ -141,8 +141,15 @@ class LiveAPI:
     # -- rebuild -------------------------------------------------------------
 
     def rebuild(self, context, server, image_ref, admin_password=None,
-                values=None, preserve_ephemeral=False):
-        """Rebuild in place from ``image_ref``; the server as of now."""
+                values=None, preserve_ephemeral=False,
+                auto_disk_config=None):
+        """Rebuild in place from ``image_ref``; the server as of now.
+
+        ``auto_disk_config`` (True: ``AUTO``, None: not given) is checked
+        against the new image and, not given, taken from it, as Nova's
+        rebuild does (a server rebuilt without one becomes ``MANUAL``
+        unless its image says otherwise).
+        """
         image = checks.get_image(image_ref, context)
         instance = actions.instance_for(context, server, 'rebuild',
                                         REBUILD_STATES)
@@ -153,6 +160,8 @@ class LiveAPI:
         image_changed = image['id'] != orig_image_ref
         values = dict(values or {})
         values['image_ref'] = image['id']
+        values['auto_disk_config'] = checks.auto_disk_config(
+            image, auto_disk_config)
         if 'key_name' in values:
             # 400 for a key pair the caller does not have; None unsets.
             values['key_data'] = checks.key_data(context,

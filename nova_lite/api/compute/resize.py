@@ -28,6 +28,7 @@ from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite.image import interface as image_api
 from nova_lite import objects
 from nova_lite import servicegroup
 
@@ -55,9 +56,17 @@ class ResizeAPI:
 
     # -- resize and cold migrate ---------------------------------------------
 
-    def resize(self, context, server, flavor):
-        """Resize ``server`` to ``flavor`` (a Flavor object)."""
+    def resize(self, context, server, flavor, auto_disk_config=None):
+        """Resize ``server`` to ``flavor`` (a Flavor object).
+
+        ``auto_disk_config``: True for ``OS-DCF:diskConfig`` ``AUTO``
+        (refused when the server's image disables it); as in Nova, a
+        resize or cold migration without it makes the server ``MANUAL``.
+        """
         instance = self._movable_instance(context, server, 'resize')
+        checks.check_auto_disk_config(
+            image_api.find(instance.image_ref)
+            if instance.image_ref else None, auto_disk_config)
         current = (instance.flavor or {}).get('flavorid')
         if str(current) == str(flavor.flavorid):
             raise exception.InvalidRequest(
@@ -72,7 +81,8 @@ class ResizeAPI:
                            flavor.flavorid, flavor.root_gb or 0,
                            instance.flavor_value('root_gb')))
         _check_upsize_quota(context, instance, flavor)
-        self._start_cold_move(context, server, instance, flavor, 'resize')
+        self._start_cold_move(context, server, instance, flavor, 'resize',
+                              auto_disk_config=auto_disk_config)
 
     def migrate(self, context, server, host=None):
         """Cold migrate ``server`` (to ``host`` when given, admins)."""
@@ -96,12 +106,13 @@ class ResizeAPI:
                 reason="The target host can't be the same one.")
 
     def _start_cold_move(self, context, server, instance, flavor, action,
-                         host=None):
+                         host=None, auto_disk_config=None):
         spec = self._move_request_spec(context, server, instance, flavor,
                                        action, host)
         with cells.target_cell(context, server.cell) as cctxt:
-            actions.start_task(cctxt, instance, action,
-                               task_states.RESIZE_PREP)
+            actions.start_task(
+                cctxt, instance, action, task_states.RESIZE_PREP,
+                {'auto_disk_config': bool(auto_disk_config)})
         LOG.info('%s of instance %s from %s to flavor %s%s requested',
                  action, instance.uuid, instance.host, flavor.flavorid,
                  ' on host %s' % host if host else '')

@@ -156,7 +156,8 @@ def get_all(context, filters=None, limit=None, marker=None,
     ``filters``: exact column filters (``project_id``, ``host``,
     ``image_ref``, ``instance_type_id``, ``vm_state``, ...) plus
     ``name`` (a regular expression on the display name),
-    ``changes-since`` (datetime) and ``deleted`` (bool). ``marker`` is
+    ``changes-since``, ``changes-before`` (datetimes) and ``deleted``
+    (bool). ``marker`` is
     the uuid of the last server of the previous page.
     """
     filters = filters or {}
@@ -308,7 +309,9 @@ def _first(items):
 def _matches(instance, filters):
     """Exact-match ``filters`` against a not-yet-stored instance."""
     for key, wanted in filters.items():
-        if key in ('deleted', 'changes-since'):
+        if key in ('deleted', 'changes-since', 'changes-before'):
+            # A build request has no updated_at yet and is never
+            # deleted: Nova's build request list ignores these too.
             continue
         if key in ('tags', 'tags-any'):
             return False  # a server being built has no tags yet

@@ -12,7 +12,7 @@ from nova_lite import exception
 # Keys a user may sort by (Nova's list, less what nova_lite does not store
 # or what Nova accepts and ignores).
 SORT_KEYS = frozenset([
-    'availability_zone', 'config_drive', 'created_at',
+    'auto_disk_config', 'availability_zone', 'config_drive', 'created_at',
     'display_description', 'display_name', 'ephemeral_gb', 'host',
     'hostname', 'image_ref', 'instance_type_id', 'key_name',
     'launch_index', 'launched_at', 'launched_on', 'locked', 'locked_by',
@@ -27,7 +27,7 @@ IGNORED_KEYS = frozenset([
     'ephemeral_key_uuid', 'id', 'key_data', 'kernel_id', 'os_type',
     'ramdisk_id', 'root_device_name', 'scheduled_at',
     'shutdown_terminate', 'user_data', 'vm_mode', 'access_ip_v4',
-    'access_ip_v6', 'auto_disk_config'])
+    'access_ip_v6'])
 
 # Only admins may sort by where a server runs; others' keys are dropped.
 ADMIN_ONLY_KEYS = frozenset(['host', 'node'])

@@ -1,7 +1,9 @@
 """os-aggregates (admins): host aggregates and availability zones.
 
 Aggregates live in the API DB; an ``availability_zone`` metadata key makes
-one a zone. A host may be in several aggregates but in one zone only.
+one a zone. A host may be in several aggregates but in one zone only; as
+in Nova, a zone of any name (``internal`` too) may be set or changed,
+never emptied.
 Membership is mirrored into placement: every compute node provider of a
 host carries the uuids of the host's aggregates, so placement queries
 with ``member_of`` (zones, tenant isolation) find them. A failure to
@@ -67,12 +69,6 @@ def list_aggregates(req):
         view(req, a) for a in aggregate_obj.Aggregate.get_all(context)]})
 
 
-def _check_zone_name(zone):
-    if zone == host_info.INTERNAL_ZONE:
-        raise webob.exc.HTTPBadRequest(
-            'The availability zone name %s is reserved.' % zone)
-
-
 def create_aggregate(req):
     """POST /os-aggregates: 200 with the aggregate."""
     context = util.context(req)
@@ -81,7 +77,6 @@ def create_aggregate(req):
     zone = data.get('availability_zone')
     metadata = {}
     if zone:
-        _check_zone_name(zone)
         metadata[AZ_KEY] = zone
     aggregate = aggregate_obj.Aggregate.create(context, data['name'],
                                                metadata)
@@ -99,21 +94,28 @@ def show_aggregate(req):
     return _respond(req, _get(context, req.urlvars['aggregate_id']))
 
 
-def _check_zone_change(context, aggregate, zone):
-    """409 when a host of ``aggregate`` would end up in two zones."""
-    if zone is None:
-        return
-    _check_zone_name(zone)
-    for host in aggregate.hosts:
+# What Nova's messages call an update and a set_metadata.
+_UPDATE = 'Cannot update aggregate %s'
+_UPDATE_META = 'Cannot update metadata of aggregate %s'
+
+
+def _check_zone_change(context, aggregate, zone, action=_UPDATE):
+    """400 as Nova's: an empty zone (None too: a zone is never unset
+    here), or a host of ``aggregate`` in another zone already. Any name
+    is accepted, ``internal`` included, as in Nova."""
+    if not zone:
+        raise webob.exc.HTTPBadRequest(
+            '%s. Reason: Aggregate %s does not support empty named '
+            'availability zone.' % (action % aggregate.id, aggregate.name))
+    conflicting = sorted({
+        other.metadata[AZ_KEY] for host in aggregate.hosts
         for other in aggregate_obj.Aggregate.get_by_host(context, host,
-                                                         key=AZ_KEY):
-            if other.id != aggregate.id and \
-                    other.metadata[AZ_KEY] != zone:
-                raise webob.exc.HTTPConflict(
-                    'Cannot set availability zone %s: host %s is in zone %s'
-                    ' (aggregate %s).' % (zone, host,
-                                          other.metadata[AZ_KEY],
-                                          other.name))
+                                                         key=AZ_KEY)
+        if other.id != aggregate.id and other.metadata[AZ_KEY] != zone})
+    if conflicting:
+        raise webob.exc.HTTPBadRequest(
+            '%s. Reason: One or more hosts already in availability zone(s) '
+            '%s.' % (action % aggregate.id, conflicting))
 
 
 def update_aggregate(req):
@@ -224,7 +226,8 @@ def _remove_host(req, context, aggregate, host):
 
 def _set_metadata(context, aggregate, metadata):
     if AZ_KEY in metadata:
-        _check_zone_change(context, aggregate, metadata[AZ_KEY])
+        _check_zone_change(context, aggregate, metadata[AZ_KEY],
+                           _UPDATE_META)
     aggregate.update_metadata(metadata)
 
 

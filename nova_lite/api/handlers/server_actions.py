@@ -69,7 +69,8 @@ def _unlock(req, api, context, server, body):
 def _resize(req, api, context, server, body):
     flavor = servers._flavor(context, body['resize']['flavorRef'],
                              allow_disabled=True)
-    api.resize(context, server, flavor)
+    api.resize(context, server, flavor,
+               auto_disk_config=servers.disk_config(body['resize']))
 
 
 def _migrate(req, api, context, server, body):
@@ -146,7 +147,8 @@ def _rebuild(req, api, context, server, body):
         context, server, args['imageRef'], admin_password=password,
         values=values,
         preserve_ephemeral=strutils.bool_from_string(
-            args.get('preserve_ephemeral', False), strict=True))
+            args.get('preserve_ephemeral', False), strict=True),
+        auto_disk_config=servers.disk_config(args))
     view = servers._detail_with_extras(req, rebuilt, mutation='rebuild')
     admin_password.add_to(view, password)
     if microversion.at_least(req, '2.57'):

@@ -175,6 +175,14 @@ def _description(req, server):
     return server['name']
 
 
+def disk_config(args):
+    """``OS-DCF:diskConfig`` of a create, update, rebuild or resize
+    body: True for ``AUTO``, False for ``MANUAL``, None when not given
+    (the schemas allow only those two)."""
+    value = args.get(views.DISK_CONFIG)
+    return None if value is None else value == 'AUTO'
+
+
 def _count(value, default):
     return default if value is None else int(value)
 
@@ -209,6 +217,8 @@ def create_server(req):
             hostname=server.get('hostname'), requested_host=host,
             requested_node=node, tags=server.get('tags'),
             security_groups=_security_group_names(server),
+            config_drive=server.get('config_drive'),
+            auto_disk_config=disk_config(server),
             system_metadata={
                 key: value for key, value in
                 system_metadata_values(server).items() if value is not None})
@@ -219,10 +229,12 @@ def create_server(req):
 
 
 def _security_group_names(server):
-    groups = server.get('security_groups')
-    if not groups:
-        return None
-    return list(dict.fromkeys(g['name'] for g in groups))
+    """The groups a create names, each once; None for none (the
+    default group). As in Nova, an entry without a name (``[{}]``, which
+    the schema lets through) is skipped."""
+    names = [g['name'] for g in server.get('security_groups') or []
+             if g.get('name')]
+    return list(dict.fromkeys(names)) or None
 
 
 def _create_response(req, server, instances, reservation_id, password):
@@ -232,7 +244,8 @@ def _create_response(req, server, instances, reservation_id, password):
     first = instances[0]
     links = util.links(req, 'servers', first.uuid)
     body = {'server': admin_password.add_to(
-        {'id': first.uuid, 'links': links, 'OS-DCF:diskConfig': 'MANUAL',
+        {'id': first.uuid, 'links': links,
+         views.DISK_CONFIG: views.disk_config(first),
          'security_groups': [{'name': name} for name in
                              _security_group_names(server) or
                              ['default']]}, password)}
@@ -311,8 +324,7 @@ def _flavor_pk(flavorid):
 
 
 def _state_filters(req, query, filters, is_admin):
-    if 'changes-since' in query:
-        filters['changes-since'] = _parse_time(query['changes-since'])
+    _change_filters(req, query, filters, is_admin)
     status = query.get('status')
     if status is not None:
         status = status.upper()
@@ -324,19 +336,41 @@ def _state_filters(req, query, filters, is_admin):
         filters['vm_state'] = views.STATUS_VM_STATES.get(status, ['none'])
     if 'deleted' in query and is_admin:
         filters['deleted'] = util.query_bool(req, 'deleted')
-        if filters['deleted'] is False:
+        if filters['deleted'] is False and not _CHANGES & set(filters):
             filters.pop('deleted')
     if 'locked' in query and microversion.at_least(req, '2.73'):
         filters['locked'] = util.query_bool(req, 'locked')
 
 
-def _parse_time(text):
+# The filters on a server's last change; with either, a list shows the
+# servers deleted in that window too (unless an admin's ``deleted``
+# says otherwise), as Nova's does.
+_CHANGES = {'changes-since', 'changes-before'}
+
+
+def _change_filters(req, query, filters, is_admin):
+    """``changes-since`` and, from 2.66 (or for admins, whom Nova
+    lets filter on anything), ``changes-before``: 400 when the window
+    ends before it starts."""
+    for name in sorted(_CHANGES):
+        if name in query and (name == 'changes-since' or is_admin or
+                              microversion.at_least(req, '2.66')):
+            filters[name] = _parse_time(name, query[name])
+    since, before = (filters.get('changes-since'),
+                     filters.get('changes-before'))
+    if since and before and before < since:
+        raise webob.exc.HTTPBadRequest(
+            'The value of changes-since must be less than or equal to '
+            'changes-before.')
+
+
+def _parse_time(name, text):
     try:
         return timeutils.normalize_time(timeutils.parse_isotime(text))
     except ValueError:
         raise webob.exc.HTTPBadRequest(
-            'Invalid input for query parameters changes-since. Value: %s.'
-            % text)
+            'Invalid input for query parameters %s. Value: %s.'
+            % (name, text))
 
 
 def _list(req, rule, render):
@@ -482,6 +516,8 @@ def update_server(req):
         values['display_description'] = body['description']
     if 'hostname' in body:
         values['hostname'] = body['hostname']
+    if disk_config(body) is not None:
+        values['auto_disk_config'] = disk_config(body)
     if server.down:
         raise webob.exc.HTTPServiceUnavailable(
             'The cell of server %s does not answer.' % server.uuid)

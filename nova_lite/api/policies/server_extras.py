@@ -1,7 +1,7 @@
-"""Policy rules of the server sub-resources and admin APIs beyond
-the core calls (metadata, tags, password, diagnostics, external events, usage,
-audit log, quota classes, admin actions, deferred delete), in the shape
-of ``_API_RULES``: (name, check rule, description, [(method, path)])."""
+"""Policy rules of the server sub-resources and admin APIs (metadata,
+tags, password, diagnostics, topology, external events, usage, audit
+log, quota classes, admin actions, deferred delete), in the shape of
+``_API_RULES``: (name, check rule, description, [(method, path)])."""
 
 RULES = [
     ('server-metadata:index', 'project_reader_or_admin',
@@ -108,6 +108,13 @@ RULES = [
      [('GET', '/extensions'), ('GET', '/extensions/{alias}')]),
     ('os-server-diagnostics', 'admin_api', 'Show server diagnostics',
      [('GET', '/servers/{id}/diagnostics')]),
+    # Nova's names (no os_compute_api: prefix).
+    ('compute:server:topology:index', 'project_reader_or_admin',
+     'Show the NUMA topology data for a server',
+     [('GET', '/servers/{id}/topology')]),
+    ('compute:server:topology:host:index', 'admin_api',
+     'Show the NUMA topology data for a server with host NUMA ID and CPU '
+     'pinning information', [('GET', '/servers/{id}/topology')]),
     ('os-server-external-events:create', 'admin_api',
      'Send external events to servers',
      [('POST', '/os-server-external-events')]),

@@ -100,6 +100,14 @@ def _value(instance, name, default=None):
     return default
 
 
+DISK_CONFIG = 'OS-DCF:diskConfig'
+
+
+def disk_config(instance):
+    """``AUTO`` or ``MANUAL``: the server's ``auto_disk_config``."""
+    return 'AUTO' if _value(instance, 'auto_disk_config') else 'MANUAL'
+
+
 def summary(req, server):
     """An item of ``GET /servers``."""
     item = {'id': server.uuid,
@@ -300,7 +308,7 @@ def _base(req, server, context):
                                 instance.created_at),
         'addresses': network_snapshot(req).addresses(server.uuid),
         'links': util.links(req, 'servers', server.uuid),
-        'OS-DCF:diskConfig': 'MANUAL',
+        DISK_CONFIG: disk_config(instance),
         'OS-EXT-AZ:availability_zone': _value(instance,
                                               'availability_zone', ''),
         'config_drive': _value(instance, 'config_drive', ''),

@@ -50,7 +50,7 @@ CHECK_TYPE_HINT = '_nova_check_type'
 # What the API may write for a rebuild; a failed rebuild gives it back.
 REBUILD_FIELDS = ('image_ref', 'display_name', 'display_description',
                   'metadata', 'hostname', 'user_data', 'key_name',
-                  'key_data')
+                  'key_data', 'auto_disk_config')
 
 
 def image_meta(image):

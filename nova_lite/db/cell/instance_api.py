@@ -122,7 +122,9 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     """Instances matching ``filters`` (exact matches, lists mean any of).
 
     ``deleted`` (bool) in filters overrides ``context.read_deleted``;
-    ``changes-since`` (datetime) keeps rows updated since then,
+    ``changes-since`` and ``changes-before`` (datetimes) keep rows
+    updated in that window, deleted ones too unless ``deleted`` is
+    given (Nova's list of recent changes shows deletions);
     ``touched-since`` those created or updated since then (an instance
     created in its final state has no ``updated_at``); ``before``
     (``(created_at, uuid)``) those after that key in newest-first order
@@ -135,14 +137,17 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     model = models.Instance
     query = sa.select(model)
     deleted = filters.pop('deleted', None)
-    if deleted is None:
-        query = _filter_deleted(query, model, context)
-    else:
+    since = filters.pop('changes-since', None)
+    until = filters.pop('changes-before', None)
+    if deleted is not None:
         query = query.where(model.deleted != 0 if deleted
                             else model.deleted == 0)
-    since = filters.pop('changes-since', None)
+    elif since is None and until is None:
+        query = _filter_deleted(query, model, context)
     if since is not None:
         query = query.where(model.updated_at >= since)
+    if until is not None:
+        query = query.where(model.updated_at <= until)
     before = filters.pop('before', None)
     if before is not None:
         created, uuid = before

@@ -163,6 +163,9 @@ class Instance(Base, types.TimestampMixin, types.SoftDeleteMixin):
     key_data: Mapped[str | None] = mapped_column(types.LargeText)
     user_data: Mapped[str | None] = mapped_column(types.LargeText)
     config_drive: Mapped[str | None] = mapped_column(Str)
+    # OS-DCF:diskConfig: AUTO (true) or MANUAL.
+    auto_disk_config: Mapped[bool] = mapped_column(
+        sa.Boolean, nullable=False, default=False, server_default=sa.false())
     metadata_: Mapped[dict | None] = mapped_column(
         'metadata', types.JSONEncoded)
     system_metadata: Mapped[dict | None] = mapped_column(types.JSONEncoded)

@@ -337,7 +337,7 @@ class TestAggregates(AdminTestCase):
         self._action(plain, {'add_host': {'host': 'host1'}})
         resp = self._action(plain, {'set_metadata': {'metadata': {
             'availability_zone': 'az9'}}})
-        self.assertEqual(409, resp.status)
+        self.assertEqual(400, resp.status)
 
     def test_bad_bodies(self):
         agg = self._create()

@@ -1,17 +1,20 @@
 """What a Nova user sees on routes nova_lite serves, where a copy is easy
 to get wrong: flavor access listings, quota keys, aggregates,
 os-hosts writes, hypervisor ids and uptime, Nova's service binaries,
-x509 key pairs, the legacy /v2 endpoint and the request id headers."""
+x509 key pairs, the legacy /v2 endpoint, the request id headers and
+long request lines."""
 
 import base64
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography import x509
+import requests
 import testtools
 
 from nova_lite.db.cell import api as cell_db
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.api import server as api_server
 
 V = '/v2.1'
 MEMBER = api_fixtures.MEMBER
@@ -139,6 +142,67 @@ class TestAggregates(FidelityTestCase):
         self.assertEqual({'availability_zone': 'az1'},
                          shown.body['aggregate']['metadata'])
         self.assertEqual([], shown.body['aggregate']['hosts'])
+
+    def _aggregate(self, name, zone=None):
+        body = {'name': name}
+        if zone is not None:
+            body['availability_zone'] = zone
+        resp = self.api.post(V + '/os-aggregates', {'aggregate': body})
+        self.assertEqual(200, resp.status, resp)
+        return resp.body['aggregate']
+
+    def test_zone_named_internal_is_accepted(self):
+        """Nova reserves no zone name: ``internal`` (the services' own
+        zone) may be an aggregate's, at create, update or set_metadata."""
+        created = self._aggregate('agg1', zone='internal')
+        self.assertEqual('internal', created['availability_zone'])
+        other = self._aggregate('agg2')
+        url = V + '/os-aggregates/%d' % other['id']
+        resp = self.api.put(url, {'aggregate': {
+            'availability_zone': 'internal'}})
+        self.assertEqual(200, resp.status, resp)
+        self.assertEqual('internal',
+                         resp.body['aggregate']['availability_zone'])
+        third = self._aggregate('agg3')
+        resp = self.api.post(
+            V + '/os-aggregates/%d/action' % third['id'],
+            {'set_metadata': {'metadata': {'availability_zone':
+                                           'internal'}}})
+        self.assertEqual(200, resp.status, resp)
+
+    def test_zone_is_never_emptied_and_conflicts_are_400(self):
+        """Nova's update and set_metadata answer 400 for a null zone and
+        for a host that would be in two zones (add_host: 409)."""
+        self.api.add_compute('host1')
+        first = self._aggregate('agg1', zone='az1')
+        plain = self._aggregate('agg2')
+        for agg in (first, plain):
+            resp = self.api.post(
+                V + '/os-aggregates/%d/action' % agg['id'],
+                {'add_host': {'host': 'host1'}})
+            self.assertEqual(200, resp.status, resp)
+        url = V + '/os-aggregates/%d' % plain['id']
+        resp = self.api.put(url, {'aggregate': {'availability_zone': 'az2'}})
+        self.assertEqual(400, resp.status, resp)
+        self.assertIn("availability zone(s) ['az1']",
+                      resp.body['badRequest']['message'])
+        resp = self.api.post(url + '/action', {'set_metadata': {
+            'metadata': {'availability_zone': 'az2'}}})
+        self.assertEqual(400, resp.status, resp)
+        first_url = V + '/os-aggregates/%d' % first['id']
+        resp = self.api.put(first_url, {'aggregate': {
+            'availability_zone': None}})
+        self.assertEqual(400, resp.status, resp)
+        self.assertIn('does not support empty named availability zone',
+                      resp.body['badRequest']['message'])
+        resp = self.api.post(first_url + '/action', {'set_metadata': {
+            'metadata': {'availability_zone': None}}})
+        self.assertEqual(400, resp.status, resp)
+        shown = self.api.get(first_url).body['aggregate']
+        self.assertEqual('az1', shown['availability_zone'])
+        # The same zone again is no conflict.
+        resp = self.api.put(url, {'aggregate': {'availability_zone': 'az1'}})
+        self.assertEqual(200, resp.status, resp)
 
     def test_negative_id_is_not_found(self):
         for method in ('GET', 'DELETE'):
@@ -287,3 +351,19 @@ class TestVersionsAndHeaders(FidelityTestCase):
         self.assertEqual(request_id, resp.headers['x-openstack-request-id'])
         self.assertIn('x-compute-request-id',
                       self.api.get(V + '/nowhere').headers)
+
+
+class TestLongRequestLine(testtools.TestCase):
+    def test_8000_byte_request_line_is_answered(self):
+        """Nova behind Apache answers request lines up to 8190 bytes
+        (``?uuid=...&uuid=...``); nova-lite-api's gunicorn reset the
+        connection past 4094."""
+        server = self.useFixture(api_server.APIServer())
+        query = '&'.join('uuid=%s' % ('%036d' % i) for i in range(190))
+        url = server.endpoint + '/servers?' + query
+        line = 'GET %s HTTP/1.1' % url[len(server.host_url):]
+        self.assertGreater(len(line), 7900)
+        resp = requests.get(url, headers={'X-Auth-Token': 'admin'},
+                            timeout=60)
+        self.assertEqual(200, resp.status_code, resp.text)
+        self.assertEqual([], resp.json()['servers'])

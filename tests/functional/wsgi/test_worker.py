@@ -124,6 +124,17 @@ class TestConnectionThreadWorker(testtools.TestCase):
         response, _ = worker.get('/')
         self.assertEqual(200, response.status)
 
+    def test_a_request_line_of_8000_bytes_is_answered(self):
+        """As Nova behind Apache: a listing filtered by many uuids (a
+        request line past gunicorn's default 4094 bytes) gets its
+        answer, on the settings nova-lite-api and -placement share."""
+        worker = self.useFixture(WorkerServer())
+        query = '&'.join(['uuid=%s' % ('%036d' % i) for i in range(191)])
+        path = '/thread?' + query
+        self.assertGreater(len('GET %s HTTP/1.1' % path), 8000)
+        response, _ = worker.get(path)
+        self.assertEqual(200, response.status)
+
     def test_sigterm_answers_the_request_under_way_then_exits(self):
         worker = self.useFixture(WorkerServer())
         idle = worker.connection()

@@ -20,7 +20,7 @@ from nova_lite import testing
 object_data = {
     'ComputeNode': '1.0-12aa74b244464ad25aa7c7e6c4be2061',
     'ComputeNodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'Instance': '1.0-d5254a37b05b2c4e18df3971518c4491',
+    'Instance': '1.0-f99c9f3c3a824076811a83e1e8924ffb',
     'InstanceAction': '1.0-eab81c7fee041e97c31caa64f25309c0',
     'InstanceActionEvent': '1.0-0cc21412b0f59e1751d16a3932601ac6',
     'InstanceActionEventList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
@@ -223,3 +223,17 @@ class SelectionDecisionTestCase(testtools.TestCase):
         self.assertEqual({'result': 'selected'}, sel.decision_dict())
         self.assertIn('decision', sel.obj_to_primitive()[
             'nova_lite_object.data'])
+
+
+class InstanceDiskConfigTestCase(testtools.TestCase):
+
+    def test_unset_auto_disk_config_reads_as_manual(self):
+        objects.register_all()
+        instance = objects.Instance(uuid='3f0ae0a8-6a7a-4d4c-9a1f-'
+                                         '9e0f2b7c9b10',
+                                    auto_disk_config=True)
+        self.assertTrue(instance.obj_to_primitive()[
+            'nova_lite_object.data']['auto_disk_config'])
+        # A row written before the column existed holds NULL: MANUAL.
+        instance.auto_disk_config = None
+        self.assertIs(False, instance.auto_disk_config)

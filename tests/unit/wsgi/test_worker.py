@@ -77,6 +77,14 @@ class TestOptions(testtools.TestCase):
         cfg.set('worker_class', options['worker_class'])
         self.assertIs(worker.ConnectionThreadWorker, cfg.worker_class)
 
+    def test_request_lines_up_to_8190_bytes(self):
+        """Apache's limit, which Nova's API runs behind (gunicorn's own
+        default is 4094)."""
+        options = server.options('x', '127.0.0.1', 8778, 1, 30)
+        cfg = gunicorn.config.Config()
+        cfg.set('limit_request_line', options['limit_request_line'])
+        self.assertEqual(8190, cfg.limit_request_line)
+
 
 class _Listener:
     """A listening socket with ``pending`` connections in its backlog."""
