@@ -36,6 +36,11 @@ ADMIN_HEADERS = {'X-Auth-Token': 'admin',
 # The ``auth_type: none`` clouds send this token: the member's project.
 MEMBER_PROJECT = 'notused'
 IMAGE = 'cirros-0.6.3-x86_64-disk'
+# The [DEFAULT] report_interval of the test labs' services (the lab's own
+# is 10 s). stack.sh returns once every compute has sent its first
+# heartbeat, which comes one interval after its first resource update:
+# with 10 s every stack (and restack) of a test waited most of that.
+TEST_REPORT_INTERVAL = 2
 
 
 def free_port():
@@ -85,7 +90,8 @@ class Lab:
     """One stacked lab: scripts, clients and its processes."""
 
     def __init__(self, cells=2, computes_per_cell=2, nodes_per_compute=3,
-                 database='mysql', name_prefix='nl_lab', keystone=False):
+                 database='mysql', name_prefix='nl_lab', keystone=False,
+                 report_interval=None):
         self.state = tempfile.mkdtemp(prefix='nova-lite-lab-')
         self.name = '%s_%s' % (name_prefix, uuid.uuid4().hex[:6])
         self.api_port, self.placement_port = free_port(), free_port()
@@ -97,6 +103,9 @@ class Lab:
             NOVA_LITE_NODES_PER_COMPUTE=str(nodes_per_compute),
             NOVA_LITE_DATABASE=database, INSTALL_SERVICES='False',
             OS_CLIENT_CONFIG_FILE=os.path.join(self.state, 'clouds.yaml'))
+        if report_interval is not None:
+            # oslo.config reads OS_<GROUP>__<OPTION> over the lab's files.
+            self.env['OS_DEFAULT__REPORT_INTERVAL'] = str(report_interval)
         self.resize(cells, computes_per_cell)
         self.keystone = None
         if keystone:
@@ -355,7 +364,8 @@ class LabTestCase(testtools.TestCase):
         # Own attributes only: a subclass (another backend) has its own lab.
         if vars(cls).get('lab') is None and \
                 vars(cls).get('lab_error') is None:
-            lab = Lab(**self.LAB_KWARGS)
+            lab = Lab(**{'report_interval': TEST_REPORT_INTERVAL,
+                         **self.LAB_KWARGS})
             cls.lab = lab
             try:
                 self.prepare_lab(lab)

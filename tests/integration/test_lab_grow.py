@@ -30,7 +30,8 @@ class TestGrowLab(testtools.TestCase):
         base.require_mysql(self)
         self.lab = lab_mod.Lab(cells=1, computes_per_cell=1,
                                nodes_per_compute=2, database='mysql',
-                               name_prefix='nl_grow')
+                               name_prefix='nl_grow',
+                               report_interval=lab_mod.TEST_REPORT_INTERVAL)
         self.addCleanup(self.lab.destroy)
         self.addOnException(
             lambda exc_info: lab_mod.attach_logs(self, self.lab))

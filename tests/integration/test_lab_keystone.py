@@ -86,7 +86,8 @@ class TestKeystoneLab(testtools.TestCase):
         base.require_rabbit(self)
         self.lab = lab_mod.Lab(cells=1, computes_per_cell=1,
                                nodes_per_compute=2, database='sqlite',
-                               name_prefix='nl_ks', keystone=True)
+                               name_prefix='nl_ks', keystone=True,
+                               report_interval=lab_mod.TEST_REPORT_INTERVAL)
         self.addCleanup(self.lab.destroy)
         self.addOnException(
             lambda exc_info: lab_mod.attach_logs(self, self.lab))
@@ -179,7 +180,8 @@ class TestKeystoneLabOnMySQL(testtools.TestCase):
         base.require_mysql(self)
         self.lab = lab_mod.Lab(cells=1, computes_per_cell=1,
                                nodes_per_compute=1, database='mysql',
-                               name_prefix='nl_ksm', keystone=True)
+                               name_prefix='nl_ksm', keystone=True,
+                               report_interval=lab_mod.TEST_REPORT_INTERVAL)
         self.addCleanup(self.lab.destroy)
         self.addOnException(
             lambda exc_info: lab_mod.attach_logs(self, self.lab))

@@ -94,7 +94,9 @@ class TestControllerAndTwoComputeHosts(testtools.TestCase):
                    NOVA_LITE_COMPUTES_PER_CELL='1',
                    NOVA_LITE_NODES_PER_COMPUTE='5', INSTALL_SERVICES='False',
                    PATH=self.bindir + ':' + os.environ['PATH'],
-                   OS_CLIENT_CONFIG_FILE=os.path.join(state, 'clouds.yaml'))
+                   OS_CLIENT_CONFIG_FILE=os.path.join(state, 'clouds.yaml'),
+                   OS_DEFAULT__REPORT_INTERVAL=str(
+                       lab_mod.TEST_REPORT_INTERVAL))
         for key in list(env):
             if key.startswith(('NOVA_LITE_AUTH', 'NOVA_LITE_RABBIT_URL',
                                'NOVA_LITE_MYSQL', 'NOVA_LITE_KEYSTONE',

@@ -9,6 +9,7 @@ import base64
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography import x509
+import fixtures
 import requests
 import testtools
 
@@ -214,6 +215,14 @@ class TestAggregates(FidelityTestCase):
 class TestHostsAndHypervisors(FidelityTestCase):
     def setUp(self):
         super().setUp()
+        # host1 reports up and no compute listens on the fake bus: the
+        # API's call to it (a disable) is recorded here, not left to wait
+        # for the RPC timeout.
+        self.host_enabled_calls = []
+        self.useFixture(fixtures.MockPatch(
+            'nova_lite.compute.rpcapi.ComputeAPI.set_host_enabled',
+            side_effect=lambda ctxt, host, enabled:
+            self.host_enabled_calls.append((host, enabled))))
         self.service, self.nodes = self.api.add_compute('host1', 'cell1')
         ctxt = self.api.cell_context('cell1')
         cell_db.service_create(ctxt, {'host': 'cond1', 'topic': 'conductor',
@@ -279,6 +288,7 @@ class TestHostsAndHypervisors(FidelityTestCase):
         resp = self.api.put(V + '/os-services/disable', {
             'host': 'host1', 'binary': 'nova-compute'})
         self.assertEqual(200, resp.status, resp)
+        self.assertEqual([('host1', False)], self.host_enabled_calls)
 
 
 class TestX509Keypairs(FidelityTestCase):

@@ -16,6 +16,7 @@ import concurrent.futures
 import threading
 import uuid
 
+import fixtures
 import requests
 import testtools
 
@@ -28,24 +29,63 @@ HEADERS = {'X-Auth-Token': 'admin', 'Content-Type': 'application/json',
            'OpenStack-API-Version': 'placement 1.39'}
 
 
-class _ConcurrencyChecks:
-    workers = 4
+class _RaceServer(fixtures.Fixture):
+    """A placement server and its database, shared by a test class."""
 
-    def _db_url(self):
+    def __init__(self, database, workers):
+        super().__init__()
+        self.database = database
+        self.workers = workers
+
+    def _setUp(self):
+        url = self.useFixture(self.database).url
+        self.placement = self.useFixture(
+            server.PlacementServer(url, workers=self.workers))
+
+
+class _ConcurrencyChecks:
+    """Each test races over a provider of its own, so the tests of a class
+    share one server (started at the first test, stopped after the last):
+    a several-worker server start, and on MariaDB a schema sync, per test
+    was most of the time of these tests."""
+
+    workers = 4
+    race_server = None
+
+    def _database(self):
+        """The fixture of the shared server's database."""
         raise NotImplementedError
+
+    def _require(self):
+        """Skip (or fail, in CI) without what the database needs."""
 
     def setUp(self):
         super().setUp()
-        self.placement = self.useFixture(
-            server.PlacementServer(self._db_url(), workers=self.workers))
+        self._require()
+        cls = type(self)
+        # Own attribute only: each backend's class has its own server.
+        if vars(cls).get('race_server') is None:
+            shared = _RaceServer(self._database(), self.workers)
+            shared.setUp()
+            cls.race_server = shared
+        self.placement = cls.race_server.placement
         self.session = requests.Session()
         self.session.headers.update(HEADERS)
         self.rp_uuid = str(uuid.uuid4())
         self._call('POST', '/resource_providers',
-                   {'name': 'race-rp', 'uuid': self.rp_uuid}, 200)
+                   {'name': 'race-rp-' + self.rp_uuid, 'uuid': self.rp_uuid},
+                   200)
         self._call('PUT', '/resource_providers/%s/inventories' % self.rp_uuid,
                    {'resource_provider_generation': 0,
                     'inventories': {'VCPU': {'total': CAPACITY}}}, 200)
+
+    @classmethod
+    def tearDownClass(cls):
+        shared = vars(cls).get('race_server')
+        cls.race_server = None
+        if shared is not None:
+            shared.cleanUp()
+        super().tearDownClass()
 
     def _call(self, method, path, body=None, expected=None):
         response = requests.request(method, self.placement.endpoint + path,
@@ -138,12 +178,13 @@ class _ConcurrencyChecks:
 
 
 class TestConcurrencySQLite(_ConcurrencyChecks, testtools.TestCase):
-    def _db_url(self):
-        return self.useFixture(db_fixtures.SQLiteDatabase(
-            'placement.sqlite')).url
+    def _database(self):
+        return db_fixtures.SQLiteDatabase('placement.sqlite')
 
 
 class TestConcurrencyMySQL(_ConcurrencyChecks, testtools.TestCase):
-    def _db_url(self):
-        return self.useFixture(db_fixtures.MySQLDatabase(
-            self, prefix='nl_placement_race')).url
+    def _require(self):
+        db_fixtures.skip_or_fail_without_mysql(self)
+
+    def _database(self):
+        return db_fixtures.MySQLDatabase(self, prefix='nl_placement_race')
