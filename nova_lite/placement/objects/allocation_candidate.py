@@ -26,7 +26,11 @@ The rules (Placement's, restated):
   the trees when ``randomize`` is set); ``max_candidates`` bounds the
   generation in every case.
 
-The SQL lives in :mod:`research_context`; this module is plain Python.
+This module is plain Python, the top of the read path: it calls down,
+once per step, into :mod:`root_query` (which trees may serve),
+:mod:`tree_reads` (those trees as providers; both run statements of
+:mod:`tree_statements`) and, at the end, :mod:`candidate_answer`; none of
+them calls back up.
 """
 
 import itertools
@@ -36,7 +40,7 @@ from oslo_log import log as logging
 
 from nova_lite.placement.db import api as db_api
 from nova_lite.placement.objects import candidate_answer as answer
-from nova_lite.placement.objects import research_context as research
+from nova_lite.placement.objects import root_query
 from nova_lite.placement.objects import tree_reads
 
 LOG = logging.getLogger(__name__)
@@ -413,7 +417,7 @@ def _collect(search, rules, trees):
 def _batches(context, search):
     """(root ids, their providers' rows or None, their usage rows or None)
     to examine, in order,
-    until the search is full (see :func:`research.viable_trees`)."""
+    until the search is full (see :func:`root_query.viable_trees`)."""
     request = search.request
     if request.limit is not None and not request.randomize:
         # NOTE(nova_lite): the SQL filter is only a necessary condition;
@@ -430,7 +434,7 @@ def _batches(context, search):
         after = None
         room = False
         while not search.full:
-            roots, rows, ahead = research.viable_trees(
+            roots, rows, ahead = root_query.viable_trees(
                 context, request, search.ids, search.sharing, after, size,
                 room=room)
             if not roots:
@@ -448,10 +452,10 @@ def _batches(context, search):
     # at the price of a usage lookup per inventory row; the randomized
     # limited search keeps it (fewer trees shuffled and read).
     if request.limit is None:
-        yield research.viable_trees(context, request, search.ids,
+        yield root_query.viable_trees(context, request, search.ids,
                                     search.sharing, room=False)
         return
-    roots = research.viable_roots(context, request, search.ids,
+    roots = root_query.viable_roots(context, request, search.ids,
                                   search.sharing)
     random.shuffle(roots)
     size = max(request.limit * 2, MIN_BATCH)
@@ -502,7 +506,7 @@ def _usable(rules, sharing):
 
 
 def _search(context, request):
-    ids = research.resolve(context, request)
+    ids = root_query.resolve(context, request)
     sharing = tree_reads.load_sharing(context, request, ids)
     search = _Search(request, ids, sharing)
     rules = [_GroupRules(g, ids) for g in request.ordered_groups]
