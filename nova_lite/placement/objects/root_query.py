@@ -18,8 +18,7 @@ survives (in :mod:`allocation_candidate`).
    bounds the work. :func:`plan` turns the conditions into one hashable
    value, :func:`build` the statement, kept per plan;
 3. :func:`viable_trees` reads the chosen trees' providers with it where
-   one statement is cheaper than two; :mod:`tree_reads` reads the rest
-   of the trees (inventories with usage, traits, aggregates).
+   one statement is cheaper than two; :mod:`tree_reads` reads the rest.
 """
 
 import functools
@@ -323,21 +322,20 @@ def _classes_have_room(root, conditions):
 PLAN_CACHE_SIZE = 256
 
 
-def _room_plan(request, ids, sharing, correlated):
+def _room_plan(request, ids, sharing_room, correlated):
     """The capacity conditions: per class ``('tree', rc_id, amount,
     fitting sharing ids, correlated, forbidden trait ids)``, or, for the
     classes no sharing provider offers, folded into one ``('classes',
     ((rc_id, amount, forbidden), ...))`` when the whole tree is scanned
     anyway (no ``limit``). A provider with one of the group's forbidden
-    traits does not count."""
+    traits does not count (``sharing_room``: see :func:`plan`)."""
     conditions, plain = [], []
     for group in request.groups.values():
         forbidden = frozenset(ids.trait_ids(group.forbidden_traits))
         for rc, amount in group.resources.items():
             rc_id = ids.rcs[rc]
-            fitting = frozenset(p.id for p in sharing.values()
-                                if p.fits(rc_id, amount)
-                                and not p.traits & forbidden)
+            fitting = sharing_room.get((rc_id, amount, forbidden),
+                                       frozenset())
             if fitting or correlated:
                 conditions.append(('tree', rc_id, amount, fitting,
                                    correlated, forbidden))
@@ -378,20 +376,25 @@ def _fused(conditions):
     return result
 
 
-def _traits_plan(request, ids, sharing):
+def _traits_plan(request, ids, sharing_room):
     """The required any-of entries of every group, as sorted tuples of
     trait ids; none when sharing providers (from outside the tree) may
     bring the traits."""
-    if sharing:
+    if sharing_room:
         return ()
     return tuple(sorted({tuple(sorted(ids.trait_ids(names)))
                          for group in request.groups.values()
                          for names in group.required_any_of}))
 
 
-def plan(request, ids, sharing, correlated, room=True):
+def plan(request, ids, sharing_room, correlated, room=True):
     """Everything :func:`build` needs, hashable; without the
-    capacity conditions unless ``room``."""
+    capacity conditions unless ``room``.
+
+    :param sharing_room: which sharing providers have room for each
+        class of the request, as ``allocation_candidate._sharing_room``
+        decides it (this module sees ids, not providers).
+    """
     unnumbered = request.groups.get('')
     member_of = ()
     in_tree = ()
@@ -400,8 +403,9 @@ def plan(request, ids, sharing, correlated, room=True):
                           for uuids, forbidden in unnumbered.member_of)
         if unnumbered.in_tree:
             in_tree = (ids.tree_roots.get(unnumbered.in_tree),)
-    return (_room_plan(request, ids, sharing, correlated) if room else (),
-            _traits_plan(request, ids, sharing),
+    return (_room_plan(request, ids, sharing_room, correlated)
+            if room else (),
+            _traits_plan(request, ids, sharing_room),
             tuple((tuple(sorted(ids.trait_ids(names))), forbidden)
                   for names, forbidden in request.root_required),
             member_of, in_tree)
@@ -513,24 +517,24 @@ def packed(query):
 
 # -- running it ---------------------------------------------------------------
 
-def _root_query(request, ids, sharing, after, limit, room):
+def _root_query(request, ids, sharing_room, after, limit, room):
     """(statement, parameters) of the root query :func:`viable_roots` and
     :func:`viable_trees` run, or None when, without ``room``, nothing
     narrows the trees and there is no ``limit`` (every tree)."""
-    planned = plan(request, ids, sharing, correlated=limit is not None,
-                   room=room)
+    planned = plan(request, ids, sharing_room,
+                   correlated=limit is not None, room=room)
     if not room and limit is None and not any(planned):
         return None
     params = {'after': after} if after is not None else {}
     return build(planned, after is not None, limit), params
 
 
-def viable_roots(context, request, ids, sharing, after=None, limit=None,
-                 room=True):
+def viable_roots(context, request, ids, sharing_room, after=None,
+                 limit=None, room=True):
     """Ids of root providers whose tree may satisfy ``request``, ascending.
 
-    :param sharing: {id: Provider} of the sharing providers (see
-        :func:`tree_reads.load_sharing`).
+    :param sharing_room: the sharing providers with room (see
+        :func:`plan`).
     :param room: check capacity in SQL too. Without it only the cheap
         conditions (traits, aggregates, in_tree, root_required: index
         lookups in small link tables) narrow the trees, and None (every
@@ -541,7 +545,7 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
         as reading the inventories, and the Python checks, which are
         exact, repeat it.
     """
-    found = _root_query(request, ids, sharing, after, limit, room)
+    found = _root_query(request, ids, sharing_room, after, limit, room)
     if found is None:
         return None
     query, params = found
@@ -553,8 +557,8 @@ def viable_roots(context, request, ids, sharing, after=None, limit=None,
     return [r[0] for r in context.session.execute(query, params).all()]
 
 
-def viable_trees(context, request, ids, sharing, after=None, limit=None,
-                 room=True):
+def viable_trees(context, request, ids, sharing_room, after=None,
+                 limit=None, room=True):
     """(root ids, provider rows, {'usage': rows}) of the trees
     :func:`viable_roots` finds.
 
@@ -578,9 +582,9 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
     together = not room and limit is not None and tree_reads.on_mariadb(
         context.session)
     if not together and not tree_reads.on_sqlite(context.session):
-        return viable_roots(context, request, ids, sharing, after, limit,
-                            room), None, None
-    found = _root_query(request, ids, sharing, after, limit, room)
+        return viable_roots(context, request, ids, sharing_room, after,
+                            limit, room), None, None
+    found = _root_query(request, ids, sharing_room, after, limit, room)
     if found is None:
         return None, None, None
     query, params = found
@@ -589,8 +593,8 @@ def viable_trees(context, request, ids, sharing, after=None, limit=None,
         rows, usage = tree_reads.unpack_union(
             context.session.execute(statement, params).all(), 2)
         if rows is None or usage is None:
-            return viable_roots(context, request, ids, sharing, after,
-                                limit, room), None, None
+            return viable_roots(context, request, ids, sharing_room,
+                                after, limit, room), None, None
         return sorted({row[3] for row in rows}), rows, {'usage': usage}
     result = context.session.execute(
         tree_statements.providers_of(query), params)

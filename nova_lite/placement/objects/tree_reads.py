@@ -38,7 +38,8 @@ UNKNOWN_SHARE = 0.1
 
 
 class Provider:
-    """One provider as the candidate builder needs it."""
+    """One provider as the candidate builder needs it: a record of what
+    was read (the rules that use it are ``allocation_candidate``'s)."""
 
     __slots__ = ('id', 'uuid', 'parent_id', 'root_id', 'version',
                  'traits', 'aggs', 'inv', 'sharing')
@@ -57,19 +58,6 @@ class Provider:
         # stmts.CAPACITY_READS)
         self.inv = {}
         self.sharing = False
-
-    def fits(self, rc_id, amount, already=0):
-        """Room for ``amount`` more (on top of ``already`` in this
-        request) within the unit constraints."""
-        inv = self.inv.get(rc_id)
-        if inv is None:
-            return False
-        capacity, min_unit, max_unit, step, used = inv
-        if amount < min_unit or amount > max_unit or amount % step:
-            return False
-        if already and amount + already > max_unit:
-            return False
-        return capacity - used >= amount + already
 
 
 def _provider(row):
