@@ -26,7 +26,11 @@ The rules (Placement's, restated):
   the trees when ``randomize`` is set); ``max_candidates`` bounds the
   generation in every case.
 
-The SQL lives in :mod:`research_context`; this module is plain Python.
+This module is plain Python, the top of the read path: it calls down,
+once per step, into :mod:`root_query` (which trees may serve),
+:mod:`tree_reads` (those trees as providers; both run statements of
+:mod:`tree_statements`) and, at the end, :mod:`candidate_answer`; none of
+them calls back up.
 """
 
 import itertools
@@ -36,7 +40,7 @@ from oslo_log import log as logging
 
 from nova_lite.placement.db import api as db_api
 from nova_lite.placement.objects import candidate_answer as answer
-from nova_lite.placement.objects import research_context as research
+from nova_lite.placement.objects import root_query
 from nova_lite.placement.objects import tree_reads
 
 LOG = logging.getLogger(__name__)
@@ -46,13 +50,15 @@ MIN_BATCH = 16
 
 
 class _Search:
-    """One request being answered: the ids, the sharing providers and the
+    """One request being answered: the ids, the sharing providers (and
+    which classes they have room for: :func:`_sharing_room`) and the
     results gathered so far."""
 
-    def __init__(self, request, ids, sharing):
+    def __init__(self, request, ids, sharing, sharing_room):
         self.request = request
         self.ids = ids
         self.sharing = sharing
+        self.sharing_room = sharing_room
         self.anchored = {}
         self.results = []
         self.seen = set()
@@ -72,6 +78,22 @@ class _Search:
 
 
 # -- per-provider checks ------------------------------------------------------
+
+def _fits(provider, rc_id, amount, already=0):
+    """Room on ``provider`` for ``amount`` more of ``rc_id`` (on top of
+    ``already`` in this request) within the unit constraints. The
+    capacity rule lives with the other rules: a provider is a record of
+    what the tree reads found."""
+    inv = provider.inv.get(rc_id)
+    if inv is None:
+        return False
+    capacity, min_unit, max_unit, step, used = inv
+    if amount < min_unit or amount > max_unit or amount % step:
+        return False
+    if already and amount + already > max_unit:
+        return False
+    return capacity - used >= amount + already
+
 
 def _in_all(aggs, entries):
     """``aggs`` meets every positive member_of entry (any-of each)."""
@@ -139,7 +161,7 @@ class _GroupRules:
         """``provider`` alone satisfies the whole group."""
         if not _traits_ok(provider.traits, self.any_of, self.forbidden):
             return False
-        if not all(provider.fits(rc, n) for rc, n in self.resources):
+        if not all(_fits(provider, rc, n) for rc, n in self.resources):
             return False
         return self.placed_ok(provider, anchor)
 
@@ -158,7 +180,7 @@ def _numbered_fragments(rules, pool, anchor):
 def _single_provider_fragments(rules, provider, anchor):
     """The common flat case: one provider serves the whole group."""
     if provider.traits & rules.forbidden or not all(
-            provider.fits(rc, n) for rc, n in rules.resources):
+            _fits(provider, rc, n) for rc, n in rules.resources):
         return []
     if rules.any_of and not all(provider.traits & e for e in rules.any_of):
         return []
@@ -174,7 +196,7 @@ def _unnumbered_fragments(rules, pool, anchor):
     for rc_id, amount in rules.resources:
         fitting = [p for p in pool
                    if not (p.traits & rules.forbidden)
-                   and p.fits(rc_id, amount)
+                   and _fits(p, rc_id, amount)
                    and rules.placed_ok(p, anchor)]
         if not fitting:
             return []
@@ -216,7 +238,7 @@ def _merge(parts, by_id):
             for rc_id, amount in resources.items():
                 if rc_id in target:
                     already = target[rc_id]
-                    if not by_id[rp_id].fits(rc_id, amount, already):
+                    if not _fits(by_id[rp_id], rc_id, amount, already):
                         return None
                     target[rc_id] = already + amount
                 else:
@@ -315,7 +337,7 @@ def _single_checker(rules):
     the same order (forbidden traits, every class fits, the any-of
     entries, then member_of and in_tree), with the group's values bound
     once instead of looked up per provider. On a 1,000-tree answer the
-    generic path's calls (``fits`` per class, generator per ``all``)
+    generic path's calls (``_fits`` per class, generator per ``all``)
     were a fifth of the search.
 
     The unnumbered group's member_of is left out: for a tree of one
@@ -413,7 +435,7 @@ def _collect(search, rules, trees):
 def _batches(context, search):
     """(root ids, their providers' rows or None, their usage rows or None)
     to examine, in order,
-    until the search is full (see :func:`research.viable_trees`)."""
+    until the search is full (see :func:`root_query.viable_trees`)."""
     request = search.request
     if request.limit is not None and not request.randomize:
         # NOTE(nova_lite): the SQL filter is only a necessary condition;
@@ -430,9 +452,9 @@ def _batches(context, search):
         after = None
         room = False
         while not search.full:
-            roots, rows, ahead = research.viable_trees(
-                context, request, search.ids, search.sharing, after, size,
-                room=room)
+            roots, rows, ahead = root_query.viable_trees(
+                context, request, search.ids, search.sharing_room, after,
+                size, room=room)
             if not roots:
                 return
             yield roots, rows, ahead
@@ -448,11 +470,11 @@ def _batches(context, search):
     # at the price of a usage lookup per inventory row; the randomized
     # limited search keeps it (fewer trees shuffled and read).
     if request.limit is None:
-        yield research.viable_trees(context, request, search.ids,
-                                    search.sharing, room=False)
+        yield root_query.viable_trees(context, request, search.ids,
+                                      search.sharing_room, room=False)
         return
-    roots = research.viable_roots(context, request, search.ids,
-                                  search.sharing)
+    roots = root_query.viable_roots(context, request, search.ids,
+                                    search.sharing_room)
     random.shuffle(roots)
     size = max(request.limit * 2, MIN_BATCH)
     for start in range(0, len(roots), size):
@@ -501,11 +523,29 @@ def _usable(rules, sharing):
     return usable
 
 
+def _sharing_room(rules, sharing):
+    """{(rc id, amount, forbidden trait ids): ids of the sharing
+    providers with room for that amount of a group and none of its
+    forbidden traits}, empty without sharing providers: what the root
+    query needs of them (``root_query.plan``), decided once per request
+    by the rules here, so that the SQL side sees ids, not providers."""
+    room = {}
+    if not sharing:
+        return room
+    for group_rules in rules:
+        forbidden = frozenset(group_rules.forbidden)
+        for rc_id, amount in group_rules.resources:
+            room[rc_id, amount, forbidden] = frozenset(
+                p.id for p in sharing.values()
+                if _fits(p, rc_id, amount) and not p.traits & forbidden)
+    return room
+
+
 def _search(context, request):
-    ids = research.resolve(context, request)
+    ids = root_query.resolve(context, request)
     sharing = tree_reads.load_sharing(context, request, ids)
-    search = _Search(request, ids, sharing)
     rules = [_GroupRules(g, ids) for g in request.ordered_groups]
+    search = _Search(request, ids, sharing, _sharing_room(rules, sharing))
     by_id = dict(sharing)
     with_aggs = _with_aggs(request, sharing)
     usable = _usable(rules, sharing)

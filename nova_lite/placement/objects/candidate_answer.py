@@ -5,13 +5,16 @@ class names (:class:`Candidates`), the summaries' providers and names
 named requests) built only when a caller asks for them (before 1.12, and
 the byte-identity tests).
 
-Split from :mod:`allocation_candidate`, which finds the candidates.
+Split from :mod:`allocation_candidate`, which finds the candidates and
+calls :func:`summaries` once, at the end: the only SQL here is the
+lookup of the few names the search did not resolve itself.
 """
 
 import dataclasses
 
+import sqlalchemy as sa
+
 from nova_lite.placement.objects import common
-from nova_lite.placement.objects import research_context as research
 
 
 class Candidates:
@@ -134,6 +137,18 @@ def summaries(context, search, by_id, all_classes):
     return SummarySource(ids, by_id, rc_names, trait_names, wanted), rc_names
 
 
+def _lookup(table):
+    """``SELECT id, name WHERE id IN :keys`` of ``table``, built once at
+    import: a prebuilt statement spares its construction and
+    SQLAlchemy's cache key walk."""
+    return sa.select(table.c.id, table.c.name).where(
+        table.c.id.in_(sa.bindparam('keys', expanding=True)))
+
+
+_NAMES_BY_ID = {common.RC.name: _lookup(common.RC),
+                common.TRAIT.name: _lookup(common.TRAIT)}
+
+
 def _names(context, table, id_values, known, standard=None):
     """{id: name} for ``id_values``: the names the request itself
     resolved (``known``, {name: id}, read in this transaction), the
@@ -150,7 +165,9 @@ def _names(context, table, id_values, known, standard=None):
                 names[i] = name
                 missing.discard(i)
     if missing:
-        names.update(research.names_by_id(context, table, missing))
+        rows = context.session.execute(_NAMES_BY_ID[table.name],
+                                       {'keys': sorted(missing)}).all()
+        names.update({r[0]: r[1] for r in rows})
     return names
 
 

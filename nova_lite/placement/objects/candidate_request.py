@@ -1,9 +1,9 @@
 """What ``GET /allocation_candidates`` asks for, parsed and version-free.
 
 The handler turns the query string into a :class:`CandidateRequest`; the
-object layer (``research_context`` for SQL, ``allocation_candidate`` for
-the combination of providers) only ever sees this, never webob or
-microversions except through the plain flags set here.
+object layer (``allocation_candidate`` for the combination of providers,
+``root_query`` and ``tree_reads`` for SQL) only ever sees this, never
+webob or microversions except through the plain flags set here.
 
 Traits and aggregates use the same entry shape as
 ``provider_filters``: a list of ``(names, forbidden)`` where ``names`` is an

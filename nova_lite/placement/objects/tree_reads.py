@@ -1,22 +1,26 @@
 """Reading the trees of allocation candidates: providers, inventories
 with usage, traits and aggregates, by the prebuilt statements of
 :mod:`tree_statements`, into :class:`Provider` objects the candidate
-builder combines.
+builder combines; and what a worker remembers of them between searches
+(:class:`ProviderStates`), so that most searches read only the usage.
 
-Split from :mod:`research_context` (which decides which trees to read)
-because this is the per-provider half of the request's cost: the rows
-read here are what a large answer spends most of its SQL time on.
+Why apart from :mod:`root_query` (which decides which trees to read):
+this is the per-provider half of the request's cost, the rows read here
+are what a large answer spends most of its SQL time on. Both run their
+statements as the database reads them best: :func:`on_sqlite` and
+:func:`on_mariadb` say which, :func:`unpack` reads MariaDB's packed rows.
 """
 
 import functools
 import json
+import threading
+import weakref
 
 import sqlalchemy as sa
 
 from nova_lite.placement.objects import common
-from nova_lite.placement.objects import packed_rows
-from nova_lite.placement.objects import provider_states
 from nova_lite.placement.objects import tree_statements as stmts
+
 
 RP = common.RP
 RP_AGG = common.RP_AGG
@@ -27,14 +31,15 @@ IN_LIST_MAX = 500
 # stmts.INVENTORIES_BY_ID_LIST) when they are at most this share
 # of the providers the range or whole-table read would cover.
 NARROW_SHARE = 0.75
-# A read whose providers provider_states knows but for at most this share
+# A read whose providers ProviderStates knows but for at most this share
 # reads the others by id, one statement more; more unknown (a small
 # lab's two nodes, one of them just claimed), it reads every tree again.
 UNKNOWN_SHARE = 0.1
 
 
 class Provider:
-    """One provider as the candidate builder needs it."""
+    """One provider as the candidate builder needs it: a record of what
+    was read (the rules that use it are ``allocation_candidate``'s)."""
 
     __slots__ = ('id', 'uuid', 'parent_id', 'root_id', 'version',
                  'traits', 'aggs', 'inv', 'sharing')
@@ -44,7 +49,7 @@ class Provider:
         self.uuid = uuid
         self.parent_id = parent_id
         self.root_id = root_id
-        # (generation, updated_at as text): what provider_states keys on
+        # (generation, updated_at as text): what ProviderStates keys on
         self.version = version
         self.traits = set()
         self.aggs = set()
@@ -53,25 +58,6 @@ class Provider:
         # stmts.CAPACITY_READS)
         self.inv = {}
         self.sharing = False
-
-    def capacity(self, rc_id):
-        return int(self.inv[rc_id][0])
-
-    def used(self, rc_id):
-        return self.inv[rc_id][4]
-
-    def fits(self, rc_id, amount, already=0):
-        """Room for ``amount`` more (on top of ``already`` in this
-        request) within the unit constraints."""
-        inv = self.inv.get(rc_id)
-        if inv is None:
-            return False
-        capacity, min_unit, max_unit, step, used = inv
-        if amount < min_unit or amount > max_unit or amount % step:
-            return False
-        if already and amount + already > max_unit:
-            return False
-        return capacity - used >= amount + already
 
 
 def _provider(row):
@@ -93,6 +79,38 @@ def on_sqlite(session):
     return session.get_bind().dialect.name == 'sqlite'
 
 
+def on_mariadb(session):
+    """Whether ``session`` reads from MariaDB, where the reads are packed
+    (:mod:`tree_statements`): the only server whose text for floats was
+    checked against the protocol's."""
+    return getattr(session.get_bind().dialect, 'is_mariadb', False)
+
+
+def unpack(result):
+    """The rows of a packed read's ``result`` (its one row) as lists, or
+    None when the value was cut short or a value could not be packed
+    (the caller then reads the rows plainly)."""
+    count, text = result[0]
+    if not count:
+        return []
+    if text is None:
+        return None
+    try:
+        rows = json.loads('[%s]' % text)
+    except ValueError:
+        return None
+    return rows if len(rows) == count else None
+
+
+def unpack_union(result, number):
+    """[rows or None] of the ``number`` statements of a
+    :func:`tree_statements.packed_union` read's ``result`` (see
+    :func:`unpack`)."""
+    parts = {tag: (count, text) for tag, count, text in result}
+    return [unpack([parts[i]]) if i in parts else None
+            for i in range(number)]
+
+
 def _params(roots, by):
     if roots is None:
         return {}
@@ -111,13 +129,13 @@ def _execute_tree_reads(context, names, roots, by=stmts.BY_ROOT):
     float the drivers return as is (no type processing to apply), and a
     result row object per row was about a quarter of the read's CPU.
 
-    On MariaDB the reads are packed (:mod:`packed_rows`), all of them in
+    On MariaDB the reads are packed (:mod:`tree_statements`), all of them in
     one statement; a read the packed form cannot give exactly is read
     plainly."""
     key = None if roots is None else by
     params = _params(roots, by)
     found = {}
-    if packed_rows.applies(context.session):
+    if on_mariadb(context.session):
         found = _packed_reads(context, key, names, params)
     sqlite = on_sqlite(context.session)
     for name in names:
@@ -147,18 +165,18 @@ def _plain_read(context, statement, params):
 def _packed_statement(key, names):
     """The packed form of the tree reads ``names`` of ``key``, built on
     first use (a handful of sets in all)."""
-    return packed_rows.packed_union(
+    return stmts.packed_union(
         [stmts.TREES[key][name] for name in names])
 
 
 def _packed_reads(context, key, names, params):
     """{name: rows or None} of the tree reads ``names`` through
-    :func:`packed_rows.packed_union`, as the plain reads give them (the
+    :func:`tree_statements.packed_union`, as the plain reads give them (the
     inventories' ratio a float); None for a read that cannot be read so
     exactly."""
     names = tuple(names)
     statement = _packed_statement(key, names)
-    found = dict(zip(names, packed_rows.unpack_union(
+    found = dict(zip(names, unpack_union(
         _plain_read(context, statement, params), len(names)), strict=True))
     rows = found.get('inventories')
     if rows:
@@ -192,7 +210,7 @@ def _read_ahead(context, with_aggs):
     trip and one statement's overhead fewer when the providers are known
     at their version (the common case), a usage read (a cheap grouped
     index range) wasted when they are not."""
-    if not packed_rows.applies(context.session):
+    if not on_mariadb(context.session):
         return ()
     return ('usage', 'aggs') if with_aggs is True else ('usage',)
 
@@ -265,7 +283,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=stmts.BY_ROOT,
         lo, hi = min(providers), max(providers)
         if hi - lo < 2 * len(providers):
             roots, by = [lo, hi], stmts.BY_ID_RANGE
-    states = provider_states.of(context.session)
+    states = states_of(context.session)
     known, unknown = states.recall(providers, usable)
     if known and len(unknown) <= UNKNOWN_SHARE * len(providers):
         return _load_known(context, states, providers, known, unknown,
@@ -302,7 +320,7 @@ def _load(context, roots, with_aggs=True, keep=None, by=stmts.BY_ROOT,
 
 def _load_known(context, states, providers, known, unknown, with_aggs,
                 roots, by, ahead=None):
-    """:func:`_load`'s providers when :mod:`provider_states` knows the
+    """:func:`_load`'s providers when :class:`ProviderStates` knows the
     inventories and traits of most of them at their version: the usage
     (and the aggregates, when wanted) read of the same providers, and
     the inventories and traits of the ``unknown`` ones read by id (a
@@ -413,7 +431,7 @@ def _read_trees(context, root_ids, with_aggs, usable=None, rows=None,
 
 def load_sharing(context, request, ids):
     """{id: Provider} of sharing providers with a requested class (their
-    ids found by :func:`research_context.resolve`)."""
+    ids found by :func:`root_query.resolve`)."""
     if not ids.sharing:
         return {}
     sharing = _load(context, sorted(ids.sharing), by=stmts.BY_ID)
@@ -441,3 +459,125 @@ def anchors(context, sharing, root_ids=None):
     for provider in sharing.values():
         result.setdefault(provider.root_id, set()).add(provider.id)
     return result
+
+
+# -- provider states ----------------------------------------------------------
+#
+# What a placement worker remembers of providers between candidate
+# searches: each provider's inventories (capacity and unit limits, not the
+# usage) and traits, as they were at one version of the provider.
+#
+# Why: reading and converting those rows is most of a large search's SQL
+# cost (thousands of inventory rows at 1,000 providers on SQLite; on
+# MariaDB the packed read of inventories and traits is the slowest
+# statement), and they change far less often than they are read. The
+# effect on each query is in doc/benchmarks.md. The usage, which every
+# claim and every delete changes, is still read on every request.
+#
+# Why a version is enough: every write to a provider's inventories or
+# traits bumps its generation in the same transaction, and writes
+# ``updated_at`` with it (``common.increment_generation``). A provider is
+# known by its id and uuid; the version is its generation and that
+# ``updated_at``, so a provider deleted and created again with the same
+# uuid (and, on SQLite, the same reused id) is not mistaken for the old
+# one when it reaches the same generation. The generation is read with
+# the provider's row, before its inventories and traits are, so a write
+# landing between the two reads leaves an entry under the older version,
+# which no later read matches.
+#
+# What is not remembered: aggregates (an aggregate change before
+# microversion 1.19 does not bump the generation) and usage. The states
+# are per database engine (a test's fresh database is another engine) and
+# per process (each worker learns them on its own first search).
+
+# More entries than this and the states are dropped whole and learnt
+# again (about 0.5 KB each: 50,000 providers ~25 MB per worker).
+MAX_ENTRIES = 50000
+
+_BY_ENGINE = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+class ProviderStates:
+    """{provider id: (uuid, version, inventories or None, traits)} of
+    one database, filled by full reads and used when a search's
+    providers are all known."""
+
+    def __init__(self, limit=MAX_ENTRIES):
+        self.limit = limit
+        self._entries = {}
+
+    def __len__(self):
+        return len(self._entries)
+
+    def clear(self):
+        self._entries.clear()
+
+    def recall(self, providers, usable=None):
+        """([(provider, inventories or None, traits)] of the providers of
+        ``providers`` ({id: Provider}) known at their version, {id:
+        Provider} of the others).
+
+        An entry without inventories (its provider was left unread by a
+        narrowed read) serves only when ``usable`` rejects the provider
+        by its traits: that provider is then left without inventories,
+        as the narrowed read leaves it; otherwise it is unknown."""
+        entries = self._entries
+        found, unknown = [], {}
+        for rp_id, provider in providers.items():
+            entry = entries.get(rp_id)
+            if (entry is None or entry[0] != provider.uuid or
+                    entry[1] != provider.version or
+                    (entry[2] is None and (
+                        usable is None or
+                        _usable_with(provider, entry[3], usable)))):
+                unknown[rp_id] = provider
+            else:
+                found.append((provider, entry[2], entry[3]))
+        return found, unknown
+
+    def remember(self, providers, read):
+        """Keep the inventories and traits of ``providers`` as just read;
+        ``read``: the ids whose inventories were read, None for all (the
+        others are kept with their traits only). The inventories are kept
+        with no usage, the tuples a provider without allocations gets
+        as they are."""
+        entries = self._entries
+        new = sum(1 for rp_id in providers if rp_id not in entries)
+        if len(entries) + new > self.limit:
+            entries.clear()
+        for rp_id, provider in providers.items():
+            inventories = None
+            if read is None or rp_id in read:
+                inventories = {rc: values[:4] + (0,)
+                               for rc, values in provider.inv.items()}
+            entries[rp_id] = (provider.uuid, provider.version, inventories,
+                              frozenset(provider.traits))
+
+
+def _usable_with(provider, traits, usable):
+    """``usable(provider)`` as it answers with ``traits`` filled in."""
+    provider.traits = traits
+    try:
+        return usable(provider)
+    finally:
+        provider.traits = set()
+
+
+def states_of(session):
+    """The :class:`ProviderStates` of ``session``'s database engine."""
+    bind = session.get_bind()
+    engine = getattr(bind, 'engine', bind)
+    states = _BY_ENGINE.get(engine)
+    if states is None:
+        with _LOCK:
+            states = _BY_ENGINE.get(engine)
+            if states is None:
+                states = _BY_ENGINE[engine] = ProviderStates()
+    return states
+
+
+def clear_states():
+    """Forget every engine's states (a test comparing cold reads)."""
+    for states in list(_BY_ENGINE.values()):
+        states.clear()

@@ -1,23 +1,48 @@
-"""The statements that read allocation candidates' trees: providers,
-inventories with usage, traits, aggregates.
+"""The statements of allocation candidates' SQL reads, built once, and
+their packed form for MariaDB.
 
-They are the same few statements on every request, so they are built
-once here, at import, with the root ids passed as an expanding parameter:
-a request pays neither their construction nor SQLAlchemy's cache key walk
+The tree reads (providers, inventories with usage, traits, aggregates)
+are the same few statements on every request, so they are built here, at
+import, with the root ids passed as an expanding parameter: a request
+pays neither their construction nor SQLAlchemy's cache key walk
 (memoized on the statement object). Each read comes in the forms of
 :data:`TREES`: every provider (key None), the providers of some trees
 (``BY_ROOT``, ``BY_RANGE``) and some providers by id (``BY_ID``,
 ``BY_ID_RANGE``). :mod:`tree_reads` runs them and turns the rows into
-providers; split from it so that what is read and how it is loaded can
-each be read on its own.
+providers; :mod:`root_query` builds the statement that picks the trees.
+
+Packed rows. PyMySQL decodes the text protocol in Python, value by value
+and packet by packet, and MariaDB writes a packet per row. The tree reads
+of an allocation candidates request at 1,000 providers are ~7,000 rows
+(3,000 inventories of 9 values): on MariaDB 10.11, reading them as rows
+costs about ten times the client CPU and far more wall time than the
+same rows as one ``GROUP_CONCAT`` value that ``json.loads`` (C) parses
+(doc/benchmarks.md). So on MariaDB a read is rewritten into one row
+(:func:`packed_union`, :func:`packed_ids`): ``COUNT(*)`` and the rows as
+JSON arrays (``[1,2,...],[...]``), ``group_concat_max_len`` raised for
+the statement. The answer must be the rows a plain read gives, value for
+value (:func:`tree_reads.unpack` checks it):
+
+* a value cut at ``group_concat_max_len`` fails to parse or to count,
+  and the caller reads the rows plainly instead;
+* a ``FLOAT`` as ``CONCAT`` writes it is the text the protocol sends
+  (what PyMySQL's ``float()`` reads) for every value tried from 1e-11 to
+  3.4e38 (11,000 values, random bit patterns among them), not below
+  (MariaDB 10.11 drops a digit around 1e-13); the float columns are
+  packed only at or above ``FLOAT_EXACT_MIN`` (or zero), and any other
+  value makes the read plain;
+* the rows keep the plain read's order (the order the plan produces
+  them): a provider's inventories are a dict whose order is the
+  summary's.
 """
 
 import functools
 
 import sqlalchemy as sa
+from sqlalchemy.ext import compiler
+from sqlalchemy.sql import visitors
 
 from nova_lite.placement.objects import common
-from nova_lite.placement.objects import packed_rows
 
 RP = common.RP
 INV = common.INV
@@ -26,6 +51,93 @@ RP_TRAIT = common.RP_TRAIT
 RP_AGG = common.RP_AGG
 
 _IDS = sa.bindparam('ids', expanding=True)
+
+
+# -- packed rows (MariaDB) ----------------------------------------------------
+
+# Longest packed value accepted (MariaDB's own default is 1 MB: about
+# 30,000 inventory rows); the rows must fit in max_allowed_packet too.
+MAX_LENGTH = 1 << 26
+FLOAT_EXACT_MIN = 1e-6
+
+
+class _Packed(sa.sql.expression.Executable, sa.sql.expression.ClauseElement):
+    """``SET STATEMENT group_concat_max_len=... FOR <select>``: the
+    length raised for this statement only, without a round trip."""
+
+    inherit_cache = True
+    _traverse_internals = [
+        ('select', visitors.InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, select):
+        self.select = select
+
+    @property
+    def _all_selected_columns(self):
+        # SQLAlchemy asks for these when an equal statement (the same
+        # cache key, another object: one for another LIMIT value, which
+        # the key leaves out, or two threads building one at once) runs
+        # from this one's cached compiled form; Executable's own raises
+        # NotImplementedError, which became a 500.
+        return self.select._all_selected_columns
+
+
+@compiler.compiles(_Packed)
+def _compile_packed(element, sql_compiler, **kw):
+    return 'SET STATEMENT group_concat_max_len=%d FOR %s' % (
+        MAX_LENGTH, sql_compiler.process(element.select, **kw))
+
+
+
+
+def _text(column):
+    """``column`` as JSON text: NULL as ``null``, strings quoted (the
+    values read here are ids, uuids and numbers: nothing to escape), and
+    a float that ``CONCAT`` might not write as the protocol does as
+    ``?``, which makes the whole value unparsable (the read then plain)."""
+    if isinstance(column.type, sa.String):
+        return sa.func.concat('"', column, '"')
+    if isinstance(column.type, sa.Float):
+        return sa.case((sa.or_(column == 0, sa.func.abs(column) >=
+                               FLOAT_EXACT_MIN), column),
+                       else_=sa.literal_column("'?'"))
+    if isinstance(column, sa.Column) and not column.nullable:
+        return column
+    return sa.func.coalesce(column, sa.literal_column("'null'"))
+
+
+def _packed_select(statement, *tag):
+    values = [_text(c) for c in statement.selected_columns]
+    row = sa.func.concat('[', sa.func.concat_ws(',', *values), ']')
+    return statement.with_only_columns(
+        *tag, sa.func.count(), sa.func.group_concat(row),
+        maintain_column_froms=True)
+
+
+def packed_union(statements):
+    """``statements`` (selects of plain rows) as one statement (``UNION
+    ALL``, each part planned on its own), a row per statement, tagged by
+    its index: the number of rows and their values as JSON arrays joined
+    by commas, in the order the plain statement reads them (no ``ORDER
+    BY``, no ``GROUP BY``: the rows are aggregated as the plan produces
+    them). One round trip for several reads."""
+    return _Packed(sa.union_all(*[
+        _packed_select(statement, sa.literal_column(str(i)))
+        for i, statement in enumerate(statements)]))
+
+
+def packed_ids(statement):
+    """``statement`` (a select of one integer column, which may have its
+    own ``ORDER BY`` and ``LIMIT``) as one row: the number of ids and the
+    ids joined by commas, in no particular order. The statement is a
+    derived table, planned as before; its ids are short (``MAX_LENGTH``
+    is not needed below ~100,000 of them: a longer value reads plainly)."""
+    ids = statement.subquery('packed')
+    return sa.select(sa.func.count(), sa.func.group_concat(ids.c[0]))
+
+
+# -- the tree reads -----------------------------------------------------------
+
 
 
 def _usage_table():
@@ -41,9 +153,9 @@ def _usage_table():
 
 def _provider_statement(where):
     """The providers' rows: id, uuid, parent, root, then the version
-    :mod:`provider_states` keys on (the generation, ``updated_at`` as
-    text, '' when never updated: a string on every driver, packed as one
-    on MariaDB)."""
+    :class:`tree_reads.ProviderStates` keys on (the generation,
+    ``updated_at`` as text, '' when never updated: a string on every
+    driver, packed as one on MariaDB)."""
     query = sa.select(RP.c.id, RP.c.uuid, RP.c.parent_provider_id,
                       RP.c.root_provider_id, RP.c.generation,
                       sa.func.coalesce(sa.cast(RP.c.updated_at, sa.String),
@@ -53,10 +165,10 @@ def _provider_statement(where):
 
 def _usage_statement(where=None, own=None):
     """Usage per provider and class alone (for providers whose
-    inventories :mod:`provider_states` remembers), of the providers
-    ``where`` selects (a condition on the providers table) or ``own``
-    (one on the allocations' own provider id); a select of the grouped
-    rows, so that MariaDB can pack it like the other reads."""
+    inventories :class:`tree_reads.ProviderStates` remembers), of the
+    providers ``where`` selects (a condition on the providers table) or
+    ``own`` (one on the allocations' own provider id); a select of the
+    grouped rows, so that MariaDB can pack it like the other reads."""
     query = sa.select(
         ALLOC.c.resource_provider_id.label('rp_id'),
         ALLOC.c.resource_class_id.label('rc_id'),
@@ -117,7 +229,7 @@ def _tree_statements(where):
 def _own_range_statements():
     """The inventories, traits and aggregates of the providers with an id
     between ``lo`` and ``hi``, by the tables' own provider id column: no
-    join with the providers table (see :func:`_load`)."""
+    join with the providers table (see :func:`tree_reads._load`)."""
     lo, hi = sa.bindparam('lo'), sa.bindparam('hi')
     statements = {}
     for name, table in (('inventories', INV), ('traits', RP_TRAIT),
@@ -183,13 +295,11 @@ INVENTORIES_BY_ID_LIST = CAPACITY_READS[None].where(
             'value').c.value)))
 
 
-
-
 @functools.lru_cache(maxsize=256)
 def providers_of(root_query):
     """The providers read of the trees whose roots ``root_query`` (a
     select of root ids, its own order and limit kept) returns, kept per
-    root query statement (see :func:`research_context.viable_trees`)."""
+    root query statement (see :func:`root_query.viable_trees`)."""
     viable = root_query.subquery('viable')
     return _provider_statement(RP.c.root_provider_id.in_(
         sa.select(viable.c.id)))
@@ -198,8 +308,8 @@ def providers_of(root_query):
 @functools.lru_cache(maxsize=256)
 def providers_and_usage_of(root_query):
     """MariaDB's :func:`providers_of` with the trees' usage, packed in one
-    statement (see :func:`research_context.viable_trees`)."""
+    statement (see :func:`root_query.viable_trees`)."""
     viable = sa.select(root_query.subquery('viable').c.id)
     where = RP.c.root_provider_id.in_(viable)
-    return packed_rows.packed_union([_provider_statement(where),
+    return packed_union([_provider_statement(where),
                                      _usage_statement(where)])

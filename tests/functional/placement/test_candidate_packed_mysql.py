@@ -1,5 +1,5 @@
 """On MariaDB, GET /allocation_candidates reads its root ids and trees as
-packed rows (``nova_lite.placement.objects.packed_rows``): one row per
+packed rows (``nova_lite.placement.objects.tree_statements``): one row per
 read, whatever the number of providers, a tree's inventories, traits and
 aggregates in one statement, and the same answer byte for byte as the
 plain reads give, usage, nested trees, aggregates and unusual allocation
@@ -12,9 +12,8 @@ import sqlalchemy as sa
 import testtools
 import webob
 
-from nova_lite.placement.objects import packed_rows
-from nova_lite.placement.objects import provider_states
 from nova_lite.placement.objects import root_query
+from nova_lite.placement.objects import tree_reads
 from nova_lite.placement.objects import tree_statements
 from tests.functional.placement import statement_case
 
@@ -70,7 +69,7 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
         """(body text, statements sent) of a candidates request; ``cold``:
         with no provider remembered (every tree read)."""
         if cold:
-            provider_states.clear_all()
+            tree_reads.clear_states()
         statements = []
 
         def record(conn, cursor, statement, *args):
@@ -89,7 +88,7 @@ class TestPackedCandidateReads(statement_case.PlacementStatementTestCase):
 
     def _plain(self, query):
         with fixtures.MonkeyPatch(
-                'nova_lite.placement.objects.packed_rows.applies',
+                'nova_lite.placement.objects.tree_reads.on_mariadb',
                 lambda session: False):
             return self._text(query)
 
@@ -178,10 +177,10 @@ class TestUnpack(testtools.TestCase):
 
     def test_rows_as_packed(self):
         self.assertEqual([[1, 'a', None], [2, 'b', 3]],
-                         packed_rows.unpack([(2, '[1,"a",null],[2,"b",3]')]))
-        self.assertEqual([], packed_rows.unpack([(0, None)]))
+                         tree_reads.unpack([(2, '[1,"a",null],[2,"b",3]')]))
+        self.assertEqual([], tree_reads.unpack([(0, None)]))
 
     def test_anything_short_or_unparsable_is_none(self):
         for result in ([(3, '[1],[2]')], [(2, '[1],[2')], [(1, None)],
                        [(1, '[1,?]')]):
-            self.assertIsNone(packed_rows.unpack(result), result)
+            self.assertIsNone(tree_reads.unpack(result), result)

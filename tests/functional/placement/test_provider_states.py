@@ -1,6 +1,6 @@
 """GET /allocation_candidates after a provider changes: the inventories
 and traits a worker remembers between searches
-(``nova_lite.placement.objects.provider_states``) never answer for a
+(``nova_lite.placement.objects.tree_reads.ProviderStates``) never answer for a
 provider that changed since, whatever the change, and the usage is read
 fresh even when nothing bumps a generation (a deleted allocation).
 
@@ -12,7 +12,7 @@ MariaDB with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``.
 
 import uuid
 
-from nova_lite.placement.objects import provider_states
+from nova_lite.placement.objects import tree_reads
 from tests.functional.placement import statement_case
 
 
@@ -118,7 +118,7 @@ class TestRememberedProviders(statement_case.PlacementStatementTestCase):
         self.assertEqual(1, len(inventories), sent)
         self.assertIn('resource_providers.id IN', inventories[0])
         self.assertEqual(set(rps[3:]), set(warm['provider_summaries']))
-        provider_states.clear_all()
+        tree_reads.clear_states()
         self.assertEqual(self._candidates(query), warm)
         self.assertEqual(7, self._summary('resources=VCPU:1', rps[0])[
             'resources']['VCPU']['used'])

@@ -5,7 +5,6 @@ rejects it, and a full table starts again."""
 
 import testtools
 
-from nova_lite.placement.objects import provider_states
 from nova_lite.placement.objects import tree_reads
 
 
@@ -26,7 +25,7 @@ def _fresh(provider):
 class TestProviderStates(testtools.TestCase):
 
     def test_recalled_at_the_same_version_without_usage(self):
-        states = provider_states.ProviderStates()
+        states = tree_reads.ProviderStates()
         rp = _provider(1, traits=['A'])
         states.remember({1: rp}, None)
         again = _fresh(rp)
@@ -38,7 +37,7 @@ class TestProviderStates(testtools.TestCase):
         self.assertEqual({}, unknown)
 
     def test_another_version_or_uuid_is_unknown(self):
-        states = provider_states.ProviderStates()
+        states = tree_reads.ProviderStates()
         states.remember({1: _provider(1)}, None)
         for other in (_provider(1, version=(2, '')),
                       _provider(1, version=(1, '2026-12-04 21:00:00.1')),
@@ -47,7 +46,7 @@ class TestProviderStates(testtools.TestCase):
             self.assertEqual(([], {1: fresh}), states.recall({1: fresh}))
 
     def test_known_and_unknown_apart(self):
-        states = provider_states.ProviderStates()
+        states = tree_reads.ProviderStates()
         states.remember({1: _provider(1)}, None)
         two = _fresh(_provider(2))
         found, unknown = states.recall({1: _fresh(_provider(1)), 2: two})
@@ -55,7 +54,7 @@ class TestProviderStates(testtools.TestCase):
         self.assertEqual({2: two}, unknown)
 
     def test_unread_inventories_serve_only_a_rejected_provider(self):
-        states = provider_states.ProviderStates()
+        states = tree_reads.ProviderStates()
         states.remember({1: _provider(1, traits=['A']), 2: _provider(2)},
                         read={1})
 
@@ -75,7 +74,7 @@ class TestProviderStates(testtools.TestCase):
             self.assertEqual(set(), unknown[2].traits)
 
     def test_a_full_table_starts_again(self):
-        states = provider_states.ProviderStates(limit=3)
+        states = tree_reads.ProviderStates(limit=3)
         states.remember({1: _provider(1), 2: _provider(2)}, None)
         states.remember({3: _provider(3), 4: _provider(4)}, None)
         self.assertEqual(2, len(states))
@@ -84,7 +83,7 @@ class TestProviderStates(testtools.TestCase):
         self.assertEqual({}, states.recall({3: _fresh(_provider(3))})[1])
 
     def test_providers_remembered_again_do_not_fill_the_table(self):
-        states = provider_states.ProviderStates(limit=3)
+        states = tree_reads.ProviderStates(limit=3)
         states.remember({1: _provider(1), 2: _provider(2)}, None)
         states.remember({2: _provider(2), 3: _provider(3)}, None)
         self.assertEqual(3, len(states))
