@@ -50,7 +50,7 @@ nl_envs_from_args() {
 
 nl_ensure_test_services() {
     case "$(nl_envs_from_args "$@")" in
-        default|*integration*|*tempest*) ;;
+        default|*integration*|*tempest*|*ecosystem*) ;;
         *) return 0 ;;
     esac
     # NOTE: the dashboard's browser test needs Chromium; CI must have it.

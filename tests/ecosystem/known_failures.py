@@ -100,6 +100,10 @@ KNOWN = (
      '(/v2.0/service-providers)', [
         SDK + r'network\.v2\.test_service_provider\..*',
     ]),
+    ('trunks', 'no trunks (/v2.0/trunks); the trunk tests that check the '
+     'extension list skip', [
+        OSC + r'network\.v2\.test_port\.PortTests\.test_port_list_with_trunk',
+    ]),
     ('network agents', 'no agents (/v2.0/agents): the service provider '
      'test lists the L3 agents first', [
         OSC + r'network\.v2\.test_network_service_provider\..*',
