@@ -78,6 +78,8 @@ KNOWN = (
     ('network quotas', 'no network quotas (/v2.0/quotas)', [
         SDK + r'cloud\.test_network\.TestNetworkQuotas\..*',
         SDK + r'network\.v2\.test_quota\..*',
+        OSC + r'common\.test_quota\.QuotaTests\.test_quota_(list_network_'
+        r'option|set_default|set_project|show|show_usage_option)',
     ]),
     ('network RBAC', 'no RBAC policies (/v2.0/rbac-policies)', [
         OSC + r'network\.v2\.test_network_rbac\..*',
@@ -118,6 +120,8 @@ KNOWN = (
      [
         OSC + r'common\.test_extension\.ExtensionTests\.'
         r'test_extension_list_volume',
+        OSC + r'common\.test_quota\.QuotaTests\.test_quota_list_volume_'
+        r'option',
     ]),
 )
 
