@@ -52,7 +52,7 @@ nl_ensure_test_services() {
     local envs
     envs=$(nl_envs_from_args "$@")
     case "$envs" in
-        default|label:*|*integration*|*tempest*) ;;
+        default|label:*|*integration*|*tempest*|*ecosystem*) ;;
         *) return 0 ;;
     esac
     # NOTE: the dashboard's browser test (integration-long) needs
