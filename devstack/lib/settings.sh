@@ -192,6 +192,11 @@ VENV=${NOVA_LITE_VENV:-$STATE/venv}
 # a virtualenv (as devstack uses the system's), else python3 on PATH
 # (nl_python, devstack/lib/lab.sh).
 NOVA_LITE_PYTHON=${NOVA_LITE_PYTHON:-}
+# NOVA_LITE_USE_UV: auto (uv makes and fills the virtualenv when it can be
+# had, else pip) or False (pip); NOVA_LITE_UV_HOME: where stack.sh
+# installs uv when it is not on PATH (nl_find_uv, devstack/lib/lab.sh).
+NOVA_LITE_USE_UV=${NOVA_LITE_USE_UV:-auto}
+NOVA_LITE_UV_HOME=${NOVA_LITE_UV_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/nova-lite/uv}
 ETC=$STATE/etc
 PIDS=$STATE/pids
 LOGS=$STATE/logs
