@@ -763,12 +763,18 @@ nl_write_clouds_yaml() {
 # Written by devstack/stack.sh. Use:
 #   export OS_CLIENT_CONFIG_FILE=$STATE/clouds.yaml
 #   openstack --os-cloud nova-lite server list
+# noauth2 takes the token for who calls: "demo" is the member demo of the
+# project demo (as in a lab with Keystone), "admin" an admin. keystoneauth's
+# admin_token plugin sends a token of our choice (auth_type none always
+# sends "notused"); any token may be sent, it proves nothing on noauth2.
 clouds:
   nova-lite:
-    auth_type: none
+    auth_type: admin_token
     auth:
       endpoint: $api/v2.1
+      token: demo
     identity_api_version: "3"
+    identity_endpoint_override: $api/v2.1
     image_endpoint_override: $api/image
     network_endpoint_override: $api/network
   nova-lite-admin:
