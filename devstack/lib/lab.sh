@@ -97,9 +97,9 @@ nl_find_uv() {
         return 0
     fi
     NL_UV=$NOVA_LITE_UV_HOME/bin/uv
-    mkdir -p "$(dirname "${NOVA_LITE_UV_HOME%/}")" || return 1
     # Labs stacked at once share it: one installs, the others wait.
-    ( flock 9 || exit 1; _nl_bootstrap_uv ) 9>"${NOVA_LITE_UV_HOME%/}.lock" || {
+    { mkdir -p "$(dirname "${NOVA_LITE_UV_HOME%/}")" &&
+      ( flock 9 || exit 1; _nl_bootstrap_uv ) 9>"${NOVA_LITE_UV_HOME%/}.lock"; } || {
         nl_say "uv cannot be had (see $LOGS/uv-bootstrap.log): pip instead"
         NL_UV=""; return 1; }
     nl_say "using $("$NL_UV" --version) ($NL_UV)"
