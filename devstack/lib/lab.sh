@@ -71,13 +71,80 @@ nl_install_venv() {
         nl_say "virtualenv is up to date"
         return 0
     fi
-    [ -x "$VENV/bin/python" ] || nl_make_venv "$VENV" || return 1
+    if nl_find_uv; then
+        _nl_uv_install_venv && { echo "$want" > "$VENV/.nova-lite-installed"; return 0; }
+        nl_say "uv failed (last lines of $LOGS/pip.log above): pip instead"
+    fi
+    _nl_pip_install_venv || return 1
+    echo "$want" > "$VENV/.nova-lite-installed"
+}
+
+# What the lab's virtualenv is installed with: uv (NOVA_LITE_USE_UV=auto,
+# the default) when it can be had, else pip (also NOVA_LITE_USE_UV=False).
+# Why: pip took 31 s of a newcomer's first stack.sh on a quiet 2-core
+# machine and 25-26 CPU-s; uv 11-13 CPU-s, most of it compiling bytecode on
+# both cores (doc/operators.md). uv is the one on PATH, or one stack.sh
+# installed from PyPI (pip install --target) into NOVA_LITE_UV_HOME
+# (default ~/.cache/nova-lite/uv), kept for the next lab.
+NL_UV=""
+nl_find_uv() {
+    case $NOVA_LITE_USE_UV in
+        False|false|0|no) nl_say "NOVA_LITE_USE_UV=$NOVA_LITE_USE_UV: pip"; return 1 ;;
+    esac
+    NL_UV=$(command -v uv 2>/dev/null)
+    if [ -n "$NL_UV" ] && "$NL_UV" --version >/dev/null 2>&1; then
+        nl_say "using $("$NL_UV" --version) from PATH ($NL_UV)"
+        return 0
+    fi
+    NL_UV=$NOVA_LITE_UV_HOME/bin/uv
+    # Labs stacked at once share it: one installs, the others wait.
+    { mkdir -p "$(dirname "${NOVA_LITE_UV_HOME%/}")" &&
+      ( flock 9 || exit 1; _nl_bootstrap_uv ) 9>"${NOVA_LITE_UV_HOME%/}.lock"; } || {
+        nl_say "uv cannot be had (see $LOGS/uv-bootstrap.log): pip instead"
+        NL_UV=""; return 1; }
+    nl_say "using $("$NL_UV" --version) ($NL_UV)"
+}
+
+# Install uv from PyPI into NOVA_LITE_UV_HOME unless it is there, with
+# the pip of the interpreter the virtualenv is made with (or python3's).
+_nl_bootstrap_uv() {
+    "$NL_UV" --version >/dev/null 2>&1 && return 0
+    local python
+    for python in "$(nl_python)" python3; do
+        "$python" -m pip --version >/dev/null 2>&1 || continue
+        nl_say "uv is not on PATH: installing it from PyPI into $NOVA_LITE_UV_HOME ($python -m pip install --target)"
+        rm -rf "$NOVA_LITE_UV_HOME"
+        "$python" -m pip install -q --disable-pip-version-check --target \
+            "$NOVA_LITE_UV_HOME" uv >>"$LOGS/uv-bootstrap.log" 2>&1 &&
+            "$NL_UV" --version >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+
+# The virtualenv (with pip in it, for the user) and its packages by uv;
+# bytecode compiled as pip does, so that the lab's first processes do not
+# all compile the same modules side by side.
+_nl_uv_install_venv() {
+    local python
+    python=$(nl_python)
+    if [ ! -x "$VENV/bin/python" ]; then
+        nl_say "making the virtualenv $VENV with $python ($("$python" -V 2>&1)), uv"
+        "$NL_UV" venv -q --seed --python "$python" "$VENV" >"$LOGS/pip.log" 2>&1 || {
+            tail -n 20 "$LOGS/pip.log"; rm -rf "$VENV"; return 1; }
+    fi
+    nl_say "installing nova_lite and the OpenStack clients into $VENV (uv)"
+    "$NL_UV" pip install -q --python "$VENV/bin/python" --compile-bytecode \
+        -e "$NL_REPO" python-openstackclient osc-placement >>"$LOGS/pip.log" 2>&1 || {
+        tail -n 20 "$LOGS/pip.log"; return 1; }
+}
+
+_nl_pip_install_venv() {
+    [ -x "$VENV/bin/pip" ] || nl_make_venv "$VENV" || return 1
     nl_say "installing nova_lite and the OpenStack clients into $VENV (pip)"
     "$VENV/bin/pip" install -q --upgrade pip >/dev/null 2>&1
     "$VENV/bin/pip" install -q -e "$NL_REPO" python-openstackclient \
         osc-placement >"$LOGS/pip.log" 2>&1 || {
         tail -n 20 "$LOGS/pip.log"; return 1; }
-    echo "$want" > "$VENV/.nova-lite-installed"
 }
 
 # The broker is this machine's (rabbitmqctl manages it): its URL names
@@ -696,12 +763,18 @@ nl_write_clouds_yaml() {
 # Written by devstack/stack.sh. Use:
 #   export OS_CLIENT_CONFIG_FILE=$STATE/clouds.yaml
 #   openstack --os-cloud nova-lite server list
+# noauth2 takes the token for who calls: "demo" is the member demo of the
+# project demo (as in a lab with Keystone), "admin" an admin. keystoneauth's
+# admin_token plugin sends a token of our choice (auth_type none always
+# sends "notused"); any token may be sent, it proves nothing on noauth2.
 clouds:
   nova-lite:
-    auth_type: none
+    auth_type: admin_token
     auth:
       endpoint: $api/v2.1
+      token: demo
     identity_api_version: "3"
+    identity_endpoint_override: $api/v2.1
     image_endpoint_override: $api/image
     network_endpoint_override: $api/network
   nova-lite-admin:

@@ -70,8 +70,11 @@ nl_is_controller() { nl_enabled api; }
 _nl_url_host() { case $1 in *:*) echo "[$1]" ;; *) echo "$1" ;; esac; }
 NL_SERVICE_URL_HOST=$(_nl_url_host "$NOVA_LITE_SERVICE_HOST")
 
-NOVA_LITE_CELLS=${NOVA_LITE_CELLS:-2}
-NOVA_LITE_COMPUTES_PER_CELL=${NOVA_LITE_COMPUTES_PER_CELL:-1}
+# The default lab: one cell with two computes, the smallest lab in which
+# every move of the README's tour has somewhere to go (a live migration
+# needs another host in the server's cell); NOVA_LITE_CELLS=2 adds a cell.
+NOVA_LITE_CELLS=${NOVA_LITE_CELLS:-1}
+NOVA_LITE_COMPUTES_PER_CELL=${NOVA_LITE_COMPUTES_PER_CELL:-2}
 NOVA_LITE_NODES_PER_COMPUTE=${NOVA_LITE_NODES_PER_COMPUTE:-10}
 # The lab's size is cells x computes x nodes (doc/benchmarks.md, "10,000-node
 # lab"). Placement requests all of this node's computes keep in flight
@@ -192,6 +195,11 @@ VENV=${NOVA_LITE_VENV:-$STATE/venv}
 # a virtualenv (as devstack uses the system's), else python3 on PATH
 # (nl_python, devstack/lib/lab.sh).
 NOVA_LITE_PYTHON=${NOVA_LITE_PYTHON:-}
+# NOVA_LITE_USE_UV: auto (uv makes and fills the virtualenv when it can be
+# had, else pip) or False (pip); NOVA_LITE_UV_HOME: where stack.sh
+# installs uv when it is not on PATH (nl_find_uv, devstack/lib/lab.sh).
+NOVA_LITE_USE_UV=${NOVA_LITE_USE_UV:-auto}
+NOVA_LITE_UV_HOME=${NOVA_LITE_UV_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/nova-lite/uv}
 ETC=$STATE/etc
 PIDS=$STATE/pids
 LOGS=$STATE/logs

@@ -33,14 +33,18 @@ DEVSTACK = os.path.join(base.REPO_ROOT, 'devstack')
 STACK_TIMEOUT = 300
 ADMIN_HEADERS = {'X-Auth-Token': 'admin',
                  'OpenStack-API-Version': 'compute 2.95'}
-# The ``auth_type: none`` clouds send this token: the member's project.
-MEMBER_PROJECT = 'notused'
+# The member cloud of clouds.yaml (``nova-lite``) sends this token, which
+# noauth2 takes for the user and project ``demo``.
+MEMBER_PROJECT = 'demo'
 IMAGE = 'cirros-0.6.3-x86_64-disk'
 # The [DEFAULT] report_interval of the test labs' services (the lab's own
 # is 10 s). stack.sh returns once every compute has sent its first
 # heartbeat, which comes one interval after its first resource update:
 # with 10 s every stack (and restack) of a test waited most of that.
 TEST_REPORT_INTERVAL = 2
+# What a default lab leaves to stack.sh (``Lab`` with no size).
+DEFAULT_SIZE_VARS = ('NOVA_LITE_CELLS', 'NOVA_LITE_COMPUTES_PER_CELL',
+                     'NOVA_LITE_NODES_PER_COMPUTE', 'NOVA_LITE_DATABASE')
 
 
 def free_port():
@@ -92,6 +96,9 @@ class Lab:
     def __init__(self, cells=2, computes_per_cell=2, nodes_per_compute=3,
                  database='mysql', name_prefix='nl_lab', keystone=False,
                  report_interval=None):
+        """A lab of ``cells`` x ``computes_per_cell`` x ``nodes_per_compute``
+        on ``database``; with all four None, stack.sh's default lab (and
+        no local.conf)."""
         self.state = tempfile.mkdtemp(prefix='nova-lite-lab-')
         self.name = '%s_%s' % (name_prefix, uuid.uuid4().hex[:6])
         self.api_port, self.placement_port = free_port(), free_port()
@@ -101,12 +108,21 @@ class Lab:
             NOVA_LITE_API_PORT=str(self.api_port),
             NOVA_LITE_PLACEMENT_PORT=str(self.placement_port),
             NOVA_LITE_NODES_PER_COMPUTE=str(nodes_per_compute),
-            NOVA_LITE_DATABASE=database, INSTALL_SERVICES='False',
+            NOVA_LITE_DATABASE=str(database), INSTALL_SERVICES='False',
             OS_CLIENT_CONFIG_FILE=os.path.join(self.state, 'clouds.yaml'))
         if report_interval is not None:
             # oslo.config reads OS_<GROUP>__<OPTION> over the lab's files.
             self.env['OS_DEFAULT__REPORT_INTERVAL'] = str(report_interval)
-        self.resize(cells, computes_per_cell)
+        self.default_size = (cells, computes_per_cell, nodes_per_compute,
+                             database) == (None,) * 4
+        if self.default_size:
+            for var in DEFAULT_SIZE_VARS:
+                self.env.pop(var, None)
+            self.env['NOVA_LITE_LOCAL_CONF'] = os.path.join(
+                self.state, 'no-local.conf')
+            self.cells, self.computes = [], {}
+        else:
+            self.resize(cells, computes_per_cell)
         self.keystone = None
         if keystone:
             # Keystone's virtualenv sits next to sys.prefix (stack.sh's
@@ -146,7 +162,24 @@ class Lab:
             raise LabError('stack.sh failed:\n%s\n%s'
                            % (result.stdout[-4000:], result.stderr[-2000:]))
         self.stack_seconds = time.monotonic() - started
+        if self.default_size:
+            self._read_recorded_size()
         return result
+
+    def _read_recorded_size(self):
+        """Cells and computes of a default lab, as stack.sh recorded them
+        (lab-settings.sh)."""
+        recorded = {}
+        with open(os.path.join(self.state, 'lab-settings.sh')) as f:
+            for line in f:
+                key, _, value = line.strip().partition('=')
+                recorded[key] = value
+        cells = int(recorded['NOVA_LITE_CELLS'])
+        per_cell = int(recorded['NOVA_LITE_COMPUTES_PER_CELL'])
+        self.cells = ['cell%d' % i for i in range(1, cells + 1)]
+        self.computes = {cell: ['%s-compute%d' % (cell, i)
+                                for i in range(1, per_cell + 1)]
+                         for cell in self.cells}
 
     def set_compute_conf(self, host, text, name='test.conf'):
         """Write an override file read by ``host``'s compute (at its next

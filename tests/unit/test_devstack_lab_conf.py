@@ -2,6 +2,7 @@
 
 import configparser
 import os
+import shutil
 import subprocess
 
 import fixtures
@@ -57,3 +58,35 @@ class TestCommonOptions(testtools.TestCase):
         # would be NoValidHost otherwise.
         self.assertEqual('True', self._common_opts().get(
             'DEFAULT', 'allow_resize_to_same_host'))
+
+
+class TestVirtualenvInstaller(testtools.TestCase):
+    """uv fills the lab's virtualenv when it can be had, else pip."""
+
+    FIND = ('source lib/services.sh; nl_find_uv; '
+            'echo "rc=$? uv=$NL_UV"')
+
+    def test_false_means_pip(self):
+        out = lab_function(self, self.FIND, NOVA_LITE_USE_UV='False')
+        self.assertIn('NOVA_LITE_USE_UV=False: pip', out)
+        self.assertIn('rc=1 uv=\n', out)
+
+    def test_the_uv_on_path_first(self):
+        bindir = self.useFixture(fixtures.TempDir()).path
+        fake = os.path.join(bindir, 'uv')
+        with open(fake, 'w') as f:
+            f.write('#!/bin/sh\necho uv 0.0.1\n')
+        os.chmod(fake, 0o755)
+        out = lab_function(self, self.FIND,
+                           PATH=bindir + os.pathsep + os.environ['PATH'])
+        self.assertIn('using uv 0.0.1 from PATH', out)
+        self.assertIn('rc=0 uv=%s\n' % fake, out)
+
+    def test_pip_when_uv_cannot_be_installed(self):
+        path = '/usr/bin:/bin'
+        if shutil.which('uv', path=path):
+            self.skipTest('uv is installed in %s' % path)
+        out = lab_function(self, self.FIND, PATH=path,
+                           NOVA_LITE_UV_HOME='/proc/no/such/uv')
+        self.assertIn('uv cannot be had', out)
+        self.assertIn('rc=1 uv=\n', out)
