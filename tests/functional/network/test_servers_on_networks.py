@@ -186,6 +186,16 @@ class ServersOnNetworksTest(testtools.TestCase):
                                               'instance_id')})
         server = self.boot([{'uuid': net['id']}])
         action = '/servers/%s/action' % server['id']
+        # No router joins the server's subnet to public: Nova's 400.
+        self.ok(self.api.post(action, {'addFloatingIp': {
+            'address': fip['ip']}}, version=OLD), 400)
+        router = self.ok(self.api.post(N + '/routers', {'router': {
+            'external_gateway_info': {'network_id': public['id']}}}),
+            201)['router']
+        self.ok(self.api.put(
+            N + '/routers/%s/add_router_interface' % router['id'],
+            {'subnet_id': self.ok(self.api.get(
+                N + '/networks/%s' % net['id']))['network']['subnets'][0]}))
         self.ok(self.api.post(action, {'addFloatingIp': {
             'address': fip['ip']}}, version=OLD), 202)
         shown = self.ok(self.api.get('/os-floating-ips/%s' % fip['id'],
