@@ -77,6 +77,12 @@ class ServersOnNetworksTest(testtools.TestCase):
         net = self.network()
         server = self.boot('auto')
         self.assertEqual(['private'], list(server['addresses']))
+        # Another project's network is not the admin's, as in Nova.
+        admins = self.cloud.create_server(networks='auto',
+                                          api=self.admin_api)
+        self.cloud.wait_for_builds()
+        self.assertEqual({}, self.cloud.wait_for_server(
+            admins['id'], 'ACTIVE', api=self.admin_api)['addresses'])
         # No network asked: a server on no network, as before.
         bare = self.boot('none')
         self.assertEqual({}, bare['addresses'])
