@@ -85,8 +85,7 @@ class Lab:
     """One stacked lab: scripts, clients and its processes."""
 
     def __init__(self, cells=2, computes_per_cell=2, nodes_per_compute=3,
-                 database='mysql', name_prefix='nl_lab', keystone=False,
-                 default_networks=False):
+                 database='mysql', name_prefix='nl_lab', keystone=False):
         self.state = tempfile.mkdtemp(prefix='nova-lite-lab-')
         self.name = '%s_%s' % (name_prefix, uuid.uuid4().hex[:6])
         self.api_port, self.placement_port = free_port(), free_port()
@@ -97,10 +96,6 @@ class Lab:
             NOVA_LITE_PLACEMENT_PORT=str(self.placement_port),
             NOVA_LITE_NODES_PER_COMPUTE=str(nodes_per_compute),
             NOVA_LITE_DATABASE=database, INSTALL_SERVICES='False',
-            # stack.sh's public, private and router1: off unless a test
-            # asks, so that servers of tests made without networks stay
-            # on none.
-            NOVA_LITE_DEFAULT_NETWORKS=str(default_networks),
             OS_CLIENT_CONFIG_FILE=os.path.join(self.state, 'clouds.yaml'))
         self.resize(cells, computes_per_cell)
         self.keystone = None
@@ -113,6 +108,10 @@ class Lab:
                             NOVA_LITE_KEYSTONE_PORT=str(port))
             self.keystone_password = self.env.setdefault(
                 'NOVA_LITE_KEYSTONE_PASSWORD', 'nova-lite')
+        # stack.sh's public, private and router1: off unless a test asks
+        # (prepare_lab), so that the servers tests make without networks
+        # stay on none.
+        self.env['NOVA_LITE_DEFAULT_NETWORKS'] = 'False'
         self.api = 'http://127.0.0.1:%d' % self.api_port
         self.placement = 'http://127.0.0.1:%d' % self.placement_port
         self.stack_seconds = None

@@ -11,8 +11,11 @@ MEMBER, ADMIN = 'nova-lite', 'nova-lite-admin'
 class TestLabNetworks(lab_mod.LabTestCase):
 
     LAB_KWARGS = dict(cells=1, computes_per_cell=1, nodes_per_compute=2,
-                      database='sqlite', name_prefix='nl_net',
-                      default_networks=True)
+                      database='sqlite', name_prefix='nl_net')
+
+    @classmethod
+    def prepare_lab(cls, lab):
+        lab.env['NOVA_LITE_DEFAULT_NETWORKS'] = 'True'
 
     def network(self, method, path, body=None, admin=False):
         token = 'admin' if admin else lab_mod.MEMBER_PROJECT
