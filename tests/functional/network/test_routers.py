@@ -205,3 +205,20 @@ class RoutersTest(testtools.TestCase):
             'router_id'])
         self.interface(router, 'remove', subnet_id=self.subnet['id'])
         self.call('DELETE', '/routers/%s' % router['id'], status=204)
+
+    def test_admin_router_carries_floating_ips_of_a_shared_network(self):
+        shared, subnet = self.network(token=ADMIN, cidr='192.168.0.0/16',
+                                      name='shared', shared=True)
+        router = self.router(token=ADMIN, external_gateway_info={
+            'network_id': self.ext['id']})
+        self.interface(router, token=ADMIN, subnet_id=subnet['id'])
+        port = self.call('POST', '/ports', {'port': {
+            'network_id': shared['id']}}, token=OTHER, status=201)['port']
+        self.assertEqual('192.168.0.2', port['fixed_ips'][0]['ip_address'])
+        fip = self.call('POST', '/floatingips', {'floatingip': {
+            'floating_network_id': self.ext['id'], 'port_id': port['id']}},
+            token=OTHER, status=201)['floatingip']
+        self.assertEqual(router['id'], fip['router_id'])
+        # The router stays the admin's.
+        self.call('GET', '/routers/%s' % router['id'], token=OTHER,
+                  status=404)
