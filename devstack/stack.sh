@@ -13,6 +13,7 @@ NL_REPO=$(dirname "$NL_DEVSTACK_DIR")
 . "$NL_DEVSTACK_DIR/lib/processes.sh"
 . "$NL_DEVSTACK_DIR/lib/lab.sh"
 . "$NL_DEVSTACK_DIR/lib/keystone.sh"
+. "$NL_DEVSTACK_DIR/lib/networks.sh"
 
 START=$(date +%s)
 STEP=""
@@ -94,6 +95,11 @@ fi
 
 step "clouds.yaml"
 nl_write_clouds_yaml || fail
+
+if nl_is_controller && nl_default_networks_wanted; then
+    step "default networks (public, private, router1)"
+    nl_default_networks || fail
+fi
 
 step "done"
 nl_summary "$(( $(date +%s) - START ))"

@@ -805,6 +805,7 @@ _nl_http_basic_cloud() {  # _nl_http_basic_cloud NAME USER ENDPOINT
       password: $NOVA_LITE_ADMIN_PASSWORD
     identity_api_version: "3"
     image_endpoint_override: $NL_API_URL/image
+    network_endpoint_override: $NL_API_URL/network
     placement_endpoint_override: $NL_PLACEMENT_URL
 YAML
 }

@@ -2,7 +2,7 @@
 
 ``/network`` and ``/network/v2.0`` are the version and resource
 documents; each collection (networks, subnets, ports, security groups and
-their rules, floating IPs) answers list (field filters, ``fields``),
+their rules, floating IPs, routers) answers list (field filters, ``fields``),
 create (201), show, update and delete (204) in Neutron's shapes. Errors
 are Neutron's (``NeutronError``). The rules are in
 :mod:`nova_lite.network`; the route table :mod:`.router`.
@@ -12,6 +12,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
 from nova_lite.network import ports
+from nova_lite.network import routers
 from nova_lite.network import secgroups
 from nova_lite.wsgi import util
 
@@ -36,6 +37,14 @@ EXTENSIONS = (
      'Provides allowed address pairs'),
     ('network-mtu', 'Network MTU', 'Provides MTU attribute for a network '
      'resource.'),
+    ('router', 'Neutron L3 Router',
+     'Router abstraction for basic L3 forwarding between L2 Neutron '
+     'networks and access to external networks via a NAT gateway.'),
+    ('ext-gw-mode', 'Neutron L3 Configurable external gateway mode',
+     'Extension of the router abstraction for specifying whether SNAT '
+     'should occur on the external gateway'),
+    ('extraroute', 'Neutron Extra Route', 'Extra routes configuration for '
+     'L3 router'),
 )
 
 # collection -> (member key, list, show, create, update, delete)
@@ -57,6 +66,9 @@ _COLLECTIONS = {
     'floatingips': ('floatingip', ports.list_floatingips,
                     ports.get_floatingip, ports.create_floatingip,
                     ports.update_floatingip, ports.delete_floatingip),
+    'routers': ('router', routers.list_routers, routers.get_router,
+                routers.create_router, routers.update_router,
+                routers.delete_router),
 }
 
 
@@ -154,6 +166,20 @@ def update_resource(req):
 def delete_resource(req):
     _collection(req)[5](util.context(req), req.urlvars['id'])
     return util.no_content()
+
+
+def router_interface(req):
+    """PUT /routers/{id}/add_router_interface or remove_router_interface:
+    Neutron answers with the interface itself, not wrapped."""
+    context = util.context(req)
+    try:
+        body = req.json_body
+    except ValueError:
+        raise errors.bad_request('Malformed request body')
+    action = routers.add_interface
+    if req.path_info.rstrip('/').endswith('remove_router_interface'):
+        action = routers.remove_interface
+    return util.json_response(action(context, req.urlvars['id'], body))
 
 
 def routes(prefix='/network'):

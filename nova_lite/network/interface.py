@@ -39,9 +39,13 @@ class SecurityGroupNotFound(exception.NotFound):
 
 
 def available_networks(context):
-    """The networks a server of the caller's project may be on."""
+    """The networks a server of the caller's project may be on when it
+    names none: the project's own and the shared ones, as Nova asks
+    Neutron (an admin's server too: another project's network is not
+    the admin's), with subnets and not external."""
     return [n for n in networks.list_networks(context)
-            if not n.get('router:external') and n['subnets']]
+            if (n.get('shared') or n['project_id'] == context.project_id)
+            and not n.get('router:external') and n['subnets']]
 
 
 def resolve(context, requested):

@@ -5,7 +5,8 @@ A port gets one address from each IPv4 subnet of its network unless
 refuses a second holder: 409 IpAddressInUse). A port of a network with
 port security gets its project's default security group unless it names
 groups. A floating IP takes an address of an external network and maps
-it to a port's fixed IP when associated.
+it to a port's fixed IP when associated, through a router joining the
+two (:mod:`.reach`). A router's ports go only with their router.
 """
 
 import ipaddress
@@ -18,6 +19,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
 from nova_lite.network import objects as net_obj
+from nova_lite.network import reach
 from nova_lite.network import secgroups
 
 LOG = logging.getLogger(__name__)
@@ -218,8 +220,16 @@ def _allocate_update(context, port, requested):
     return result
 
 
-def delete_port(context, port_id):
-    get_port(context, port_id)
+def delete_port(context, port_id, l3_check=True):
+    """Delete a port; a router's ports only through their router (409
+    ServicePortInUse otherwise, as in Neutron)."""
+    port = get_port(context, port_id)
+    if l3_check and port['device_owner'] in (reach.INTERFACE,
+                                              reach.GATEWAY):
+        raise errors.conflict(
+            'ServicePortInUse', 'Port %s cannot be deleted directly via '
+            'the port API: has device owner %s.'
+            % (port_id, port['device_owner']))
     for fip in net_obj.get_all(context, 'floatingip'):
         if fip.get('port_id') == port_id:
             _disassociate(context, fip)
@@ -250,12 +260,16 @@ def _associate(context, fip, port_id, fixed=None):
     if fixed is not None and fixed not in addresses:
         raise errors.bad_request(
             'Port %s does not have fixed ip %s.' % (port_id, fixed))
-    fip.update(port_id=port_id, fixed_ip_address=fixed or addresses[0],
-               status='ACTIVE')
+    fixed = fixed or addresses[0]
+    router_id = reach.router_for(context, port, fixed,
+                                 fip['floating_network_id'])
+    fip.update(port_id=port_id, fixed_ip_address=fixed,
+               router_id=router_id, status='ACTIVE')
 
 
 def _disassociate(context, fip):
-    fip.update(port_id=None, fixed_ip_address=None, status='DOWN')
+    fip.update(port_id=None, fixed_ip_address=None, router_id=None,
+               status='DOWN')
     net_obj.update(context, 'floatingip', common.touch(fip))
 
 
@@ -313,7 +327,8 @@ def update_floatingip(context, fip_id, values):
             _associate(context, fip, values['port_id'],
                        values.get('fixed_ip_address'))
         else:
-            fip.update(port_id=None, fixed_ip_address=None, status='DOWN')
+            fip.update(port_id=None, fixed_ip_address=None,
+                       router_id=None, status='DOWN')
     net_obj.update(context, 'floatingip', common.touch(fip))
     return fip
 

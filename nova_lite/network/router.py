@@ -12,4 +12,9 @@ from nova_lite.network import handlers
 PREFIX = '/network'
 
 ROUTES = handlers.routes(PREFIX)
+
+# Routers' interface actions (the L3 extension).
+for _action in ('add_router_interface', 'remove_router_interface'):
+    ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
+        'PUT': handlers.router_interface}
 ERRORS = errors.ERRORS

@@ -133,6 +133,10 @@ class Lab:
                             NOVA_LITE_KEYSTONE_PORT=str(port))
             self.keystone_password = self.env.setdefault(
                 'NOVA_LITE_KEYSTONE_PASSWORD', 'nova-lite')
+        # stack.sh's public, private and router1: off unless a test asks
+        # (prepare_lab), so that the servers tests make without networks
+        # stay on none.
+        self.env['NOVA_LITE_DEFAULT_NETWORKS'] = 'False'
         self.api = 'http://127.0.0.1:%d' % self.api_port
         self.placement = 'http://127.0.0.1:%d' % self.placement_port
         self.stack_seconds = None

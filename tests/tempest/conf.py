@@ -68,10 +68,12 @@ def enabled_filters(lab):
 
 # --neutron: what the lab's network service gets before Tempest runs, as a
 # devstack cloud has them: a shared network every test project's servers
-# go on (Tempest's [compute] fixed_network_name) and an external network
-# floating IPs come from ([network] public_network_id).
+# go on (Tempest's [compute] fixed_network_name), an external network
+# floating IPs come from ([network] public_network_id) and a router
+# joining the two, without which no floating IP reaches a server.
 SHARED_NETWORK = ('nl-shared', '192.168.0.0/16')
 PUBLIC_NETWORK = ('public', '172.24.4.0/24')
+ROUTER = 'nl-router'
 
 
 def make_networks(lab):
@@ -79,15 +81,23 @@ def make_networks(lab):
     its admin); returns what tempest.conf needs to know of them."""
     sess = admin_session(lab)
     network = {'service_type': 'network', 'interface': 'public'}
-    made = {}
+
+    def post(key, body):
+        return sess.post('/v2.0/%ss' % key, endpoint_filter=network,
+                         json={key: body}).json()[key]
+
+    made, subnets = {}, {}
     for (name, cidr), extra in ((SHARED_NETWORK, {'shared': True}),
                                 (PUBLIC_NETWORK, {'router:external': True})):
-        net = sess.post('/v2.0/networks', endpoint_filter=network, json={
-            'network': dict(name=name, **extra)}).json()['network']
-        sess.post('/v2.0/subnets', endpoint_filter=network, json={
-            'subnet': {'network_id': net['id'], 'cidr': cidr,
-                       'ip_version': 4, 'name': name + '-subnet'}})
-        made[name] = net['id']
+        made[name] = post('network', dict(name=name, **extra))['id']
+        subnets[name] = post('subnet', {
+            'network_id': made[name], 'cidr': cidr, 'ip_version': 4,
+            'name': name + '-subnet'})['id']
+    router = post('router', {'name': ROUTER, 'external_gateway_info': {
+        'network_id': made[PUBLIC_NETWORK[0]]}})
+    sess.put('/v2.0/routers/%s/add_router_interface' % router['id'],
+             endpoint_filter=network,
+             json={'subnet_id': subnets[SHARED_NETWORK[0]]})
     extensions = sess.get('/v2.0/extensions', endpoint_filter=network)
     return {'fixed_network_name': SHARED_NETWORK[0],
             'public_network_id': made[PUBLIC_NETWORK[0]],
@@ -179,9 +189,9 @@ def build(lab, facts, log_dir, neutron=None):
     }
     if neutron:
         # Servers go on the shared network, floating IPs come from the
-        # external one; Tempest asks only for the extensions the lab's
-        # network service lists (no routers: each test project uses the
-        # shared network instead of an isolated one, see above).
+        # external one through the router; Tempest asks only for the
+        # extensions the lab's network service lists (each test project
+        # uses the shared network instead of an isolated one, see above).
         sections['compute']['fixed_network_name'] = \
             neutron['fixed_network_name']
         sections['network'] = {

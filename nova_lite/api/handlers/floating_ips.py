@@ -122,7 +122,8 @@ def _by_address(context, address):
 
 def add_floating_ip(req, api, context, server, body):
     """addFloatingIp: map the address to the server's first fixed IP (or
-    the one given); an address mapped elsewhere moves, as in Nova."""
+    the one given); an address mapped elsewhere moves, as in Nova. The
+    network service needs a router between the two (else 400)."""
     if microversion.at_least(req, '2.44'):
         raise webob.exc.HTTPBadRequest(
             'There is no such action: addFloatingIp')
@@ -145,8 +146,16 @@ def add_floating_ip(req, api, context, server, body):
                 'Cannot associate floating IP %s with port %s using fixed '
                 'IP %s, as that fixed IP already has a floating IP.' % (
                     values['address'], port['id'], address))
-    net_compute.update_floatingip(admin, fip['id'], {
-        'port_id': port['id'], 'fixed_ip_address': address})
+    try:
+        net_compute.update_floatingip(admin, fip['id'], {
+            'port_id': port['id'], 'fixed_ip_address': address})
+    except net_compute.NeutronError as exc:
+        # Nova answers 400 for whatever Neutron refuses (no router
+        # between the floating IP's network and the port's subnet).
+        raise webob.exc.HTTPBadRequest(
+            'Unable to associate floating IP %s to fixed IP %s for '
+            'instance %s. Error: %s' % (values['address'], address,
+                                        server.uuid, exc.detail))
 
 
 def remove_floating_ip(req, api, context, server, body):

@@ -168,6 +168,12 @@ class NetworkAPITest(testtools.TestCase):
             'floating_network_id': ext['id']}}, status=201)['floatingip']
         self.assertEqual('172.24.4.2', fip['floating_ip_address'])
         self.assertIsNone(fip['port_id'])
+        # Reached through a router joining the port's subnet to ext.
+        router = self.call('POST', '/routers', {'router': {
+            'external_gateway_info': {'network_id': ext['id']}}},
+            status=201)['router']
+        self.call('PUT', '/routers/%s/add_router_interface' % router['id'],
+                  {'subnet_id': port['fixed_ips'][0]['subnet_id']})
         fip = self.call('PUT', '/floatingips/%s' % fip['id'], {
             'floatingip': {'port_id': port['id']}})['floatingip']
         self.assertEqual(port['fixed_ips'][0]['ip_address'],

@@ -77,6 +77,12 @@ class ServersOnNetworksTest(testtools.TestCase):
         net = self.network()
         server = self.boot('auto')
         self.assertEqual(['private'], list(server['addresses']))
+        # Another project's network is not the admin's, as in Nova.
+        admins = self.cloud.create_server(networks='auto',
+                                          api=self.admin_api)
+        self.cloud.wait_for_builds()
+        self.assertEqual({}, self.cloud.wait_for_server(
+            admins['id'], 'ACTIVE', api=self.admin_api)['addresses'])
         # No network asked: a server on no network, as before.
         bare = self.boot('none')
         self.assertEqual({}, bare['addresses'])
@@ -186,6 +192,16 @@ class ServersOnNetworksTest(testtools.TestCase):
                                               'instance_id')})
         server = self.boot([{'uuid': net['id']}])
         action = '/servers/%s/action' % server['id']
+        # No router joins the server's subnet to public: Nova's 400.
+        self.ok(self.api.post(action, {'addFloatingIp': {
+            'address': fip['ip']}}, version=OLD), 400)
+        router = self.ok(self.api.post(N + '/routers', {'router': {
+            'external_gateway_info': {'network_id': public['id']}}}),
+            201)['router']
+        self.ok(self.api.put(
+            N + '/routers/%s/add_router_interface' % router['id'],
+            {'subnet_id': self.ok(self.api.get(
+                N + '/networks/%s' % net['id']))['network']['subnets'][0]}))
         self.ok(self.api.post(action, {'addFloatingIp': {
             'address': fip['ip']}}, version=OLD), 202)
         shown = self.ok(self.api.get('/os-floating-ips/%s' % fip['id'],
