@@ -11,6 +11,7 @@ are Neutron's (``NeutronError``). The rules are in
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
+from nova_lite.network import policy
 from nova_lite.network import ports
 from nova_lite.network import secgroups
 from nova_lite.wsgi import util
@@ -101,6 +102,11 @@ def _collection(req):
     return _COLLECTIONS[name]
 
 
+def _view(context, key, item):
+    """``item`` as ``context`` may see it (Neutron's attribute policy)."""
+    return common.public(policy.hide(context, key, item))
+
+
 def list_resources(req):
     context = util.context(req)
     key, lister = _collection(req)[:2]
@@ -111,6 +117,7 @@ def list_resources(req):
         items = lister(context)
     plural = key + 's' if key != 'security_group_rule' else \
         'security_group_rules'
+    items = [policy.hide(context, key, item) for item in items]
     return util.json_response({plural: common.filtered(req, items)})
 
 
@@ -118,7 +125,7 @@ def show_resource(req):
     context = util.context(req)
     key, _, show = _collection(req)[:3]
     return util.json_response({key: common.shown(
-        req, show(context, req.urlvars['id']))})
+        req, policy.hide(context, key, show(context, req.urlvars['id'])))})
 
 
 def create_resource(req):
@@ -132,11 +139,12 @@ def create_resource(req):
         if not all(isinstance(item, dict) for item in body[key + 's']):
             raise errors.bad_request(
                 "Resource body required: expected a list of '%s'" % key)
-        made = [common.public(create(context, dict(item)))
+        made = [_view(context, key, create(context, dict(item)))
                 for item in body[key + 's']]
         return util.json_response({key + 's': made}, status=201)
     return util.json_response(
-        {key: common.public(create(context, dict(common.body_of(req, key))))},
+        {key: _view(context, key,
+                    create(context, dict(common.body_of(req, key))))},
         status=201)
 
 
@@ -147,7 +155,7 @@ def update_resource(req):
         raise errors.NeutronError(405, 'HTTPMethodNotAllowed',
                                   'The method PUT is not allowed.')
     key = entry[0]
-    return util.json_response({key: common.public(entry[4](
+    return util.json_response({key: _view(context, key, entry[4](
         context, req.urlvars['id'], dict(common.body_of(req, key))))})
 
 

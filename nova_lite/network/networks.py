@@ -14,6 +14,7 @@ from oslo_log import log as logging
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
+from nova_lite.network import policy
 
 LOG = logging.getLogger(__name__)
 
@@ -43,14 +44,6 @@ def get_network(context, network_id):
     return common.get(context, 'network', network_id, visible)
 
 
-def _admin_only(context, values, keys):
-    for key in keys:
-        if values.get(key) and not context.is_admin:
-            raise errors.forbidden(
-                '(rule:create_network:%s) is disallowed by policy' % key,
-                'PolicyNotAuthorized')
-
-
 def create_network(context, values):
     common.check_keys(values, NETWORK_KEYS, 'network')
     common.check_string(values, 'name')
@@ -58,8 +51,8 @@ def create_network(context, values):
                 'port_security_enabled', 'is_default'):
         common.check_bool(values, key)
     common.check_project(context, values)
-    _admin_only(context, values, ('shared', 'router:external',
-                                  'is_default'))
+    policy.authorize(context, 'create', 'network', values,
+                     [k for k in values if values[k]])
     network = common.standard(context, {
         'name': values.get('name', ''),
         'admin_state_up': values.get('admin_state_up', True),
@@ -85,7 +78,8 @@ def update_network(context, network_id, values):
         raise errors.not_found('network', network_id)
     common.check_keys(values, NETWORK_KEYS, 'network')
     common.check_string(values, 'name')
-    _admin_only(context, values, ('shared', 'router:external'))
+    policy.authorize(context, 'update', 'network', network,
+                     [k for k in values if values[k] != network.get(k)])
     network.update(values)
     net_obj.update(context, 'network', common.touch(network))
     return network
@@ -95,6 +89,7 @@ def delete_network(context, network_id):
     network = get_network(context, network_id)
     if not common.owns(context, network):
         raise errors.not_found('network', network_id)
+    policy.authorize(context, 'delete', 'network', network)
     ports = [p for p in net_obj.get_all(context, 'port')
              if p['network_id'] == network_id]
     if any(p['device_owner'] not in ('network:dhcp',) for p in ports):
@@ -171,6 +166,7 @@ def create_subnet(context, values):
     if not common.owns(context, network):
         raise errors.forbidden('(rule:create_subnet) is disallowed by '
                                'policy', 'PolicyNotAuthorized')
+    policy.authorize(context, 'create', 'subnet', network)
     try:
         net = ipaddress.ip_network(values.get('cidr'), strict=False)
     except (TypeError, ValueError):
@@ -213,6 +209,7 @@ def update_subnet(context, subnet_id, values):
     subnet = get_subnet(context, subnet_id)
     if not common.owns(context, subnet):
         raise errors.not_found('subnet', subnet_id)
+    policy.authorize(context, 'update', 'subnet', subnet)
     common.check_keys(values, ('name', 'description', 'enable_dhcp',
                                'dns_nameservers', 'host_routes',
                                'gateway_ip'), 'subnet')
@@ -226,6 +223,7 @@ def delete_subnet(context, subnet_id):
     subnet = get_subnet(context, subnet_id)
     if not common.owns(context, subnet):
         raise errors.not_found('subnet', subnet_id)
+    policy.authorize(context, 'delete', 'subnet', subnet)
     for port in net_obj.get_all(context, 'port'):
         if any(ip['subnet_id'] == subnet_id for ip in port['fixed_ips']):
             raise errors.conflict(

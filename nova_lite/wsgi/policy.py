@@ -95,10 +95,13 @@ class Policy:
 
     :param list_rules: a callable returning the service's defaults (read
         when an enforcer is first made).
+    :param prefix: what the short rule names handlers pass are prefixed
+        with (Nova's ``os_compute_api:``; none for Neutron's names).
     """
 
-    def __init__(self, list_rules):
+    def __init__(self, list_rules, prefix=P):
         self.list_rules = list_rules
+        self.prefix = prefix
 
     def get_enforcer(self, conf=CONF):
         with _LOCK:
@@ -118,7 +121,8 @@ class Policy:
         """True when ``context`` may use ``rule`` on ``target``."""
         target = target or {'project_id': context.project_id,
                             'user_id': context.user_id}
-        return self.get_enforcer().authorize(P + rule, target, context,
+        return self.get_enforcer().authorize(self.prefix + rule, target,
+                                             context,
                                              do_raise=False)
 
     def authorize(self, context, rule, target=None):
@@ -129,4 +133,5 @@ class Policy:
         """
         if not self.check(context, rule, target):
             raise webob.exc.HTTPForbidden(
-                "Policy doesn't allow %s%s to be performed." % (P, rule))
+                "Policy doesn't allow %s%s to be performed."
+                % (self.prefix, rule))
