@@ -14,6 +14,7 @@ from nova_lite.network import networks
 from nova_lite.network import policy
 from nova_lite.network import ports
 from nova_lite.network import secgroups
+from nova_lite.network import tags
 from nova_lite.wsgi import util
 
 # The extensions the service implements (aliases Tempest and the clients
@@ -37,6 +38,10 @@ EXTENSIONS = (
      'Provides allowed address pairs'),
     ('network-mtu', 'Network MTU', 'Provides MTU attribute for a network '
      'resource.'),
+    ('standard-attr-tag', 'Tag support for resources with standard '
+     'attribute: subnet, trunk, network_segment_range, router, network, '
+     'policy, subnetpool, port, security_group, floatingip',
+     'Enables to set tag on resources with standard attribute.'),
 )
 
 # collection -> (member key, list, show, create, update, delete)
@@ -117,7 +122,8 @@ def list_resources(req):
         items = lister(context)
     plural = key + 's' if key != 'security_group_rule' else \
         'security_group_rules'
-    items = [policy.hide(context, key, item) for item in items]
+    items = [policy.hide(context, key, item)
+             for item in tags.filter_items(req, items)]
     return util.json_response({plural: common.filtered(req, items)})
 
 
