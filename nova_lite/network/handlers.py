@@ -13,6 +13,7 @@ from nova_lite.network import errors
 from nova_lite.network import networks
 from nova_lite.network import policy
 from nova_lite.network import ports
+from nova_lite.network import quotas
 from nova_lite.network import secgroups
 from nova_lite.network import tags
 from nova_lite.wsgi import util
@@ -38,6 +39,10 @@ EXTENSIONS = (
      'Provides allowed address pairs'),
     ('network-mtu', 'Network MTU', 'Provides MTU attribute for a network '
      'resource.'),
+    ('quotas', 'Quota management support', 'Expose functions for quotas '
+     'management per tenant'),
+    ('quota_details', 'Quota details management support',
+     'Expose functions for quotas usage statistics per project'),
     ('standard-attr-tag', 'Tag support for resources with standard '
      'attribute: subnet, trunk, network_segment_range, router, network, '
      'policy, subnetpool, port, security_group, floatingip',
@@ -145,13 +150,26 @@ def create_resource(req):
         if not all(isinstance(item, dict) for item in body[key + 's']):
             raise errors.bad_request(
                 "Resource body required: expected a list of '%s'" % key)
+        _check_quota(context, key, body[key + 's'])
         made = [_view(context, key, create(context, dict(item)))
                 for item in body[key + 's']]
         return util.json_response({key + 's': made}, status=201)
-    return util.json_response(
-        {key: _view(context, key,
-                    create(context, dict(common.body_of(req, key))))},
-        status=201)
+    values = dict(common.body_of(req, key))
+    _check_quota(context, key, [values])
+    return util.json_response({key: _view(context, key,
+                                          create(context, values))},
+                              status=201)
+
+
+def _check_quota(context, key, items):
+    """Neutron's 409 OverQuota before creating ``items`` of ``key``."""
+    projects = {}
+    for item in items:
+        project = item.get('project_id') or item.get('tenant_id') or \
+            context.project_id
+        projects[project] = projects.get(project, 0) + 1
+    for project, count in projects.items():
+        quotas.check(context, key, project, count)
 
 
 def update_resource(req):

@@ -11,6 +11,7 @@ from nova_lite.network import errors
 from nova_lite.network import handlers
 from nova_lite.network import networks
 from nova_lite.network import ports
+from nova_lite.network import quotas
 from nova_lite.network import secgroups
 from nova_lite.network import tags
 
@@ -28,3 +29,6 @@ tags.register('security-groups', secgroups.SG,
               lambda context, uuid: common.get(context, secgroups.SG, uuid))
 tags.register('floatingips', 'floatingip', ports.get_floatingip)
 ROUTES.update(tags.routes(PREFIX))
+
+# -- quotas and quota_details.
+ROUTES.update(quotas.routes(PREFIX))
