@@ -18,8 +18,8 @@ from nova_lite.network import secgroups
 from nova_lite.network import tags
 from nova_lite.wsgi import util
 
-# The extensions the service implements (aliases Tempest and the clients
-# look for).
+# The extensions of the resources above (aliases Tempest and the clients
+# look for); the route table registers them with :mod:`.extensions`.
 EXTENSIONS = (
     ('security-group', 'security-group', 'The security groups extension.'),
     ('external-net', 'Neutron external network',
@@ -39,14 +39,6 @@ EXTENSIONS = (
      'Provides allowed address pairs'),
     ('network-mtu', 'Network MTU', 'Provides MTU attribute for a network '
      'resource.'),
-    ('quotas', 'Quota management support', 'Expose functions for quotas '
-     'management per tenant'),
-    ('quota_details', 'Quota details management support',
-     'Expose functions for quotas usage statistics per project'),
-    ('standard-attr-tag', 'Tag support for resources with standard '
-     'attribute: subnet, trunk, network_segment_range, router, network, '
-     'policy, subnetpool, port, security_group, floatingip',
-     'Enables to set tag on resources with standard attribute.'),
 )
 
 # collection -> (member key, list, show, create, update, delete)
@@ -86,25 +78,6 @@ def resources(req):
         {'name': key, 'collection': name,
          'links': [{'rel': 'self', 'href': '%s/%s' % (base, name)}]}
         for name, (key, *_) in sorted(_COLLECTIONS.items())]})
-
-
-def list_extensions(req):
-    return util.json_response({'extensions': [
-        {'alias': alias, 'name': name, 'description': text,
-         'updated': '2026-01-01T00:00:00-00:00', 'links': []}
-        for alias, name, text in EXTENSIONS]})
-
-
-def show_extension(req):
-    alias = req.urlvars['alias']
-    for found, name, text in EXTENSIONS:
-        if found == alias:
-            return util.json_response({'extension': {
-                'alias': alias, 'name': name, 'description': text,
-                'updated': '2026-01-01T00:00:00-00:00', 'links': []}})
-    raise errors.NeutronError(404, 'HTTPNotFound',
-                              'Extension with alias %s does not exist'
-                              % alias)
 
 
 def _collection(req):
@@ -191,9 +164,7 @@ def delete_resource(req):
 def routes(prefix='/network'):
     """The route table entries of the network service."""
     table = {prefix: {'GET': versions},
-             prefix + '/v2.0': {'GET': resources},
-             prefix + '/v2.0/extensions': {'GET': list_extensions},
-             prefix + '/v2.0/extensions/{alias}': {'GET': show_extension}}
+             prefix + '/v2.0': {'GET': resources}}
     for name in _COLLECTIONS:
         table['%s/v2.0/%s' % (prefix, name)] = {
             'GET': list_resources, 'POST': create_resource}
