@@ -63,6 +63,21 @@ _COLLECTIONS = {
 }
 
 
+def register(collection, key, lister, show, create, update, delete):
+    """Serve another collection with the CRUD handlers below (list
+    filters, ``fields``, bulk create, quotas); :func:`collection_routes`
+    makes its routes."""
+    _COLLECTIONS[collection] = (key, lister, show, create, update, delete)
+
+
+def collection_routes(prefix, name):
+    return {'%s/v2.0/%s' % (prefix, name): {
+                'GET': list_resources, 'POST': create_resource},
+            '%s/v2.0/%s/{id}' % (prefix, name): {
+                'GET': show_resource, 'PUT': update_resource,
+                'DELETE': delete_resource}}
+
+
 def versions(req):
     """GET /network: the version list."""
     href = '%s/network/v2.0/' % req.application_url
@@ -165,10 +180,6 @@ def routes(prefix='/network'):
     """The route table entries of the network service."""
     table = {prefix: {'GET': versions},
              prefix + '/v2.0': {'GET': resources}}
-    for name in _COLLECTIONS:
-        table['%s/v2.0/%s' % (prefix, name)] = {
-            'GET': list_resources, 'POST': create_resource}
-        table['%s/v2.0/%s/{id}' % (prefix, name)] = {
-            'GET': show_resource, 'PUT': update_resource,
-            'DELETE': delete_resource}
+    for name in list(_COLLECTIONS):
+        table.update(collection_routes(prefix, name))
     return table

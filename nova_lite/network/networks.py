@@ -15,6 +15,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.network import policy
+from nova_lite.network import subnetpools
 
 LOG = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ SUBNET_KEYS = ('name', 'network_id', 'cidr', 'ip_version', 'gateway_ip',
                'allocation_pools', 'enable_dhcp', 'dns_nameservers',
                'host_routes', 'description', 'project_id', 'tenant_id',
                'ipv6_ra_mode', 'ipv6_address_mode', 'subnetpool_id',
-               'service_types', 'segment_id')
+               'service_types', 'segment_id', 'prefixlen')
 
 
 def visible(context, network):
@@ -167,6 +168,12 @@ def create_subnet(context, values):
         raise errors.forbidden('(rule:create_subnet) is disallowed by '
                                'policy', 'PolicyNotAuthorized')
     policy.authorize(context, 'create', 'subnet', network)
+    pool_id = values.get('subnetpool_id')
+    if pool_id:
+        values['cidr'] = subnetpools.allocate(context, pool_id, values)[1]
+    elif 'prefixlen' in values:
+        raise errors.bad_request(
+            'prefixlen is only allowed when allocating from a subnet pool')
     try:
         net = ipaddress.ip_network(values.get('cidr'), strict=False)
     except (TypeError, ValueError):
@@ -194,7 +201,8 @@ def create_subnet(context, values):
         'host_routes': values.get('host_routes', []),
         'ipv6_ra_mode': values.get('ipv6_ra_mode'),
         'ipv6_address_mode': values.get('ipv6_address_mode'),
-        'subnetpool_id': None, 'service_types': [], 'segment_id': None,
+        'subnetpool_id': pool_id or None, 'service_types': [],
+        'segment_id': None,
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
     net_obj.create(context, 'subnet', subnet)

@@ -26,7 +26,8 @@ _RESOURCES = (
     ('network', '/networks'), ('subnet', '/subnets'), ('port', '/ports'),
     ('security_group', '/security-groups'),
     ('security_group_rule', '/security-group-rules'),
-    ('floatingip', '/floatingips'))
+    ('floatingip', '/floatingips'), ('subnetpool', '/subnetpools'),
+    ('address_scope', '/address-scopes'))
 
 _ADMIN_ATTRIBUTES = (
     ('create_network', ('shared', 'router:external', 'is_default',
@@ -37,6 +38,10 @@ _ADMIN_ATTRIBUTES = (
     ('create_port', ('binding:host_id', 'binding:profile')),
     ('update_port', ('binding:host_id', 'binding:profile')),
     ('get_port', BINDING),
+    ('create_subnetpool', ('shared', 'is_default')),
+    ('update_subnetpool', ('is_default',)),
+    ('create_address_scope', ('shared',)),
+    ('update_address_scope', ('shared',)),
 )
 
 

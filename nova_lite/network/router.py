@@ -21,6 +21,7 @@ from nova_lite.network import ports
 from nova_lite.network import providers
 from nova_lite.network import quotas
 from nova_lite.network import secgroups
+from nova_lite.network import subnetpools
 from nova_lite.network import tags
 from nova_lite.network import zones
 
@@ -45,6 +46,23 @@ extensions.register('quotas', 'Quota management support',
 extensions.register('quota_details', 'Quota details management support',
                     'Expose functions for quotas usage statistics per '
                     'project')
+
+# -- subnet pools and address scopes.
+handlers.register('subnetpools', subnetpools.POOL, subnetpools.list_pools,
+                  subnetpools.get_pool, subnetpools.create_pool,
+                  subnetpools.update_pool, subnetpools.delete_pool)
+handlers.register('address-scopes', subnetpools.SCOPE,
+                  subnetpools.list_scopes, subnetpools.get_scope,
+                  subnetpools.create_scope, subnetpools.update_scope,
+                  subnetpools.delete_scope)
+ROUTES.update(handlers.collection_routes(PREFIX, 'subnetpools'))
+ROUTES.update(handlers.collection_routes(PREFIX, 'address-scopes'))
+tags.register('subnetpools', subnetpools.POOL, subnetpools.get_pool)
+tags.register('address-scopes', subnetpools.SCOPE, subnetpools.get_scope)
+extensions.register('subnet_allocation', 'Subnet Allocation',
+                    'Enables allocation of subnets from a subnet pool')
+extensions.register('address-scope', 'Address scope',
+                    'Address scopes extension.')
 
 # -- availability zones.
 ROUTES.update(zones.routes(PREFIX))
