@@ -119,6 +119,8 @@ def _values(req):
                                  "'quota'")
     result = {}
     for key, value in values.items():
+        if key in ('project_id', 'tenant_id'):
+            continue    # the path names the project (clients echo it)
         if key not in DEFAULTS:
             raise errors.bad_request("Unrecognized attribute(s) '%s'" % key)
         try:

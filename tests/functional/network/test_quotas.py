@@ -77,3 +77,9 @@ class QuotasTest(testtools.TestCase):
             status=409)
         self.assertIn("['security_group_rule']",
                       over['NeutronError']['message'])
+
+    def test_body_may_echo_the_project(self):
+        # openstacksdk's update_quota may send the project it updates.
+        body = self.call('PUT', '/quotas/proj-c', {'quota': {
+            'network': 7, 'project_id': 'proj-c'}}, token=ADMIN)
+        self.assertEqual(7, body['quota']['network'])
