@@ -35,6 +35,7 @@ from nova_lite import dashboard
 from nova_lite.dashboard import policy as dashboard_policy
 from nova_lite.image import policy as image_policy
 from nova_lite.image import router as image_router
+from nova_lite.network import policy as network_policy
 from nova_lite.network import router as network_router
 from nova_lite.wsgi import faults as wsgi_faults
 from nova_lite.wsgi import pipeline
@@ -62,7 +63,8 @@ def policy_rules():
     policy file may override), each once."""
     return wsgi_policy.merge(policies.list_rules(),
                              image_policy.list_rules(),
-                             dashboard_policy.list_rules())
+                             dashboard_policy.list_rules(),
+                             network_policy.list_rules())
 
 
 def deploy(conf=None, placement_client=None, prewarm=False):

@@ -10,6 +10,8 @@ from nova_lite.network import objects as net_obj
 
 PAGE_KEYS = ('fields', 'limit', 'marker', 'page_reverse', 'sort_key',
              'sort_dir')
+# Neutron's tag filters, applied by :mod:`.tags` rather than as fields.
+TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
 
 
 def now():
@@ -78,7 +80,7 @@ def filtered(req, items):
     """``items`` matching the query's field filters (a field given twice
     matches either value), with only ``fields`` when asked."""
     items = [public(i) for i in items]
-    for key in set(req.GET.keys()) - set(PAGE_KEYS):
+    for key in set(req.GET.keys()) - set(PAGE_KEYS) - set(TAG_FILTERS):
         wanted = req.GET.getall(key)
         items = [i for i in items if key in i and _matches(i[key], wanted)]
     fields = req.GET.getall('fields')

@@ -28,11 +28,14 @@ def not_found(kind, uuid):
     names = {'network': 'Network', 'subnet': 'Subnet', 'port': 'Port',
              'security_group': 'Security group',
              'security_group_rule': 'Security group rule',
-             'floatingip': 'Floating IP'}
+             'floatingip': 'Floating IP', 'subnetpool': 'Subnet pool',
+             'address_scope': 'Address scope'}
     types = {'network': 'NetworkNotFound', 'subnet': 'SubnetNotFound',
              'port': 'PortNotFound', 'security_group': 'SecurityGroupNotFound',
              'security_group_rule': 'SecurityGroupRuleNotFound',
-             'floatingip': 'FloatingIPNotFound'}
+             'floatingip': 'FloatingIPNotFound',
+             'subnetpool': 'SubnetPoolNotFound',
+             'address_scope': 'AddressScopeNotFound'}
     return NeutronError(404, types.get(kind, 'NotFound'),
                         '%s %s could not be found.' % (
                             names.get(kind, kind), uuid))

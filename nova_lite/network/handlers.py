@@ -11,13 +11,16 @@ are Neutron's (``NeutronError``). The rules are in
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
+from nova_lite.network import policy
 from nova_lite.network import ports
+from nova_lite.network import quotas
 from nova_lite.network import routers
 from nova_lite.network import secgroups
+from nova_lite.network import tags
 from nova_lite.wsgi import util
 
-# The extensions the service implements (aliases Tempest and the clients
-# look for).
+# The extensions of the resources above (aliases Tempest and the clients
+# look for); the route table registers them with :mod:`.extensions`.
 EXTENSIONS = (
     ('security-group', 'security-group', 'The security groups extension.'),
     ('external-net', 'Neutron external network',
@@ -72,6 +75,21 @@ _COLLECTIONS = {
 }
 
 
+def register(collection, key, lister, show, create, update, delete):
+    """Serve another collection with the CRUD handlers below (list
+    filters, ``fields``, bulk create, quotas); :func:`collection_routes`
+    makes its routes."""
+    _COLLECTIONS[collection] = (key, lister, show, create, update, delete)
+
+
+def collection_routes(prefix, name):
+    return {'%s/v2.0/%s' % (prefix, name): {
+                'GET': list_resources, 'POST': create_resource},
+            '%s/v2.0/%s/{id}' % (prefix, name): {
+                'GET': show_resource, 'PUT': update_resource,
+                'DELETE': delete_resource}}
+
+
 def versions(req):
     """GET /network: the version list."""
     href = '%s/network/v2.0/' % req.application_url
@@ -89,28 +107,14 @@ def resources(req):
         for name, (key, *_) in sorted(_COLLECTIONS.items())]})
 
 
-def list_extensions(req):
-    return util.json_response({'extensions': [
-        {'alias': alias, 'name': name, 'description': text,
-         'updated': '2026-01-01T00:00:00-00:00', 'links': []}
-        for alias, name, text in EXTENSIONS]})
-
-
-def show_extension(req):
-    alias = req.urlvars['alias']
-    for found, name, text in EXTENSIONS:
-        if found == alias:
-            return util.json_response({'extension': {
-                'alias': alias, 'name': name, 'description': text,
-                'updated': '2026-01-01T00:00:00-00:00', 'links': []}})
-    raise errors.NeutronError(404, 'HTTPNotFound',
-                              'Extension with alias %s does not exist'
-                              % alias)
-
-
 def _collection(req):
     name = req.path_info.rstrip('/').split('/')[3]
     return _COLLECTIONS[name]
+
+
+def _view(context, key, item):
+    """``item`` as ``context`` may see it (Neutron's attribute policy)."""
+    return common.public(policy.hide(context, key, item))
 
 
 def list_resources(req):
@@ -123,6 +127,8 @@ def list_resources(req):
         items = lister(context)
     plural = key + 's' if key != 'security_group_rule' else \
         'security_group_rules'
+    items = [policy.hide(context, key, item)
+             for item in tags.filter_items(req, items)]
     return util.json_response({plural: common.filtered(req, items)})
 
 
@@ -130,7 +136,7 @@ def show_resource(req):
     context = util.context(req)
     key, _, show = _collection(req)[:3]
     return util.json_response({key: common.shown(
-        req, show(context, req.urlvars['id']))})
+        req, policy.hide(context, key, show(context, req.urlvars['id'])))})
 
 
 def create_resource(req):
@@ -144,12 +150,26 @@ def create_resource(req):
         if not all(isinstance(item, dict) for item in body[key + 's']):
             raise errors.bad_request(
                 "Resource body required: expected a list of '%s'" % key)
-        made = [common.public(create(context, dict(item)))
+        _check_quota(context, key, body[key + 's'])
+        made = [_view(context, key, create(context, dict(item)))
                 for item in body[key + 's']]
         return util.json_response({key + 's': made}, status=201)
-    return util.json_response(
-        {key: common.public(create(context, dict(common.body_of(req, key))))},
-        status=201)
+    values = dict(common.body_of(req, key))
+    _check_quota(context, key, [values])
+    return util.json_response({key: _view(context, key,
+                                          create(context, values))},
+                              status=201)
+
+
+def _check_quota(context, key, items):
+    """Neutron's 409 OverQuota before creating ``items`` of ``key``."""
+    projects = {}
+    for item in items:
+        project = item.get('project_id') or item.get('tenant_id') or \
+            context.project_id
+        projects[project] = projects.get(project, 0) + 1
+    for project, count in projects.items():
+        quotas.check(context, key, project, count)
 
 
 def update_resource(req):
@@ -159,7 +179,7 @@ def update_resource(req):
         raise errors.NeutronError(405, 'HTTPMethodNotAllowed',
                                   'The method PUT is not allowed.')
     key = entry[0]
-    return util.json_response({key: common.public(entry[4](
+    return util.json_response({key: _view(context, key, entry[4](
         context, req.urlvars['id'], dict(common.body_of(req, key))))})
 
 
@@ -185,13 +205,7 @@ def router_interface(req):
 def routes(prefix='/network'):
     """The route table entries of the network service."""
     table = {prefix: {'GET': versions},
-             prefix + '/v2.0': {'GET': resources},
-             prefix + '/v2.0/extensions': {'GET': list_extensions},
-             prefix + '/v2.0/extensions/{alias}': {'GET': show_extension}}
-    for name in _COLLECTIONS:
-        table['%s/v2.0/%s' % (prefix, name)] = {
-            'GET': list_resources, 'POST': create_resource}
-        table['%s/v2.0/%s/{id}' % (prefix, name)] = {
-            'GET': show_resource, 'PUT': update_resource,
-            'DELETE': delete_resource}
+             prefix + '/v2.0': {'GET': resources}}
+    for name in list(_COLLECTIONS):
+        table.update(collection_routes(prefix, name))
     return table

@@ -14,6 +14,8 @@ from oslo_log import log as logging
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
+from nova_lite.network import policy
+from nova_lite.network import subnetpools
 
 LOG = logging.getLogger(__name__)
 
@@ -26,7 +28,7 @@ SUBNET_KEYS = ('name', 'network_id', 'cidr', 'ip_version', 'gateway_ip',
                'allocation_pools', 'enable_dhcp', 'dns_nameservers',
                'host_routes', 'description', 'project_id', 'tenant_id',
                'ipv6_ra_mode', 'ipv6_address_mode', 'subnetpool_id',
-               'service_types', 'segment_id')
+               'service_types', 'segment_id', 'prefixlen')
 
 
 def visible(context, network):
@@ -43,14 +45,6 @@ def get_network(context, network_id):
     return common.get(context, 'network', network_id, visible)
 
 
-def _admin_only(context, values, keys):
-    for key in keys:
-        if values.get(key) and not context.is_admin:
-            raise errors.forbidden(
-                '(rule:create_network:%s) is disallowed by policy' % key,
-                'PolicyNotAuthorized')
-
-
 def create_network(context, values):
     common.check_keys(values, NETWORK_KEYS, 'network')
     common.check_string(values, 'name')
@@ -58,8 +52,8 @@ def create_network(context, values):
                 'port_security_enabled', 'is_default'):
         common.check_bool(values, key)
     common.check_project(context, values)
-    _admin_only(context, values, ('shared', 'router:external',
-                                  'is_default'))
+    policy.authorize(context, 'create', 'network', values,
+                     [k for k in values if values[k]])
     network = common.standard(context, {
         'name': values.get('name', ''),
         'admin_state_up': values.get('admin_state_up', True),
@@ -85,7 +79,8 @@ def update_network(context, network_id, values):
         raise errors.not_found('network', network_id)
     common.check_keys(values, NETWORK_KEYS, 'network')
     common.check_string(values, 'name')
-    _admin_only(context, values, ('shared', 'router:external'))
+    policy.authorize(context, 'update', 'network', network,
+                     [k for k in values if values[k] != network.get(k)])
     network.update(values)
     net_obj.update(context, 'network', common.touch(network))
     return network
@@ -95,6 +90,7 @@ def delete_network(context, network_id):
     network = get_network(context, network_id)
     if not common.owns(context, network):
         raise errors.not_found('network', network_id)
+    policy.authorize(context, 'delete', 'network', network)
     ports = [p for p in net_obj.get_all(context, 'port')
              if p['network_id'] == network_id]
     if any(p['device_owner'] not in ('network:dhcp',) for p in ports):
@@ -171,6 +167,13 @@ def create_subnet(context, values):
     if not common.owns(context, network):
         raise errors.forbidden('(rule:create_subnet) is disallowed by '
                                'policy', 'PolicyNotAuthorized')
+    policy.authorize(context, 'create', 'subnet', network)
+    pool_id = values.get('subnetpool_id')
+    if pool_id:
+        values['cidr'] = subnetpools.allocate(context, pool_id, values)[1]
+    elif 'prefixlen' in values:
+        raise errors.bad_request(
+            'prefixlen is only allowed when allocating from a subnet pool')
     try:
         net = ipaddress.ip_network(values.get('cidr'), strict=False)
     except (TypeError, ValueError):
@@ -198,7 +201,8 @@ def create_subnet(context, values):
         'host_routes': values.get('host_routes', []),
         'ipv6_ra_mode': values.get('ipv6_ra_mode'),
         'ipv6_address_mode': values.get('ipv6_address_mode'),
-        'subnetpool_id': None, 'service_types': [], 'segment_id': None,
+        'subnetpool_id': pool_id or None, 'service_types': [],
+        'segment_id': None,
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
     net_obj.create(context, 'subnet', subnet)
@@ -213,6 +217,7 @@ def update_subnet(context, subnet_id, values):
     subnet = get_subnet(context, subnet_id)
     if not common.owns(context, subnet):
         raise errors.not_found('subnet', subnet_id)
+    policy.authorize(context, 'update', 'subnet', subnet)
     common.check_keys(values, ('name', 'description', 'enable_dhcp',
                                'dns_nameservers', 'host_routes',
                                'gateway_ip'), 'subnet')
@@ -226,6 +231,7 @@ def delete_subnet(context, subnet_id):
     subnet = get_subnet(context, subnet_id)
     if not common.owns(context, subnet):
         raise errors.not_found('subnet', subnet_id)
+    policy.authorize(context, 'delete', 'subnet', subnet)
     for port in net_obj.get_all(context, 'port'):
         if any(ip['subnet_id'] == subnet_id for ip in port['fixed_ips']):
             raise errors.conflict(

@@ -1,7 +1,9 @@
 """Ports (fixed IPs from their network's subnets) and floating IPs.
 
-A port gets one address from each IPv4 subnet of its network unless
-``fixed_ips`` says which; addresses are unique per network (the database
+A port gets, unless ``fixed_ips`` says which, one address from its
+network's IPv4 subnets, one from its stateful IPv6 subnets (taken from
+their pools) and its EUI-64 address on each SLAAC or DHCPv6-stateless
+subnet, as in Neutron; addresses are unique per network (the database
 refuses a second holder: 409 IpAddressInUse). A port of a network with
 port security gets its project's default security group unless it names
 groups. A floating IP takes an address of an external network and maps
@@ -11,6 +13,7 @@ two (:mod:`.reach`). A router's ports go only with their router.
 
 import ipaddress
 import random
+import re
 
 from oslo_log import log as logging
 
@@ -20,6 +23,7 @@ from nova_lite.network import errors
 from nova_lite.network import networks
 from nova_lite.network import objects as net_obj
 from nova_lite.network import reach
+from nova_lite.network import policy
 from nova_lite.network import secgroups
 
 LOG = logging.getLogger(__name__)
@@ -33,6 +37,17 @@ PORT_KEYS = ('name', 'network_id', 'admin_state_up', 'mac_address',
 FIP_KEYS = ('floating_network_id', 'floating_ip_address', 'port_id',
             'fixed_ip_address', 'description', 'project_id', 'tenant_id',
             'subnet_id')
+
+
+_MAC = re.compile(r'^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$')
+
+
+def _check_mac(values):
+    mac = values.get('mac_address')
+    if mac is not None and not (isinstance(mac, str) and _MAC.match(mac)):
+        raise errors.bad_request(
+            "Invalid input for mac_address. Reason: '%s' is not a valid "
+            "MAC address." % (mac,))
 
 
 def _mac():
@@ -58,16 +73,93 @@ def _subnets_of(context, network_id):
             if s['network_id'] == network_id]
 
 
-def _allocate(context, network_id, requested):
+AUTO_ADDRESS = ('slaac', 'dhcpv6-stateless')
+ROUTER_OWNERS = ('network:router_interface',
+                 'network:router_interface_distributed',
+                 'network:ha_router_replicated_interface')
+
+
+def auto_address(subnet):
+    """Whether hosts address themselves on ``subnet`` (SLAAC or
+    DHCPv6-stateless): Neutron then derives the port's address from its
+    MAC rather than taking one from the pool."""
+    return subnet['ip_version'] == 6 and (
+        subnet.get('ipv6_address_mode') in AUTO_ADDRESS or
+        subnet.get('ipv6_ra_mode') in AUTO_ADDRESS)
+
+
+def eui64(cidr, mac):
+    """The modified EUI-64 address of ``mac`` in the /64 ``cidr``."""
+    octets = bytes(int(part, 16) for part in mac.split(':'))
+    interface = bytes([octets[0] ^ 0x02]) + octets[1:3] + b'\xff\xfe' + \
+        octets[3:]
+    prefix = ipaddress.ip_network(cidr).network_address
+    return str(ipaddress.IPv6Address(
+        int(prefix) | int.from_bytes(interface, 'big')))
+
+
+def _default_request(subnets, mac, owner):
+    """Neutron's choice when a port names no ``fixed_ips``: one address
+    from the IPv4 subnets, one from the stateful IPv6 ones, and one on
+    every auto-address IPv6 subnet (its EUI-64)."""
+    v4 = [s for s in subnets if s['ip_version'] == 4]
+    v6 = [s for s in subnets if s['ip_version'] == 6 and
+          not auto_address(s)]
+    wanted = [{'candidates': group} for group in (v4, v6) if group]
+    return wanted + _auto_requests(subnets, mac, owner, ())
+
+
+def _auto_requests(subnets, mac, owner, named):
+    if mac is None or owner in ROUTER_OWNERS:
+        return []
+    return [{'subnet_id': s['id']} for s in subnets
+            if auto_address(s) and s['id'] not in named]
+
+
+def _requested_subnet(context, by_id, network_id, subnet_id):
+    """The subnet a ``fixed_ips`` entry names: 404 when the caller may
+    not see it, 400 when it is not on the port's network (Neutron)."""
+    subnet = by_id.get(subnet_id)
+    if subnet is None:
+        networks.get_subnet(context, subnet_id)
+        raise errors.bad_request(
+            'Invalid input for operation: Failed to create port on '
+            'network %s, because fixed_ips included invalid subnet %s.'
+            % (network_id, subnet_id), 'InvalidInput')
+    return subnet
+
+
+def _free(context, subnets, used, mac):
+    """(subnet, address): the first free address among ``subnets``."""
+    for subnet in subnets:
+        if auto_address(subnet) and mac is not None:
+            address = eui64(subnet['cidr'], mac)
+            if address not in used:
+                return subnet, address
+            continue
+        address = networks.next_free(context, subnet, used)
+        if address is not None:
+            return subnet, address
+    return subnets[0], None
+
+
+def _allocate(context, network_id, requested, mac=None, owner=''):
     """[(network, subnet, address)] for a port's ``fixed_ips``."""
     subnets = _subnets_of(context, network_id)
     by_id = {s['id']: s for s in subnets}
     used = net_obj.addresses_in_use(context, network_id)
-    wanted = requested if requested is not None else [
-        {'subnet_id': s['id']} for s in subnets if s['ip_version'] == 4]
+    if requested is None:
+        wanted = _default_request(subnets, mac, owner)
+    else:
+        named = {item.get('subnet_id') for item in requested}
+        wanted = list(requested) + _auto_requests(subnets, mac, owner,
+                                                  named)
     result = []
     for item in wanted:
-        subnet = by_id.get(item.get('subnet_id'))
+        subnet = None
+        if item.get('subnet_id') is not None:
+            subnet = _requested_subnet(context, by_id, network_id,
+                                       item['subnet_id'])
         address = item.get('ip_address')
         if address is not None:
             try:
@@ -85,11 +177,13 @@ def _allocate(context, network_id, requested):
             if address in used:
                 raise _already_allocated(address, subnet)
         else:
-            if subnet is None:
+            candidates = item.get('candidates') or (
+                [subnet] if subnet is not None else None)
+            if not candidates:
                 raise errors.bad_request(
                     'Invalid input for fixed_ips: subnet %s is not on '
                     'network %s.' % (item.get('subnet_id'), network_id))
-            address = networks.next_free(context, subnet, used)
+            subnet, address = _free(context, candidates, used, mac)
             if address is None:
                 raise errors.conflict(
                     'IpAddressGenerationFailure',
@@ -131,8 +225,11 @@ def _check_lists(values):
 def create_port(context, values):
     common.check_keys(values, PORT_KEYS, 'port')
     _check_lists(values)
+    _check_mac(values)
     common.check_string(values, 'name')
     common.check_project(context, values)
+    policy.authorize(context, 'create', 'port', values,
+                     [k for k in values if values[k]])
     network_id = values.get('network_id')
     if not network_id:
         raise errors.bad_request(
@@ -166,8 +263,9 @@ def create_port(context, values):
         'dns_name': values.get('dns_name', ''), 'dns_assignment': [],
         'ip_allocation': 'immediate',
         'description': values.get('description', '')}, project)
-    port = _store(context, port, _allocate(context, network_id,
-                                           values.get('fixed_ips')))
+    port = _store(context, port, _allocate(
+        context, network_id, values.get('fixed_ips'), port['mac_address'],
+        port['device_owner']))
     LOG.info('Port %s created on network %s (%s)', port['id'], network_id,
              ', '.join(ip['ip_address'] for ip in port['fixed_ips']))
     return port
@@ -176,6 +274,8 @@ def create_port(context, values):
 def update_port(context, port_id, values):
     port = get_port(context, port_id)
     common.check_keys(values, PORT_KEYS, 'port')
+    policy.authorize(context, 'update', 'port', port,
+                     [k for k in values if values[k] != port.get(k)])
     _check_lists(values)
     if values.get('fixed_ips') is None:
         values.pop('fixed_ips', None)
@@ -224,6 +324,7 @@ def delete_port(context, port_id, l3_check=True):
     """Delete a port; a router's ports only through their router (409
     ServicePortInUse otherwise, as in Neutron)."""
     port = get_port(context, port_id)
+    policy.authorize(context, 'delete', 'port', port)
     if l3_check and port['device_owner'] in (reach.INTERFACE,
                                               reach.GATEWAY):
         raise errors.conflict(
@@ -276,6 +377,7 @@ def _disassociate(context, fip):
 def create_floatingip(context, values):
     common.check_keys(values, FIP_KEYS, 'floatingip')
     common.check_project(context, values)
+    policy.authorize(context, 'create', 'floatingip', values)
     network_id = values.get('floating_network_id')
     if not network_id:
         raise errors.bad_request(
@@ -318,6 +420,7 @@ def create_floatingip(context, values):
 
 def update_floatingip(context, fip_id, values):
     fip = get_floatingip(context, fip_id)
+    policy.authorize(context, 'update', 'floatingip', fip)
     common.check_keys(values, ('port_id', 'fixed_ip_address',
                                'description'), 'floatingip')
     if 'description' in values:
@@ -334,7 +437,8 @@ def update_floatingip(context, fip_id, values):
 
 
 def delete_floatingip(context, fip_id):
-    get_floatingip(context, fip_id)
+    policy.authorize(context, 'delete', 'floatingip',
+                     get_floatingip(context, fip_id))
     try:
         net_obj.destroy(context, 'floatingip', fip_id)
     except exception.NetworkResourceNotFound:

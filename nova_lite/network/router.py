@@ -1,20 +1,102 @@
 """The network service's route table: Neutron v2.0 under ``/network``.
 
-Path -> {method: handler} (:mod:`.handlers`); nova-lite-api's deploy
-mounts it next to the compute API's, with :data:`ERRORS` rendering every
-error under ``/network`` as Neutron does. A known path asked with
-another method is a 405 and a trailing slash is ignored, as in Neutron.
+Path -> {method: handler}; nova-lite-api's deploy mounts it next to the
+compute API's, with :data:`ERRORS` rendering every error under
+``/network`` as Neutron does. A known path asked with another method is
+a 405 and a trailing slash is ignored, as in Neutron.
+
+Each feature has its block below: its routes, the Neutron extensions it
+serves (:mod:`.extensions` lists them) and, for a collection, its
+registration with :mod:`.tags`. The tag and extension routes come last,
+made from what the blocks registered.
 """
 
+from nova_lite.network import common
 from nova_lite.network import errors
+from nova_lite.network import extensions
 from nova_lite.network import handlers
+from nova_lite.network import ip_availability
+from nova_lite.network import networks
+from nova_lite.network import ports
+from nova_lite.network import providers
+from nova_lite.network import quotas
+from nova_lite.network import routers
+from nova_lite.network import secgroups
+from nova_lite.network import subnetpools
+from nova_lite.network import tags
+from nova_lite.network import zones
 
 PREFIX = '/network'
+ERRORS = errors.ERRORS
 
+# -- networks, subnets, ports, security groups, floating IPs.
 ROUTES = handlers.routes(PREFIX)
+for _alias, _name, _text in handlers.EXTENSIONS:
+    extensions.register(_alias, _name, _text)
+tags.register('networks', 'network', networks.get_network)
+tags.register('subnets', 'subnet', networks.get_subnet)
+tags.register('ports', 'port', ports.get_port)
+tags.register('security-groups', secgroups.SG,
+              lambda context, uuid: common.get(context, secgroups.SG, uuid))
+tags.register('floatingips', 'floatingip', ports.get_floatingip)
 
-# Routers' interface actions (the L3 extension).
+# -- routers (the L3 extension): their interface actions; the collection
+# and its extensions are among the handlers' above.
 for _action in ('add_router_interface', 'remove_router_interface'):
     ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
         'PUT': handlers.router_interface}
-ERRORS = errors.ERRORS
+tags.register('routers', 'router', routers.stored_router)
+
+# -- quotas and quota_details.
+ROUTES.update(quotas.routes(PREFIX))
+extensions.register('quotas', 'Quota management support',
+                    'Expose functions for quotas management per tenant')
+extensions.register('quota_details', 'Quota details management support',
+                    'Expose functions for quotas usage statistics per '
+                    'project')
+
+# -- subnet pools and address scopes.
+handlers.register('subnetpools', subnetpools.POOL, subnetpools.list_pools,
+                  subnetpools.get_pool, subnetpools.create_pool,
+                  subnetpools.update_pool, subnetpools.delete_pool)
+handlers.register('address-scopes', subnetpools.SCOPE,
+                  subnetpools.list_scopes, subnetpools.get_scope,
+                  subnetpools.create_scope, subnetpools.update_scope,
+                  subnetpools.delete_scope)
+ROUTES.update(handlers.collection_routes(PREFIX, 'subnetpools'))
+ROUTES.update(handlers.collection_routes(PREFIX, 'address-scopes'))
+tags.register('subnetpools', subnetpools.POOL, subnetpools.get_pool)
+tags.register('address-scopes', subnetpools.SCOPE, subnetpools.get_scope)
+extensions.register('subnet_allocation', 'Subnet Allocation',
+                    'Enables allocation of subnets from a subnet pool')
+extensions.register('address-scope', 'Address scope',
+                    'Address scopes extension.')
+
+# -- availability zones.
+ROUTES.update(zones.routes(PREFIX))
+extensions.register('availability_zone', 'Availability Zone',
+                    'The availability zone extension.')
+extensions.register('network_availability_zone',
+                    'Network Availability Zone',
+                    'Availability zone support for network.')
+
+# -- network IP availability.
+ROUTES.update(ip_availability.routes(PREFIX))
+extensions.register('network-ip-availability', 'Network IP Availability',
+                    'Provides IP availability data for each network and '
+                    'subnet.')
+
+# -- service providers.
+ROUTES.update(providers.routes(PREFIX))
+extensions.register('service-type', 'Neutron Service Type Management',
+                    'API for retrieving service providers for Neutron '
+                    'advanced services')
+
+# -- standard-attr-tag over every collection registered above, and the
+# extension list.
+ROUTES.update(tags.routes(PREFIX))
+extensions.register('standard-attr-tag',
+                    'Tag support for resources with standard attribute',
+                    'Enables to set tag on resources with standard '
+                    'attribute.')
+ROUTES.update(extensions.routes(PREFIX))

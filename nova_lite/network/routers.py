@@ -68,6 +68,11 @@ def get_router(context, router_id):
     return view(context, _get(context, router_id))
 
 
+def stored_router(context, router_id):
+    """The router as stored (what a tag change writes back whole)."""
+    return _get(context, router_id)
+
+
 _router_ports = reach.router_ports
 
 

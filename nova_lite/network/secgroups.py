@@ -17,6 +17,7 @@ from nova_lite import exception
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
+from nova_lite.network import policy
 
 LOG = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ def create_group(context, values):
     common.check_string(values, 'name')
     common.check_string(values, 'description')
     common.check_project(context, values)
+    policy.authorize(context, 'create', 'security_group', values)
     if values.get('name') == 'default':
         raise errors.conflict(
             'SecurityGroupDefaultAlreadyExists',
@@ -130,6 +132,7 @@ def create_group(context, values):
 
 def update_group(context, group_id, values):
     group = common.get(context, SG, group_id)
+    policy.authorize(context, 'update', 'security_group', group)
     common.check_keys(values, ('name', 'description', 'stateful'), SG)
     common.check_string(values, 'name')
     common.check_string(values, 'description')
@@ -145,6 +148,7 @@ def update_group(context, group_id, values):
 
 def delete_group(context, group_id):
     group = common.get(context, SG, group_id)
+    policy.authorize(context, 'delete', 'security_group', group)
     if group['name'] == 'default' and not context.is_admin:
         raise errors.conflict('SecurityGroupCannotRemoveDefault',
                               'Insufficient rights for removing default '
@@ -264,6 +268,7 @@ def create_rule(context, values):
             "Failed to parse request. Required attribute "
             "'security_group_id' not specified")
     group = common.get(context, SG, group_id)
+    policy.authorize(context, 'create', 'security_group_rule', group)
     fields = check_rule(values)
     if fields['remote_group_id']:
         common.get(context, SG, fields['remote_group_id'])
@@ -292,6 +297,7 @@ def list_rules(context):
 
 
 def delete_rule(context, rule_id):
-    common.get(context, RULE, rule_id)
+    policy.authorize(context, 'delete', 'security_group_rule',
+                     common.get(context, RULE, rule_id))
     _destroy(context, RULE, rule_id)
     LOG.info('Security group rule %s deleted', rule_id)

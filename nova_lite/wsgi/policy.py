@@ -104,10 +104,19 @@ class Policy:
 
     :param list_rules: a callable returning the service's defaults (read
         when an enforcer is first made).
+    :param prefix: what the short rule names handlers pass are prefixed
+        with (Nova's ``os_compute_api:``; none for Neutron's names).
     """
 
-    def __init__(self, list_rules):
+    def __init__(self, list_rules, prefix=P):
         self.list_rules = list_rules
+        self.prefix = prefix
+
+    def full_name(self, rule):
+        """The registered name of the short name ``rule``."""
+        if self.prefix == P:
+            return full_name(rule)
+        return self.prefix + rule
 
     def get_enforcer(self, conf=CONF):
         with _LOCK:
@@ -127,7 +136,7 @@ class Policy:
         """True when ``context`` may use ``rule`` on ``target``."""
         target = target or {'project_id': context.project_id,
                             'user_id': context.user_id}
-        return self.get_enforcer().authorize(full_name(rule), target,
+        return self.get_enforcer().authorize(self.full_name(rule), target,
                                              context, do_raise=False)
 
     def authorize(self, context, rule, target=None):
@@ -138,4 +147,5 @@ class Policy:
         """
         if not self.check(context, rule, target):
             raise webob.exc.HTTPForbidden(
-                "Policy doesn't allow %s to be performed." % full_name(rule))
+                "Policy doesn't allow %s to be performed."
+                % self.full_name(rule))

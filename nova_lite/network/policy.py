@@ -1,0 +1,143 @@
+"""The network service's policy: Neutron's rule names and defaults.
+
+Neutron's defaults: members of a project write its resources, readers
+only read them, admins do anything; the ``binding:*`` attributes of a
+port (which host it is bound to and how) are the admin's alone, to set
+and to see. The rules have Neutron's names (``create_network``,
+``create_port:binding:host_id``), so a Neutron policy file's overrides
+read the same here. Who *sees* what (a project's own resources, shared
+and external networks) is the service's logic (:mod:`.networks`); these
+rules say who may write, and which attributes of a port an admin alone
+sees.
+"""
+
+from oslo_policy import policy as oslo_policy
+
+from nova_lite.network import errors
+from nova_lite.wsgi import policy as wsgi_policy
+
+ADMIN = 'rule:context_is_admin'
+MEMBER = '(%s) or (role:member and project_id:%%(project_id)s)' % ADMIN
+
+BINDING = ('binding:host_id', 'binding:profile', 'binding:vif_type',
+           'binding:vif_details')
+
+_RESOURCES = (
+    ('network', '/networks'), ('subnet', '/subnets'), ('port', '/ports'),
+    ('security_group', '/security-groups'),
+    ('security_group_rule', '/security-group-rules'),
+    ('floatingip', '/floatingips'), ('subnetpool', '/subnetpools'),
+    ('address_scope', '/address-scopes'))
+
+_ADMIN_ATTRIBUTES = (
+    ('create_network', ('shared', 'router:external', 'is_default',
+                        'provider:network_type',
+                        'provider:physical_network',
+                        'provider:segmentation_id')),
+    ('update_network', ('shared', 'router:external', 'is_default')),
+    ('create_port', ('binding:host_id', 'binding:profile')),
+    ('update_port', ('binding:host_id', 'binding:profile')),
+    ('get_port', BINDING),
+    ('create_subnetpool', ('shared', 'is_default')),
+    ('update_subnetpool', ('is_default',)),
+    ('create_address_scope', ('shared',)),
+    ('update_address_scope', ('shared',)),
+)
+
+
+def _operations(kind, path, action):
+    base = '/network/v2.0' + path
+    return {'create': [{'method': 'POST', 'path': base}],
+            'get': [{'method': 'GET', 'path': base},
+                    {'method': 'GET', 'path': base + '/{id}'}],
+            'update': [{'method': 'PUT', 'path': base + '/{id}'}],
+            'delete': [{'method': 'DELETE', 'path': base + '/{id}'}],
+            }[action]
+
+
+def list_rules():
+    """Neutron's defaults for the resources the service serves."""
+    rules = [oslo_policy.RuleDefault('context_is_admin', 'role:admin',
+                                     'Admins (Neutron\'s base rule).')]
+    for kind, path in _RESOURCES:
+        for action in ('create', 'update', 'delete'):
+            if (kind, action) == ('security_group_rule', 'update'):
+                continue    # rules are not updated, as in Neutron
+            rules.append(oslo_policy.DocumentedRuleDefault(
+                '%s_%s' % (action, kind), MEMBER,
+                '%s a %s (members of its project, or admins)'
+                % (action.capitalize(), kind.replace('_', ' ')),
+                _operations(kind, path, action)))
+    for rule, attributes in _ADMIN_ATTRIBUTES:
+        kind = rule.split('_', 1)[1]
+        path = dict(_RESOURCES)[kind]
+        for attribute in attributes:
+            rules.append(oslo_policy.DocumentedRuleDefault(
+                '%s:%s' % (rule, attribute), ADMIN,
+                '%s a %s\'s %s (admins only)' % (
+                    'See' if rule.startswith('get') else 'Set',
+                    kind, attribute),
+                _operations(kind, path, rule.split('_', 1)[0])))
+    return rules
+
+
+_POLICY = wsgi_policy.Policy(list_rules, prefix='')
+
+
+def _target(context, resource):
+    project = (resource or {}).get('project_id') or \
+        (resource or {}).get('tenant_id') or context.project_id
+    return {'project_id': project, 'tenant_id': project,
+            'user_id': context.user_id}
+
+
+def check(context, rule, resource=None):
+    """True when ``context`` may use ``rule`` on ``resource`` (a dict
+    with its ``project_id``; the caller's project when none)."""
+    return _POLICY.check(context, rule, _target(context, resource))
+
+
+def authorize(context, action, kind, resource=None, values=()):
+    """Neutron's 403 unless ``context`` may ``action`` (create, update,
+    delete) the ``kind`` ``resource``, and set each admin-only attribute
+    named in ``values``."""
+    rule = '%s_%s' % (action, kind)
+    if not check(context, rule, resource):
+        raise _refused([rule])
+    for name, attributes in _ADMIN_ATTRIBUTES:
+        if name != rule:
+            continue
+        for attribute in attributes:
+            if attribute in values and not check(
+                    context, '%s:%s' % (rule, attribute), resource):
+                raise _refused([rule, '%s:%s' % (rule, attribute)])
+
+
+def authorize_owner(context, action, kind, resource):
+    """:func:`authorize` for a kind with Neutron's rules here; for one
+    without (a collection another module adds), its project's own."""
+    rule = '%s_%s' % (action, kind)
+    if rule in _POLICY.get_enforcer().registered_rules:
+        authorize(context, action, kind, resource)
+    elif not (context.is_admin or
+              resource.get('project_id') == context.project_id):
+        raise _refused([rule])
+
+
+def hide(context, kind, resource):
+    """``resource`` without the attributes ``context`` may not see
+    (a port's ``binding:*`` for non-admins, as Neutron)."""
+    if kind != 'port':
+        return resource
+    hidden = [a for a in BINDING
+              if a in resource and not check(context, 'get_port:' + a,
+                                             resource)]
+    if not hidden:
+        return resource
+    return {k: v for k, v in resource.items() if k not in hidden}
+
+
+def _refused(rules):
+    return errors.forbidden(
+        '(%s) is disallowed by policy'
+        % ' and '.join('rule:' + r for r in rules), 'PolicyNotAuthorized')
