@@ -6,9 +6,12 @@ the compute API's. Under ``/image`` Glance's 405 answers a known path
 asked with another method, and a trailing slash is ignored.
 """
 
+from nova_lite.image.handlers import image_actions
 from nova_lite.image.handlers import image_data
+from nova_lite.image.handlers import image_import
 from nova_lite.image.handlers import image_members
 from nova_lite.image.handlers import images
+from nova_lite.image.handlers import schemas
 
 PREFIX = '/image'
 
@@ -22,6 +25,10 @@ ROUTES = {
                                        'DELETE': images.delete_image},
     PREFIX + '/v2/images/{image_id}/file': {'GET': image_data.download,
                                             'PUT': image_data.upload},
+    PREFIX + '/v2/images/{image_id}/actions/deactivate': {
+        'POST': image_actions.deactivate},
+    PREFIX + '/v2/images/{image_id}/actions/reactivate': {
+        'POST': image_actions.reactivate},
     PREFIX + '/v2/images/{image_id}/tasks': {'GET': images.list_tasks},
     PREFIX + '/v2/images/{image_id}/tags/{tag}': {
         'PUT': images.add_tag, 'DELETE': images.delete_tag},
@@ -32,6 +39,15 @@ ROUTES = {
         'GET': image_members.show_member,
         'PUT': image_members.update_member,
         'DELETE': image_members.delete_member},
+    PREFIX + '/v2/images/{image_id}/stage': {'PUT': image_import.stage},
+    PREFIX + '/v2/images/{image_id}/import': {
+        'POST': image_import.import_image},
+    PREFIX + '/v2/info/import': {'GET': image_import.info_import},
+    PREFIX + '/v2/info/stores': {'GET': image_import.info_stores},
+    PREFIX + '/v2/tasks': {'GET': image_import.list_tasks,
+                           'POST': image_import.create_task},
+    PREFIX + '/v2/tasks/{task_id}': {'GET': image_import.show_task},
+    PREFIX + '/v2/schemas/{name}': {'GET': schemas.show},
 }
 
 # Requests whose body is image data, streamed past the input guard's
