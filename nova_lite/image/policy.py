@@ -24,6 +24,12 @@ _RULES = [
      "image's own tasks are seen by whoever sees the image",
      [('GET', '/image/v2/tasks'), ('GET', '/image/v2/tasks/{id}'),
       ('POST', '/image/v2/tasks')]),
+    ('images:metadefs:write', 'admin_api', 'Create, change and delete '
+     'metadata definitions (admins only, as in Glance); anyone reads the '
+     'public ones',
+     [('POST', '/image/v2/metadefs/namespaces'),
+      ('PUT', '/image/v2/metadefs/namespaces/{namespace}'),
+      ('DELETE', '/image/v2/metadefs/namespaces/{namespace}')]),
 ]
 
 

@@ -207,3 +207,116 @@ def check_attribute_value(name, value):
         raise webob.exc.HTTPBadRequest(
             "Invalid value for '%s': %s" % (name, exc.message))
 
+
+# -- metadata definitions -----------------------------------------------------
+
+_PROPERTY_TYPES = ['array', 'boolean', 'integer', 'number', 'object',
+                   'string', None]
+METADEF_PROPERTY = {
+    'name': {'type': 'string', 'maxLength': 80},
+    'title': {'type': 'string'},
+    'description': {'type': 'string'},
+    'operators': {'type': 'array', 'items': {'type': 'string'}},
+    'type': {'type': 'string', 'enum': _PROPERTY_TYPES},
+    'default': {},
+    'readonly': {'type': 'boolean'},
+    'minimum': {'type': 'number'}, 'maximum': {'type': 'number'},
+    'minLength': {'type': 'integer', 'minimum': 0},
+    'maxLength': {'type': 'integer', 'minimum': 0},
+    'pattern': {'type': 'string', 'format': 'regex'},
+    'enum': {'type': 'array'},
+    'items': {'type': 'object'},
+    'minItems': {'type': 'integer', 'minimum': 0},
+    'maxItems': {'type': 'integer', 'minimum': 0},
+    'uniqueItems': {'type': 'boolean', 'default': False},
+    'additionalItems': {'type': 'boolean'},
+}
+_TIMES = {'created_at': _ro({'type': 'string', 'format': 'date-time'},
+                            'When it was created.'),
+          'updated_at': _ro({'type': 'string', 'format': 'date-time'},
+                            'When it last changed.')}
+RESOURCE_TYPE_ASSOCIATION = dict({
+    'name': _string('The resource type, e.g. OS::Glance::Image.',
+                    maxLength=80),
+    'prefix': _string('The prefix of the properties on that resource.',
+                      maxLength=80),
+    'properties_target': _string('Where on the resource the properties '
+                                 'go (e.g. image for a volume).',
+                                 maxLength=80)}, **_TIMES)
+METADEF_OBJECT = dict({
+    'name': {'type': 'string', 'maxLength': 80},
+    'description': {'type': 'string'},
+    'required': {'type': 'array', 'items': {'type': 'string'}},
+    'properties': {'type': 'object',
+                   'additionalProperties': {'type': 'object',
+                                            'properties': METADEF_PROPERTY}},
+    'schema': {'type': 'string', 'readOnly': True},
+    'self': {'type': 'string', 'readOnly': True}}, **_TIMES)
+METADEF_TAG = dict({'name': {'type': 'string', 'maxLength': 255}}, **_TIMES)
+METADEF_NAMESPACE = dict({
+    'namespace': _string('The namespace, unique.', maxLength=80),
+    'display_name': _string('A name to show.', maxLength=80),
+    'description': _string('What the namespace defines.',
+                           maxLength=500),
+    'visibility': {'type': 'string', 'enum': ['public', 'private'],
+                   'description': 'Who may see the namespace.'},
+    'protected': {'type': 'boolean',
+                  'description': 'Whether it may not be deleted.'},
+    'owner': _string('The project owning it.', maxLength=255),
+    'schema': {'type': 'string', 'readOnly': True},
+    'self': {'type': 'string', 'readOnly': True},
+    'resource_type_associations': {
+        'type': 'array',
+        'items': {'type': 'object',
+                  'properties': RESOURCE_TYPE_ASSOCIATION}},
+    'properties': {'type': 'object',
+                   'additionalProperties': {'type': 'object',
+                                            'properties': METADEF_PROPERTY}},
+    'objects': {'type': 'array',
+                'items': {'type': 'object', 'properties': METADEF_OBJECT}},
+    'tags': {'type': 'array',
+             'items': {'type': 'object', 'properties': METADEF_TAG}}},
+    **_TIMES)
+
+
+def _item(name, properties, required=()):
+    schema = {'name': name, 'properties': copy.deepcopy(properties),
+              'additionalProperties': False}
+    if required:
+        schema['required'] = list(required)
+    return schema
+
+
+def _metadef_builders():
+    single = {
+        'namespace': lambda: _item('namespace', METADEF_NAMESPACE,
+                                   ['namespace']),
+        'object': lambda: _item('object', METADEF_OBJECT, ['name']),
+        'property': lambda: _item('property', dict(METADEF_PROPERTY),
+                                  ['name', 'title', 'type']),
+        'resource_type': lambda: _item('resource_type_association',
+                                       RESOURCE_TYPE_ASSOCIATION,
+                                       ['name']),
+        'tag': lambda: _item('tag', METADEF_TAG, ['name']),
+    }
+    plural = {'namespaces': ('namespaces', 'namespace'),
+              'objects': ('objects', 'object'),
+              'resource_types': ('resource_type_associations',
+                                 'resource_type'),
+              'tags': ('tags', 'tag')}
+    builders = dict(single)
+    for path, (key, one) in plural.items():
+        builders[path] = (lambda k=key, o=one:
+                          collection(k, single[o]()))
+    builders['properties'] = lambda: {
+        'name': 'properties',
+        'properties': {'properties': {
+            'type': 'object',
+            'additionalProperties': _item('property', METADEF_PROPERTY,
+                                          ['title', 'type'])},
+            'schema': {'type': 'string'}},
+        'links': [{'rel': 'describedby', 'href': '{schema}'}]}
+    return builders
+
+
+METADEFS = _metadef_builders()

@@ -1,4 +1,4 @@
-"""``GET /image/v2/schemas/{name}``: image(s), member(s), task(s).
+"""``GET /image/v2/schemas/{name}`` and ``/schemas/metadefs/{name}``.
 
 The JSON schemas of :mod:`nova_lite.image.schemas`, which the service
 also validates requests against; python-glanceclient reads them before
@@ -21,3 +21,12 @@ def show(req):
             'No schema named %s.' % req.urlvars['name'])
     return util.json_response(build())
 
+
+def show_metadef(req):
+    """GET /image/v2/schemas/metadefs/{name}: a metadefs schema."""
+    util.context(req)
+    build = schemas.METADEFS.get(req.urlvars['name'])
+    if build is None:
+        raise webob.exc.HTTPNotFound(
+            'No schema named metadefs/%s.' % req.urlvars['name'])
+    return util.json_response(build())
