@@ -112,8 +112,9 @@ def _remove(name):
 
 
 def view(task, with_image=False):
-    """A task in Glance's representation; the image's tasks listing
-    adds who asked for it."""
+    """A task in Glance's representation; shown alone or in its image's
+    tasks it also says which image and who asked (the listing of all
+    tasks leaves that out)."""
     keys = ('id', 'type', 'status', 'input', 'result', 'owner', 'message',
             'expires_at', 'created_at', 'updated_at')
     body = {key: task[key] for key in keys}

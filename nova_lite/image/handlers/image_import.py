@@ -181,7 +181,7 @@ def show_task(req):
         raise webob.exc.HTTPNotFound(
             'Task with the given ID %s was not found'
             % req.urlvars['task_id'])
-    return util.json_response(image_tasks.view(task))
+    return util.json_response(image_tasks.view(task, with_image=True))
 
 
 def create_task(req):

@@ -9,6 +9,7 @@ in front of ``requests``). Skipped when glanceclient is not installed.
 """
 
 import io
+import time
 
 import testtools
 
@@ -140,3 +141,24 @@ class GlanceClientTestCase(testtools.TestCase):
         self.assertEqual(DATA, b''.join(admin.images.data(image.id)))
         glance.images.reactivate(image.id)
         self.assertEqual('active', glance.images.get(image.id).status)
+
+    def test_stage_and_glance_direct_import(self):
+        glance = self.client()
+        info = glance.images.get_import_info()
+        self.assertIn('glance-direct', info['import-methods']['value'])
+        self.assertEqual(['local'], [s['id'] for s in
+                                     glance.images.get_stores_info()[
+                                         'stores']])
+        image = glance.images.create(name='staged', disk_format='raw',
+                                     container_format='bare')
+        glance.images.stage(image.id, io.BytesIO(DATA))
+        self.assertEqual('uploading', glance.images.get(image.id).status)
+        glance.images.image_import(image.id, method='glance-direct')
+        deadline = time.monotonic() + 20
+        while glance.images.get(image.id).status != 'active':
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+        self.assertEqual(DATA, b''.join(glance.images.data(image.id)))
+        admin = self.client(api_fixtures.ADMIN)
+        self.assertIn(image.id, [t.get('image_id') for t in (
+            admin.tasks.get(t.id) for t in admin.tasks.list())])
