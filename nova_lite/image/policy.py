@@ -19,6 +19,17 @@ _RULES = [
      'and delete images (owners only, as in Glance)',
      [('POST', '/image/v2/images'), ('PATCH', '/image/v2/images/{id}'),
       ('DELETE', '/image/v2/images/{id}')]),
+    ('images:tasks', 'admin_api', "Glance's tasks API: list, show and "
+     'create tasks (admins only, as Glance\'s tasks_api_access); an '
+     "image's own tasks are seen by whoever sees the image",
+     [('GET', '/image/v2/tasks'), ('GET', '/image/v2/tasks/{id}'),
+      ('POST', '/image/v2/tasks')]),
+    ('images:metadefs:write', 'admin_api', 'Create, change and delete '
+     'metadata definitions (admins only, as in Glance); anyone reads the '
+     'public ones',
+     [('POST', '/image/v2/metadefs/namespaces'),
+      ('PUT', '/image/v2/metadefs/namespaces/{namespace}'),
+      ('DELETE', '/image/v2/metadefs/namespaces/{namespace}')]),
 ]
 
 

@@ -20,20 +20,18 @@ Glance:
 """
 
 from oslo_utils import timeutils
-from oslo_utils import uuidutils
 import webob.exc
 
 from nova_lite import exception
 from nova_lite.image import catalog
 from nova_lite.image import objects as image_obj
+from nova_lite.image import schemas
 from nova_lite.image import store as image_store
 
-VISIBILITIES = ('public', 'private', 'shared', 'community')
-MEMBER_STATUSES = ('pending', 'accepted', 'rejected')
-DISK_FORMATS = ('ami', 'ari', 'aki', 'vhd', 'vhdx', 'vmdk', 'raw', 'qcow2',
-                'vdi', 'iso', 'ploop')
-CONTAINER_FORMATS = ('ami', 'ari', 'aki', 'bare', 'ovf', 'ova', 'docker',
-                     'compressed')
+VISIBILITIES = schemas.VISIBILITIES
+MEMBER_STATUSES = schemas.MEMBER_STATUSES
+DISK_FORMATS = schemas.DISK_FORMATS
+CONTAINER_FORMATS = schemas.CONTAINER_FORMATS
 # Attributes the server sets: 403 when a request tries to.
 READ_ONLY = ('status', 'size', 'virtual_size', 'checksum', 'os_hash_algo',
              'os_hash_value', 'created_at', 'updated_at', 'self', 'file',
@@ -231,51 +229,16 @@ def _bad(message):
 
 
 def check_value(name, value):
-    """400 unless ``value`` is valid for the core attribute ``name``."""
-    if name == 'name':
-        if value is not None and not (isinstance(value, str) and
-                                      len(value) <= 255):
-            _bad("Invalid value for 'name': a string of at most 255 "
-                 "characters or null is required.")
-    elif name == 'visibility':
-        if value not in VISIBILITIES:
-            _bad("Invalid value '%s' for 'visibility': one of %s is "
-                 "required." % (value, ', '.join(VISIBILITIES)))
-    elif name in ('protected', 'os_hidden'):
-        if not isinstance(value, bool):
-            _bad("Invalid value for '%s': a boolean is required." % name)
-    elif name in ('min_disk', 'min_ram'):
-        if isinstance(value, bool) or not isinstance(value, int) or \
-                value < 0 or value > 2 ** 31 - 1:
-            _bad("Invalid value for '%s': an integer >= 0 is required."
-                 % name)
-    elif name == 'disk_format':
-        if value is not None and value not in DISK_FORMATS:
-            _bad("Invalid value '%s' for 'disk_format': one of %s is "
-                 "required." % (value, ', '.join(DISK_FORMATS)))
-    elif name == 'container_format':
-        if value is not None and value not in CONTAINER_FORMATS:
-            _bad("Invalid value '%s' for 'container_format': one of %s is "
-                 "required." % (value, ', '.join(CONTAINER_FORMATS)))
-    elif name == 'tags':
-        if not isinstance(value, list) or not all(
-                isinstance(t, str) and 0 < len(t) <= 255 for t in value):
-            _bad("Invalid value for 'tags': a list of strings of 1 to 255 "
-                 "characters is required.")
-    elif name == 'owner':
-        if value is not None and not (isinstance(value, str) and
-                                      len(value) <= 255):
-            _bad("Invalid value for 'owner'.")
-    elif name == 'id':
-        if not uuidutils.is_uuid_like(value):
-            _bad("Invalid value for 'id': a UUID is required.")
+    """400 unless ``value`` is valid for the core attribute ``name``, by
+    the image schema the service publishes (:mod:`.schemas`)."""
+    schemas.check_attribute_value(name, value)
 
 
 def check_attribute(name):
     """403 for attributes no request may set."""
     if name in READ_ONLY:
         raise webob.exc.HTTPForbidden("Attribute '%s' is read-only." % name)
-    if name in RESERVED:
+    if name in RESERVED or name.startswith('os_glance'):
         raise webob.exc.HTTPForbidden("Attribute '%s' is reserved." % name)
 
 

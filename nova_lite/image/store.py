@@ -41,11 +41,19 @@ def path(conf, image_id):
     return os.path.join(_directory(conf), image_id)
 
 
-def write(conf, image_id, stream, size_cap):
+def staging_path(conf, image_id):
+    """Where ``PUT .../stage`` keeps an image's data until its
+    ``glance-direct`` import moves it into the store."""
+    return os.path.join(_directory(conf), 'staging', os.path.basename(
+        path(conf, image_id)))
+
+
+def write(conf, image_id, stream, size_cap, staging=False):
     """Store what ``stream`` (a file-like object) holds as the data of
-    ``image_id``; :class:`TooLarge` past ``size_cap`` bytes."""
-    os.makedirs(_directory(conf), exist_ok=True)
-    final = path(conf, image_id)
+    ``image_id`` (in the staging area with ``staging``);
+    :class:`TooLarge` past ``size_cap`` bytes."""
+    final = (staging_path if staging else path)(conf, image_id)
+    os.makedirs(os.path.dirname(final), exist_ok=True)
     partial = '%s.%s.part' % (final, uuidutils.generate_uuid())
     md5 = hashlib.md5(usedforsecurity=False)
     sha = hashlib.new(HASH_ALGO)
@@ -94,8 +102,10 @@ def chunks(conf, image_id, start=0, length=None):
 
 
 def delete(conf, image_id):
-    """Remove the data of ``image_id`` (nothing when there is none)."""
+    """Remove the data of ``image_id``, staged or stored (nothing when
+    there is none)."""
     _remove(path(conf, image_id))
+    _remove(staging_path(conf, image_id))
 
 
 def _remove(name):

@@ -4,11 +4,17 @@ One small lab (1 cell, 1 compute, 2 fake nodes, SQLite): ``openstack
 image create --file``, ``image show``, ``image save`` (same checksum),
 ``image set --property``, ``image delete``; ``openstack server image
 create`` and a boot from that snapshot; shelve (offloaded) and unshelve
-through the shelve's snapshot, which is deleted afterwards.
+through the shelve's snapshot, which is deleted afterwards; and
+python-glanceclient (which reads the image schema first and uploads
+chunked, decoded by the lab's gunicorn): list, create, upload, download,
+a web-download import from a loopback HTTP server, delete.
 """
 
 import hashlib
+from http import server as http_server
+import io
 import os
+import threading
 import time
 
 import fixtures
@@ -106,3 +112,47 @@ class TestImagesAgainstLab(lab_mod.LabTestCase):
         for name in ('from-snap', 'snap-source'):
             self.os('server', 'delete', '--wait', name, parse=False)
         self.os('image', 'delete', 'cli-snap', parse=False)
+
+    def test_glanceclient(self):
+        try:
+            import glanceclient
+        except ImportError:
+            self.skipTest('python-glanceclient is not installed')
+        glance = glanceclient.Client('2', endpoint=self.lab.api + '/image',
+                                     token=lab_mod.MEMBER_PROJECT)
+        self.assertIn(lab_mod.IMAGE,
+                      [i['name'] for i in glance.images.list()])
+        image = glance.images.create(name='gc-image', disk_format='raw',
+                                     container_format='bare')
+        glance.images.upload(image.id, io.BytesIO(DATA))
+        shown = glance.images.get(image.id)
+        self.assertEqual(('active', len(DATA)), (shown.status, shown.size))
+        self.assertEqual(DATA, b''.join(glance.images.data(image.id)))
+
+        class Serve(http_server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header('Content-Length', str(len(DATA)))
+                self.end_headers()
+                self.wfile.write(DATA)
+
+            def log_message(self, *args):
+                pass
+
+        httpd = http_server.ThreadingHTTPServer(('127.0.0.1', 0), Serve)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        web = glance.images.create(name='gc-web', disk_format='raw',
+                                   container_format='bare')
+        glance.images.image_import(
+            web.id, method='web-download',
+            uri='http://127.0.0.1:%d/disk.raw' % httpd.server_port)
+        deadline = time.monotonic() + 60
+        while glance.images.get(web.id).status != 'active':
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.5)
+        self.assertEqual(hashlib.md5(DATA).hexdigest(),
+                         glance.images.get(web.id).checksum)
+        for image_id in (image.id, web.id):
+            glance.images.delete(image_id)

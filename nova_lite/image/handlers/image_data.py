@@ -30,7 +30,18 @@ def is_data_upload(environ):
     """Whether a request carries image data (streamed, not read whole)."""
     path = environ.get('PATH_INFO', '').rstrip('/')
     return environ.get('REQUEST_METHOD') == 'PUT' and \
-        path.startswith('/image/v2/images/') and path.endswith('/file')
+        path.startswith('/image/v2/images/') and \
+        path.endswith(('/file', '/stage'))
+
+
+def data_stream(req):
+    """The request body as a stream: a chunked upload (glanceclient
+    sends one) has no Content-Length, and is read to its end, which the
+    WSGI server marks."""
+    chunked = 'chunked' in req.headers.get('Transfer-Encoding', '').lower()
+    if req.content_length is None and chunked:
+        req.is_body_readable = True
+    return req.body_file
 
 
 def upload(req):
@@ -59,7 +70,7 @@ def upload(req):
             'upload is in progress')
     conf = util.conf(req)
     try:
-        stored = image_store.write(conf, image['id'], req.body_file,
+        stored = image_store.write(conf, image['id'], data_stream(req),
                                    conf.image_catalog.image_size_cap)
     except image_store.TooLarge:
         _back_to_queued(context, image['id'])
@@ -95,9 +106,14 @@ def _back_to_queued(context, image_id):
 def download(req):
     """GET .../file: the data (200, ``Content-MD5``) or the part a
     ``Range`` asks for (206); 204 when the image has none."""
-    _context, image = images.image_for(req)
+    context, image = images.image_for(req)
     conf = util.conf(req)
-    if image['catalog'] or image['status'] != 'active' or \
+    if image['status'] == 'deactivated' and not context.is_admin:
+        raise webob.exc.HTTPForbidden(
+            'The requested image has been deactivated. Image data download '
+            'is prohibited.')
+    if image['catalog'] or \
+            image['status'] not in ('active', 'deactivated') or \
             not image_store.exists(conf, image['id']):
         return util.no_content()
     size = image['size'] or 0

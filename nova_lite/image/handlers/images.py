@@ -21,6 +21,7 @@ from nova_lite.image import catalog as image_catalog
 from nova_lite.image import objects as image_obj
 from nova_lite.image import policy
 from nova_lite.image import service
+from nova_lite.image import tasks as image_tasks
 from nova_lite.wsgi import util
 
 LOG = logging.getLogger(__name__)
@@ -240,10 +241,12 @@ def show_image(req):
 
 def list_tasks(req):
     """GET /image/v2/images/{image_id}/tasks (Image API 2.12): the tasks
-    that worked on the image. nova_lite has no import or location tasks,
-    so an image the caller sees has none."""
-    image_for(req)
-    return util.json_response({'tasks': []})
+    that worked on the image, newest first."""
+    _context, image = image_for(req)
+    found = [image_tasks.view(t, with_image=True)
+             for t in image_tasks.all_tasks(util.conf(req))
+             if t.get('image_id') == image['id']]
+    return util.json_response({'tasks': found})
 
 
 # -- create -------------------------------------------------------------------
@@ -270,10 +273,9 @@ def _check_quotas(properties, tags):
             % (len(tags), TAG_QUOTA))
 
 
-def create_image(req):
-    """POST /image/v2/images: a queued image (201, ``Location``)."""
-    context = _ctx(req, 'images:write')
-    body = _json_object(req)
+def new_image_values(context, conf, body):
+    """The values of a new queued image from a create request's body
+    (400/403/409/413 as Glance)."""
     values = {'uuid': uuidutils.generate_uuid(), 'name': None,
               'status': 'queued', 'visibility': 'shared',
               'protected': False, 'os_hidden': False,
@@ -292,15 +294,28 @@ def create_image(req):
     service.check_owner_change(context, values['owner'])
     values['tags'] = service.unique_tags(values['tags'])
     _check_quotas(values['properties'], values['tags'])
-    if image_catalog.find_entry(values['uuid'], util.conf(req)):
+    if image_catalog.find_entry(values['uuid'], conf):
         raise webob.exc.HTTPConflict(
             'Image with identifier %s already exists!' % values['uuid'])
+    return values
+
+
+def store_new_image(context, values):
+    """The new image record (409 on a taken id)."""
     try:
         record = image_obj.Image.create(context, values)
     except exception.ImageRecordExists as exc:
         raise webob.exc.HTTPConflict(exc.message)
     LOG.info('Image %s created by project %s', record.uuid,
              context.project_id)
+    return record
+
+
+def create_image(req):
+    """POST /image/v2/images: a queued image (201, ``Location``)."""
+    context = _ctx(req, 'images:write')
+    values = new_image_values(context, util.conf(req), _json_object(req))
+    record = store_new_image(context, values)
     image = service._from_record(record)
     return util.json_response(service.view(image), status=201, headers={
         'Location': '%s/image/v2/images/%s' % (req.application_url,
