@@ -63,21 +63,29 @@ def ensure_alt_user(lab):
 def _network(sess, name, cidr, **extra):
     net = sess.post('/v2.0/networks', endpoint_filter=NETWORK, json={
         'network': dict(name=name, **extra)}).json()['network']
-    sess.post('/v2.0/subnets', endpoint_filter=NETWORK, json={
+    subnet = sess.post('/v2.0/subnets', endpoint_filter=NETWORK, json={
         'subnet': {'network_id': net['id'], 'cidr': cidr,
-                   'ip_version': 4, 'name': name + '-subnet'}})
-    return net['id']
+                   'ip_version': 4, 'name': name + '-subnet'}}).json()
+    return net['id'], subnet['subnet']['id']
 
 
 def make_networks(lab):
-    """devstack's initial networks: ``public`` (external, the admin's)
-    and ``private`` (the demo project's, made by its member)."""
-    made = {PUBLIC_NETWORK[0]: _network(
-        tempest_conf.admin_session(lab), *PUBLIC_NETWORK,
-        **{'router:external': True})}
-    made[PRIVATE_NETWORK[0]] = _network(
-        user_session(lab, 'demo', 'demo'), *PRIVATE_NETWORK)
-    return made
+    """devstack's initial networks: ``public`` (external, the admin's),
+    ``private`` (the demo project's, made by its member) and ``router1``
+    joining them, through which a floating IP from ``public`` reaches a
+    port on ``private`` (openstacksdk's create_server adds one)."""
+    public, _ = _network(tempest_conf.admin_session(lab), *PUBLIC_NETWORK,
+                         **{'router:external': True})
+    demo = user_session(lab, 'demo', 'demo')
+    private, private_subnet = _network(demo, *PRIVATE_NETWORK)
+    router = demo.post('/v2.0/routers', endpoint_filter=NETWORK, json={
+        'router': {'name': 'router1',
+                   'external_gateway_info': {'network_id': public}}}).json()
+    router_id = router['router']['id']
+    demo.put('/v2.0/routers/%s/add_router_interface' % router_id,
+             endpoint_filter=NETWORK, json={'subnet_id': private_subnet})
+    return {PUBLIC_NETWORK[0]: public, PRIVATE_NETWORK[0]: private,
+            'router1': router_id}
 
 
 def discover(lab):
