@@ -2,27 +2,15 @@
 is served), availability zones, network IP availability and service
 providers, as openstacksdk's functional tests call them."""
 
-import testtools
-
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.network import base
 
 ADMIN = api_fixtures.ADMIN
 MEMBER = api_fixtures.MEMBER
 N = '/network/v2.0'
 
 
-class CatalogTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.api = self.useFixture(api_fixtures.APIFixture(
-            cells=('cell1',)))
-
-    def call(self, method, path, body=None, token=MEMBER, status=200):
-        response = self.api.request(method, N + path, body=body,
-                                    token=token)
-        self.assertEqual(status, response.status, response)
-        return response.body
+class CatalogTest(base.NetworkTestCase):
 
     def test_extensions_list_and_show(self):
         listed = self.call('GET', '/extensions')['extensions']

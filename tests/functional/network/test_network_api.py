@@ -1,9 +1,8 @@
 """The network service under /network: Neutron v2.0 shapes, status codes
 and error format, against the compute API in-process (APIFixture)."""
 
-import testtools
-
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.network import base
 
 ADMIN = api_fixtures.ADMIN
 MEMBER = api_fixtures.MEMBER          # alice:proj-a
@@ -11,18 +10,7 @@ OTHER = api_fixtures.OTHER            # bob:proj-b
 N = '/network/v2.0'
 
 
-class NetworkAPITest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.api = self.useFixture(api_fixtures.APIFixture(
-            cells=('cell1',)))
-
-    def call(self, method, path, body=None, token=MEMBER, status=200):
-        response = self.api.request(method, N + path, body=body,
-                                    token=token)
-        self.assertEqual(status, response.status, response)
-        return response.body
+class NetworkAPITest(base.NetworkTestCase):
 
     def network(self, token=MEMBER, cidr='10.0.0.0/24', **values):
         net = self.call('POST', '/networks', {'network': dict(

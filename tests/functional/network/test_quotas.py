@@ -1,9 +1,8 @@
 """Neutron's quotas and quota_details: the limits an admin sets, the
 defaults, usage, and the 409 OverQuota on create."""
 
-import testtools
-
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.network import base
 
 ADMIN = api_fixtures.ADMIN
 MEMBER = api_fixtures.MEMBER          # alice:proj-a
@@ -11,18 +10,7 @@ OTHER = api_fixtures.OTHER            # bob:proj-b
 N = '/network/v2.0'
 
 
-class QuotasTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.api = self.useFixture(api_fixtures.APIFixture(
-            cells=('cell1',)))
-
-    def call(self, method, path, body=None, token=MEMBER, status=200):
-        response = self.api.request(method, N + path, body=body,
-                                    token=token)
-        self.assertEqual(status, response.status, response)
-        return response.body
+class QuotasTest(base.NetworkTestCase):
 
     def test_defaults_set_show_details_and_reset(self):
         quota = self.call('GET', '/quotas/proj-a')['quota']

@@ -1,9 +1,8 @@
 """Neutron's subnet pools and address scopes: CRUD, subnets cut from a
 pool by prefix length or named CIDR, and what stays in use."""
 
-import testtools
-
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.network import base
 
 ADMIN = api_fixtures.ADMIN
 MEMBER = api_fixtures.MEMBER
@@ -11,18 +10,7 @@ OTHER = api_fixtures.OTHER
 N = '/network/v2.0'
 
 
-class SubnetPoolsTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.api = self.useFixture(api_fixtures.APIFixture(
-            cells=('cell1',)))
-
-    def call(self, method, path, body=None, token=MEMBER, status=200):
-        response = self.api.request(method, N + path, body=body,
-                                    token=token)
-        self.assertEqual(status, response.status, response)
-        return response.body
+class SubnetPoolsTest(base.NetworkTestCase):
 
     def test_pool_defaults_and_subnets_from_it(self):
         pool = self.call('POST', '/subnetpools', {'subnetpool': {

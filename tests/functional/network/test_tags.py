@@ -2,9 +2,8 @@
 (openstacksdk's TagMixin: set_tags, add_tag, check_tag, remove_tag,
 remove_all_tags) and the tag filters on lists."""
 
-import testtools
-
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.network import base
 
 MEMBER = api_fixtures.MEMBER
 OTHER = api_fixtures.OTHER
@@ -12,18 +11,7 @@ READER = api_fixtures.READER
 N = '/network/v2.0'
 
 
-class TagsTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.api = self.useFixture(api_fixtures.APIFixture(
-            cells=('cell1',)))
-
-    def call(self, method, path, body=None, token=MEMBER, status=200):
-        response = self.api.request(method, N + path, body=body,
-                                    token=token)
-        self.assertEqual(status, response.status, response)
-        return response.body
+class TagsTest(base.NetworkTestCase):
 
     def make(self, kind, **values):
         path = '/%ss' % kind.replace('_', '-')
