@@ -37,6 +37,9 @@ class TestRunnerResults(testtools.TestCase):
             'sys.argv', ['runner', 'py3', '--filter', 'x']))
         self.results = os.path.join(tmp, 'results', 'py3.subunit')
         self._store(3)
+        self.seeded = []
+        self.useFixture(fixtures.MonkeyPatch(
+            'tests.stestr_times.seed', self.seeded.append))
 
     def _store(self, number):
         with open(self.next_run, 'w') as f:
@@ -53,6 +56,16 @@ class TestRunnerResults(testtools.TestCase):
         self.assertEqual(1, runner.main())
         with open(self.results, 'rb') as f:
             self.assertEqual(b'stream', f.read())
+
+    def test_the_repository_gets_the_expected_durations_first(self):
+        # stestr's scheduler reads them when it splits the run.
+        def call(cmd, stdout=None):
+            self.assertEqual([os.path.dirname(self.next_run)], self.seeded)
+            if 'run' in cmd:
+                self._store(4)
+            return 0
+        self.useFixture(fixtures.MonkeyPatch('subprocess.call', call))
+        self.assertEqual(0, runner.main())
 
     def test_no_stored_run_leaves_no_results_and_fails(self):
         # stestr could not list the tests: its last run is another
