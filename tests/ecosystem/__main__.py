@@ -172,9 +172,12 @@ def main(argv=None):
     totals, failures = (0, 1, 0), ['the run did not finish']
     database = args.database or (
         'mysql' if test_services._port_open('127.0.0.1', 3306) else 'sqlite')
+    # The test labs' heartbeat interval: stack.sh returns once every
+    # compute has sent its first heartbeat.
     lab = lab_mod.Lab(cells=1, computes_per_cell=1, nodes_per_compute=2,
                       database=database, name_prefix='nl_eco',
-                      keystone=True)
+                      keystone=True,
+                      report_interval=lab_mod.TEST_REPORT_INTERVAL)
     print('stacking a Keystone lab (%s) in %s' % (database, lab.state),
           flush=True)
     try:

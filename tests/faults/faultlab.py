@@ -67,9 +67,12 @@ class FaultLab(lab_mod.Lab):
 
     def __init__(self, rabbit, mysql, shim_dir, api_port, options,
                  cells=1, nodes=5, name_prefix='nl_fault'):
+        # The test labs' heartbeat: stack.sh waits for every compute's
+        # first one, and computes_up() for the first after a fault.
         super().__init__(cells=cells, computes_per_cell=1,
                          nodes_per_compute=nodes, database='mysql',
-                         name_prefix=name_prefix)
+                         name_prefix=name_prefix,
+                         report_interval=lab_mod.TEST_REPORT_INTERVAL)
         self.options = dict(options)
         self.api_port, self.placement_port = api_port, api_port + 1
         self.api = 'http://127.0.0.1:%d' % self.api_port

@@ -222,9 +222,12 @@ def main(argv=None):
         'mysql' if test_services._port_open('127.0.0.1', 3306) else 'sqlite')
     # One cell with two compute hosts: Tempest's move tests pick "another
     # host" from the host list, and Nova moves servers within a cell only.
+    # The test labs' heartbeat interval: stack.sh returns once every
+    # compute has sent its first heartbeat.
     lab = lab_mod.Lab(cells=1, computes_per_cell=2, nodes_per_compute=2,
                       database=database, name_prefix='nl_tempest',
-                      keystone=True)
+                      keystone=True,
+                      report_interval=lab_mod.TEST_REPORT_INTERVAL)
     print('stacking a Keystone lab (%s) in %s' % (database, lab.state),
           flush=True)
     try:
