@@ -41,7 +41,11 @@ def main():
     cmd += args.extra or [args.filter]
     # A fresh clone's repository has no durations: stestr would deal the
     # long tests to its workers round-robin (tests/stestr_times.py).
-    stestr_times.seed(os.path.dirname(NEXT_RUN))
+    try:
+        stestr_times.seed(os.path.dirname(NEXT_RUN))
+    except (OSError, subprocess.CalledProcessError) as e:
+        # Only the split between workers suffers: run the tests anyway.
+        print('%s: no expected durations for stestr (%s)' % (args.name, e))
     before = _next_run()
     rc = subprocess.call(cmd)
 

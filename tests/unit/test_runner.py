@@ -57,6 +57,22 @@ class TestRunnerResults(testtools.TestCase):
         with open(self.results, 'rb') as f:
             self.assertEqual(b'stream', f.read())
 
+    def test_tests_run_when_the_durations_cannot_be_given(self):
+        def broken(repository):
+            raise OSError('read-only file system')
+        self.useFixture(fixtures.MonkeyPatch('tests.stestr_times.seed',
+                                             broken))
+        ran = []
+
+        def call(cmd, stdout=None):
+            if 'run' in cmd:
+                ran.append(cmd)
+                self._store(4)
+            return 0
+        self.useFixture(fixtures.MonkeyPatch('subprocess.call', call))
+        self.assertEqual(0, runner.main())
+        self.assertEqual(1, len(ran))
+
     def test_the_repository_gets_the_expected_durations_first(self):
         # stestr's scheduler reads them when it splits the run.
         def call(cmd, stdout=None):
