@@ -62,16 +62,22 @@ def granted(grants_of, action, project):
 
 
 def set_wildcard(context, object_type, obj, action, on):
-    """Make (``on``) or drop the ``*`` policy an attribute stands for;
-    dropping one in use is a 409."""
+    """Make (``on``) or drop the ``*`` policy an attribute stands for
+    (a network no longer external drops every external policy, as in
+    Neutron); dropping one in use is a 409."""
     entries = [e for e in _entries_of(context, obj['id'])
-               if e['action'] == action and e['target_tenant'] == WILDCARD]
+               if e['action'] == action and (
+                   e['target_tenant'] == WILDCARD or
+                   (action == EXTERNAL and not on))]
     if on and not entries:
         _store(context, object_type, obj['id'], action, WILDCARD,
                obj['project_id'])
     elif not on:
+        kept = [e for e in _entries_of(context, obj['id'])
+                if e not in entries]
         for entry in entries:
-            _check_unused(context, entry, _entries_of(context, obj['id']))
+            _check_unused(context, entry, kept)
+        for entry in entries:
             net_obj.destroy(context, KIND, entry['id'])
 
 

@@ -101,6 +101,26 @@ class RBACTest(base.NetworkTestCase):
         self.assertEqual([], self.call('GET', '/rbac-policies',
                                        token=ADMIN)['rbac_policies'])
 
+    def test_unsharing_a_network_in_use_is_refused(self):
+        self.call('PUT', '/networks/%s' % self.net['id'],
+                  {'network': {'shared': True}}, token=ADMIN)
+        self.call('POST', '/ports', {'port': {
+            'network_id': self.net['id']}}, token=OTHER, status=201)
+        body = self.call('PUT', '/networks/%s' % self.net['id'],
+                         {'network': {'shared': False}}, token=ADMIN,
+                         status=409)
+        self.assertEqual('RbacPolicyInUse', body['NeutronError']['type'])
+        self.assertTrue(self.call('GET', '/networks/%s' % self.net['id'])[
+            'network']['shared'])
+
+    def test_no_longer_external_drops_every_external_policy(self):
+        self.share('proj-b', action='access_as_external', token=ADMIN)
+        self.call('PUT', '/networks/%s' % self.net['id'],
+                  {'network': {'router:external': False}}, token=ADMIN)
+        self.assertEqual([], self.call('GET', '/rbac-policies',
+                                       token=ADMIN)['rbac_policies'])
+        self.assertNotIn(self.net['id'], self.visible_to_other())
+
     def test_policy_in_use_cannot_go(self):
         made = self.share('proj-b')['rbac_policy']
         port = self.call('POST', '/ports', {'port': {
