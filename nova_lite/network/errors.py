@@ -29,13 +29,16 @@ def not_found(kind, uuid):
              'security_group': 'Security group',
              'security_group_rule': 'Security group rule',
              'floatingip': 'Floating IP', 'subnetpool': 'Subnet pool',
-             'address_scope': 'Address scope'}
+             'address_scope': 'Address scope', 'rbac_policy': 'RBAC policy',
+             'trunk': 'Trunk', 'agent': 'Agent'}
     types = {'network': 'NetworkNotFound', 'subnet': 'SubnetNotFound',
              'port': 'PortNotFound', 'security_group': 'SecurityGroupNotFound',
              'security_group_rule': 'SecurityGroupRuleNotFound',
              'floatingip': 'FloatingIPNotFound',
              'subnetpool': 'SubnetPoolNotFound',
-             'address_scope': 'AddressScopeNotFound'}
+             'address_scope': 'AddressScopeNotFound',
+             'rbac_policy': 'RbacPolicyNotFound',
+             'trunk': 'TrunkNotFound', 'agent': 'AgentNotFound'}
     return NeutronError(404, types.get(kind, 'NotFound'),
                         '%s %s could not be found.' % (
                             names.get(kind, kind), uuid))

@@ -112,6 +112,11 @@ def _collection(req):
     return _COLLECTIONS[name]
 
 
+def _plural(key):
+    """The list key of a member key (``rbac_policy``: ``rbac_policies``)."""
+    return key[:-1] + 'ies' if key.endswith('y') else key + 's'
+
+
 def _view(context, key, item):
     """``item`` as ``context`` may see it (Neutron's attribute policy)."""
     return common.public(policy.hide(context, key, item))
@@ -125,8 +130,7 @@ def list_resources(req):
         items = secgroups.list_groups(context, project)
     else:
         items = lister(context)
-    plural = key + 's' if key != 'security_group_rule' else \
-        'security_group_rules'
+    plural = _plural(key)
     items = [policy.hide(context, key, item)
              for item in tags.filter_items(req, items)]
     return util.json_response({plural: common.filtered(req, items)})
@@ -146,14 +150,15 @@ def create_resource(req):
         body = req.json_body if req.body else None
     except ValueError:
         raise errors.bad_request('Malformed request body')
-    if isinstance(body, dict) and isinstance(body.get(key + 's'), list):
-        if not all(isinstance(item, dict) for item in body[key + 's']):
+    plural = _plural(key)
+    if isinstance(body, dict) and isinstance(body.get(plural), list):
+        if not all(isinstance(item, dict) for item in body[plural]):
             raise errors.bad_request(
                 "Resource body required: expected a list of '%s'" % key)
-        _check_quota(context, key, body[key + 's'])
+        _check_quota(context, key, body[plural])
         made = [_view(context, key, create(context, dict(item)))
-                for item in body[key + 's']]
-        return util.json_response({key + 's': made}, status=201)
+                for item in body[plural]]
+        return util.json_response({plural: made}, status=201)
     values = dict(common.body_of(req, key))
     _check_quota(context, key, [values])
     return util.json_response({key: _view(context, key,

@@ -1,7 +1,10 @@
 """Networks and subnets.
 
-A project sees its own networks, shared ones and external ones; only an
-admin makes a network shared or external. A subnet's gateway defaults to
+A project sees its own networks and those an RBAC policy
+(:mod:`.rbac`) shares with it or makes external to it; ``shared`` shows
+whether the network is shared with the caller's project. Only an admin
+makes a network shared or external to every project (``shared``,
+``router:external``: a ``*`` policy each). A subnet's gateway defaults to
 the first address of its CIDR and its allocation pool to the rest; its
 network shows it in ``subnets``. A network or subnet with ports on it
 cannot be deleted (409), as in Neutron.
@@ -15,6 +18,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.network import policy
+from nova_lite.network import rbac
 from nova_lite.network import subnetpools
 
 LOG = logging.getLogger(__name__)
@@ -31,18 +35,33 @@ SUBNET_KEYS = ('name', 'network_id', 'cidr', 'ip_version', 'gateway_ip',
                'service_types', 'segment_id', 'prefixlen')
 
 
+def _seen(context, network, grants):
+    """``network`` as the caller sees it (``shared`` when shared with
+    its project), or None when it may not see it."""
+    mine = grants.get(network['id'], set())
+    shared = rbac.granted(mine, rbac.SHARED, context.project_id)
+    if not (common.owns(context, network) or shared or
+            rbac.granted(mine, rbac.EXTERNAL, context.project_id)):
+        return None
+    network['shared'] = shared
+    return network
+
+
 def visible(context, network):
-    return common.owns(context, network) or network.get('shared') or \
-        network.get('router:external')
+    return _seen(context, network,
+                 rbac.grants(context, network['id'])) is not None
 
 
 def list_networks(context):
-    return [n for n in net_obj.get_all(context, 'network')
-            if visible(context, n)]
+    grants = rbac.grants(context)
+    return [n for n in (_seen(context, n, grants)
+                        for n in net_obj.get_all(context, 'network'))
+            if n is not None]
 
 
 def get_network(context, network_id):
-    return common.get(context, 'network', network_id, visible)
+    network = common.get(context, 'network', network_id, visible)
+    return _seen(context, network, rbac.grants(context, network_id))
 
 
 def create_network(context, values):
@@ -69,6 +88,10 @@ def create_network(context, values):
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
     net_obj.create(context, 'network', network)
+    for action, flag in ((rbac.SHARED, 'shared'),
+                         (rbac.EXTERNAL, 'router:external')):
+        if network[flag]:
+            rbac.set_wildcard(context, 'network', network, action, True)
     LOG.info('Network %s created', network['id'])
     return network
 
@@ -79,11 +102,34 @@ def update_network(context, network_id, values):
         raise errors.not_found('network', network_id)
     common.check_keys(values, NETWORK_KEYS, 'network')
     common.check_string(values, 'name')
+    for key in ('admin_state_up', 'shared', 'router:external',
+                'port_security_enabled', 'is_default'):
+        common.check_bool(values, key)
+    stored = net_obj.get(context, 'network', network_id)
     policy.authorize(context, 'update', 'network', network,
-                     [k for k in values if values[k] != network.get(k)])
-    network.update(values)
-    net_obj.update(context, 'network', common.touch(network))
-    return network
+                     [k for k in values if values[k] != stored.get(k)])
+    for action, flag in ((rbac.SHARED, 'shared'),
+                         (rbac.EXTERNAL, 'router:external')):
+        if flag in values and values[flag] != stored.get(flag):
+            if not values[flag] and flag == 'router:external':
+                _check_no_gateways(context, network_id)
+            rbac.set_wildcard(context, 'network', stored, action,
+                              values[flag])
+    stored.update(values)
+    net_obj.update(context, 'network', common.touch(stored))
+    return _seen(context, stored, rbac.grants(context, network_id))
+
+
+def _check_no_gateways(context, network_id):
+    """Neutron's 409 when a network with router gateways on it stops
+    being external."""
+    for router in net_obj.get_all(context.elevated(), 'router'):
+        info = router.get('external_gateway_info') or {}
+        if info.get('network_id') == network_id:
+            raise errors.conflict(
+                'ExternalNetworkInUse', 'External network %s cannot be '
+                'updated to be made non-external, since it has existing '
+                'gateway ports.' % network_id)
 
 
 def delete_network(context, network_id):
@@ -102,14 +148,16 @@ def delete_network(context, network_id):
         if subnet['network_id'] == network_id:
             net_obj.destroy(context, 'subnet', subnet['id'])
     net_obj.destroy(context, 'network', network_id)
+    rbac.purge(context, network_id)
     LOG.info('Network %s deleted', network_id)
 
 
 # -- subnets -----------------------------------------------------------------
 
 def _shared_ids(context):
-    return {n['id'] for n in net_obj.get_all(context, 'network')
-            if n.get('shared')}
+    """The networks shared with the caller's project."""
+    return {object_id for object_id, mine in rbac.grants(context).items()
+            if rbac.granted(mine, rbac.SHARED, context.project_id)}
 
 
 def list_subnets(context):

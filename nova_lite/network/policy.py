@@ -27,7 +27,8 @@ _RESOURCES = (
     ('security_group', '/security-groups'),
     ('security_group_rule', '/security-group-rules'),
     ('floatingip', '/floatingips'), ('subnetpool', '/subnetpools'),
-    ('address_scope', '/address-scopes'))
+    ('address_scope', '/address-scopes'), ('rbac_policy', '/rbac-policies'),
+    ('trunk', '/trunks'))
 
 _ADMIN_ATTRIBUTES = (
     ('create_network', ('shared', 'router:external', 'is_default',
@@ -42,6 +43,21 @@ _ADMIN_ATTRIBUTES = (
     ('update_subnetpool', ('is_default',)),
     ('create_address_scope', ('shared',)),
     ('update_address_scope', ('shared',)),
+)
+
+# Neutron's admin-only rules of the agents and their schedulers.
+_ADMIN_ONLY = (
+    ('get_agent', 'GET', '/agents'), ('update_agent', 'PUT', '/agents/{id}'),
+    ('delete_agent', 'DELETE', '/agents/{id}'),
+    ('get_l3-routers', 'GET', '/agents/{id}/l3-routers'),
+    ('create_l3-router', 'POST', '/agents/{id}/l3-routers'),
+    ('delete_l3-router', 'DELETE', '/agents/{id}/l3-routers/{router_id}'),
+    ('get_l3-agents', 'GET', '/routers/{id}/l3-agents'),
+    ('get_dhcp-networks', 'GET', '/agents/{id}/dhcp-networks'),
+    ('create_dhcp-network', 'POST', '/agents/{id}/dhcp-networks'),
+    ('delete_dhcp-network', 'DELETE',
+     '/agents/{id}/dhcp-networks/{network_id}'),
+    ('get_dhcp-agents', 'GET', '/networks/{id}/dhcp-agents'),
 )
 
 
@@ -78,6 +94,10 @@ def list_rules():
                     'See' if rule.startswith('get') else 'Set',
                     kind, attribute),
                 _operations(kind, path, rule.split('_', 1)[0])))
+    for name, method, path in _ADMIN_ONLY:
+        rules.append(oslo_policy.DocumentedRuleDefault(
+            name, ADMIN, '%s (admins only)' % name.replace('_', ' '),
+            [{'method': method, 'path': '/network/v2.0' + path}]))
     return rules
 
 

@@ -245,7 +245,7 @@ def create_port(context, values):
         groups = [secgroups.ensure_default(context, project)['id']] \
             if security and project else []
     for group_id in groups:
-        common.get(context, secgroups.SG, group_id)
+        common.get(context, secgroups.SG, group_id, secgroups.visible)
     port = common.standard(context, {
         'name': values.get('name', ''), 'network_id': network_id,
         'admin_state_up': values.get('admin_state_up', True),
@@ -281,7 +281,7 @@ def update_port(context, port_id, values):
         values.pop('fixed_ips', None)
     common.check_string(values, 'name')
     for group_id in values.get('security_groups') or []:
-        common.get(context, secgroups.SG, group_id)
+        common.get(context, secgroups.SG, group_id, secgroups.visible)
     ips = None
     if 'fixed_ips' in values:
         ips = _allocate_update(context, port, values.pop('fixed_ips'))
@@ -331,6 +331,7 @@ def delete_port(context, port_id, l3_check=True):
             'ServicePortInUse', 'Port %s cannot be deleted directly via '
             'the port API: has device owner %s.'
             % (port_id, port['device_owner']))
+    _check_not_in_trunk(port)
     for fip in net_obj.get_all(context, 'floatingip'):
         if fip.get('port_id') == port_id:
             _disassociate(context, fip)
@@ -339,6 +340,20 @@ def delete_port(context, port_id, l3_check=True):
     except exception.NetworkResourceNotFound:
         raise errors.not_found('port', port_id)
     LOG.info('Port %s deleted', port_id)
+
+
+def _check_not_in_trunk(port):
+    """Neutron's 409 for a port a trunk holds (:mod:`.trunks` marks its
+    parent with ``trunk_details`` and its subports by owner)."""
+    details = port.get('trunk_details')
+    if details:
+        raise errors.conflict(
+            'PortInUseAsTrunkParent', 'Port %s is currently a parent port '
+            'for trunk %s.' % (port['id'], details['trunk_id']))
+    if port.get('device_owner') == 'trunk:subport':
+        raise errors.conflict(
+            'PortInUseAsSubPort', 'Port %s is currently a subport for '
+            'trunk %s.' % (port['id'], port['device_id']))
 
 
 # -- floating IPs -------------------------------------------------------------

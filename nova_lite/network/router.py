@@ -11,6 +11,7 @@ registration with :mod:`.tags`. The tag and extension routes come last,
 made from what the blocks registered.
 """
 
+from nova_lite.network import agents
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import extensions
@@ -20,10 +21,12 @@ from nova_lite.network import networks
 from nova_lite.network import ports
 from nova_lite.network import providers
 from nova_lite.network import quotas
+from nova_lite.network import rbac
 from nova_lite.network import routers
 from nova_lite.network import secgroups
 from nova_lite.network import subnetpools
 from nova_lite.network import tags
+from nova_lite.network import trunks
 from nova_lite.network import zones
 
 PREFIX = '/network'
@@ -71,6 +74,43 @@ extensions.register('subnet_allocation', 'Subnet Allocation',
                     'Enables allocation of subnets from a subnet pool')
 extensions.register('address-scope', 'Address scope',
                     'Address scopes extension.')
+
+# -- RBAC policies (networks, subnet pools, address scopes, security
+# groups).
+handlers.register('rbac-policies', rbac.KIND, rbac.list_policies,
+                  rbac.get_policy, rbac.create_policy, rbac.update_policy,
+                  rbac.delete_policy)
+ROUTES.update(handlers.collection_routes(PREFIX, 'rbac-policies'))
+extensions.register('rbac-policies', 'RBAC Policies',
+                    'Allows creation and modification of policies that '
+                    'control tenant access to resources.')
+extensions.register('rbac-subnetpool', 'Add subnetpool RBAC support',
+                    'Add subnetpool RBAC support')
+extensions.register('rbac-address-scope', 'Add address_scope RBAC support',
+                    'Add address_scope RBAC support')
+extensions.register('rbac-security-groups', 'Add security_group type to '
+                    'network RBAC', 'Add security_group type to network '
+                    'RBAC')
+
+# -- trunks and the parent port's trunk_details.
+handlers.register('trunks', trunks.KIND, trunks.list_trunks,
+                  trunks.get_trunk, trunks.create_trunk,
+                  trunks.update_trunk, trunks.delete_trunk)
+ROUTES.update(handlers.collection_routes(PREFIX, 'trunks'))
+ROUTES.update(trunks.routes(PREFIX))
+tags.register('trunks', trunks.KIND, trunks.get_trunk)
+extensions.register('trunk', 'Trunk Extension',
+                    'Provides support for trunk ports')
+extensions.register('trunk-details', 'Trunk port details',
+                    'Expose trunk port details')
+
+# -- agents and what the L3 and DHCP agents host.
+ROUTES.update(agents.routes(PREFIX))
+extensions.register('agent', 'agent', 'The agent management extension.')
+extensions.register('l3_agent_scheduler', 'L3 Agent Scheduler',
+                    'Schedule routers among l3 agents')
+extensions.register('dhcp_agent_scheduler', 'DHCP Agent Scheduler',
+                    'Schedule networks among dhcp agents')
 
 # -- availability zones.
 ROUTES.update(zones.routes(PREFIX))

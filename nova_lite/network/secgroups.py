@@ -18,6 +18,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.network import policy
+from nova_lite.network import rbac
 
 LOG = logging.getLogger(__name__)
 
@@ -91,18 +92,37 @@ def view(context, group, rules=None):
     return body
 
 
+def visible(context, group):
+    """The caller's project's groups (all for an admin) and those an
+    RBAC policy shares with it."""
+    return common.owns(context, group) or rbac.granted(
+        rbac.grants(context, group['id']).get(group['id'], set()),
+        rbac.SHARED, context.project_id)
+
+
+def _shared(context, group, grants):
+    group['shared'] = rbac.granted(grants.get(group['id'], set()),
+                                   rbac.SHARED, context.project_id)
+    return group
+
+
 def list_groups(context, project_filter=None):
-    """The groups the caller sees (its project's, or all for an admin),
-    making the default group of the project asked about first."""
+    """The groups the caller sees (its project's and those shared with
+    it, or all for an admin), making the default group of the project
+    asked about first."""
     ensure_default(context, project_filter or context.project_id)
-    project = None if context.is_admin else context.project_id
-    groups = net_obj.get_all(context, SG, project)
+    grants = rbac.grants(context)
+    groups = [_shared(context, g, grants)
+              for g in net_obj.get_all(context, SG)]
     rules = net_obj.get_all(context, RULE)
-    return [view(context, g, rules) for g in groups]
+    return [view(context, g, rules) for g in groups
+            if common.owns(context, g) or g['shared']]
 
 
 def get_group(context, group_id):
-    return view(context, common.get(context, SG, group_id))
+    group = common.get(context, SG, group_id, visible)
+    return view(context, _shared(context, group, rbac.grants(
+        context, group_id)))
 
 
 def create_group(context, values):
@@ -163,6 +183,7 @@ def delete_group(context, group_id):
         if rule['security_group_id'] == group_id:
             _destroy(context, RULE, rule['id'])
     _destroy(context, SG, group_id)
+    rbac.purge(context, group_id)
     LOG.info('Security group %s deleted', group_id)
 
 

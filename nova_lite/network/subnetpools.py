@@ -7,9 +7,10 @@ or the ``cidr`` it names, which must lie in the pool and be free. The
 prefix bounds default as Neutron's (``min_prefixlen`` 8 or 64,
 ``max_prefixlen`` 32 or 128, ``default_prefixlen`` the minimum). An
 address scope groups pools of one IP version; a pool names at most one.
-A project sees its own pools and scopes and the shared ones; only an
-admin shares one. A pool with subnets cannot be deleted (409), nor a
-scope with pools.
+A project sees its own pools and scopes and those shared with it (an
+RBAC policy, :mod:`.rbac`; ``shared`` is a ``*`` one); only an admin
+shares one with every project. A pool with subnets cannot be deleted
+(409), nor a scope with pools.
 """
 
 import ipaddress
@@ -20,6 +21,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.network import policy
+from nova_lite.network import rbac
 
 LOG = logging.getLogger(__name__)
 
@@ -33,7 +35,9 @@ SCOPE_KEYS = ('name', 'shared', 'ip_version', 'description', 'project_id',
 
 
 def visible(context, resource):
-    return common.owns(context, resource) or resource.get('shared')
+    return common.owns(context, resource) or resource.get('shared') or \
+        rbac.granted(rbac.grants(context, resource['id']).get(
+            resource['id'], set()), rbac.SHARED, context.project_id)
 
 
 # -- address scopes ----------------------------------------------------------
@@ -64,6 +68,8 @@ def create_scope(context, values):
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
     net_obj.create(context, SCOPE, scope)
+    if scope['shared']:
+        rbac.set_wildcard(context, SCOPE, scope, rbac.SHARED, True)
     return scope
 
 
@@ -74,6 +80,9 @@ def update_scope(context, scope_id, values):
     common.check_bool(values, 'shared')
     policy.authorize(context, 'update', SCOPE, scope,
                      [k for k in values if values[k] != scope.get(k)])
+    if 'shared' in values and values['shared'] != scope['shared']:
+        rbac.set_wildcard(context, SCOPE, scope, rbac.SHARED,
+                          values['shared'])
     scope.update(values)
     net_obj.update(context, SCOPE, common.touch(scope))
     return scope
@@ -89,6 +98,7 @@ def delete_scope(context, scope_id):
             'scope %s. There are one or more subnet pools in use on the '
             'address scope.' % scope_id)
     net_obj.destroy(context, SCOPE, scope_id)
+    rbac.purge(context, scope_id)
 
 
 def _owned(context, kind, resource):
@@ -184,6 +194,8 @@ def create_pool(context, values):
         description=values.get('description', '')),
         values.get('project_id') or values.get('tenant_id'))
     net_obj.create(context, POOL, pool)
+    if pool['shared']:
+        rbac.set_wildcard(context, POOL, pool, rbac.SHARED, True)
     LOG.info('Subnet pool %s created (%s)', pool['id'],
              ', '.join(prefixes))
     return pool
@@ -224,6 +236,7 @@ def delete_pool(context, pool_id):
             'SubnetPoolInUse', 'Unable to complete operation on subnet '
             'pool %s. Subnets are still allocated from it.' % pool_id)
     net_obj.destroy(context, POOL, pool_id)
+    rbac.purge(context, pool_id)
     LOG.info('Subnet pool %s deleted', pool_id)
 
 

@@ -112,13 +112,6 @@ KNOWN = (
         # deleted
         OSC + r'network\.v2\.test_port\.PortTests',
     ]),
-    ('network agents', 'no agents (/v2.0/agents): the service provider '
-     'test lists the L3 agents first', [
-        OSC + r'network\.v2\.test_network_service_provider\..*',
-        # shows the agent extension
-        OSC + r'common\.test_extension\.ExtensionTests\.'
-        r'test_extension_show_network',
-    ]),
     ('block storage', 'no block storage: nova_lite has no volume service',
      [
         OSC + r'common\.test_extension\.ExtensionTests\.'

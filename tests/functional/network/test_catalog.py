@@ -17,7 +17,9 @@ class CatalogTest(base.NetworkTestCase):
         aliases = [e['alias'] for e in listed]
         for alias in ('standard-attr-tag', 'quotas', 'quota_details',
                       'availability_zone', 'network-ip-availability',
-                      'service-type', 'security-group', 'binding'):
+                      'service-type', 'security-group', 'binding',
+                      'rbac-policies', 'agent', 'l3_agent_scheduler',
+                      'dhcp_agent_scheduler', 'trunk', 'trunk-details'):
             self.assertIn(alias, aliases)
         self.assertEqual(len(aliases), len(set(aliases)))
         self.assertEqual({'alias', 'name', 'description', 'updated',
@@ -33,9 +35,16 @@ class CatalogTest(base.NetworkTestCase):
         only = self.call('GET', '/availability_zones?resource=network')
         self.assertEqual(1, len(only['availability_zones']))
 
-    def test_service_providers_empty(self):
-        self.assertEqual({'service_providers': []},
-                         self.call('GET', '/service-providers'))
+    def test_service_providers_are_the_l3_ones(self):
+        providers = self.call('GET', '/service-providers')[
+            'service_providers']
+        self.assertEqual({'L3_ROUTER_NAT'},
+                         {p['service_type'] for p in providers})
+        self.assertEqual(['single_node'],
+                         [p['name'] for p in providers if p['default']])
+        only = self.call('GET', '/service-providers?name=ha')
+        self.assertEqual(['ha'], [p['name'] for p in
+                                  only['service_providers']])
 
     def test_network_ip_availability(self):
         net = self.call('POST', '/networks', {'network': {'name': 'n'}},
