@@ -91,9 +91,11 @@ def resolve(context, requested):
 
 def check_security_groups(context, names):
     """400 unless each named group exists for the caller (Nova:
-    'Unable to find security_group with name or id')."""
+    'Unable to find security_group with name or id'). ``default`` is
+    not looked up, as in Nova: the project's default group is made on
+    its first use."""
     for name in names or []:
-        if find_group(context, name) is None:
+        if name != 'default' and find_group(context, name) is None:
             raise exception.InvalidRequest(
                 reason='Unable to find security_group with name or id '
                        "'%s'" % name)
