@@ -318,3 +318,7 @@ class NetworkResourceExists(Conflict):
 class IpAddressInUse(Conflict):
     msg_fmt = ('Unable to complete operation for network %(net_id)s. The IP '
                'address %(ip_address)s is in use.')
+
+
+class UnsupportedRescueImage(Invalid):
+    msg_fmt = "Requested rescue image '%(image)s' is not supported"

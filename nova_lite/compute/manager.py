@@ -253,6 +253,17 @@ class ComputeManager(manager.Manager):
         """Cast: restore a suspended guest."""
         self.lifecycle.resume_instance(context, instance)
 
+    def rescue_instance(self, context, instance, rescue_password,
+                        rescue_image_ref=None, clean_shutdown=True):
+        """Cast: power the guest off and boot it from the rescue image
+        (vm state ``rescued``)."""
+        self.lifecycle.rescue_instance(context, instance, rescue_password,
+                                       rescue_image_ref)
+
+    def unrescue_instance(self, context, instance):
+        """Cast: boot the guest from its own disk again (``active``)."""
+        self.lifecycle.unrescue_instance(context, instance)
+
     def set_host_enabled(self, context, enabled):
         """Call: (un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""
         return self.lifecycle.set_host_enabled(enabled)

@@ -292,6 +292,20 @@ class FakeDriver(driver.ComputeDriver):
     def unpause(self, instance):
         self._set_state(instance, power_state.RUNNING)
 
+    def rescue(self, context, instance, image_ref, rescue_password):
+        """As Nova's fake driver: the guest keeps the power state
+        powering off gave it and its disks (stable device rescue); the
+        rescue image is remembered until :meth:`unrescue`."""
+        self._started()
+        self._store.update(driver.instance_field(instance, 'uuid'),
+                           rescue_image=image_ref)
+
+    def unrescue(self, context, instance):
+        self._started()
+        self._store.update(driver.instance_field(instance, 'uuid'),
+                           rescue_image=None,
+                           power_state=power_state.RUNNING)
+
     def suspend(self, context, instance):
         self._set_state(instance, power_state.SUSPENDED)
 

@@ -158,6 +158,13 @@ class API:
     def resume(self, context, server):
         self._actions.resume(context, server)
 
+    def rescue(self, context, server, password, rescue_image_ref=None):
+        self._actions.rescue(context, server, password,
+                             rescue_image_ref=rescue_image_ref)
+
+    def unrescue(self, context, server):
+        self._actions.unrescue(context, server)
+
     def lock(self, context, server, reason=None):
         self._actions.lock(context, server, reason=reason)
 

@@ -84,6 +84,15 @@ class ComputeAPITestCase(testtools.TestCase):
                     {'instance': self.instance, 'reboot_type': 'HARD'},
                     self.instance, reboot_type='HARD')
 
+    def test_rescue_and_unrescue(self):
+        self._check('rescue_instance', 'cast',
+                    {'instance': self.instance, 'rescue_password': 'pw',
+                     'rescue_image_ref': 'img', 'clean_shutdown': True},
+                    self.instance, 'pw', rescue_image_ref='img')
+        self.client.log = []
+        self._check('unrescue_instance', 'cast', {'instance': self.instance},
+                    self.instance)
+
     def test_set_host_enabled_is_a_call(self):
         self._check('set_host_enabled', 'call', {'enabled': False},
                     'host1', False)
