@@ -322,3 +322,13 @@ class IpAddressInUse(Conflict):
 
 class UnsupportedRescueImage(Invalid):
     msg_fmt = "Requested rescue image '%(image)s' is not supported"
+
+
+class InterfaceAttachFailed(Conflict):
+    msg_fmt = ('Failed to attach network adapter device to %(instance_uuid)s'
+               ': %(reason)s')
+
+
+class InterfaceDetachFailed(Conflict):
+    msg_fmt = ('Failed to detach network adapter device from '
+               '%(instance_uuid)s: %(reason)s')

@@ -1,5 +1,5 @@
 """Actions on existing instances: delete, power, pause, suspend,
-rescue.
+rescue, interface attach and detach.
 
 The API writes the task state (``powering-off`` ...) in the cell DB and
 casts here. Each action records an action event, calls the driver and
@@ -249,6 +249,32 @@ class Lifecycle:
             _log_failure(event, uuid, error)
             return
         LOG.info('Instance %s unrescued', uuid)
+
+    def attach_interface(self, context, instance, port_id):
+        """Plug ``port_id`` into the guest (an RPC call: the API waits,
+        and gives the port back when this raises)."""
+        try:
+            with self.events.step(context, instance.uuid,
+                                  'compute_attach_interface'):
+                self.driver.attach_interface(context, instance, port_id)
+        except Exception as error:
+            _log_failure('compute_attach_interface', instance.uuid, error)
+            raise exception.InterfaceAttachFailed(
+                instance_uuid=instance.uuid, reason=error)
+        LOG.info('Port %s attached to instance %s', port_id, instance.uuid)
+
+    def detach_interface(self, context, instance, port_id):
+        """Unplug ``port_id`` from the guest (an RPC call)."""
+        try:
+            with self.events.step(context, instance.uuid,
+                                  'compute_detach_interface'):
+                self.driver.detach_interface(context, instance, port_id)
+        except Exception as error:
+            _log_failure('compute_detach_interface', instance.uuid, error)
+            raise exception.InterfaceDetachFailed(
+                instance_uuid=instance.uuid, reason=error)
+        LOG.info('Port %s detached from instance %s', port_id,
+                 instance.uuid)
 
     def set_host_enabled(self, enabled):
         """(Un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""

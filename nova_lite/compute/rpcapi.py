@@ -26,7 +26,7 @@ class ComputeAPI:
 
     * 1.0 - Initial version: build_and_run_instance, terminate_instance,
       stop/start/reboot, pause/unpause, suspend/resume, rescue/unrescue,
-      set_host_enabled;
+      attach_interface/detach_interface, set_host_enabled;
       resize/migrate (prep_resize, resize_instance, finish_resize,
       confirm_resize, revert_resize, finish_revert_resize), live migration,
       rebuild/evacuate, shelve (into the snapshot's ``image_id``),
@@ -126,6 +126,18 @@ class ComputeAPI:
     def unrescue_instance(self, context, instance):
         """Cast: back to the guest's own disk (task state unrescuing)."""
         self._instance_cast(context, 'unrescue_instance', instance)
+
+    def attach_interface(self, context, instance, port_id):
+        """Call: plug the port (bound to the instance already) into the
+        guest; ``InterfaceAttachFailed`` when the driver cannot."""
+        return self.prepare(context, instance.host).call(
+            context, 'attach_interface', instance=instance, port_id=port_id)
+
+    def detach_interface(self, context, instance, port_id):
+        """Call: unplug the port from the guest (its release in the
+        network service follows, by the caller)."""
+        return self.prepare(context, instance.host).call(
+            context, 'detach_interface', instance=instance, port_id=port_id)
 
     def set_host_enabled(self, context, host, enabled):
         """Call: add or remove COMPUTE_STATUS_DISABLED on the host's nodes

@@ -384,6 +384,28 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def attach_interface(self, context, instance, port_id):
+        """Hot-plug the port ``port_id`` (already bound to the instance
+        in the network service) into the guest.
+
+        :param context: the request context.
+        :param instance: the instance.
+        :param port_id: the port's id.
+        :raises nova_lite.virt.exception.VirtDriverError: already plugged.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+    def detach_interface(self, context, instance, port_id):
+        """Unplug the port ``port_id`` from the guest.
+
+        :param context: the request context.
+        :param instance: the instance.
+        :param port_id: the port's id.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
     def suspend(self, context, instance):
         """Save the guest's memory to disk; postcondition: SUSPENDED.
 
