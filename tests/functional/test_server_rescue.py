@@ -59,12 +59,21 @@ class ServerRescueTestCase(testtools.TestCase):
         server_id = self.boot()['id']
         self.assertEqual(202, self.action(server_id, {'os-stop': None}).status)
         self.wait(server_id, 'SHUTOFF')
-        # The rescue image is a snapshot of the server (Tempest's stable
-        # device rescue does the same).
+        # The rescue image is a snapshot of the server with the stable
+        # device rescue properties (Tempest's stable rescue does this).
         response = self.action(server_id, {'createImage': {'name': 'r'}})
         self.assertEqual(202, response.status, response)
         self.cloud.wait_for_builds()
         image_id = response.body['image_id']
+        response = self.api.request(
+            'PATCH', '/image/v2/images/%s' % image_id,
+            body=[{'op': 'add', 'path': '/hw_rescue_device',
+                   'value': 'disk'},
+                  {'op': 'add', 'path': '/hw_rescue_bus',
+                   'value': 'virtio'}],
+            headers={'Content-Type':
+                     'application/openstack-images-v2.1-json-patch'})
+        self.assertEqual(200, response.status, response)
         response = self.action(server_id, {'rescue': {
             'rescue_image_ref': image_id}})
         self.assertEqual(200, response.status, response)
