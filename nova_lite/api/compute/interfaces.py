@@ -10,10 +10,12 @@ Detach unplugs first, then releases the port the same way.
 """
 
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from nova_lite.api.compute import actions
 from nova_lite import cells
 from nova_lite.compute import vm_states
+from nova_lite import exception
 from nova_lite.network import interface as net_compute
 from nova_lite import objects
 
@@ -43,8 +45,8 @@ class InterfacesAPI:
             objects.InstanceAction.action_start(cctxt, instance.uuid,
                                                 'attach_interface')
             try:
-                self.compute_rpcapi.attach_interface(cctxt, instance,
-                                                     port['id'])
+                _call(self.compute_rpcapi.attach_interface, cctxt,
+                      instance, port['id'])
             except Exception:
                 net_compute.detach_port(context, port)
                 raise
@@ -59,7 +61,18 @@ class InterfacesAPI:
         with cells.target_cell(context, server.cell) as cctxt:
             objects.InstanceAction.action_start(cctxt, instance.uuid,
                                                 'detach_interface')
-            self.compute_rpcapi.detach_interface(cctxt, instance, port_id)
+            _call(self.compute_rpcapi.detach_interface, cctxt, instance,
+                  port_id)
         net_compute.detach_port(context, port)
         LOG.info('Port %s detached from instance %s', port_id,
                  instance.uuid)
+
+
+def _call(method, cctxt, instance, port_id):
+    """An RPC call to the instance's compute; 503 when it does not
+    answer in time (the port stays as it was)."""
+    try:
+        method(cctxt, instance, port_id)
+    except messaging.MessagingTimeout:
+        raise exception.ServiceUnavailable(
+            reason='the compute %s did not answer' % instance.host)
