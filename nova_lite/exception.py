@@ -318,3 +318,17 @@ class NetworkResourceExists(Conflict):
 class IpAddressInUse(Conflict):
     msg_fmt = ('Unable to complete operation for network %(net_id)s. The IP '
                'address %(ip_address)s is in use.')
+
+
+class UnsupportedRescueImage(Invalid):
+    msg_fmt = "Requested rescue image '%(image)s' is not supported"
+
+
+class InterfaceAttachFailed(Conflict):
+    msg_fmt = ('Failed to attach network adapter device to %(instance_uuid)s'
+               ': %(reason)s')
+
+
+class InterfaceDetachFailed(Conflict):
+    msg_fmt = ('Failed to detach network adapter device from '
+               '%(instance_uuid)s: %(reason)s')

@@ -139,9 +139,11 @@ ROUTE_DECLARATIONS = {
     V + '/servers/{server_id}/ips/{network_label}': {
         'GET': server_ips.show_ips},
     V + '/servers/{server_id}/os-interface': {
-        'GET': server_ips.list_interfaces},
+        'GET': server_ips.list_interfaces,
+        'POST': server_ips.create_interface},
     V + '/servers/{server_id}/os-interface/{port_id}': {
-        'GET': server_ips.show_interface},
+        'GET': server_ips.show_interface,
+        'DELETE': server_ips.delete_interface},
     V + '/servers/{server_id}/os-security-groups': {
         'GET': security_groups.server_groups},
     V + '/os-tenant-networks/{network_id}': {

@@ -1,4 +1,5 @@
-"""Actions on existing instances: delete, power, pause, suspend.
+"""Actions on existing instances: delete, power, pause, suspend,
+rescue, interface attach and detach.
 
 The API writes the task state (``powering-off`` ...) in the cell DB and
 casts here. Each action records an action event, calls the driver and
@@ -200,6 +201,80 @@ class Lifecycle:
             context, instance, 'compute_resume_instance',
             lambda: self.driver.resume(context, instance),
             task_states.RESUMING, vm_states.ACTIVE)
+
+    def rescue_instance(self, context, instance, rescue_password,
+                        rescue_image_ref=None):
+        """Power off, then boot the rescue image (``rescue_image_ref``,
+        else the image the server was built from) with the guest's disks
+        kept; ``rescued``. As in Nova, a failure leaves the instance in
+        ``error`` (its guest may be half rescued)."""
+        uuid = instance.uuid
+        event = 'compute_rescue_instance'
+        image_ref = rescue_image_ref or instance.image_ref
+        try:
+            with self.events.step(context, uuid, event, fault=True,
+                                  revert={'vm_state': vm_states.ERROR,
+                                          'task_state': None}):
+                self.driver.power_off(instance)
+                self.driver.rescue(context, instance, image_ref,
+                                   rescue_password)
+                state = self.driver.get_info(instance).state
+                self.records.update(
+                    context, uuid, {'vm_state': vm_states.RESCUED,
+                                    'task_state': None,
+                                    'power_state': state,
+                                    'launched_at': timeutils.utcnow()},
+                    expected_task_state=[task_states.RESCUING])
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            _log_failure(event, uuid, error)
+            return
+        LOG.info('Instance %s rescued from image %s', uuid, image_ref)
+
+    def unrescue_instance(self, context, instance):
+        """Boot the guest from its own disk again; ``active``."""
+        uuid = instance.uuid
+        event = 'compute_unrescue_instance'
+        try:
+            with self.events.step(context, uuid, event, fault=True,
+                                  revert={'vm_state': vm_states.ERROR,
+                                          'task_state': None}):
+                self.driver.unrescue(context, instance)
+                state = self.driver.get_info(instance).state
+                self.records.update(
+                    context, uuid, {'vm_state': vm_states.ACTIVE,
+                                    'task_state': None,
+                                    'power_state': state},
+                    expected_task_state=[task_states.UNRESCUING])
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            _log_failure(event, uuid, error)
+            return
+        LOG.info('Instance %s unrescued', uuid)
+
+    def attach_interface(self, context, instance, port_id):
+        """Plug ``port_id`` into the guest (an RPC call: the API waits,
+        and gives the port back when this raises)."""
+        try:
+            with self.events.step(context, instance.uuid,
+                                  'compute_attach_interface'):
+                self.driver.attach_interface(context, instance, port_id)
+        except Exception as error:
+            _log_failure('compute_attach_interface', instance.uuid, error)
+            raise exception.InterfaceAttachFailed(
+                instance_uuid=instance.uuid, reason=error)
+        LOG.info('Port %s attached to instance %s', port_id, instance.uuid)
+
+    def detach_interface(self, context, instance, port_id):
+        """Unplug ``port_id`` from the guest (an RPC call)."""
+        try:
+            with self.events.step(context, instance.uuid,
+                                  'compute_detach_interface'):
+                self.driver.detach_interface(context, instance, port_id)
+        except Exception as error:
+            _log_failure('compute_detach_interface', instance.uuid, error)
+            raise exception.InterfaceDetachFailed(
+                instance_uuid=instance.uuid, reason=error)
+        LOG.info('Port %s detached from instance %s', port_id,
+                 instance.uuid)
 
     def set_host_enabled(self, enabled):
         """(Un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""

@@ -253,6 +253,27 @@ class ComputeManager(manager.Manager):
         """Cast: restore a suspended guest."""
         self.lifecycle.resume_instance(context, instance)
 
+    def rescue_instance(self, context, instance, rescue_password,
+                        rescue_image_ref=None, clean_shutdown=True):
+        """Cast: power the guest off and boot it from the rescue image
+        (vm state ``rescued``)."""
+        self.lifecycle.rescue_instance(context, instance, rescue_password,
+                                       rescue_image_ref)
+
+    def unrescue_instance(self, context, instance):
+        """Cast: boot the guest from its own disk again (``active``)."""
+        self.lifecycle.unrescue_instance(context, instance)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def attach_interface(self, context, instance, port_id):
+        """Call: plug a port into the guest."""
+        self.lifecycle.attach_interface(context, instance, port_id)
+
+    @messaging.expected_exceptions(exception.NovaLiteException)
+    def detach_interface(self, context, instance, port_id):
+        """Call: unplug a port from the guest."""
+        self.lifecycle.detach_interface(context, instance, port_id)
+
     def set_host_enabled(self, context, enabled):
         """Call: (un)set ``COMPUTE_STATUS_DISABLED`` on every node now."""
         return self.lifecycle.set_host_enabled(enabled)

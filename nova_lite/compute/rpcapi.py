@@ -25,7 +25,8 @@ class ComputeAPI:
     Version history:
 
     * 1.0 - Initial version: build_and_run_instance, terminate_instance,
-      stop/start/reboot, pause/unpause, suspend/resume, set_host_enabled;
+      stop/start/reboot, pause/unpause, suspend/resume, rescue/unrescue,
+      attach_interface/detach_interface, set_host_enabled;
       resize/migrate (prep_resize, resize_instance, finish_resize,
       confirm_resize, revert_resize, finish_revert_resize), live migration,
       rebuild/evacuate, shelve (into the snapshot's ``image_id``),
@@ -112,6 +113,31 @@ class ComputeAPI:
     def resume_instance(self, context, instance):
         """Cast: resume."""
         self._instance_cast(context, 'resume_instance', instance)
+
+    def rescue_instance(self, context, instance, rescue_password,
+                        rescue_image_ref=None, clean_shutdown=True):
+        """Cast: power off and boot the rescue image (the API set task
+        state rescuing)."""
+        self._instance_cast(context, 'rescue_instance', instance,
+                            rescue_password=rescue_password,
+                            rescue_image_ref=rescue_image_ref,
+                            clean_shutdown=clean_shutdown)
+
+    def unrescue_instance(self, context, instance):
+        """Cast: back to the guest's own disk (task state unrescuing)."""
+        self._instance_cast(context, 'unrescue_instance', instance)
+
+    def attach_interface(self, context, instance, port_id):
+        """Call: plug the port (bound to the instance already) into the
+        guest; ``InterfaceAttachFailed`` when the driver cannot."""
+        return self.prepare(context, instance.host).call(
+            context, 'attach_interface', instance=instance, port_id=port_id)
+
+    def detach_interface(self, context, instance, port_id):
+        """Call: unplug the port from the guest (its release in the
+        network service follows, by the caller)."""
+        return self.prepare(context, instance.host).call(
+            context, 'detach_interface', instance=instance, port_id=port_id)
 
     def set_host_enabled(self, context, host, enabled):
         """Call: add or remove COMPUTE_STATUS_DISABLED on the host's nodes

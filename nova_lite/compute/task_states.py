@@ -20,6 +20,8 @@ PAUSING = 'pausing'
 UNPAUSING = 'unpausing'
 SUSPENDING = 'suspending'
 RESUMING = 'resuming'
+RESCUING = 'rescuing'
+UNRESCUING = 'unrescuing'
 DELETING = 'deleting'
 # createImage (a snapshot): set by the API, then by the compute
 IMAGE_SNAPSHOT = 'image_snapshot'

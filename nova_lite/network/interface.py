@@ -91,9 +91,11 @@ def resolve(context, requested):
 
 def check_security_groups(context, names):
     """400 unless each named group exists for the caller (Nova:
-    'Unable to find security_group with name or id')."""
+    'Unable to find security_group with name or id'). ``default`` is
+    not looked up, as in Nova: the project's default group is made on
+    its first use."""
     for name in names or []:
-        if find_group(context, name) is None:
+        if name != 'default' and find_group(context, name) is None:
             raise exception.InvalidRequest(
                 reason='Unable to find security_group with name or id '
                        "'%s'" % name)
@@ -143,6 +145,101 @@ def allocate(context, instance_uuid, project_id, zone, requests,
                 port_api.delete_port(context.elevated(), port['id'])
         raise
     return made
+
+
+class PortNotFound(exception.NotFound):
+    msg_fmt = '%(reason)s'
+
+
+class PortInUse(exception.Conflict):
+    msg_fmt = 'Port %(port_id)s is still in use.'
+
+
+def _neutron_to_compute(exc, not_found):
+    """A NeutronError of the network service as the compute API's error
+    (Nova's mapping of Neutron's answers for os-interface)."""
+    if exc.code == 404:
+        return not_found(reason=exc.explanation)
+    if exc.code == 409:
+        return exception.Conflict(reason=exc.explanation)
+    return NetworkRequestError(reason=exc.explanation)
+
+
+def attach_port(context, instance, network_id=None, port_id=None,
+                fixed_ip=None, tag=None):
+    """A port for ``instance`` after boot (os-interface POST), as Nova's
+    compute gets one from Neutron: the caller's port bound to it
+    (``port_id``; 404 unknown, 409 bound elsewhere), else a new port on
+    ``network_id`` (404 unknown; ``fixed_ip`` taken: 409), else on the
+    one network the project may use (400 none or several). The port is
+    the server's (``device_id``, ``device_owner`` ``compute:<zone>``,
+    bound to its host, ``tag`` its device tag); returns it."""
+    owner = 'compute:%s' % (instance.availability_zone or 'nova')
+    binding = {'device_id': instance.uuid, 'device_owner': owner,
+               'binding:host_id': instance.host or ''}
+    if tag:
+        binding['_tag'] = tag
+    admin = context.elevated()
+    if port_id:
+        try:
+            port = port_api.get_port(context, port_id)
+        except errors.NeutronError:
+            raise PortNotFound(reason='Port %s could not be found.'
+                               % port_id)
+        if port['device_id']:
+            raise PortInUse(port_id=port_id)
+        port.update(binding, status='ACTIVE', _preserve_on_delete=True)
+        net_obj.update(admin, 'port', common.touch(port))
+        LOG.info('Port %s bound to server %s', port_id, instance.uuid)
+        return port
+    if not network_id:
+        found = available_networks(context)
+        if not found:
+            raise NetworkRequestError(
+                reason='No specific network was requested and none are '
+                       'available for project %s.' % context.project_id)
+        if len(found) > 1:
+            raise NetworkRequestError(reason=NetworkAmbiguous.msg_fmt)
+        network_id = found[0]['id']
+    try:
+        networks.get_network(context, network_id)
+        values = dict(binding, network_id=network_id,
+                      project_id=instance.project_id)
+        if fixed_ip:
+            values['fixed_ips'] = [{'ip_address': fixed_ip}]
+        tagged = values.pop('_tag', None)
+        port = port_api.create_port(admin, values)
+        if tagged:
+            port['_tag'] = tagged
+            port = net_obj.update(admin, 'port', port)
+    except errors.NeutronError as exc:
+        raise _neutron_to_compute(exc, exception.NotFound)
+    LOG.info('Port %s made for server %s on network %s', port['id'],
+             instance.uuid, network_id)
+    return port
+
+
+def bound_port(context, instance_uuid, port_id):
+    """The port ``port_id`` if it is bound to the server; 404 otherwise
+    (Nova: the port is not attached)."""
+    for port in server_ports(context.elevated(), instance_uuid):
+        if port['id'] == port_id:
+            return port
+    raise PortNotFound(reason='Port %s is not attached' % port_id)
+
+
+def detach_port(context, port):
+    """The end of a detach, as Nova's deallocation of one port: a port
+    the network service made for the server is deleted, one the caller
+    gave is unbound and kept."""
+    admin = context.elevated()
+    if port.pop('_preserve_on_delete', False):
+        port.update({'device_id': '', 'device_owner': '',
+                     'binding:host_id': '', 'status': 'DOWN'})
+        net_obj.update(admin, 'port', common.touch(port))
+        LOG.info('Port %s unbound from its server', port['id'])
+    else:
+        port_api.delete_port(admin, port['id'])
 
 
 class Snapshot:
@@ -226,7 +323,8 @@ def deallocate(context, instance_uuid):
         if not port.pop('_preserve_on_delete', False):
             port_api.delete_port(admin, port['id'])
         else:
-            port.update(device_id='', device_owner='', status='DOWN')
+            port.update({'device_id': '', 'device_owner': '',
+                         'binding:host_id': '', 'status': 'DOWN'})
             net_obj.update(admin, 'port', common.touch(port))
     LOG.info('Ports of server %s released', instance_uuid)
 

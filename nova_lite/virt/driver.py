@@ -361,6 +361,51 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def rescue(self, context, instance, image_ref, rescue_password):
+        """Boot the (powered off) guest from the rescue image, its own
+        disks still attached where they were (stable device rescue);
+        postcondition: the guest is rescued until :meth:`unrescue`.
+
+        :param context: the request context.
+        :param instance: the instance.
+        :param image_ref: the rescue image's id.
+        :param rescue_password: the rescue guest's admin password.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+    def unrescue(self, context, instance):
+        """Boot the guest from its own disk again; postcondition:
+        RUNNING, not rescued.
+
+        :param context: the request context.
+        :param instance: the instance.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+    def attach_interface(self, context, instance, port_id):
+        """Hot-plug the port ``port_id`` (already bound to the instance
+        in the network service) into the guest.
+
+        :param context: the request context.
+        :param instance: the instance.
+        :param port_id: the port's id.
+        :raises nova_lite.virt.exception.VirtDriverError: already plugged.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
+    def detach_interface(self, context, instance, port_id):
+        """Unplug the port ``port_id`` from the guest.
+
+        :param context: the request context.
+        :param instance: the instance.
+        :param port_id: the port's id.
+        :raises nova_lite.virt.exception.GuestNotFound: no such guest.
+        """
+        raise NotImplementedError()
+
     def suspend(self, context, instance):
         """Save the guest's memory to disk; postcondition: SUSPENDED.
 

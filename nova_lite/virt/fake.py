@@ -56,6 +56,7 @@ class FakeDriver(driver.ComputeDriver):
         supports_evacuate=True,
         supports_migrate_to_same_host=True,
         supports_pause=True,
+        supports_attach_interface=True,
         supports_suspend=True,
         supports_image_type_raw=True,
         supports_image_type_qcow2=True,
@@ -291,6 +292,41 @@ class FakeDriver(driver.ComputeDriver):
 
     def unpause(self, instance):
         self._set_state(instance, power_state.RUNNING)
+
+    def rescue(self, context, instance, image_ref, rescue_password):
+        """As Nova's fake driver: the guest keeps the power state
+        powering off gave it and its disks (stable device rescue); the
+        rescue image is remembered until :meth:`unrescue`."""
+        self._started()
+        self._store.update(driver.instance_field(instance, 'uuid'),
+                           rescue_image=image_ref)
+
+    def unrescue(self, context, instance):
+        self._started()
+        self._store.update(driver.instance_field(instance, 'uuid'),
+                           rescue_image=None,
+                           power_state=power_state.RUNNING)
+
+    def attach_interface(self, context, instance, port_id):
+        """As Nova's fake driver: the port joins the guest's interfaces;
+        plugging one twice fails."""
+        self._started()
+        instance_uuid = driver.instance_field(instance, 'uuid')
+        plugged = self._store.get(instance_uuid).get('interfaces') or []
+        if port_id in plugged:
+            raise virt_exc.VirtDriverError(
+                reason='port %s is plugged already' % port_id)
+        self._store.update(instance_uuid, interfaces=plugged + [port_id])
+
+    def detach_interface(self, context, instance, port_id):
+        """The port leaves the guest's interfaces. The ports a server
+        was built with never reached this driver (the API makes them),
+        so unplugging one the guest does not list is no error."""
+        self._started()
+        instance_uuid = driver.instance_field(instance, 'uuid')
+        plugged = self._store.get(instance_uuid).get('interfaces') or []
+        self._store.update(instance_uuid, interfaces=[
+            p for p in plugged if p != port_id])
 
     def suspend(self, context, instance):
         self._set_state(instance, power_state.SUSPENDED)

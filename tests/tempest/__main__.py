@@ -1,6 +1,6 @@
 """``tox -e tempest``: Tempest 47's compute API tests against a new lab.
 
-    python -m tests.tempest [--regex R] [--no-smoke] [--neutron]
+    python -m tests.tempest [--regex R] [--no-smoke] [--no-neutron]
         [--workers N] [--workspace DIR] [--keep-lab]
         [--database mysql|sqlite] [--results FILE]
 
@@ -193,9 +193,14 @@ def parse_args(argv):
     parser.add_argument('--regex', default=COMPUTE_REGEX)
     parser.add_argument('--no-smoke', action='store_true',
                         help='skip the --smoke run')
-    parser.add_argument('--neutron', action='store_true',
-                        help='mark networking available (the tests Tempest '
-                        'skips without it)')
+    parser.add_argument('--no-neutron', dest='neutron',
+                        action='store_false',
+                        help='leave the network service out of '
+                        'tempest.conf (servers on no network)')
+    parser.add_argument('--neutron', dest='neutron', action='store_true',
+                        help='the default: networking available, as Nova '
+                        'always has it')
+    parser.set_defaults(neutron=True)
     parser.add_argument('--workspace', help='Tempest workspace (default: '
                         'a new temporary directory)')
     parser.add_argument('--workers', type=int, default=3,

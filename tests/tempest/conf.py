@@ -109,8 +109,8 @@ def make_networks(lab):
 def build(lab, facts, log_dir, neutron=None):
     """The text of tempest.conf. ``neutron`` (what :func:`make_networks`
     returned) marks networking available (so Tempest runs the
-    tests it skips without a network service) and names the lab's
-    networks."""
+    tests it skips without a network service), names the lab's
+    networks and lets test classes have isolated networks."""
     conf = configparser.ConfigParser(interpolation=None)
     conf.optionxform = str
     sections = {
@@ -123,9 +123,10 @@ def build(lab, facts, log_dir, neutron=None):
             'admin_password': lab.keystone_password,
             'admin_project_name': 'admin',
             'admin_domain_name': 'Default',
-            # No routers to give each test project its own network and
-            # router; with --neutron the projects share one network.
-            'create_isolated_networks': 'False',
+            # With networking, a test class that asks for its own
+            # network, subnet and router gets them (the router's gateway
+            # on the public network); the others share one network.
+            'create_isolated_networks': 'True' if neutron else 'False',
         },
         'identity': {
             'uri_v3': lab.keystone, 'auth_version': 'v3',
@@ -149,15 +150,17 @@ def build(lab, facts, log_dir, neutron=None):
             'spice_console': 'False', 'serial_console': 'False',
             # No guest agent: nothing could set a password inside a guest.
             'change_password': 'False',
-            # The fake driver has no rescue image handling.
-            'rescue': 'False', 'stable_rescue': 'False',
+            # Rescue and unrescue, and the stable device rescue of an
+            # image with hw_rescue_device/hw_rescue_bus, as Nova's fake
+            # driver does them (the guest's disks stay where they are).
+            'rescue': 'True', 'stable_rescue': 'True',
             # No volume service (cinder), so nothing to attach.
             'attach_encrypted_volume': 'False',
             'volume_multiattach': 'False', 'volume_backed_live_migration':
                 'False', 'block_migrate_cinder_iscsi': 'False',
-            # Interfaces are not attached or detached after boot (the
-            # network service makes a server's ports at create only).
-            'interface_attach': 'False',
+            # os-interface attach and detach after boot (Tempest runs
+            # its tests only with validation, off below).
+            'interface_attach': 'True',
             # No metadata service (no guest reads it). A config drive is
             # asked for and shown as in Nova; the tests reading one need
             # ssh (validation, off below).
@@ -185,13 +188,14 @@ def build(lab, facts, log_dir, neutron=None):
         'image-feature-enabled': {'api_v1': 'False', 'api_v2': 'True'},
         # Guests are fake: nothing to ssh into.
         'validation': {'run_validation': 'False'},
-        'network-feature-enabled': {'ipv6': 'False'},
+        # The network service has IPv6 subnets (SLAAC and DHCPv6 modes).
+        'network-feature-enabled': {'ipv6': 'True'},
     }
     if neutron:
         # Servers go on the shared network, floating IPs come from the
         # external one through the router; Tempest asks only for the
-        # extensions the lab's network service lists (each test project
-        # uses the shared network instead of an isolated one, see above).
+        # extensions the lab's network service lists (a test project
+        # without an isolated network uses the shared one, see above).
         sections['compute']['fixed_network_name'] = \
             neutron['fixed_network_name']
         sections['network'] = {

@@ -57,3 +57,44 @@ class TestOutcomes(testtools.TestCase):
         self.assertIn('conductor.log: 2026 1 ERROR x: NoValidHost', text)
         self.assertNotIn('fine', text)
         self.assertEqual([], runner.failure_details([], {}, _Lab(state)))
+
+
+class TestTempestConf(testtools.TestCase):
+    """What tempest.conf turns on: every feature Nova's fake driver has,
+    networking by default."""
+
+    FACTS = {'image_ref': 'i1', 'image_ref_alt': 'i2', 'flavor_ref': '1',
+             'flavor_ref_alt': '2', 'compute_hosts': 2,
+             'min_microversion': '2.1', 'max_microversion': '2.100'}
+    NETWORKS = {'fixed_network_name': 'nl-shared', 'public_network_id': 'p',
+                'floating_network_name': 'public', 'api_extensions': 'a,b'}
+
+    def _conf(self, neutron):
+        import configparser
+        lab = _Lab(tempfile.mkdtemp())
+        self.addCleanup(lambda: __import__('shutil').rmtree(lab.state))
+        lab.keystone, lab.keystone_password, lab.name = 'k', 'pw', 'lab'
+        from tests.tempest import conf as tempest_conf
+        conf = configparser.ConfigParser(interpolation=None)
+        conf.read_string(tempest_conf.build(lab, self.FACTS, '/tmp/logs',
+                                            neutron=neutron))
+        return conf
+
+    def test_fake_driver_features_on(self):
+        conf = self._conf(self.NETWORKS)
+        for option in ('rescue', 'stable_rescue', 'interface_attach',
+                       'disk_config', 'config_drive'):
+            self.assertEqual('True', conf['compute-feature-enabled'][option],
+                             option)
+        self.assertEqual('True', conf['network-feature-enabled']['ipv6'])
+        self.assertEqual('True', conf['service_available']['neutron'])
+        self.assertEqual('True', conf['auth']['create_isolated_networks'])
+
+    def test_no_neutron_has_no_isolated_networks(self):
+        conf = self._conf(None)
+        self.assertEqual('False', conf['service_available']['neutron'])
+        self.assertEqual('False', conf['auth']['create_isolated_networks'])
+
+    def test_networking_is_the_default(self):
+        self.assertTrue(runner.parse_args([]).neutron)
+        self.assertFalse(runner.parse_args(['--no-neutron']).neutron)

@@ -14,6 +14,7 @@ checks before they call the super conductor instead.
 
 from oslo_log import log as logging
 
+from nova_lite.api.compute import checks
 from nova_lite.api.compute import server_list
 from nova_lite import cells
 from nova_lite.compute import task_states
@@ -81,7 +82,7 @@ def _save(cctxt, instance, values):
 
 
 class ActionsAPI:
-    """Power, pause, suspend, lock and rename; each a cast to the
+    """Power, pause, suspend, rescue, lock and rename; each a cast to the
     server's compute (``compute_rpcapi``) or a write in its cell."""
 
     def __init__(self, compute_rpcapi):
@@ -148,6 +149,26 @@ class ActionsAPI:
     def resume(self, context, server):
         self.act(context, server, 'resume', (vm_states.SUSPENDED,),
                  task_states.RESUMING, 'resume_instance')
+
+    def rescue(self, context, server, password, rescue_image_ref=None):
+        """Boot the guest from a rescue image (``rescue_image_ref``, else
+        the server's own), its disks kept as they are: an unknown or
+        unusable image is a 400 before anything is written."""
+        if rescue_image_ref:
+            try:
+                checks.get_image(rescue_image_ref, context)
+            except (exception.ImageNotFound, exception.InvalidRequest):
+                raise exception.UnsupportedRescueImage(
+                    image=rescue_image_ref)
+        self.act(context, server, 'rescue',
+                 (vm_states.ACTIVE, vm_states.STOPPED, vm_states.ERROR),
+                 task_states.RESCUING, 'rescue_instance',
+                 rescue_password=password,
+                 rescue_image_ref=rescue_image_ref)
+
+    def unrescue(self, context, server):
+        self.act(context, server, 'unrescue', (vm_states.RESCUED,),
+                 task_states.UNRESCUING, 'unrescue_instance')
 
     def lock(self, context, server, reason=None):
         """Lock (admins and the owner may still act; others may not)."""

@@ -13,7 +13,8 @@ to when it is made:
   then a cast to its compute;
 * delete (:mod:`.delete`), resize and cold migration (:mod:`.resize`),
   live migration, evacuate and rebuild (:mod:`.live`), shelve
-  (:mod:`.shelve`), createImage and createBackup (:mod:`.snapshot`).
+  (:mod:`.shelve`), createImage and createBackup (:mod:`.snapshot`),
+  interfaces attached after boot (:mod:`.interfaces`).
 
 A handler makes one ``API`` per request; the objects of the concerns are
 made on first use, so a request builds only what it needs.
@@ -25,6 +26,7 @@ from nova_lite.api.compute import actions as actions_api
 from nova_lite.api.compute import create as create_api
 from nova_lite.api.compute import deferred_delete as deferred_api
 from nova_lite.api.compute import delete as delete_api
+from nova_lite.api.compute import interfaces as interfaces_api
 from nova_lite.api.compute import live as live_api
 from nova_lite.api.compute import resize as resize_api
 from nova_lite.api.compute import server_list
@@ -70,6 +72,10 @@ class API:
     @functools.cached_property
     def _actions(self):
         return actions_api.ActionsAPI(self.compute_rpcapi)
+
+    @functools.cached_property
+    def _interfaces(self):
+        return interfaces_api.InterfacesAPI(self.compute_rpcapi)
 
     @functools.cached_property
     def _resize(self):
@@ -157,6 +163,23 @@ class API:
 
     def resume(self, context, server):
         self._actions.resume(context, server)
+
+    def rescue(self, context, server, password, rescue_image_ref=None):
+        self._actions.rescue(context, server, password,
+                             rescue_image_ref=rescue_image_ref)
+
+    def unrescue(self, context, server):
+        self._actions.unrescue(context, server)
+
+    def attach_interface(self, context, server, network_id=None,
+                         port_id=None, fixed_ip=None, tag=None):
+        return self._interfaces.attach(context, server,
+                                       network_id=network_id,
+                                       port_id=port_id, fixed_ip=fixed_ip,
+                                       tag=tag)
+
+    def detach_interface(self, context, server, port_id):
+        self._interfaces.detach(context, server, port_id)
 
     def lock(self, context, server, reason=None):
         self._actions.lock(context, server, reason=reason)

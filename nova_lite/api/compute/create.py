@@ -102,8 +102,10 @@ class CreateAPI:
         # NOTE(nova_lite): outside the reads below: listing security
         # groups makes the project's default group on first use.
         requests = net_compute.resolve(context, networks)
-        if requests:
-            net_compute.check_security_groups(context, security_groups)
+        # NOTE(nova_lite): as Nova, the groups are checked whatever the
+        # networks (none too): an unknown one is a 400 before anything
+        # is written.
+        net_compute.check_security_groups(context, security_groups)
         checked = server_list.reading(
             context, _check, context, flavor, min_count, max_count,
             availability_zone, scheduler_hints, key_name, forced_allowed,

@@ -55,6 +55,21 @@ def _resume(req, api, context, server, body):
     api.resume(context, server)
 
 
+def _rescue(req, api, context, server, body):
+    """200 (not 202, as Nova keeps for compatibility) with the rescue
+    guest's ``adminPass`` (the caller's or a generated one) when the
+    deployment returns passwords."""
+    args = body['rescue'] or {}
+    password = admin_password.of_request(args)
+    api.rescue(context, server, password,
+               rescue_image_ref=args.get('rescue_image_ref'))
+    return util.json_response(admin_password.add_to({}, password))
+
+
+def _unrescue(req, api, context, server, body):
+    api.unrescue(context, server)
+
+
 def _lock(req, api, context, server, body):
     reason = (body.get('lock') or {}).get('locked_reason')
     api.lock(context, server, reason=reason)
@@ -263,6 +278,8 @@ ACTIONS = {
     'unpause': ('os-pause-server:unpause', _unpause),
     'suspend': ('os-suspend-server:suspend', _suspend),
     'resume': ('os-suspend-server:resume', _resume),
+    'rescue': ('os-rescue', _rescue),
+    'unrescue': ('os-unrescue', _unrescue),
     'lock': ('os-lock-server:lock', _lock),
     'unlock': ('os-lock-server:unlock', _unlock),
     # ---- resize / cold migrate ----

@@ -1,13 +1,16 @@
 """A server's addresses and ports, as Nova shows them from the network
 service: ``/servers/{id}/ips`` (``{network name: [{version, addr}]}``),
 ``/servers/{id}/ips/{network name}``, and the ports as interface
-attachments (``os-interface`` list and show)."""
+attachments (``os-interface``: list, show, attach and detach through
+the compute API, :mod:`nova_lite.api.compute.interfaces`)."""
 
 import webob.exc
 
 from nova_lite.api.handlers import servers
 from nova_lite.api import microversion
+from nova_lite.api.schemas import server_interfaces as schema
 from nova_lite.api import util
+from nova_lite.api import validation
 from nova_lite.network import interface as net_compute
 
 
@@ -41,7 +44,7 @@ def _attachment(req, port):
                            'ip_address': ip['ip_address']}
                           for ip in port['fixed_ips']]}
     if microversion.at_least(req, '2.70'):
-        item['tag'] = None
+        item['tag'] = port.get('_tag')
     return item
 
 
@@ -68,3 +71,38 @@ def show_interface(req):
     raise webob.exc.HTTPNotFound(
         'Instance %s is not attached to port %s.' % (
             req.urlvars['server_id'], port_id))
+
+
+def create_interface(req):
+    """POST /servers/{id}/os-interface: 200 with the attached port (a
+    port of the caller's, or a new one on ``net_id``, with ``fixed_ips``
+    if given, or on the project's one network)."""
+    server = servers.get_server(req, req.urlvars['server_id'],
+                                'os-attach-interfaces:create')
+    body = validation.parse_json(req) if req.body else {}
+    validation.validate(body, schema.CREATE_V2_49 if microversion.at_least(
+        req, '2.49') else schema.CREATE)
+    wanted = (body or {}).get('interfaceAttachment') or {}
+    network_id, port_id = wanted.get('net_id'), wanted.get('port_id')
+    fixed_ip = (wanted.get('fixed_ips') or [{}])[0].get('ip_address')
+    if network_id and port_id:
+        raise webob.exc.HTTPBadRequest(
+            'Must not input both network_id and port_id')
+    if fixed_ip and not network_id:
+        raise webob.exc.HTTPBadRequest(
+            'Must input network_id when request IP address')
+    port = servers.compute(req).attach_interface(
+        util.context(req), server, network_id=network_id, port_id=port_id,
+        fixed_ip=fixed_ip, tag=wanted.get('tag'))
+    return util.json_response({'interfaceAttachment':
+                               _attachment(req, port)})
+
+
+def delete_interface(req):
+    """DELETE /servers/{id}/os-interface/{port_id}: 202; 404 for a port
+    the server does not have."""
+    server = servers.get_server(req, req.urlvars['server_id'],
+                                'os-attach-interfaces:delete')
+    servers.compute(req).detach_interface(util.context(req), server,
+                                          req.urlvars['port_id'])
+    return util.no_content(202)

@@ -200,6 +200,10 @@ _API_RULES = [
      [('POST', '/servers/{id}/action')]),
     ('os-suspend-server:resume', 'project_member_or_admin', 'Resume',
      [('POST', '/servers/{id}/action')]),
+    ('os-rescue', 'project_member_or_admin', 'Rescue a server',
+     [('POST', '/servers/{id}/action (rescue)')]),
+    ('os-unrescue', 'project_member_or_admin', 'Unrescue a server',
+     [('POST', '/servers/{id}/action (unrescue)')]),
     # ---- resize / cold migrate ----
     ('servers:resize', 'project_member_or_admin', 'Resize a server',
      [('POST', '/servers/{id}/action (resize)')]),

@@ -178,6 +178,15 @@ ACTIONS = {
     'lock': common.wrapped('lock', _NULL_OR_EMPTY),
     'unlock': common.wrapped('unlock', _NULL_OR_EMPTY),
 }
+# rescue: Nova's schema (an object or null); unrescue: anything.
+RESCUE = common.wrapped('rescue', {'oneOf': [
+    {'type': 'null'},
+    common.obj({'adminPass': {'type': 'string'},
+                'rescue_image_ref': common.UUID})]})
+ACTIONS.update({
+    'rescue': RESCUE,
+    'unrescue': common.wrapped('unrescue', {}),
+})
 LOCK_V2_73 = common.wrapped('lock', {'oneOf': [
     {'type': 'null'},
     common.obj({'locked_reason': {'type': 'string', 'minLength': 1,

@@ -4,10 +4,15 @@ os-interface, os-networks, and Nova's security group proxies."""
 
 import testtools
 
+from nova_lite import conf as nl_conf
 from nova_lite.testing import integrated
 
 N = '/network/v2.0'
 OLD = '2.35'
+
+
+def IMAGE():
+    return nl_conf.CONF.image_catalog.default_image_uuid
 
 
 class ServersOnNetworksTest(testtools.TestCase):
@@ -107,6 +112,23 @@ class ServersOnNetworksTest(testtools.TestCase):
             self.assertEqual(400, response.status, response)
         self.assertEqual([], self.ok(self.admin_api.get(
             N + '/ports'))['ports'])
+
+    def test_unknown_group_is_400_with_any_networks(self):
+        net = self.network()
+        before = self.ok(self.api.get('/servers'))['servers']
+        for networks in ('none', 'auto', [{'uuid': net['id']}]):
+            body = {'name': 'x', 'flavorRef': '1',
+                    'imageRef': IMAGE(),
+                    'security_groups': [{'name': 'does_not_exist'}],
+                    'networks': networks}
+            response = self.api.post('/servers', {'server': body})
+            self.assertEqual(400, response.status, response)
+            self.assertIn('does_not_exist', str(response.body))
+        self.assertEqual(before, self.ok(self.api.get('/servers'))[
+            'servers'])
+        # The default group is always there (made on first use).
+        server = self.boot('none', security_groups=[{'name': 'default'}])
+        self.assertEqual('ACTIVE', server['status'])
 
     def test_security_group_proxies(self):
         net = self.network()

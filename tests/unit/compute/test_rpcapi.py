@@ -84,6 +84,22 @@ class ComputeAPITestCase(testtools.TestCase):
                     {'instance': self.instance, 'reboot_type': 'HARD'},
                     self.instance, reboot_type='HARD')
 
+    def test_rescue_and_unrescue(self):
+        self._check('rescue_instance', 'cast',
+                    {'instance': self.instance, 'rescue_password': 'pw',
+                     'rescue_image_ref': 'img', 'clean_shutdown': True},
+                    self.instance, 'pw', rescue_image_ref='img')
+        self.client.log = []
+        self._check('unrescue_instance', 'cast', {'instance': self.instance},
+                    self.instance)
+
+    def test_interface_attach_and_detach_are_calls(self):
+        for method in ('attach_interface', 'detach_interface'):
+            self.client.log = []
+            self._check(method, 'call',
+                        {'instance': self.instance, 'port_id': 'p1'},
+                        self.instance, 'p1')
+
     def test_set_host_enabled_is_a_call(self):
         self._check('set_host_enabled', 'call', {'enabled': False},
                     'host1', False)
