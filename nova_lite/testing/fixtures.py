@@ -99,7 +99,13 @@ class NotificationFixture(fixtures.Fixture):
     topics, :attr:`legacy` what arrives on ``notifications`` (the
     unversioned format's topic): both are
     :class:`~nova_lite.notifications.listener.Recorder`.
+
+    ``NotificationFixture.observer``, when set (a callable), also gets
+    every versioned notification of every test: the compat suite compares
+    them all with Nova's samples.
     """
+
+    observer = None
 
     def __init__(self, notification_format='versioned', **flags):
         super().__init__()
@@ -120,9 +126,19 @@ class NotificationFixture(fixtures.Fixture):
         self.legacy = listener.Recorder()
         self._listen(transport,
                      CONF.notifications.versioned_notifications_topics,
-                     self.versioned)
+                     self._observed(self.versioned))
         self._listen(transport,
                      CONF.oslo_messaging_notifications.topics, self.legacy)
+
+    def _observed(self, recorder):
+        observer = type(self).observer
+        if observer is None:
+            return recorder
+
+        def both(notification):
+            recorder(notification)
+            observer(notification)
+        return both
 
     def _override(self, name, value, group):
         CONF.set_override(name, value, group=group)

@@ -1,0 +1,137 @@
+"""Nova's notification samples, and a payload compared with one.
+
+Nova documents each versioned notification with a sample
+(``doc/notification_samples/<event-type>.json``, dots turned into dashes)
+whose payload is written as references to shared payloads
+(``{"$ref": "common_payloads/InstanceActionPayload.json#"}``) with the
+fields that differ beside the reference, merged over it.
+:func:`sample` resolves those; :func:`compare` says where a payload's
+keys, types, object names or versions differ from the sample's. Values
+are not compared (uuids, hosts, times differ by nature), nor the keys of
+free-form dicts (``metadata``, ``extra_specs``), only their values' types.
+"""
+
+import json
+import numbers
+import os
+
+OBJECT_KEYS = ('nova_object.name', 'nova_object.namespace',
+               'nova_object.version')
+
+
+def sample_path(samples_dir, event_type):
+    return os.path.join(samples_dir, event_type.replace('.', '-') + '.json')
+
+
+def sample(samples_dir, event_type):
+    """Nova's sample notification of ``event_type``, references resolved
+    (FileNotFoundError when Nova has none)."""
+    return _load(sample_path(samples_dir, event_type))
+
+
+def _load(path):
+    with open(path) as f:
+        return _resolve(json.load(f), os.path.dirname(path))
+
+
+def _resolve(node, base):
+    if isinstance(node, list):
+        return [_resolve(item, base) for item in node]
+    if not isinstance(node, dict):
+        return node
+    resolved = {key: _resolve(value, base) for key, value in node.items()
+                if key != '$ref'}
+    if '$ref' not in node:
+        return resolved
+    ref_path = os.path.normpath(os.path.join(base,
+                                             node['$ref'].split('#')[0]))
+    return _merge(_load(ref_path), resolved)
+
+
+def _merge(under, over):
+    merged = dict(under)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _kind(value):
+    if isinstance(value, bool):
+        return 'boolean'
+    if isinstance(value, numbers.Number):
+        return 'number'
+    if isinstance(value, str):
+        return 'string'
+    if isinstance(value, list):
+        return 'list'
+    if isinstance(value, dict):
+        return 'object'
+    return type(value).__name__
+
+
+def compare(expected, actual, path='payload'):
+    """The differences of ``actual`` from ``expected`` (a sample's
+    payload), as readable strings; empty when they match."""
+    if expected is None or actual is None:
+        return []
+    if _kind(expected) != _kind(actual):
+        return ['%s: %s in the sample, %s here'
+                % (path, _kind(expected), _kind(actual))]
+    if isinstance(expected, list):
+        if not expected or not actual:
+            return []
+        return [problem for i, item in enumerate(actual)
+                for problem in compare(expected[0], item,
+                                       '%s[%d]' % (path, i))]
+    if not isinstance(expected, dict):
+        return []
+    if 'nova_object.data' in expected:
+        return _compare_object(expected, actual, path)
+    # A free-form dict (metadata, extra_specs): value types only.
+    return [problem for key in set(expected) & set(actual)
+            for problem in compare(expected[key], actual[key],
+                                   '%s.%s' % (path, key))]
+
+
+def _compare_object(expected, actual, path):
+    problems = []
+    for key in OBJECT_KEYS:
+        if expected.get(key) != actual.get(key):
+            problems.append('%s.%s: %r in the sample, %r here'
+                            % (path, key, expected.get(key),
+                               actual.get(key)))
+    data, got = expected['nova_object.data'], actual.get('nova_object.data')
+    if not isinstance(got, dict):
+        return problems + ['%s: no nova_object.data' % path]
+    for key in sorted(set(data) - set(got)):
+        problems.append('%s.%s: missing' % (path, key))
+    for key in sorted(set(got) - set(data)):
+        problems.append('%s.%s: not in the sample' % (path, key))
+    for key in sorted(set(data) & set(got)):
+        problems.extend(compare(data[key], got[key], '%s.%s' % (path, key)))
+    return problems
+
+
+def compare_notification(samples_dir, notification):
+    """The differences of a received notification (a dict with
+    ``event_type``, ``priority``, ``publisher_id``, ``payload``) from
+    Nova's sample of its event type: payload keys and types, priority and
+    the publisher's binary."""
+    event_type = notification['event_type']
+    try:
+        expected = sample(samples_dir, event_type)
+    except FileNotFoundError:
+        return ['%s: Nova has no sample of this event type' % event_type]
+    problems = compare(expected['payload'], notification['payload'])
+    if expected['priority'] != notification['priority']:
+        problems.append('priority: %s in the sample, %s here'
+                        % (expected['priority'], notification['priority']))
+    source = expected['publisher_id'].split(':')[0]
+    if notification['publisher_id'].split(':')[0] != source:
+        problems.append('publisher_id: %s in the sample, %s here'
+                        % (expected['publisher_id'],
+                           notification['publisher_id']))
+    return problems
