@@ -230,3 +230,46 @@ def compute_exception(context, error, host):
     emit(context, 'compute.exception',
          payloads.ExceptionPayload.from_exception(error), COMPUTE, host,
          ERROR)
+
+
+def send(context, event_type, build, source, host, priority=INFO):
+    """``build()``'s payload as ``event_type``; ``build`` is only called
+    when the notification would be sent (and its failure is logged, never
+    raised)."""
+    if not versioned_enabled():
+        return
+    try:
+        payload = build()
+    except Exception as error:  # noqa: BLE001 - never fail the caller
+        LOG.warning('Notification %s not built: %s', event_type, error)
+        return
+    emit(context, event_type, payload, source, host, priority)
+
+
+def scheduler_select_destinations(context, request_spec, phase, host):
+    """``scheduler.select_destinations.start/end`` (RequestSpecPayload)."""
+    send(context, 'scheduler.select_destinations.%s' % phase,
+         lambda: payloads.RequestSpecPayload.from_request_spec(
+             request_spec), SCHEDULER, host)
+
+
+def compute_task_error(context, action, instance_uuid, request_spec, error,
+                       host, state='error'):
+    """``compute_task.<action>.error``: a conductor task that failed an
+    instance (``build_instances`` when no host was left)."""
+    send(context, 'compute_task.%s.error' % action,
+         lambda: payloads.ComputeTaskPayload(
+             instance_uuid=instance_uuid,
+             reason=payloads.ExceptionPayload.from_exception(error),
+             request_spec=payloads.RequestSpecPayload.from_request_spec(
+                 request_spec),
+             state=state), CONDUCTOR, host, ERROR)
+
+
+def aggregate(context, action, phase, record, host):
+    """``aggregate.<action>.<phase>`` from the API."""
+    send(context, 'aggregate.%s.%s' % (action, phase),
+         lambda: payloads.AggregatePayload(
+             id=record.id, uuid=record.uuid, name=record.name,
+             hosts=list(record.hosts or []),
+             metadata=payloads._strings(record.metadata)), API, host)

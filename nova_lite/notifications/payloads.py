@@ -153,7 +153,9 @@ class ExceptionPayload(Payload):
     def from_exception(cls, error):
         """Where ``error`` was raised (its innermost frame), what it says."""
         tb = error.__traceback__
-        module_name, function_name = '', ''
+        # NOTE(nova_lite): an error made but not raised (a reason built
+        # for a fault) says where its class lives.
+        module_name, function_name = type(error).__module__, ''
         while tb is not None:
             frame = tb.tb_frame
             module_name = frame.f_globals.get('__name__', '')
@@ -365,3 +367,181 @@ def nova_binary(binary):
     if binary and binary.startswith('nova-lite-'):
         return 'nova-' + binary[len('nova-lite-'):]
     return binary
+
+
+@_REGISTER
+class ImageMetaPropsPayload(Payload):
+    """Sparse in Nova too: only the properties an image sets are in the
+    primitive; nova_lite sends ``hw_architecture`` (None when unset)."""
+
+    VERSION = '1.19'
+    fields = {'hw_architecture': fields.StringField(nullable=True)}
+
+
+@_REGISTER
+class ImageMetaPayload(Payload):
+    VERSION = '1.0'
+    fields = {
+        'id': fields.StringField(nullable=True),
+        'name': fields.StringField(nullable=True),
+        'status': fields.StringField(nullable=True),
+        'visibility': fields.StringField(nullable=True),
+        'protected': fields.BooleanField(nullable=True),
+        'checksum': fields.StringField(nullable=True),
+        'owner': fields.StringField(nullable=True),
+        'size': fields.IntegerField(nullable=True),
+        'virtual_size': fields.IntegerField(nullable=True),
+        'container_format': fields.StringField(nullable=True),
+        'disk_format': fields.StringField(nullable=True),
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+        'tags': fields.ListOfStringsField(nullable=True),
+        'direct_url': fields.StringField(nullable=True),
+        'min_ram': fields.IntegerField(nullable=True),
+        'min_disk': fields.IntegerField(nullable=True),
+        'properties': fields.ObjectField('ImageMetaPropsPayload'),
+    }
+
+    @classmethod
+    def from_request_spec(cls, spec):
+        """What a request spec knows of its image (id, disk format,
+        properties); the rest None, as for an image Glance no longer
+        has."""
+        properties = _spec_get(spec, 'image_properties') or {}
+        return cls(
+            id=_spec_get(spec, 'image_id'), name=None, status='active',
+            visibility=None, protected=None, checksum=None, owner=None,
+            size=None, virtual_size=None, container_format=None,
+            disk_format=_spec_get(spec, 'image_disk_format'),
+            created_at=None, updated_at=None, tags=[], direct_url=None,
+            min_ram=0, min_disk=0,
+            properties=ImageMetaPropsPayload(
+                hw_architecture=properties.get('hw_architecture')))
+
+
+def _spec_get(spec, name, default=None):
+    if name in spec.fields and spec.obj_attr_is_set(name):
+        return getattr(spec, name)
+    return default
+
+
+@_REGISTER
+class InstancePCIRequestsPayload(Payload):
+    VERSION = '1.0'
+    fields = {
+        'instance_uuid': fields.StringField(),
+        'requests': fields.ListOfObjectsField('InstancePCIRequestPayload'),
+    }
+
+
+@_REGISTER
+class ServerGroupPayload(Payload):
+    VERSION = '1.1'
+    fields = {
+        'uuid': fields.UUIDField(),
+        'name': fields.StringField(nullable=True),
+        'user_id': fields.StringField(nullable=True),
+        'project_id': fields.StringField(nullable=True),
+        'policies': fields.ListOfStringsField(nullable=True),
+        'members': fields.ListOfStringsField(nullable=True),
+        'hosts': fields.ListOfStringsField(nullable=True),
+        'policy': fields.StringField(nullable=True),
+        'rules': fields.DictOfStringsField(),
+    }
+
+    @classmethod
+    def from_group(cls, group):
+        """From a server group record (an object or a dict)."""
+        def get(key, default=None):
+            if isinstance(group, dict):
+                return group.get(key, default)
+            try:
+                return getattr(group, key)
+            except (AttributeError, NotImplementedError):
+                return default
+        policy = get('policy')
+        return cls(uuid=get('uuid'), name=get('name'),
+                   user_id=get('user_id'), project_id=get('project_id'),
+                   policies=[policy] if policy else [],
+                   members=list(get('members') or []), hosts=None,
+                   policy=policy, rules=_strings(get('rules')))
+
+
+@_REGISTER
+class RequestSpecPayload(Payload):
+    VERSION = '1.1'
+    fields = {
+        'instance_uuid': fields.StringField(),
+        'project_id': fields.StringField(nullable=True),
+        'user_id': fields.StringField(nullable=True),
+        'availability_zone': fields.StringField(nullable=True),
+        'flavor': fields.ObjectField('FlavorPayload', nullable=True),
+        'force_hosts': fields.StringField(nullable=True),
+        'force_nodes': fields.StringField(nullable=True),
+        'ignore_hosts': fields.ListOfStringsField(nullable=True),
+        'instance_group': fields.ObjectField('ServerGroupPayload',
+                                             nullable=True),
+        'image': fields.ObjectField('ImageMetaPayload', nullable=True),
+        'numa_topology': fields.ObjectField('InstanceNUMATopologyPayload',
+                                            nullable=True),
+        'pci_requests': fields.ObjectField('InstancePCIRequestsPayload',
+                                           nullable=True),
+        'num_instances': fields.IntegerField(default=1),
+        'requested_destination': fields.ObjectField('DestinationPayload',
+                                                    nullable=True),
+        'retry': fields.ObjectField('SchedulerRetriesPayload',
+                                    nullable=True),
+        'scheduler_hints': fields.DictOfListOfStringsField(nullable=True),
+        'security_groups': fields.ListOfStringsField(),
+    }
+
+    @classmethod
+    def from_request_spec(cls, spec):
+        uuid = _spec_get(spec, 'instance_uuid')
+        flavor = _spec_get(spec, 'flavor')
+        group = _spec_get(spec, 'instance_group')
+        force_hosts = _spec_get(spec, 'force_hosts') or []
+        force_nodes = _spec_get(spec, 'force_nodes') or []
+        return cls(
+            instance_uuid=uuid, project_id=_spec_get(spec, 'project_id'),
+            user_id=_spec_get(spec, 'user_id'),
+            availability_zone=_spec_get(spec, 'availability_zone'),
+            flavor=(FlavorPayload.from_flavor(flavor)
+                    if flavor is not None else None),
+            force_hosts=force_hosts[0] if force_hosts else None,
+            force_nodes=force_nodes[0] if force_nodes else None,
+            ignore_hosts=list(_spec_get(spec, 'ignore_hosts') or []) or None,
+            instance_group=(ServerGroupPayload.from_group(group)
+                            if group is not None and _spec_get(group, 'uuid')
+                            else None),
+            image=ImageMetaPayload.from_request_spec(spec),
+            numa_topology=None,
+            pci_requests=InstancePCIRequestsPayload(instance_uuid=uuid,
+                                                    requests=[]),
+            num_instances=_spec_get(spec, 'num_instances', 1) or 1,
+            requested_destination=None, retry=None,
+            scheduler_hints=dict(_spec_get(spec, 'scheduler_hints') or {}),
+            security_groups=['default'])
+
+
+@_REGISTER
+class ComputeTaskPayload(Payload):
+    VERSION = '1.0'
+    fields = {
+        'instance_uuid': fields.UUIDField(),
+        'reason': fields.ObjectField('ExceptionPayload'),
+        'request_spec': fields.ObjectField('RequestSpecPayload'),
+        'state': fields.StringField(nullable=True),
+    }
+
+
+@_REGISTER
+class AggregatePayload(Payload):
+    VERSION = '1.1'
+    fields = {
+        'id': fields.IntegerField(nullable=True),
+        'uuid': fields.UUIDField(nullable=False),
+        'name': fields.StringField(),
+        'hosts': fields.ListOfStringsField(nullable=True),
+        'metadata': fields.DictOfStringsField(nullable=True),
+    }

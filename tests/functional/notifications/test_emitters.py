@@ -57,6 +57,16 @@ class TestInstanceNotifications(NotificationsTestBase):
         self.wait_for('instance.create.end', uuid)
         self.assertEqual(['instance.create.start', 'instance.create.end'],
                          self.events(uuid))
+        scheduled = [n for n in self.notes.versioned.received
+                     if n['event_type'].startswith('scheduler.')]
+        self.assertEqual(['scheduler.select_destinations.start',
+                          'scheduler.select_destinations.end'],
+                         [n['event_type'] for n in scheduled])
+        spec = scheduled[0]['payload']
+        self.assertEqual('RequestSpecPayload', spec['nova_object.name'])
+        self.assertEqual(uuid, spec['nova_object.data']['instance_uuid'])
+        self.assertEqual('nova-scheduler:scheduler',
+                         scheduled[0]['publisher_id'])
         end = self.one('instance.create.end', uuid)
         host = server['OS-EXT-SRV-ATTR:host']
         self.assertEqual('nova-compute:%s' % host, end['publisher_id'])
@@ -197,6 +207,27 @@ class TestInstanceNotifications(NotificationsTestBase):
 
 def _failing_spawn(driver, *args, **kwargs):
     raise RuntimeError('disk on fire')
+
+
+class TestNoValidHost(NotificationsTestBase):
+    COMPUTES = ()
+
+    def test_buried_instance_sends_compute_task_error(self):
+        server = self.boot('ERROR')
+        self.notes.versioned.wait_for('compute_task.build_instances.error')
+        error = self.notes.versioned.matching(
+            lambda n: n['event_type'] ==
+            'compute_task.build_instances.error')[0]
+        self.assertEqual('ERROR', error['priority'])
+        self.assertTrue(error['publisher_id'].startswith('nova-conductor:'))
+        data = error['payload']['nova_object.data']
+        self.assertEqual(server['id'], data['instance_uuid'])
+        self.assertEqual('NoValidHost',
+                         data['reason']['nova_object.data']['exception'])
+        self.assertEqual(['scheduler.select_destinations.start'],
+                         [n['event_type'] for n in
+                          self.notes.versioned.received
+                          if n['event_type'].startswith('scheduler.')])
 
 
 class TestServiceNotifications(NotificationsTestBase):
