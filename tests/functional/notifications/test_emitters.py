@@ -8,8 +8,14 @@ the event types each action sends, in Nova's order, who publishes them,
 their priority and their payload's object name and version.
 """
 
+import argparse
+import io
+import json
+import threading
+
 import fixtures
 
+from nova_lite.cmd import manage_notifications
 from nova_lite.testing import fixtures as nl_fixtures
 from tests.functional.moves import base
 
@@ -297,3 +303,39 @@ class TestFormatNone(NotificationsTestBase):
         self.cloud.wait_until_deleted(server['id'])
         self.assertEqual([], self.notes.versioned.received)
         self.assertEqual([], self.notes.legacy.received)
+
+
+class TestListenCommand(NotificationsTestBase):
+    """``nova-lite-manage notifications listen`` prints them as they come."""
+
+    def _listen(self, **kwargs):
+        args = argparse.Namespace(topic=None, pool='cli', json=False,
+                                  count=2, timeout=30)
+        for name, value in kwargs.items():
+            setattr(args, name, value)
+        out = io.StringIO()
+        done = threading.Thread(target=manage_notifications.listen,
+                                args=(args, out))
+        done.start()
+        return done, out
+
+    def test_json_lines(self):
+        done, out = self._listen(json=True)
+        server = self.boot('ACTIVE')
+        done.join(30)
+        lines = [json.loads(line) for line in out.getvalue().splitlines()]
+        self.assertEqual(['scheduler.select_destinations.start',
+                          'scheduler.select_destinations.end'],
+                         [n['event_type'] for n in lines])
+        self.assertEqual(server['id'], lines[0]['payload'][
+            'nova_object.data']['instance_uuid'])
+
+    def test_one_line_each(self):
+        done, out = self._listen(count=1, topic=['versioned_notifications'])
+        self.admin_api.put('/os-services/disable',
+                           {'host': 'host2', 'binary': 'nova-compute'},
+                           version='2.1')
+        done.join(30)
+        line = out.getvalue().strip()
+        self.assertRegex(line, r'^\S+ INFO nova-compute:host2 service.update '
+                         r'ServiceStatusPayload \S+ req-\S+$')
