@@ -31,6 +31,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class Rebuilds:
     def _rebuild_in_place(self, context, instance, image):
         uuid = instance.uuid
         was_stopped = instance.vm_state == vm_states.STOPPED
+        self._notify(context, instance, 'start')
         try:
             with self.events.step(
                     context, uuid, REBUILD_EVENT, fault=True,
@@ -91,11 +93,20 @@ class Rebuilds:
                 self.driver.destroy(context, instance)
                 self.driver.spawn(context, instance, image or {},
                                   allocations)
-                self._finish_rebuild(context, instance, was_stopped)
+                instance = self._finish_rebuild(context, instance,
+                                                was_stopped)
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             LOG.warning('Rebuild of instance %s failed: %s', uuid, error)
+            self._notify(context, instance, 'error', fault=error)
             return
         LOG.info('Instance %s rebuilt on %s', uuid, instance.node)
+        self._notify(context, instance, 'end')
+
+    def _notify(self, context, instance, phase, fault=None):
+        notifications.instance_action(
+            context, instance, self.host, 'rebuild', phase, fault=fault,
+            payload_cls=notifications.payloads.InstanceActionRebuildPayload,
+            trusted_image_certificates=None)
 
     def _finish_rebuild(self, context, instance, stopped):
         """The guest runs (or is stopped again): final states."""

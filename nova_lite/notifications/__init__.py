@@ -273,3 +273,24 @@ def aggregate(context, action, phase, record, host):
              id=record.id, uuid=record.uuid, name=record.name,
              hosts=list(record.hosts or []),
              metadata=payloads._strings(record.metadata)), API, host)
+
+
+def flavor(context, action, record, host, projects=None):
+    """``flavor.<action>`` (create, update, delete) from the API."""
+    send(context, 'flavor.%s' % action,
+         lambda: payloads.FlavorPayload.from_flavor(record,
+                                                    projects=projects),
+         API, host)
+
+
+def keypair(context, action, phase, record, host):
+    """``keypair.<action>.<phase>`` (create, import, delete) from the API;
+    ``record`` has user_id, name, fingerprint, public_key, type."""
+    send(context, 'keypair.%s.%s' % (action, phase),
+         lambda: payloads.KeypairPayload.from_keypair(record), API, host)
+
+
+def server_group(context, action, group, host):
+    """``server_group.<action>`` (create, delete, add_member)."""
+    send(context, 'server_group.%s' % action,
+         lambda: payloads.ServerGroupPayload.from_group(group), API, host)

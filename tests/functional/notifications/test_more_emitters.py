@@ -1,0 +1,176 @@
+"""Shelve, rebuild, snapshot, compute.exception and the API's own
+notifications (flavor, keypair, aggregate, server group), as Nova sends
+them; see test_emitters for the scenario base."""
+
+from tests.functional.notifications import test_emitters
+
+base = test_emitters
+of = test_emitters.of
+
+
+def by_type(recorder, prefix, wait_for=None):
+    """What ``recorder`` received whose event type starts with
+    ``prefix``, once ``wait_for`` (an event type) arrived."""
+    if wait_for:
+        recorder.wait_for(wait_for, timeout=30)
+    return [n for n in recorder.received
+            if n['event_type'].startswith(prefix)]
+
+
+class TestInstanceActions(base.NotificationsTestBase):
+
+    def test_shelve_offload_unshelve(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.notes.versioned.clear()
+        self.post_action(uuid, {'shelve': None}, api=self.api)
+        self.cloud.wait_for_server(uuid, 'SHELVED_OFFLOADED')
+        self.wait_for('instance.shelve_offload.end', uuid)
+        response = self.api.post('/servers/%s/action' % uuid,
+                                 {'unshelve': None})
+        self.assertEqual(202, response.status, response)
+        self.cloud.wait_for_builds()
+        self.cloud.wait_for_server(uuid, 'ACTIVE')
+        self.wait_for('instance.unshelve.end', uuid)
+        self.assertEqual(
+            ['instance.shelve.start', 'instance.shelve.end',
+             'instance.shelve_offload.start', 'instance.shelve_offload.end',
+             'instance.unshelve.start', 'instance.unshelve.end'],
+            self.events(uuid))
+        offloaded = self.one('instance.shelve_offload.end', uuid)
+        self.assertIsNone(offloaded['payload']['nova_object.data']['host'])
+
+    def test_rebuild(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.notes.versioned.clear()
+        self.post_action(uuid, {'rebuild': {
+            'imageRef': server['image']['id']}}, api=self.api)
+        self.cloud.wait_for_server(uuid, 'ACTIVE')
+        self.wait_for('instance.rebuild.end', uuid)
+        self.assertEqual(['instance.rebuild.start', 'instance.rebuild.end'],
+                         [e for e in self.events(uuid)
+                          if not e.startswith('scheduler.')])
+        end = self.one('instance.rebuild.end', uuid)['payload']
+        self.assertEqual(('InstanceActionRebuildPayload', '1.10'),
+                         (end['nova_object.name'],
+                          end['nova_object.version']))
+
+    def test_snapshot(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.notes.versioned.clear()
+        response = self.api.post('/servers/%s/action' % uuid,
+                                 {'createImage': {'name': 'snap'}})
+        self.assertEqual(202, response.status, response)
+        self.cloud.wait_for_builds()
+        self.wait_for('instance.snapshot.end', uuid)
+        self.assertEqual(['instance.snapshot.start', 'instance.snapshot.end'],
+                         self.events(uuid))
+        end = self.one('instance.snapshot.end', uuid)['payload']
+        self.assertEqual(response.body['image_id'],
+                         end['nova_object.data']['snapshot_image_id'])
+
+    def test_failed_reboot_sends_reboot_error_and_compute_exception(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.useFixture(base.fixtures.MonkeyPatch(
+            'nova_lite.virt.fake.FakeDriver.reboot', _failing))
+        self.notes.versioned.clear()
+        self.post_action(uuid, {'reboot': {'type': 'HARD'}}, api=self.api)
+        self.wait_for('instance.reboot.error', uuid)
+        self.assertEqual(['instance.reboot.start', 'instance.reboot.error'],
+                         self.events(uuid))
+        exceptions = by_type(self.notes.versioned, 'compute.exception')
+        self.assertEqual(1, len(exceptions))
+        self.assertEqual('ERROR', exceptions[0]['priority'])
+        data = exceptions[0]['payload']['nova_object.data']
+        self.assertEqual('RuntimeError', data['exception'])
+        self.assertEqual('_failing', data['function_name'])
+
+
+def _failing(*args, **kwargs):
+    raise RuntimeError('the guest would not come back')
+
+
+class TestAPINotifications(base.NotificationsTestBase):
+    COMPUTES = ('host1',)
+
+    def test_flavor_create_update_delete(self):
+        response = self.admin_api.post('/flavors', {'flavor': {
+            'name': 'notified', 'ram': 256, 'vcpus': 1, 'disk': 1,
+            'id': 'notified-1'}})
+        self.assertEqual(200, response.status, response)
+        self.admin_api.put('/flavors/notified-1', {'flavor': {
+            'description': 'now described'}}, version='2.55')
+        self.admin_api.delete('/flavors/notified-1')
+        flavors = by_type(self.notes.versioned, 'flavor.', 'flavor.delete')
+        self.assertEqual(['flavor.create', 'flavor.update', 'flavor.delete'],
+                         [n['event_type'] for n in flavors])
+        self.assertEqual('nova-api:test-host', flavors[0]['publisher_id'])
+        self.assertEqual('now described', flavors[1]['payload'][
+            'nova_object.data']['description'])
+
+    def test_keypair_create_import_delete(self):
+        response = self.api.post('/os-keypairs', {'keypair': {
+            'name': 'made'}}, version='2.91')
+        self.assertEqual(201, response.status, response)
+        made = response.body['keypair']
+        self.api.post('/os-keypairs', {'keypair': {
+            'name': 'brought', 'public_key': made['public_key']}})
+        self.api.delete('/os-keypairs/made')
+        keypairs = by_type(self.notes.versioned, 'keypair.',
+                           'keypair.delete.end')
+        self.assertEqual(
+            ['keypair.create.start', 'keypair.create.end',
+             'keypair.import.start', 'keypair.import.end',
+             'keypair.delete.start', 'keypair.delete.end'],
+            [n['event_type'] for n in keypairs])
+        self.assertIsNone(keypairs[0]['payload']['nova_object.data'][
+            'fingerprint'])
+        self.assertEqual(made['fingerprint'], keypairs[1]['payload'][
+            'nova_object.data']['fingerprint'])
+
+    def test_aggregate_life(self):
+        response = self.admin_api.post('/os-aggregates', {'aggregate': {
+            'name': 'agg1', 'availability_zone': 'zone1'}})
+        self.assertEqual(200, response.status, response)
+        agg_id = response.body['aggregate']['id']
+        path = '/os-aggregates/%s' % agg_id
+        self.admin_api.put(path, {'aggregate': {'name': 'agg2'}})
+        self.admin_api.post(path + '/action', {'set_metadata': {
+            'metadata': {'k': 'v'}}})
+        self.admin_api.post(path + '/action', {'add_host': {
+            'host': 'host1'}})
+        self.admin_api.post(path + '/action', {'remove_host': {
+            'host': 'host1'}})
+        self.admin_api.delete(path)
+        aggregates = by_type(self.notes.versioned, 'aggregate.',
+                             'aggregate.delete.end')
+        self.assertEqual(
+            ['aggregate.create.start', 'aggregate.create.end',
+             'aggregate.update_prop.start', 'aggregate.update_prop.end',
+             'aggregate.update_metadata.start',
+             'aggregate.update_metadata.end',
+             'aggregate.add_host.start', 'aggregate.add_host.end',
+             'aggregate.remove_host.start', 'aggregate.remove_host.end',
+             'aggregate.delete.start', 'aggregate.delete.end'],
+            [n['event_type'] for n in aggregates])
+        added = aggregates[7]['payload']['nova_object.data']
+        self.assertEqual(['host1'], added['hosts'])
+        self.assertEqual({'availability_zone': 'zone1', 'k': 'v'},
+                         added['metadata'])
+
+    def test_server_group_create_delete(self):
+        response = self.api.post('/os-server-groups', {'server_group': {
+            'name': 'apart', 'policy': 'anti-affinity'}})
+        self.assertEqual(200, response.status, response)
+        group_id = response.body['server_group']['id']
+        self.api.delete('/os-server-groups/%s' % group_id)
+        groups = by_type(self.notes.versioned, 'server_group.',
+                         'server_group.delete')
+        self.assertEqual(['server_group.create', 'server_group.delete'],
+                         [n['event_type'] for n in groups])
+        data = groups[0]['payload']['nova_object.data']
+        self.assertEqual((group_id, 'anti-affinity', ['anti-affinity']),
+                         (data['uuid'], data['policy'], data['policies']))
