@@ -174,3 +174,34 @@ class TestAPINotifications(base.NotificationsTestBase):
         data = groups[0]['payload']['nova_object.data']
         self.assertEqual((group_id, 'anti-affinity', ['anti-affinity']),
                          (data['uuid'], data['policy'], data['policies']))
+
+
+class TestStateChange(base.NotificationsTestBase):
+    STATE_CHANGE = 'vm_state'
+
+    def test_stop_sends_instance_update_with_the_state_change(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.post_action(uuid, {'os-stop': None}, api=self.api)
+        self.cloud.wait_for_server(uuid, 'SHUTOFF')
+        self.wait_for('instance.update', uuid)
+        update = self.one('instance.update', uuid)
+        state = update['payload']['nova_object.data']['state_update']
+        self.assertEqual(('InstanceUpdatePayload', '2.1'),
+                         (update['payload']['nova_object.name'],
+                          update['payload']['nova_object.version']))
+        self.assertEqual(('active', 'stopped', 'powering-off', None),
+                         tuple(state['nova_object.data'][k] for k in (
+                             'old_state', 'state', 'old_task_state',
+                             'new_task_state')))
+
+
+class TestNoStateChange(base.NotificationsTestBase):
+
+    def test_unset_sends_no_instance_update(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.post_action(uuid, {'os-stop': None}, api=self.api)
+        self.cloud.wait_for_server(uuid, 'SHUTOFF')
+        self.wait_for('instance.power_off.end', uuid)
+        self.assertNotIn('instance.update', self.events(uuid))
