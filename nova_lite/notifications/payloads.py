@@ -374,7 +374,7 @@ class ImageMetaPropsPayload(Payload):
     """Sparse in Nova too: only the properties an image sets are in the
     primitive; nova_lite sends ``hw_architecture`` (None when unset)."""
 
-    VERSION = '1.19'
+    VERSION = '1.20'
     fields = {'hw_architecture': fields.StringField(nullable=True)}
 
 
