@@ -205,3 +205,64 @@ class TestNoStateChange(base.NotificationsTestBase):
         self.cloud.wait_for_server(uuid, 'SHUTOFF')
         self.wait_for('instance.power_off.end', uuid)
         self.assertNotIn('instance.update', self.events(uuid))
+
+
+class TestMoreActions(base.NotificationsTestBase):
+
+    def test_pause_unpause_suspend_resume(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.notes.versioned.clear()
+        for action, status in (('pause', 'PAUSED'), ('unpause', 'ACTIVE'),
+                               ('suspend', 'SUSPENDED'),
+                               ('resume', 'ACTIVE')):
+            self.post_action(uuid, {action: None}, api=self.admin_api)
+            self.cloud.wait_for_server(uuid, status)
+            self.wait_for('instance.%s.end' % action, uuid)
+        self.assertEqual(
+            ['instance.pause.start', 'instance.pause.end',
+             'instance.unpause.start', 'instance.unpause.end',
+             'instance.suspend.start', 'instance.suspend.end',
+             'instance.resume.start', 'instance.resume.end'],
+            self.events(uuid))
+
+    def test_lock_unlock_from_the_api(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.notes.versioned.clear()
+        self.post_action(uuid, {'lock': {'locked_reason': 'audit'}},
+                         api=self.admin_api)
+        self.post_action(uuid, {'unlock': None}, api=self.admin_api)
+        self.wait_for('instance.unlock', uuid)
+        notes = self.notes.versioned.matching(of(uuid))
+        self.assertEqual(['instance.lock', 'instance.unlock'],
+                         [n['event_type'] for n in notes])
+        self.assertEqual('nova-api:test-host', notes[0]['publisher_id'])
+        data = notes[0]['payload']['nova_object.data']
+        self.assertEqual((True, 'audit'), (data['locked'],
+                                           data['locked_reason']))
+
+    def test_failed_live_migration_rolls_back(self):
+        server = self.boot('ACTIVE', api=self.admin_api, host='host1')
+        uuid = server['id']
+
+        def live_migration(driver, context, instance, dest, migrate_data):
+            raise RuntimeError('link down')
+        self.useFixture(base.fixtures.MonkeyPatch(
+            'nova_lite.virt.fake.FakeDriver.live_migration', live_migration))
+        self.notes.versioned.clear()
+        response = self.admin_api.post(
+            '/servers/%s/action' % uuid,
+            {'os-migrateLive': {'host': 'host2', 'block_migration': 'auto'}},
+            version=base.LIVE_VERSION)
+        self.assertEqual(202, response.status, response)
+        self.cloud.wait_for_builds()
+        self.wait_for('instance.live_migration_rollback.end', uuid)
+        self.assertEqual(
+            ['instance.live_migration_pre.start',
+             'instance.live_migration_pre.end',
+             'instance.live_migration_rollback.start',
+             'instance.live_migration_rollback_dest.start',
+             'instance.live_migration_rollback_dest.end',
+             'instance.live_migration_rollback.end'],
+            self.events(uuid))
