@@ -45,6 +45,7 @@ import re
 import threading
 
 import oslo_messaging as messaging
+from oslo_log import log as logging
 from oslo_messaging import opts as messaging_opts
 from oslo_messaging.rpc import dispatcher
 from oslo_serialization import jsonutils
@@ -55,6 +56,7 @@ from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
 CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
 
 DEFAULT_EXCHANGE = 'nova_lite'
 
@@ -283,6 +285,13 @@ def get_notifiers():
         legacy = messaging.Notifier(transport, serializer=serializer,
                                     driver='noop')
     with _LOCK:
+        if 'pair' not in _NOTIFIERS:
+            LOG.info('Notifications: format %s, driver %s, versioned '
+                     'topics %s, on %s', fmt,
+                     ','.join(CONF.oslo_messaging_notifications.driver)
+                     or 'none', ','.join(topics), _mask(
+                         CONF.oslo_messaging_notifications.transport_url
+                         or CONF.transport_url))
         return _NOTIFIERS.setdefault('pair', (versioned, legacy))
 
 

@@ -158,17 +158,21 @@ def instance_resize_prep(context, instance, host, phase, new_flavor):
         new_flavor=payloads.FlavorPayload.from_flavor(new_flavor))
 
 
-def instance_exists(context, instance, host):
-    """``instance.exists``: the usage Nova reports before a resize, over
-    the current audit period (the month so far)."""
+def instance_exists(context, instance, host, period=None):
+    """``instance.exists``: an instance's usage over ``period`` (begin,
+    end), by default the current audit period (the month so far), as
+    Nova reports it before a resize or a revert and in its usage audit."""
     if not versioned_enabled():
         return
-    now = timeutils.utcnow()
-    begin = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    if period is None:
+        now = timeutils.utcnow()
+        period = (now.replace(day=1, hour=0, minute=0, second=0,
+                              microsecond=0), now)
     try:
         payload = payloads.InstanceExistsPayload.build(
             context, instance, audit_period=payloads.AuditPeriodPayload(
-                audit_period_beginning=begin, audit_period_ending=now))
+                audit_period_beginning=period[0],
+                audit_period_ending=period[1]))
     except Exception as error:  # noqa: BLE001 - never fail the caller
         LOG.warning('Notification instance.exists of %s not built: %s',
                     instance.uuid, error)

@@ -2,6 +2,12 @@
 notifications (flavor, keypair, aggregate, server group), as Nova sends
 them; see test_emitters for the scenario base."""
 
+import datetime
+
+from oslo_utils import timeutils
+
+from nova_lite.compute import usage_audit
+from nova_lite import context as nl_context
 from tests.functional.notifications import test_emitters
 
 base = test_emitters
@@ -266,3 +272,27 @@ class TestMoreActions(base.NotificationsTestBase):
              'instance.live_migration_rollback_dest.end',
              'instance.live_migration_rollback.end'],
             self.events(uuid))
+
+
+class TestUsageAudit(base.NotificationsTestBase):
+    COMPUTES = ('host1',)
+
+    def test_audit_sends_instance_exists_over_the_period(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        # A month and a half later, the audited month is the boot's.
+        later = timeutils.utcnow() + datetime.timedelta(days=45)
+        timeutils.set_time_override(later)
+        self.addCleanup(timeutils.clear_time_override)
+        begin, end = usage_audit.last_completed_month()
+        compute = self.cloud.computes['host1']
+        self.assertTrue(compute.manager.instance_usage_audit(
+            nl_context.get_admin_context()))
+        self.wait_for('instance.exists', uuid)
+        exists = self.one('instance.exists', uuid)['payload']
+        period = exists['nova_object.data']['audit_period'][
+            'nova_object.data']
+        self.assertEqual((begin.strftime('%Y-%m-%dT%H:%M:%SZ'),
+                          end.strftime('%Y-%m-%dT%H:%M:%SZ')),
+                         (period['audit_period_beginning'],
+                          period['audit_period_ending']))
