@@ -294,8 +294,12 @@ class LiveMigrations:
     def live_migration_force_complete(self, context, instance, migration):
         """Finish now (the fake driver's transfers are instant, so there
         is nothing left to speed up)."""
+        self._notify(context, instance, 'live_migration_force_complete',
+                     'start')
         LOG.info('Force-complete of live migration %s of %s requested',
                  migration.uuid, instance.uuid)
+        self._notify(context, instance, 'live_migration_force_complete',
+                     'end')
 
 
 class _Outcome:

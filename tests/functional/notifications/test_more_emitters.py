@@ -296,3 +296,22 @@ class TestUsageAudit(base.NotificationsTestBase):
                           end.strftime('%Y-%m-%dT%H:%M:%SZ')),
                          (period['audit_period_beginning'],
                           period['audit_period_ending']))
+
+
+class TestMigrateNoValidHost(base.NotificationsTestBase):
+    COMPUTES = ('host1',)
+
+    def test_resize_nowhere_sends_migrate_server_error(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        # The only other host is this one, and resizing onto the same
+        # host is off.
+        self.post_action(uuid, {'migrate': None}, api=self.admin_api)
+        self.notes.versioned.wait_for('compute_task.migrate_server.error',
+                                      timeout=30)
+        error = by_type(self.notes.versioned, 'compute_task.')[0]
+        self.assertEqual('ERROR', error['priority'])
+        data = error['payload']['nova_object.data']
+        self.assertEqual((uuid, 'active', 'NoValidHost'),
+                         (data['instance_uuid'], data['state'],
+                          data['reason']['nova_object.data']['exception']))
