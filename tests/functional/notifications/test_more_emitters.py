@@ -172,11 +172,18 @@ class TestAPINotifications(base.NotificationsTestBase):
             'name': 'apart', 'policy': 'anti-affinity'}})
         self.assertEqual(200, response.status, response)
         group_id = response.body['server_group']['id']
+        server = self.boot('ACTIVE', scheduler_hints={'group': group_id})
+        self.assertEqual(204, self.api.delete(
+            '/servers/%s' % server['id']).status)
+        self.cloud.wait_until_deleted(server['id'])
         self.api.delete('/os-server-groups/%s' % group_id)
         groups = by_type(self.notes.versioned, 'server_group.',
                          'server_group.delete')
-        self.assertEqual(['server_group.create', 'server_group.delete'],
+        self.assertEqual(['server_group.create', 'server_group.add_member',
+                          'server_group.delete'],
                          [n['event_type'] for n in groups])
+        self.assertEqual([server['id']], groups[1]['payload'][
+            'nova_object.data']['members'])
         data = groups[0]['payload']['nova_object.data']
         self.assertEqual((group_id, 'anti-affinity', ['anti-affinity']),
                          (data['uuid'], data['policy'], data['policies']))
