@@ -322,3 +322,22 @@ class TestMigrateNoValidHost(base.NotificationsTestBase):
         self.assertEqual((uuid, 'active', 'NoValidHost'),
                          (data['instance_uuid'], data['state'],
                           data['reason']['nova_object.data']['exception']))
+
+
+class TestSoftDelete(base.NotificationsTestBase):
+    FLAGS = {'DEFAULT': {'reclaim_instance_interval': 3600}}
+
+    def test_soft_delete_and_restore(self):
+        server = self.boot('ACTIVE')
+        uuid = server['id']
+        self.notes.versioned.clear()
+        self.assertEqual(204, self.api.delete('/servers/%s' % uuid).status)
+        self.cloud.wait_for_builds()
+        self.cloud.wait_for_server(uuid, 'SOFT_DELETED')
+        self.post_action(uuid, {'restore': None}, api=self.api)
+        self.cloud.wait_for_server(uuid, 'ACTIVE')
+        self.wait_for('instance.restore.end', uuid)
+        self.assertEqual(
+            ['instance.soft_delete.start', 'instance.soft_delete.end',
+             'instance.restore.start', 'instance.restore.end'],
+            self.events(uuid))
