@@ -54,9 +54,13 @@ class TestInstanceActions(base.NotificationsTestBase):
             'imageRef': server['image']['id']}}, api=self.api)
         self.cloud.wait_for_server(uuid, 'ACTIVE')
         self.wait_for('instance.rebuild.end', uuid)
-        self.assertEqual(['instance.rebuild.start', 'instance.rebuild.end'],
+        self.assertEqual(['instance.rebuild_scheduled',
+                          'instance.rebuild.start', 'instance.rebuild.end'],
                          [e for e in self.events(uuid)
                           if not e.startswith('scheduler.')])
+        scheduled = self.one('instance.rebuild_scheduled', uuid)
+        self.assertTrue(scheduled['publisher_id'].startswith(
+            'nova-conductor:'))
         end = self.one('instance.rebuild.end', uuid)['payload']
         self.assertEqual(('InstanceActionRebuildPayload', '1.10'),
                          (end['nova_object.name'],
@@ -341,3 +345,30 @@ class TestSoftDelete(base.NotificationsTestBase):
             ['instance.soft_delete.start', 'instance.soft_delete.end',
              'instance.restore.start', 'instance.restore.end'],
             self.events(uuid))
+
+
+class TestEvacuate(base.NotificationsTestBase):
+
+    def test_evacuate_from_a_dead_host(self):
+        server = self.boot('ACTIVE', api=self.admin_api, host='host1')
+        uuid = server['id']
+        self.cloud.computes.pop('host1').stop()
+        services = self.admin_api.get(
+            '/os-services?host=host1&binary=nova-lite-compute').body
+        self.admin_api.put('/os-services/%s' % services['services'][0]['id'],
+                           {'forced_down': True})
+        self.notes.versioned.clear()
+        response = self.admin_api.post('/servers/%s/action' % uuid,
+                                       {'evacuate': {}})
+        self.assertEqual(200, response.status, response)
+        self.cloud.wait_for_builds()
+        self.cloud.wait_for_server(uuid, 'ACTIVE')
+        self.wait_for('instance.rebuild.end', uuid)
+        self.assertEqual(
+            ['instance.evacuate', 'instance.rebuild_scheduled',
+             'instance.rebuild.start', 'instance.rebuild.end'],
+            self.events(uuid))
+        publishers = [n['publisher_id'] for n in
+                      self.notes.versioned.matching(of(uuid))]
+        self.assertEqual('nova-api:test-host', publishers[0])
+        self.assertEqual('nova-compute:host2', publishers[-1])
