@@ -104,3 +104,18 @@ class TestSamples(testtools.TestCase):
                           'type'],
                          nova_samples.compare_notification(self.dir,
                                                            notification))
+
+    def test_the_closest_variant_counts(self):
+        """Nova documents some event types twice (the API's delete of an
+        instance whose compute is down beside the compute's)."""
+        self._write('thing-do-start_elsewhere.json', {
+            'event_type': 'thing.do.start', 'priority': 'INFO',
+            'publisher_id': 'nova-api:api',
+            'payload': {'$ref': 'common_payloads/ThingPayload.json#'}})
+        notification = self._good()
+        notification['publisher_id'] = 'nova-api:host1'
+        self.assertEqual([], nova_samples.compare_notification(
+            self.dir, notification))
+        notification['publisher_id'] = 'nova-conductor:host1'
+        self.assertEqual(1, len(nova_samples.compare_notification(
+            self.dir, notification)))

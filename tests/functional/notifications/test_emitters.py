@@ -235,6 +235,19 @@ class TestNoValidHost(NotificationsTestBase):
                           self.notes.versioned.received
                           if n['event_type'].startswith('scheduler.')])
 
+    def test_delete_of_a_buried_instance_is_the_apis(self):
+        server = self.boot('ERROR')
+        uuid = server['id']
+        self.assertEqual(204, self.api.delete('/servers/%s' % uuid).status)
+        self.cloud.wait_until_deleted(uuid)
+        self.wait_for('instance.delete.end', uuid)
+        deletes = [n for n in self.notes.versioned.matching(of(uuid))
+                   if n['event_type'].startswith('instance.delete.')]
+        self.assertEqual(['instance.delete.start', 'instance.delete.end'],
+                         [n['event_type'] for n in deletes])
+        self.assertEqual({'nova-api:test-host'},
+                         {n['publisher_id'] for n in deletes})
+
 
 class TestServiceNotifications(NotificationsTestBase):
 
