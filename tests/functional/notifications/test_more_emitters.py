@@ -113,10 +113,15 @@ class TestAPINotifications(base.NotificationsTestBase):
         self.assertEqual(200, response.status, response)
         self.admin_api.put('/flavors/notified-1', {'flavor': {
             'description': 'now described'}}, version='2.55')
+        self.admin_api.post('/flavors/notified-1/os-extra_specs', {
+            'extra_specs': {'hw:numa_nodes': '1'}})
         self.admin_api.delete('/flavors/notified-1')
         flavors = by_type(self.notes.versioned, 'flavor.', 'flavor.delete')
-        self.assertEqual(['flavor.create', 'flavor.update', 'flavor.delete'],
+        self.assertEqual(['flavor.create', 'flavor.update', 'flavor.update',
+                          'flavor.delete'],
                          [n['event_type'] for n in flavors])
+        self.assertEqual({'hw:numa_nodes': '1'}, flavors[2]['payload'][
+            'nova_object.data']['extra_specs'])
         self.assertEqual('nova-api:test-host', flavors[0]['publisher_id'])
         self.assertEqual('now described', flavors[1]['payload'][
             'nova_object.data']['description'])
