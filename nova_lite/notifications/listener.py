@@ -52,9 +52,10 @@ def start(transport, topics, callback, pool=None):
     called with each :class:`Notification`. Returns the listener (call
     ``stop()`` then ``wait()`` on it)."""
     targets = [messaging.Target(topic=topic) for topic in topics]
+    # NOTE(nova_lite): oslo.messaging's default executor, as the RPC
+    # servers (green threads when eventlet has patched the process).
     listener = messaging.get_notification_listener(
-        transport, targets, [_Endpoint(callback)], executor='threading',
-        pool=pool)
+        transport, targets, [_Endpoint(callback)], pool=pool)
     listener.start()
     LOG.info('Listening for notifications on %s', ', '.join(topics))
     return listener
