@@ -81,11 +81,17 @@ class Step:
 
 
 class ActionEvents:
-    """The action events and faults one service records, as ``host``."""
+    """The action events and faults one service records, as ``host``.
 
-    def __init__(self, records, host):
+    ``on_failure(context, error)``, when given, is told of every failed
+    step (the compute sends ``compute.exception`` from it, as Nova's
+    compute does for an error its RPC methods raise).
+    """
+
+    def __init__(self, records, host, on_failure=None):
         self.records = records
         self.host = host
+        self.on_failure = on_failure
 
     def start(self, context, instance_uuid, event):
         try:
@@ -136,6 +142,8 @@ class ActionEvents:
             self.finish(context, instance_uuid, event, error=error)
             if fault:
                 self.fault(context, instance_uuid, error)
+            if self.on_failure is not None:
+                self.on_failure(context, error)
             values = revert(error) if callable(revert) else revert
             if values:
                 self._revert(context, instance_uuid, event, values,

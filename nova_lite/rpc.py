@@ -28,6 +28,15 @@ exchanges are process-global and keyed by name); on RabbitMQ each vhost has
 its own exchanges anyway, so nothing changes there. ``kombu+memory://``
 does not honour exchanges reliably: put multi-cell tests on ``fake://``.
 
+Notifications
+-------------
+:func:`get_notifiers` returns the process's two oslo.messaging Notifiers,
+versioned and legacy, on the notification transport
+(``[oslo_messaging_notifications] transport_url``, else the default
+transport's URL), as Nova's ``rpc.init`` builds them: which of the two
+sends is ``[notifications] notification_format``; the other gets the
+``noop`` driver. :mod:`nova_lite.notifications` uses them.
+
 The executor is oslo.messaging's default: native threads, or green threads
 when eventlet has monkey patched the process (``NOVA_LITE_EVENTLET=1``).
 """
@@ -36,6 +45,7 @@ import re
 import threading
 
 import oslo_messaging as messaging
+from oslo_log import log as logging
 from oslo_messaging import opts as messaging_opts
 from oslo_messaging.rpc import dispatcher
 from oslo_serialization import jsonutils
@@ -46,11 +56,13 @@ from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
 CONF = nl_conf.CONF
+LOG = logging.getLogger(__name__)
 
 DEFAULT_EXCHANGE = 'nova_lite'
 
 _LOCK = threading.Lock()
 _TRANSPORTS = {}
+_NOTIFIERS = {}
 
 # Exceptions of these modules are re-raised as themselves on the caller's
 # side instead of as oslo.messaging's generic RemoteError.
@@ -112,6 +124,7 @@ def cleanup():
     with _LOCK:
         transports = list(_TRANSPORTS.values())
         _TRANSPORTS.clear()
+        _NOTIFIERS.clear()
     for transport in transports:
         transport.cleanup()
 
@@ -223,6 +236,70 @@ def open_reply_queue(transport):
     if get_reply_q is None:
         return None
     return get_reply_q()
+
+
+def get_notification_transport():
+    """This process's notification transport (created once)."""
+    with _LOCK:
+        transport = _TRANSPORTS.get(_NOTIFICATION_KEY)
+        if transport is None:
+            try:
+                transport = messaging.get_notification_transport(CONF)
+            except (messaging.InvalidTransportURL,
+                    messaging.DriverLoadFailure) as exc:
+                raise exception.ConfigInvalid(
+                    reason='notification transport: %s' % exc)
+            _TRANSPORTS[_NOTIFICATION_KEY] = transport
+        return transport
+
+
+# The key of the notification transport among the RPC ones (not a URL).
+_NOTIFICATION_KEY = ('notifications',)
+
+
+def get_notifiers():
+    """(versioned, legacy): the Notifiers of this process.
+
+    As in Nova: ``versioned`` sends to ``[notifications]
+    versioned_notifications_topics``, ``legacy`` to
+    ``[oslo_messaging_notifications] topics``; the format not chosen by
+    ``notification_format`` (both for ``none``) gets the ``noop`` driver.
+    Either is enabled (``is_enabled()``) only when a driver is configured.
+    """
+    notifiers = _NOTIFIERS.get('pair')
+    if notifiers is not None:
+        return notifiers
+    transport = get_notification_transport()
+    serializer = RequestContextSerializer(None)
+    fmt = CONF.notifications.notification_format
+    topics = CONF.notifications.versioned_notifications_topics
+    if fmt in ('versioned', 'both'):
+        versioned = messaging.Notifier(transport, serializer=serializer,
+                                       topics=topics)
+    else:
+        versioned = messaging.Notifier(transport, serializer=serializer,
+                                       driver='noop')
+    if fmt in ('unversioned', 'both'):
+        legacy = messaging.Notifier(transport, serializer=serializer)
+    else:
+        legacy = messaging.Notifier(transport, serializer=serializer,
+                                    driver='noop')
+    with _LOCK:
+        if 'pair' not in _NOTIFIERS:
+            LOG.info('Notifications: format %s, driver %s, versioned '
+                     'topics %s, on %s', fmt,
+                     ','.join(CONF.oslo_messaging_notifications.driver)
+                     or 'none', ','.join(topics), _mask(
+                         CONF.oslo_messaging_notifications.transport_url
+                         or CONF.transport_url))
+        return _NOTIFIERS.setdefault('pair', (versioned, legacy))
+
+
+def reset_notifiers():
+    """Forget the Notifiers built (the next notification builds them from
+    the configuration as it is then); for tests that change it."""
+    with _LOCK:
+        _NOTIFIERS.clear()
 
 
 def get_server(target, endpoints, transport=None):

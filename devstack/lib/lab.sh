@@ -206,7 +206,13 @@ _nl_make_vhost() {
         rabbitmqctl -q add_vhost "$1" >/dev/null || return 1
         nl_say "created vhost $1"
     fi
-    rabbitmqctl -q set_permissions -p "$1" "$2" '.*' '.*' '.*' >/dev/null
+    rabbitmqctl -q set_permissions -p "$1" "$2" '.*' '.*' '.*' >/dev/null || return 1
+    if [ "$1" = "$NL_API_VHOST" ] && [ "$NOVA_LITE_NOTIFICATION_QUEUE_MAX" -gt 0 ]; then
+        # Notifications nobody consumes must not fill the broker.
+        rabbitmqctl -q set_policy -p "$1" --apply-to queues \
+            nova-lite-notifications '^(versioned_)?notifications\.' \
+            "{\"max-length\": $NOVA_LITE_NOTIFICATION_QUEUE_MAX}" >/dev/null
+    fi
 }
 
 nl_all_databases() {
@@ -285,6 +291,14 @@ amqp_durable_queues = True
 # A dead broker connection is noticed within this many seconds.
 heartbeat_timeout_threshold = $NOVA_LITE_RABBIT_HEARTBEAT
 
+[notifications]
+notification_format = $NOVA_LITE_NOTIFICATIONS
+
+[oslo_messaging_notifications]
+# Every service notifies on the API bus, as Nova's cells v2 does.
+driver = $(_nl_notification_driver)
+transport_url = $(nl_rabbit_url $NL_API_VHOST)
+
 [placement]
 endpoint = $NL_PLACEMENT_URL
 CONF
@@ -293,6 +307,11 @@ CONF
     # nova-lite-api), with the same service credentials.
     printf '\n[glance]\nendpoint = %s/image\n' "$NL_API_URL"
     _nl_service_auth
+}
+
+# messagingv2 unless notifications are off (noop sends nothing).
+_nl_notification_driver() {
+    if [ "$NOVA_LITE_NOTIFICATIONS" = none ]; then echo noop; else echo messagingv2; fi
 }
 
 # How the lab's services authenticate to placement and the image API.

@@ -129,6 +129,15 @@ INSTALL_SERVICES=${INSTALL_SERVICES:-auto}
 NOVA_LITE_BUILD_TIMEOUT=${NOVA_LITE_BUILD_TIMEOUT:-300}
 NOVA_LITE_RABBIT_QUORUM=${NOVA_LITE_RABBIT_QUORUM:-True}
 NOVA_LITE_RABBIT_HEARTBEAT=${NOVA_LITE_RABBIT_HEARTBEAT:-30}
+# Nova's notifications ([notifications] notification_format: versioned,
+# unversioned, both or none), sent on the API bus (the lab's first vhost)
+# whatever the sender's cell, to the topics versioned_notifications
+# (versioned) and notifications (unversioned); `nova-lite-manage
+# notifications listen` prints them. A queue nobody reads keeps at most
+# NOVA_LITE_NOTIFICATION_QUEUE_MAX messages (a RabbitMQ max-length policy
+# on the API vhost drops the oldest; 0: no limit).
+NOVA_LITE_NOTIFICATIONS=${NOVA_LITE_NOTIFICATIONS:-versioned}
+NOVA_LITE_NOTIFICATION_QUEUE_MAX=${NOVA_LITE_NOTIFICATION_QUEUE_MAX:-10000}
 # Database connections each cell conductor keeps open ([database]
 # max_pool_size of its cell's file; oslo.db's default is 5).
 NOVA_LITE_CELL_DB_POOL=${NOVA_LITE_CELL_DB_POOL:-20}

@@ -10,6 +10,8 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     cell_v2 map_cell0 | create_cell | list_cells | update_cell |
             delete_cell | discover_hosts | list_hosts | delete_host
     scheduler explain SERVER [--json]
+    notifications listen [--topic T] [--pool P] [--json] [--count N]
+                         [--timeout S]
 
 oslo.config reads ``--config-file``/``--config-dir``; everything else goes
 to argparse. Every command can run twice: the second run changes nothing
@@ -31,6 +33,7 @@ from oslo_db import exception as db_exc
 
 import nova_lite  # noqa: F401 - selects the concurrency backend first
 from nova_lite.cmd import manage_cell_v2
+from nova_lite.cmd import manage_notifications
 from nova_lite.cmd import manage_placement
 from nova_lite.cmd import manage_scheduler
 from nova_lite.cmd import manage_common as common
@@ -150,6 +153,7 @@ def build_parser():
     _build_api_db_and_db(categories)
     manage_cell_v2.build_parser(categories)
     manage_scheduler.build_parser(categories)
+    manage_notifications.build_parser(categories)
     return parser
 
 

@@ -27,6 +27,11 @@ build then:
      cell conductor with the remaining Selections; with none left, ERROR
      with a fault saying so.
 
+Notifications, as Nova's compute sends them: ``instance.create.start``
+once the instance is building here, ``instance.create.end`` once it is
+active, ``instance.create.error`` (with the fault) when the build fails
+here, whether it is rescheduled or not.
+
 The conductor calls of a build are retried while they fail for a reason
 that says nothing about the instance (``records`` is built on a
 :class:`~nova_lite.compute.conductor_retry.RetryingConductor`). When they
@@ -47,6 +52,7 @@ from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import context as nl_context
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.virt import exception as virt_exc
 from nova_lite.virt import power_state
 
@@ -163,6 +169,7 @@ class Builds:
         if instance is None:
             self.events.finish(context, uuid, BUILD_EVENT)
             return
+        self._notify(context, instance, 'start')
         try:
             with self.events.step(
                     context, uuid, BUILD_EVENT, started=True,
@@ -185,6 +192,13 @@ class Builds:
         else:
             self._build_succeeded(context, instance, node, not_active,
                                   usage_done)
+
+    def _notify(self, context, instance, phase, fault=None):
+        keypairs = []
+        if instance.key_name:
+            keypairs.append(_InstanceKey(instance))
+        notifications.instance_create(context, instance, self.host, phase,
+                                      fault=fault, keypairs=keypairs)
 
     def _start_build(self, context, instance, node):
         """The instance in building/spawning here; None if it went away.
@@ -275,6 +289,12 @@ class Builds:
             LOG.info('Instance %s changed during its build (%s); its guest '
                      'is left to the delete', uuid, error)
         LOG.info('Instance %s active on %s', uuid, node)
+        if not_active is None:
+            instance.vm_state = vm_states.ACTIVE
+            instance.task_state = None
+            instance.power_state = power_state.RUNNING
+            instance.launched_at = timeutils.utcnow()
+            self._notify(context, instance, 'end')
         self._note_result(context, node, succeeded=True)
         if usage_done:
             return
@@ -308,6 +328,7 @@ class Builds:
     def _build_aborted(self, context, instance, node, error):
         LOG.info('Build of instance %s aborted on %s: %s', instance.uuid,
                  node, error)
+        self._notify(context, instance, 'error', fault=error)
         self._note_result(context, node, succeeded=False)
         self.records.set_error(context, instance.uuid, error,
                                clear_host=True)
@@ -316,6 +337,7 @@ class Builds:
                       host_list, image):
         LOG.info('Build of instance %s failed on %s: %s', instance.uuid,
                  node, error)
+        self._notify(context, instance, 'error', fault=error)
         self._note_result(context, node, succeeded=False)
         if not host_list:
             reason = exception.NovaLiteException(
@@ -346,3 +368,15 @@ class Builds:
         self.task_api.build_instances(context, [instance], request_spec,
                                       [host_list], image=image,
                                       exc_reason=str(error))
+
+
+class _InstanceKey:
+    """The key pair an instance was booted with, as its record keeps it
+    (name and public key; the fingerprint is the API's)."""
+
+    def __init__(self, instance):
+        self.user_id = instance.user_id
+        self.name = instance.key_name
+        self.public_key = instance.key_data
+        self.fingerprint = None
+        self.type = 'ssh'

@@ -14,6 +14,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import notifications
 
 LOG = logging.getLogger(__name__)
 
@@ -43,21 +44,26 @@ class DeferredDeletes:
         """Power the guest off; SOFT_DELETED (resources kept)."""
         self._act(context, instance, SOFT_DELETE_EVENT,
                   lambda: self.driver.power_off(instance),
-                  task_states.SOFT_DELETING, vm_states.SOFT_DELETED)
+                  task_states.SOFT_DELETING, vm_states.SOFT_DELETED,
+                  'soft_delete')
 
     def restore_instance(self, context, instance):
         """Power the guest back on; ACTIVE."""
         self._act(context, instance, RESTORE_EVENT,
                   lambda: self.driver.power_on(context, instance),
-                  task_states.RESTORING, vm_states.ACTIVE)
+                  task_states.RESTORING, vm_states.ACTIVE, 'restore')
 
-    def _act(self, context, instance, event, call, task_state, vm_state):
+    def _act(self, context, instance, event, call, task_state, vm_state,
+             action):
+        """``action``: the notifications' (``instance.<action>.*``)."""
+        notifications.instance_action(context, instance, self.host, action,
+                                      'start')
         try:
             with self.events.step(context, instance.uuid, event, fault=True,
                                   revert={'task_state': None},
                                   expected_task_state=[task_state]):
                 call()
-                self.records.update(
+                instance = self.records.update(
                     context, instance.uuid,
                     {'vm_state': vm_state, 'task_state': None,
                      'power_state': self.driver.get_info(instance).state},
@@ -67,6 +73,8 @@ class DeferredDeletes:
                         instance.uuid, error)
             return
         LOG.info('Instance %s is %s', instance.uuid, vm_state)
+        notifications.instance_action(context, instance, self.host, action,
+                                      'end')
 
     def reclaim_queued_deletes(self, context, interval):
         """Delete for good the instances soft-deleted here more than

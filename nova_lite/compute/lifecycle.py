@@ -8,6 +8,10 @@ task, for callers that set none); a failure records a fault, clears the
 task state and keeps the vm state (the bracket of
 :mod:`nova_lite.instance_events`, as Nova's ``reverts_task_state``).
 
+Each action sends Nova's notifications around it
+(``instance.delete.start``, ``instance.shutdown.start/end``,
+``instance.delete.end``; ``instance.power_off.start/end`` ...).
+
 A server deleted in the middle of a move (resize, cold or live migration)
 may have a migration still holding its source allocation: the delete
 frees it too and ends that migration in ``error``, so nothing stays
@@ -22,6 +26,7 @@ from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
@@ -59,6 +64,9 @@ class Lifecycle:
         before did (see :meth:`terminate_instance`): None (not tried),
         True, or the error, raised in the event's bracket."""
         uuid = instance.uuid
+        last = {'vm_state': vm_states.DELETED, 'task_state': None,
+                'power_state': power_state.NOSTATE,
+                'terminated_at': timeutils.utcnow()}
         try:
             with self.events.step(context, uuid, TERMINATE_EVENT,
                                   fault=True, revert=_NO_TASK,
@@ -68,17 +76,19 @@ class Lifecycle:
                 if gone is None:
                     self._destroy_guest(context, instance)
                 self._end_unfinished_migrations(context, uuid, migrations)
-                usage_done = self._write_last_state(
-                    context, instance, step, {
-                        'vm_state': vm_states.DELETED, 'task_state': None,
-                        'power_state': power_state.NOSTATE,
-                        'terminated_at': timeutils.utcnow()})
+                usage_done = self._write_last_state(context, instance, step,
+                                                    dict(last))
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(TERMINATE_EVENT, uuid, error)
             return
         if instance.node and not usage_done:
             self.tracker.refresh_usage(context, instance.node)
         LOG.info('Instance %s deleted', uuid)
+        for name, value in dict(last, deleted_at=last['terminated_at'],
+                                deleted=True).items():
+            setattr(instance, name, value)
+        notifications.instance_action(context, instance, self.events.host,
+                                      'delete', 'end')
 
     def _write_last_state(self, context, instance, step, values):
         """A deleted instance's last ``values``, as Nova destroys the
@@ -123,11 +133,19 @@ class Lifecycle:
         destroy is recorded as before, in the started event's bracket,
         and the allocation is then kept.
         """
+        host = self.events.host
+        notifications.instance_action(context, instance, host, 'delete',
+                                      'start')
+        notifications.instance_action(context, instance, host, 'shutdown',
+                                      'start')
         try:
             self._destroy_guest(context, instance)
             gone = True
         except Exception as error:  # noqa: BLE001 - recorded below
             gone = error
+        else:
+            notifications.instance_action(context, instance, host,
+                                          'shutdown', 'end')
         try:
             current, migrations, started = self._read_for_terminate(
                 context, instance.uuid)
@@ -160,13 +178,13 @@ class Lifecycle:
         self._power_action(
             context, instance, 'compute_stop_instance',
             lambda: self.driver.power_off(instance),
-            task_states.POWERING_OFF, vm_states.STOPPED)
+            task_states.POWERING_OFF, vm_states.STOPPED, 'power_off')
 
     def start_instance(self, context, instance):
         self._power_action(
             context, instance, 'compute_start_instance',
             lambda: self.driver.power_on(context, instance),
-            task_states.POWERING_ON, vm_states.ACTIVE)
+            task_states.POWERING_ON, vm_states.ACTIVE, 'power_on')
 
     def reboot_instance(self, context, instance, reboot_type):
         task = (task_states.REBOOTING_HARD if reboot_type == 'HARD'
@@ -176,31 +194,31 @@ class Lifecycle:
             lambda: self.driver.reboot(context, instance,
                                        reboot_type=reboot_type),
             [task, task_states.REBOOT_PENDING, task_states.REBOOT_STARTED],
-            vm_states.ACTIVE)
+            vm_states.ACTIVE, 'reboot', notify_error=True)
 
     def pause_instance(self, context, instance):
         self._power_action(
             context, instance, 'compute_pause_instance',
             lambda: self.driver.pause(instance),
-            task_states.PAUSING, vm_states.PAUSED)
+            task_states.PAUSING, vm_states.PAUSED, 'pause')
 
     def unpause_instance(self, context, instance):
         self._power_action(
             context, instance, 'compute_unpause_instance',
             lambda: self.driver.unpause(instance),
-            task_states.UNPAUSING, vm_states.ACTIVE)
+            task_states.UNPAUSING, vm_states.ACTIVE, 'unpause')
 
     def suspend_instance(self, context, instance):
         self._power_action(
             context, instance, 'compute_suspend_instance',
             lambda: self.driver.suspend(context, instance),
-            task_states.SUSPENDING, vm_states.SUSPENDED)
+            task_states.SUSPENDING, vm_states.SUSPENDED, 'suspend')
 
     def resume_instance(self, context, instance):
         self._power_action(
             context, instance, 'compute_resume_instance',
             lambda: self.driver.resume(context, instance),
-            task_states.RESUMING, vm_states.ACTIVE)
+            task_states.RESUMING, vm_states.ACTIVE, 'resume')
 
     def rescue_instance(self, context, instance, rescue_password,
                         rescue_image_ref=None):
@@ -312,23 +330,34 @@ class Lifecycle:
                  migration.uuid, migration.migration_type, uuid)
 
     def _power_action(self, context, instance, event, call, task_state,
-                      vm_state):
+                      vm_state, action, notify_error=False):
+        """``action``: the notifications' name (``instance.<action>.*``);
+        ``notify_error``: a failure sends ``instance.<action>.error``
+        (Nova does for a reboot)."""
         uuid = instance.uuid
+        host = self.events.host
         expected = task_state if isinstance(task_state, list) else [
             task_state]
+        notifications.instance_action(context, instance, host, action,
+                                      'start')
         try:
             with self.events.step(context, uuid, event, fault=True,
                                   revert=_NO_TASK):
                 call()
                 state = self.driver.get_info(instance).state
-                self.records.update(
+                done = self.records.update(
                     context, uuid, {'vm_state': vm_state, 'task_state': None,
                                     'power_state': state},
                     expected_task_state=expected + [None])
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(event, uuid, error)
+            if notify_error:
+                notifications.instance_action(context, instance, host,
+                                              action, 'error', fault=error)
             return
         LOG.info('Instance %s: %s done (%s)', uuid, event, vm_state)
+        notifications.instance_action(context, done or instance, host,
+                                      action, 'end')
 
 
 def _log_failure(event, uuid, error):

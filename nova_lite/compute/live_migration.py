@@ -18,6 +18,13 @@ given the source allocation to the migration consumer
   ``error`` (preparation) or ``failed`` (the transfer), and the instance
   stays on the source with no task and a fault saying why.
 
+Notifications as Nova sends them: ``instance.live_migration_pre.*``
+(destination), ``live_migration_post.start`` (source),
+``live_migration_post_dest.*`` (destination), ``live_migration_post.end``
+(source); on failure ``live_migration_rollback.*`` (source) and
+``live_migration_rollback_dest.*`` (destination); an abort
+``live_migration_abort.*`` (source).
+
 The driver may implement the hooks ``check_can_live_migrate_destination``,
 ``pre_live_migration`` and ``live_migration`` (each optional; raising
 refuses or fails the step); the fake driver needs none: its guests move
@@ -35,6 +42,7 @@ from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
+from nova_lite import notifications
 
 LOG = logging.getLogger(__name__)
 
@@ -113,16 +121,23 @@ class LiveMigrations:
 
     def pre_live_migration(self, context, instance, migrate_data):
         """Get ready to receive the guest (driver hook)."""
+        self._notify(context, instance, 'live_migration_pre', 'start')
         with self.events.step(context, instance.uuid, PRE_EVENT):
             self._driver_hook('pre_live_migration', context, instance,
                               migrate_data)
+        self._notify(context, instance, 'live_migration_pre', 'end')
         return migrate_data or {}
+
+    def _notify(self, context, instance, action, phase):
+        notifications.instance_action(context, instance, self.host, action,
+                                      phase)
 
     def post_live_migration_at_destination(self, context, instance,
                                            migration):
         """The guest runs here now; the instance follows it."""
         uuid = instance.uuid
         node = migration.dest_node
+        self._notify(context, instance, 'live_migration_post_dest', 'start')
         with self.events.step(context, uuid, POST_DEST_EVENT):
             running = instance.vm_state != vm_states.STOPPED
             self.driver.finish_migration(
@@ -136,18 +151,24 @@ class LiveMigrations:
             compute_node = self.tracker.get_node(node)
             if compute_node is not None:
                 values['compute_id'] = compute_node.id
-            self.records.update(
+            moved = self.records.update(
                 context, uuid, values,
                 expected_task_state=[task_states.MIGRATING])
         self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s now runs on %s/%s', uuid, self.host, node)
+        self._notify(context, moved or instance, 'live_migration_post_dest',
+                     'end')
 
     def rollback_live_migration_at_destination(self, context, instance):
         """Forget what was prepared for ``instance`` here."""
+        self._notify(context, instance, 'live_migration_rollback_dest',
+                     'start')
         if self.driver.instance_exists(instance):
             self.driver.destroy(context, instance)
             LOG.info('Removed the guest of %s left by a failed live '
                      'migration', instance.uuid)
+        self._notify(context, instance, 'live_migration_rollback_dest',
+                     'end')
 
     # -- source ------------------------------------------------------------
 
@@ -178,11 +199,14 @@ class LiveMigrations:
                 self._transfer(context, instance, dest_host, migration,
                                migrate_data, outcome)
                 outcome.status, outcome.lost = 'error', True
+                self._notify(context, instance, 'live_migration_post',
+                             'start')
                 self.compute_api.post_live_migration_at_destination(
                     context, instance, dest_host, migration)
         except Exception:  # noqa: BLE001 - recorded, rolled back
             return
         self._clean_up_source(context, instance, dest_host, migration)
+        self._notify(context, instance, 'live_migration_post', 'end')
 
     def _transfer(self, context, instance, dest_host, migration,
                   migrate_data, outcome):
@@ -224,6 +248,7 @@ class LiveMigrations:
         """Give the source allocation back, undo the destination, end the
         migration (the instance stays here)."""
         uuid = instance.uuid
+        self._notify(context, instance, 'live_migration_rollback', 'start')
         if outcome.lost:
             LOG.error('Instance %s: the destination %s did not take it '
                       'over: %s', uuid, dest_host, error)
@@ -242,6 +267,7 @@ class LiveMigrations:
                         dest_host, uuid, rpc_error)
         self.records.set_migration_status(
             context, migration, outcome.status, missing_ok=True)
+        self._notify(context, instance, 'live_migration_rollback', 'end')
 
     def _check_not_aborted(self, migration):
         with self._lock:
@@ -260,14 +286,20 @@ class LiveMigrations:
                          self.host)
                 return
             self._aborted.add(migration.uuid)
+        self._notify(context, instance, 'live_migration_abort', 'start')
         LOG.info('Abort of live migration %s of %s requested',
                  migration.uuid, instance.uuid)
+        self._notify(context, instance, 'live_migration_abort', 'end')
 
     def live_migration_force_complete(self, context, instance, migration):
         """Finish now (the fake driver's transfers are instant, so there
         is nothing left to speed up)."""
+        self._notify(context, instance, 'live_migration_force_complete',
+                     'start')
         LOG.info('Force-complete of live migration %s of %s requested',
                  migration.uuid, instance.uuid)
+        self._notify(context, instance, 'live_migration_force_complete',
+                     'end')
 
 
 class _Outcome:

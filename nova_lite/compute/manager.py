@@ -63,6 +63,7 @@ from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite import instance_events
 from nova_lite import manager
+from nova_lite import notifications
 from nova_lite.virt import driver as virt_driver
 
 CONF = nl_conf.CONF
@@ -124,11 +125,15 @@ class ComputeManager(manager.Manager):
             self.host, self.driver, self.reportclient, self.conductor_api)
         self._build_concerns()
 
+    def _notify_exception(self, context, error):
+        notifications.compute_exception(context, error, self.host)
+
     def _build_concerns(self):
         shared = dict(
             driver=self.driver, records=self.records,
-            events=instance_events.ActionEvents(self.conductor_api,
-                                                self.host),
+            events=instance_events.ActionEvents(
+                self.conductor_api, self.host,
+                on_failure=self._notify_exception),
             tracker=self.rt)
         held = allocations.InstanceAllocations(self.reportclient)
         peers = compute_rpcapi.ComputeAPI(transport=self.transport)

@@ -31,6 +31,7 @@ from nova_lite.clients import placement as placement_client
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class Rebuilds:
     def _rebuild_in_place(self, context, instance, image):
         uuid = instance.uuid
         was_stopped = instance.vm_state == vm_states.STOPPED
+        self._notify(context, instance, 'start')
         try:
             with self.events.step(
                     context, uuid, REBUILD_EVENT, fault=True,
@@ -91,11 +93,20 @@ class Rebuilds:
                 self.driver.destroy(context, instance)
                 self.driver.spawn(context, instance, image or {},
                                   allocations)
-                self._finish_rebuild(context, instance, was_stopped)
+                instance = self._finish_rebuild(context, instance,
+                                                was_stopped)
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             LOG.warning('Rebuild of instance %s failed: %s', uuid, error)
+            self._notify(context, instance, 'error', fault=error)
             return
         LOG.info('Instance %s rebuilt on %s', uuid, instance.node)
+        self._notify(context, instance, 'end')
+
+    def _notify(self, context, instance, phase, fault=None):
+        notifications.instance_action(
+            context, instance, self.host, 'rebuild', phase, fault=fault,
+            payload_cls=notifications.payloads.InstanceActionRebuildPayload,
+            trusted_image_certificates=None)
 
     def _finish_rebuild(self, context, instance, stopped):
         """The guest runs (or is stopped again): final states."""
@@ -118,6 +129,7 @@ class Rebuilds:
         uuid = instance.uuid
         stopped = (target_state == vm_states.STOPPED or
                    instance.vm_state == vm_states.STOPPED)
+        self._notify(context, instance, 'start')
         try:
             with self.events.step(
                     context, uuid, REBUILD_EVENT, fault=True,
@@ -128,15 +140,17 @@ class Rebuilds:
                                          task_states.REBUILD_SPAWNING]):
                 self.records.set_migration_status(
                     context, migration, 'pre-migrating', missing_ok=True)
-                self._spawn_evacuated(context, instance, image, node,
-                                      stopped)
-        except Exception:  # noqa: BLE001 - recorded as a fault
+                evacuated = self._spawn_evacuated(context, instance, image,
+                                                  node, stopped)
+        except Exception as error:  # noqa: BLE001 - recorded as a fault
+            self._notify(context, instance, 'error', fault=error)
             return
         self.records.set_migration_status(
             context, migration, 'done', missing_ok=True)
         self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s evacuated from %s to %s/%s', uuid,
                  migration.source_compute, self.host, node)
+        self._notify(context, evacuated or instance, 'end')
 
     def _spawn_evacuated(self, context, instance, image, node, stopped):
         """The instance moves here and its guest is spawned on ``node``
@@ -156,7 +170,7 @@ class Rebuilds:
             expected_task_state=[task_states.REBUILDING])
         allocations = self._allocations_on_node(uuid, node)
         self.driver.spawn(context, instance, image or {}, allocations)
-        self._finish_rebuild(context, instance, stopped)
+        return self._finish_rebuild(context, instance, stopped)
 
     def _undo_evacuation(self, context, instance, migration, node, error):
         """No guest and no claim left on this host; migration failed."""

@@ -34,6 +34,7 @@ from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.virt import power_state
 
 CONF = nl_conf.CONF
@@ -106,6 +107,9 @@ class Resizes:
         """Check this host can take the instance, then start the move."""
         uuid = instance.uuid
         checked = False
+        notifications.instance_exists(context, instance, self.host)
+        notifications.instance_resize_prep(context, instance, self.host,
+                                           'start', flavor)
         try:
             with self.events.step(context, uuid, 'compute_prep_resize'):
                 self.check_destination(context, instance, flavor, migration,
@@ -125,6 +129,8 @@ class Resizes:
             return
         LOG.info('Instance %s may move to %s; resizing on %s', uuid, node,
                  migration.source_compute)
+        notifications.instance_resize_prep(context, stored, self.host,
+                                           'end', flavor)
         self.compute_api.resize_instance(
             context, stored, flavor, migration, clean_shutdown)
 
@@ -190,6 +196,8 @@ class Resizes:
                         clean_shutdown):
         """Stop and ship the guest, then finish on the destination."""
         uuid = instance.uuid
+        notifications.instance_action(context, instance, self.host,
+                                      'resize', 'start')
         try:
             with self.events.step(context, uuid, 'compute_resize_instance'):
                 migration = self.records.set_migration_status(
@@ -208,10 +216,14 @@ class Resizes:
                      'power_state': power_state.SHUTDOWN},
                     expected_task_state=[task_states.RESIZE_MIGRATING])
         except Exception as error:  # noqa: BLE001 - recorded, rolled back
+            notifications.instance_action(context, instance, self.host,
+                                          'resize', 'error', fault=error)
             self._fail_move(context, uuid, migration, error)
             return
         LOG.info('Instance %s shipped from %s to %s', uuid, self.host,
                  migration.dest_compute)
+        notifications.instance_action(context, instance, self.host,
+                                      'resize', 'end')
         self.compute_api.finish_resize(context, instance, flavor,
                                        migration, disk_info)
 
@@ -221,6 +233,8 @@ class Resizes:
                       disk_info):
         """Create the guest here; the server waits in VERIFY_RESIZE."""
         uuid = instance.uuid
+        notifications.instance_action(context, instance, self.host,
+                                      'resize_finish', 'start')
         try:
             with self.events.step(context, uuid, 'compute_finish_resize'):
                 instance = self.records.update(
@@ -266,9 +280,9 @@ class Resizes:
                       power_state=(power_state.RUNNING if power_on
                                    else power_state.SHUTDOWN))
         try:
-            self.records.update(context, uuid, values,
-                                expected_task_state=[
-                                    task_states.RESIZE_FINISH])
+            instance = self.records.update(context, uuid, values,
+                                           expected_task_state=[
+                                               task_states.RESIZE_FINISH])
         except (exception.InstanceNotFound,
                 exception.UnexpectedTaskStateError) as changed:
             LOG.info('Instance %s changed while its resize finished: %s',
@@ -278,12 +292,16 @@ class Resizes:
         self.tracker.refresh_usage(context, migration.dest_node)
         LOG.info('Instance %s resized to %s/%s: waiting for confirm or '
                  'revert', uuid, self.host, migration.dest_node)
+        notifications.instance_action(context, instance, self.host,
+                                      'resize_finish', 'end')
 
     # -- confirm (source) -----------------------------------------------------
 
     def confirm_resize(self, context, instance, migration):
         """Drop the source guest and the migration's allocation."""
         uuid = instance.uuid
+        notifications.instance_action(context, instance, self.host,
+                                      'resize_confirm', 'start')
         try:
             with self.events.step(context, uuid, 'compute_confirm_resize'):
                 self.driver.confirm_migration(context, migration, instance)
@@ -291,7 +309,7 @@ class Resizes:
                                                    migration.uuid)
                 self.records.set_migration_status(context, migration,
                                                   'confirmed')
-                self._settle_confirmed(context, uuid)
+                settled = self._settle_confirmed(context, uuid)
         except Exception as error:  # noqa: BLE001 - recorded
             self._fail_confirm_or_revert(context, instance, migration,
                                          error)
@@ -300,6 +318,8 @@ class Resizes:
             self.tracker.refresh_usage(context, migration.source_node)
         LOG.info('Resize of instance %s confirmed; source %s/%s freed',
                  uuid, self.host, migration.source_node)
+        notifications.instance_action(context, settled or instance,
+                                      self.host, 'resize_confirm', 'end')
 
     def _settle_confirmed(self, context, uuid):
         """The confirmed instance leaves VERIFY_RESIZE, unless it is
@@ -310,7 +330,7 @@ class Resizes:
             settled = (vm_states.STOPPED
                        if fresh.power_state == power_state.SHUTDOWN
                        else vm_states.ACTIVE)
-            self.records.update(
+            return self.records.update(
                 context, uuid, {'vm_state': settled, 'task_state': None,
                                 'extra': _without_move_keys(fresh.extra)},
                 expected_vm_state=[vm_states.RESIZED],
@@ -319,12 +339,16 @@ class Resizes:
                 exception.UnexpectedTaskStateError) as changed:
             LOG.info('Instance %s changed while its resize was confirmed '
                      '(%s): left to the delete', uuid, changed)
+        return None
 
     # -- revert (destination, then source) ---------------------------------
 
     def revert_resize(self, context, instance, migration):
         """Destroy the new guest, then finish on the source."""
         uuid = instance.uuid
+        notifications.instance_exists(context, instance, self.host)
+        notifications.instance_action(context, instance, self.host,
+                                      'resize_revert', 'start')
         try:
             with self.events.step(context, uuid, 'compute_revert_resize'):
                 self.driver.destroy(context, instance)
@@ -345,7 +369,7 @@ class Resizes:
         try:
             with self.events.step(context, uuid,
                                   'compute_finish_revert_resize'):
-                self._revert_here(context, uuid, migration)
+                reverted = self._revert_here(context, uuid, migration)
         except Exception as error:  # noqa: BLE001 - recorded
             self._fail_confirm_or_revert(context, instance, migration,
                                          error)
@@ -354,6 +378,8 @@ class Resizes:
             self.tracker.refresh_usage(context, migration.source_node)
         LOG.info('Resize of instance %s reverted: back on %s/%s', uuid,
                  self.host, migration.source_node)
+        notifications.instance_action(context, reverted or instance,
+                                      self.host, 'resize_revert', 'end')
 
     def _revert_here(self, context, uuid, migration):
         allocation_moves.move_allocations(
@@ -372,10 +398,11 @@ class Resizes:
             task_state=None, extra=_without_move_keys(extra),
             power_state=(power_state.RUNNING if power_on
                          else power_state.SHUTDOWN))
-        self.records.update(context, uuid, values,
-                            expected_task_state=[
-                                task_states.RESIZE_REVERTING])
+        reverted = self.records.update(context, uuid, values,
+                                       expected_task_state=[
+                                           task_states.RESIZE_REVERTING])
         self.records.set_migration_status(context, migration, 'reverted')
+        return reverted
 
     def _reverted_values(self, instance, migration, extra):
         old_flavor = extra.get('old_flavor') or dict(instance.flavor or {})

@@ -31,6 +31,7 @@ from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.virt import power_state
 
 CONF = nl_conf.CONF
@@ -117,6 +118,7 @@ class Shelving:
         shelve, offload if configured."""
         uuid = instance.uuid
         offload_now = CONF.shelved_offload_time == 0
+        self._notify(context, instance, 'shelve', 'start')
         report = snapshot.TaskStateReporter(
             self.records, context, uuid, task_states.SHELVING,
             snapshot.SHELVING_STATES)
@@ -147,6 +149,7 @@ class Shelving:
                 snapshot.drop_unfinished_image(self.image_client, image_id)
             return
         LOG.info('Instance %s shelved on %s', uuid, self.host)
+        self._notify(context, instance, 'shelve', 'end')
         if offload_now:
             self.offload(context, instance)
 
@@ -156,11 +159,12 @@ class Shelving:
         lacks its allocation)."""
         uuid = instance.uuid
         node = instance.node
+        self._notify(context, instance, 'shelve_offload', 'start')
         try:
             with self.events.step(context, uuid, OFFLOAD_EVENT, fault=True,
                                   revert=_NO_TASK):
                 self.driver.destroy(context, instance)
-                self.records.update(
+                instance = self.records.update(
                     context, uuid,
                     {'vm_state': vm_states.SHELVED_OFFLOADED,
                      'task_state': None, 'power_state': power_state.SHUTDOWN,
@@ -174,6 +178,11 @@ class Shelving:
             self.tracker.refresh_usage(context, node)
         LOG.info('Instance %s offloaded from %s: no guest, no allocation',
                  uuid, node)
+        self._notify(context, instance, 'shelve_offload', 'end')
+
+    def _notify(self, context, instance, action, phase):
+        notifications.instance_action(context, instance, self.host, action,
+                                      phase)
 
     # -- automatic offload -------------------------------------------------
 
@@ -215,6 +224,7 @@ class Shelving:
     def unshelve_instance(self, context, instance, node, image):
         """Power on the guest kept here, or spawn the offloaded instance
         on ``node`` (claimed by the scheduler)."""
+        self._notify(context, instance, 'unshelve', 'start')
         if instance.vm_state == vm_states.SHELVED and \
                 instance.host == self.host:
             self._unshelve_in_place(context, instance)
@@ -227,7 +237,7 @@ class Shelving:
             with self.events.step(context, uuid, UNSHELVE_EVENT, fault=True,
                                   revert=_NO_TASK):
                 self.driver.power_on(context, instance)
-                self.records.update(
+                instance = self.records.update(
                     context, uuid,
                     {'vm_state': vm_states.ACTIVE, 'task_state': None,
                      'power_state': self.driver.get_info(instance).state,
@@ -240,6 +250,7 @@ class Shelving:
         self._delete_snapshot(instance)
         LOG.info('Instance %s unshelved on %s (guest kept)', uuid,
                  self.host)
+        self._notify(context, instance, 'unshelve', 'end')
 
     def _unshelve_by_spawn(self, context, instance, node, image):
         uuid = instance.uuid
@@ -265,18 +276,19 @@ class Shelving:
                                                         node, error),
                     revert=_OFFLOADED,
                     expected_task_state=[task_states.SPAWNING]):
-                self._spawn(context, instance, node, image)
+                instance = self._spawn(context, instance, node, image)
         except Exception:  # noqa: BLE001 - back to offloaded
             self.tracker.refresh_usage(context, node)
             return
         self.tracker.refresh_usage(context, node)
         self._delete_snapshot(instance)
         LOG.info('Instance %s unshelved on %s', uuid, node)
+        self._notify(context, instance, 'unshelve', 'end')
 
     def _spawn(self, context, instance, node, image):
         allocations = self.allocations.claimed(instance.uuid, node)
         self.driver.spawn(context, instance, image or {}, allocations)
-        self.records.update(
+        return self.records.update(
             context, instance.uuid,
             {'vm_state': vm_states.ACTIVE, 'task_state': None,
              'power_state': self.driver.get_info(instance).state,

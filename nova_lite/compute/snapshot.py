@@ -17,6 +17,7 @@ from oslo_log import log as logging
 
 from nova_lite.clients import image as image_client
 from nova_lite.compute import task_states
+from nova_lite import notifications
 
 LOG = logging.getLogger(__name__)
 
@@ -109,6 +110,7 @@ class Snapshots:
         worked (a failure is the action's fault, its image dropped)."""
         uuid = instance.uuid
         report = TaskStateReporter(self.records, context, uuid, task_state)
+        self._notify(context, instance, 'start', image_id)
         try:
             with self.events.step(context, uuid, event, fault=True,
                                   revert=_NO_TASK):
@@ -120,7 +122,14 @@ class Snapshots:
                         uuid, image_id, error)
             drop_unfinished_image(self.image_client, image_id)
             return False
+        self._notify(context, instance, 'end', image_id)
         return True
+
+    def _notify(self, context, instance, phase, image_id):
+        notifications.instance_action(
+            context, instance, self.host, 'snapshot', phase,
+            payload_cls=notifications.payloads.InstanceActionSnapshotPayload,
+            snapshot_image_id=image_id)
 
     def rotate_backups(self, instance_uuid, backup_type, rotation):
         """Delete the oldest ``backup_type`` backups of the instance

@@ -5,9 +5,8 @@ default ``instance_usage_audit_period``) a compute goes over the
 instances of its host that ran during that period and records the run
 as a task log in its cell, through its conductor: RUNNING with the
 number of instances, then DONE with the errors and how long it took.
-os-instance_usage_audit_log reports these runs. Nova also emits a usage
-notification per instance; nova_lite sends no notifications, so the run
-only counts them.
+os-instance_usage_audit_log reports these runs. Each instance audited
+sends ``instance.exists`` over the period, as Nova's audit does.
 """
 
 import datetime
@@ -15,6 +14,8 @@ import time
 
 from oslo_log import log as logging
 from oslo_utils import timeutils
+
+from nova_lite import notifications
 
 LOG = logging.getLogger(__name__)
 
@@ -53,6 +54,9 @@ def audit(context, conductor_api, host):
     conductor_api.task_log_begin_task(
         context, TASK_NAME, begin, end, host, task_items=len(instances),
         message='Instance usage audit started...')
+    for instance in instances:
+        notifications.instance_exists(context, instance, host,
+                                      period=(begin, end))
     conductor_api.task_log_end_task(
         context, TASK_NAME, begin, end, host, errors=0,
         message='Instance usage audit ran for host %s, %s instances in %s '

@@ -22,6 +22,7 @@ from nova_lite.conductor import decisions
 from nova_lite.conductor import reaper
 from nova_lite import exception
 from nova_lite import manager
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 from nova_lite.objects import db_transaction
@@ -201,9 +202,31 @@ class ConductorManager(manager.Manager):
         if not _set_changes(instance, values):
             return objects.Instance.get_by_uuid(instance._context,
                                                 instance_uuid)
+        before = self._state_before(instance._context, instance_uuid,
+                                    values)
         instance.save(expected_task_state=expected_task_state,
                       expected_vm_state=expected_vm_state)
+        if before is not None:
+            # NOTE(nova_lite): the compute asked for this save; Nova's
+            # compute saves itself, so the notification is the compute's.
+            notifications.instance_update(
+                context, instance, instance.host or self.host,
+                before.vm_state, before.task_state)
         return instance
+
+    @staticmethod
+    def _state_before(cctxt, instance_uuid, values):
+        """The instance before an update that changes its states, when
+        ``instance.update`` notifications are asked for (the extra read
+        costs nothing otherwise); else None."""
+        if not (CONF.notifications.notify_on_state_change and
+                {'vm_state', 'task_state'} & set(values) and
+                notifications.versioned_enabled()):
+            return None
+        try:
+            return objects.Instance.get_by_uuid(cctxt, instance_uuid)
+        except exception.InstanceNotFound:
+            return None
 
     @messaging.expected_exceptions(exception.NovaLiteException)
     def instance_destroy(self, context, instance_uuid, values=None):

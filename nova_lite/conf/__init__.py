@@ -23,6 +23,8 @@ from nova_lite.conf import fake_driver
 from nova_lite.conf import filter_scheduler
 from nova_lite.conf import glance
 from nova_lite.conf import image_catalog
+from nova_lite.conf import notifications
+from nova_lite.conf import oslo_messaging_notifications
 from nova_lite.conf import placement
 from nova_lite.conf import placement_api
 from nova_lite.conf import quota
@@ -34,7 +36,8 @@ CONF = cfg.CONF
 ALL_MODULES = (
     default, allocation, database, api, placement, placement_api, scheduler,
     filter_scheduler, compute, conductor, fake_driver, image_catalog,
-    glance, quota, cors, dashboard, wsgi,
+    glance, quota, cors, dashboard, wsgi, notifications,
+    oslo_messaging_notifications,
 )
 
 

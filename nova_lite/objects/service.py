@@ -104,6 +104,7 @@ class Service(base.NovaLiteTimestampObject, base.NovaLiteObject):
         values.setdefault('version', SERVICE_VERSION)
         db_row = _db().service_create(self._context, values)
         base.obj_from_db(self, db_row)
+        _notify(self._context, 'create', self)
 
     def save(self):
         values = self.obj_get_changes()
@@ -111,9 +112,24 @@ class Service(base.NovaLiteTimestampObject, base.NovaLiteObject):
             return
         db_row = _db().service_update(self._context, self.id, values)
         base.obj_from_db(self, db_row)
+        if _STATUS_FIELDS.intersection(values):
+            _notify(self._context, 'update', self)
 
     def destroy(self):
         _db().service_destroy(self._context, self.id)
+        _notify(self._context, 'delete', self)
+
+
+# The changes that send ``service.update``, as in Nova (a heartbeat's
+# report_count does not).
+_STATUS_FIELDS = frozenset(['disabled', 'disabled_reason', 'forced_down'])
+
+
+def _notify(context, action, service):
+    """``service.<action>``, published as the service (Nova's object
+    sends it the same way, from whichever process writes the record)."""
+    from nova_lite import notifications
+    notifications.service(context, action, service)
 
 
 @base.NovaLiteObjectRegistry.register

@@ -55,6 +55,7 @@ from nova_lite import context as nl_context
 from nova_lite.db import host_discovery
 from nova_lite import exception
 from nova_lite import manager
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.scheduler import chance
 from nova_lite.scheduler import claim_loop
@@ -241,6 +242,8 @@ class SchedulerManager(manager.Manager):
             host first, then the alternates.
         :raises NoValidHost: with the explanation.
         """
+        notifications.scheduler_select_destinations(context, request_spec,
+                                                    'start', self.host)
         try:
             result, attempts = self._schedule(
                 context, request_spec, instance_uuids, return_alternates)
@@ -253,6 +256,8 @@ class SchedulerManager(manager.Manager):
             for items, attempt in zip(result, attempts, strict=False):
                 if items:
                     items[0].decision = decision.dumps(attempt)
+        notifications.scheduler_select_destinations(context, request_spec,
+                                                    'end', self.host)
         return result
 
     def _schedule(self, context, request_spec, instance_uuids,

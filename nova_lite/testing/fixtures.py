@@ -27,6 +27,7 @@ from nova_lite import context as nl_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db import migration
 from nova_lite.db import session as db_session
+from nova_lite.notifications import listener
 from nova_lite import objects
 from nova_lite import rpc
 from nova_lite import service as nl_service
@@ -85,6 +86,75 @@ class ConfFixture(fixtures.Fixture):
         """Override options (of ``group``) until cleanup."""
         for name, value in kw.items():
             self.conf.config(group=group, **{name: value})
+
+
+class NotificationFixture(fixtures.Fixture):
+    """Notifications on, received by real oslo.messaging listeners.
+
+    Sets ``[oslo_messaging_notifications] driver`` to ``messagingv2`` and
+    ``[notifications] notification_format`` to ``notification_format``
+    (plus ``flags`` in ``[notifications]``), on the process's transport
+    (``fake://`` in tests, whose exchanges every transport of the process
+    shares). :attr:`versioned` records what arrives on the versioned
+    topics, :attr:`legacy` what arrives on ``notifications`` (the
+    unversioned format's topic): both are
+    :class:`~nova_lite.notifications.listener.Recorder`.
+
+    ``NotificationFixture.observer``, when set (a callable), also gets
+    every versioned notification of every test: the compat suite compares
+    them all with Nova's samples.
+    """
+
+    observer = None
+
+    def __init__(self, notification_format='versioned', **flags):
+        super().__init__()
+        self.notification_format = notification_format
+        self.flags = flags
+
+    def _setUp(self):
+        self._override('driver', ['messagingv2'],
+                       'oslo_messaging_notifications')
+        self._override('notification_format', self.notification_format,
+                       'notifications')
+        for name, value in self.flags.items():
+            self._override(name, value, 'notifications')
+        rpc.reset_notifiers()
+        self.addCleanup(rpc.reset_notifiers)
+        transport = rpc.get_notification_transport()
+        self.versioned = listener.Recorder()
+        self.legacy = listener.Recorder()
+        self._listen(transport,
+                     CONF.notifications.versioned_notifications_topics,
+                     self._observed(self.versioned))
+        self._listen(transport,
+                     CONF.oslo_messaging_notifications.topics, self.legacy)
+
+    def _observed(self, recorder):
+        observer = type(self).observer
+        if observer is None:
+            return recorder
+
+        def both(notification):
+            recorder(notification)
+            observer(notification)
+        return both
+
+    def _override(self, name, value, group):
+        CONF.set_override(name, value, group=group)
+        self.addCleanup(CONF.clear_override, name, group=group)
+
+    def _listen(self, transport, topics, recorder):
+        started = listener.start(transport, topics, recorder)
+
+        def stop():
+            started.stop()
+            started.wait()
+        self.addCleanup(stop)
+
+    def event_types(self, predicate=None):
+        """The versioned event types received so far, in order."""
+        return [n['event_type'] for n in self.versioned.matching(predicate)]
 
 
 class DatabaseFixture(fixtures.Fixture):

@@ -1,7 +1,7 @@
-"""``tox -e compat``: both upstream suites against a real nova-lite-placement.
+"""``tox -e compat``: upstream suites and samples against nova_lite.
 
     python -m tests.compat [--group GROUP ...] [--no-osc] [--db-url URL]
-        [--verbose]
+        [--no-notifications | --notifications-only] [--verbose]
     python -m tests.compat --differential [--seed S] [--requests N]
         [--candidate-queries M] ...
 
@@ -12,6 +12,10 @@ groups' gabbi files and, on the legacy server, osc-placement's functional
 tests, then stops it. Prints the counts per group, the failures, and one
 ``N passed, M failed, K skipped`` line over everything; exits 1 when a
 test failed.
+
+Then (unless ``--no-notifications``) Nova's notification samples, from
+the nova sdist, against the versioned notifications nova_lite sends
+(:mod:`tests.compat.notifications`): the ``notifications`` group.
 
 ``--differential`` runs the differential check instead
 (:mod:`tests.compat.differential`, with ``--start``: real Placement 16 from
@@ -25,6 +29,7 @@ import os
 import sys
 import tempfile
 
+from tests.compat import notifications
 from tests.compat import osc_placement
 from tests.compat import placement_gabbits
 from tests.compat import upstream
@@ -108,6 +113,12 @@ def main(argv=None):
                         help='skip osc-placement functional tests')
     parser.add_argument('--db-url', help='placement database (default: '
                         'SQLite in a temporary directory)')
+    parser.add_argument('--no-notifications', action='store_true',
+                        help="skip the comparison with Nova's notification "
+                        'samples')
+    parser.add_argument('--notifications-only', action='store_true',
+                        help="only the comparison with Nova's notification "
+                        'samples (no placement server)')
     parser.add_argument('--verbose', '-v', action='store_true')
     parser.add_argument('--results', help='also write the counts and the '
                         'failures as JSON here (what tests/summary.py adds '
@@ -124,9 +135,15 @@ def main(argv=None):
         return differential.main(['--start'] + db_url + rest)
     if rest:
         parser.error('unrecognized arguments: %s' % ' '.join(rest))
-    groups = args.group or list(placement_gabbits.GROUPS)
-    gabbits_dir = upstream.placement_gabbits_dir()
     outcomes = {}
+    if not args.no_notifications:
+        outcomes['notifications'] = notifications.run(verbose=args.verbose)
+        print('notifications: %s' % outcomes['notifications'].summary(),
+              flush=True)
+    groups = args.group or list(placement_gabbits.GROUPS)
+    if args.notifications_only:
+        groups, args.no_osc = [], True
+    gabbits_dir = upstream.placement_gabbits_dir() if groups else None
     with tempfile.TemporaryDirectory(prefix='nova-lite-compat-') as tmp:
         for name in CONFIGS:
             mine = [g for g in groups if CONFIG_OF_GROUP[g] == name]

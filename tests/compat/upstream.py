@@ -1,9 +1,11 @@
 """Fetch and unpack the pinned upstream sources with pip.
 
 ``placement_gabbits_dir()`` returns the directory of Placement's gabbi
-files from the ``openstack-placement`` sdist, downloaded once into a cache
-directory (``$NOVA_LITE_COMPAT_CACHE``, default ``~/.cache/nova-lite/compat``)
-and reused after that.
+files from the ``openstack-placement`` sdist, and
+``nova_notification_samples_dir()`` that of Nova's notification samples
+(``doc/notification_samples``) from the ``nova`` sdist, each downloaded once
+into a cache directory (``$NOVA_LITE_COMPAT_CACHE``, default
+``~/.cache/nova-lite/compat``) and reused after that.
 """
 
 import glob
@@ -14,7 +16,9 @@ import tarfile
 
 PLACEMENT_VERSION = '16.0.0'
 OSC_PLACEMENT_VERSION = '4.9.1'
+NOVA_VERSION = '34.0.0'
 GABBITS = 'placement/tests/functional/gabbits'
+NOTIFICATION_SAMPLES = 'doc/notification_samples'
 
 
 def cache_dir():
@@ -59,4 +63,14 @@ def placement_gabbits_dir(version=PLACEMENT_VERSION):
     path = os.path.join(root, GABBITS)
     if not os.path.isdir(path):
         raise RuntimeError('no gabbits in %s' % root)
+    return path
+
+
+def nova_notification_samples_dir(version=NOVA_VERSION):
+    """The notification samples directory of nova ``version``."""
+    base = os.path.join(cache_dir(), 'nova-%s' % version)
+    root = _unpack(_download_sdist('nova', version, base), base)
+    path = os.path.join(root, NOTIFICATION_SAMPLES)
+    if not os.path.isdir(path):
+        raise RuntimeError('no notification samples in %s' % root)
     return path

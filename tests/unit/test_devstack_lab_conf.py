@@ -59,6 +59,25 @@ class TestCommonOptions(testtools.TestCase):
         self.assertEqual('True', self._common_opts().get(
             'DEFAULT', 'allow_resize_to_same_host'))
 
+    def test_notifications_on_the_api_bus(self):
+        parser = self._common_opts()
+        self.assertEqual('versioned', parser.get(
+            'notifications', 'notification_format'))
+        self.assertEqual('messagingv2', parser.get(
+            'oslo_messaging_notifications', 'driver'))
+        url = parser.get('oslo_messaging_notifications', 'transport_url')
+        # The API bus is the lab's first vhost, named after the lab.
+        self.assertTrue(url.startswith('rabbit://'), url)
+        self.assertEqual('nova_lite', url.rsplit('/', 1)[1])
+
+    def test_notifications_none_means_the_noop_driver(self):
+        out = lab_function(self, '_nl_common_opts',
+                           NOVA_LITE_NOTIFICATIONS='none')
+        parser = configparser.ConfigParser()
+        parser.read_string(out)
+        self.assertEqual('noop', parser.get('oslo_messaging_notifications',
+                                            'driver'))
+
 
 class TestVirtualenvInstaller(testtools.TestCase):
     """uv fills the lab's virtualenv when it can be had, else pip."""

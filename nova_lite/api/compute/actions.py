@@ -19,9 +19,12 @@ from nova_lite.api.compute import server_list
 from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite import objects
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -204,3 +207,8 @@ class ActionsAPI:
                 cctxt, server.uuid, 'lock' if locked else 'unlock')
         LOG.info('Instance %s %s', server.uuid,
                  'locked' if locked else 'unlocked')
+        for name, value in values.items():
+            setattr(server.instance, name, value)
+        notifications.instance_action(
+            context, server.instance, CONF.host,
+            'lock' if locked else 'unlock', source=notifications.API)

@@ -29,6 +29,7 @@ from nova_lite.compute import vm_states
 from nova_lite import conf as nl_conf
 from nova_lite import exception
 from nova_lite.network import interface as net_compute
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.objects import db_transaction
 from nova_lite.objects import instance_group as group_obj
@@ -144,6 +145,8 @@ class CreateAPI:
                      for br in build_requests]
         LOG.info('Accepted %d server(s) %s (reservation %s)', count,
                  ', '.join(i.uuid for i in instances), reservation_id)
+        if group is not None:
+            _notify_members(context, group)
         self._cast(context, build_requests, specs, image, networks, group)
         return instances, reservation_id
 
@@ -403,6 +406,16 @@ def _store_all(context, build_requests, specs, group):
             group_obj.InstanceGroup.add_members(
                 context, group.uuid,
                 [br.instance_uuid for br in build_requests])
+
+
+def _notify_members(context, group):
+    """``server_group.add_member``, as Nova's API sends it: the group
+    with its members now."""
+    def build():
+        current = group_obj.InstanceGroup.get_by_uuid(context, group.uuid)
+        return notifications.payloads.ServerGroupPayload.from_group(current)
+    notifications.send(context, 'server_group.add_member', build,
+                       notifications.API, CONF.host)
 
 
 def _forget_stored(build_request):

@@ -25,14 +25,17 @@ from nova_lite import cells
 from nova_lite.clients import claim_release
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
 from nova_lite import exception
 from nova_lite.network import interface as net_compute
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 from nova_lite.objects import db_transaction
 from nova_lite.objects import instance_group as group_obj
 from nova_lite import servicegroup
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -122,7 +125,11 @@ class DeleteAPI:
 
     def _local_delete(self, context, cctxt, instance):
         """An instance no compute holds or whose compute is down (cell0,
-        failed build, dead host): deleted here, its claim dropped."""
+        failed build, dead host): deleted here, its claim dropped. The
+        API sends its ``instance.delete.start/end``, as Nova's does."""
+        notifications.instance_action(context, instance, CONF.host,
+                                      'delete', 'start',
+                                      source=notifications.API)
         instance.vm_state = vm_states.DELETED
         instance.task_state = None
         instance.terminated_at = timeutils.utcnow()
@@ -133,6 +140,9 @@ class DeleteAPI:
             claim_release.release(self._get_placement(), consumer)
         LOG.info('Deleted instance %s locally (no compute holds it)',
                  instance.uuid)
+        notifications.instance_action(context, instance, CONF.host,
+                                      'delete', 'end',
+                                      source=notifications.API)
 
     @staticmethod
     def _end_unfinished_migrations(cctxt, instance_uuid):

@@ -36,11 +36,14 @@ from nova_lite.api.compute import server_list
 from nova_lite import cells
 from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
+from nova_lite import conf as nl_conf
 from nova_lite import exception
 from nova_lite.image import interface as image_api
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite import servicegroup
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 LIVE_MIGRATION_STATES = (vm_states.ACTIVE, vm_states.PAUSED)
@@ -133,6 +136,8 @@ class LiveAPI:
             migration.create()
         LOG.info('Evacuation %s of instance %s from %s accepted',
                  migration.uuid, instance.uuid, instance.host)
+        notifications.instance_action(context, instance, CONF.host,
+                                      'evacuate', source=notifications.API)
         self.compute_task_api.rebuild_instance(
             context, instance, image_api.find(instance.image_ref),
             recreate=True, host=host, force=force, migration=migration,

@@ -126,7 +126,8 @@ def update_aggregate(req):
     aggregate = _get(context, req.urlvars['aggregate_id'])
     if 'availability_zone' in data:
         _check_zone_change(context, aggregate, data['availability_zone'])
-        aggregate.update_metadata({AZ_KEY: data['availability_zone']})
+        aggregate.update_metadata({AZ_KEY: data['availability_zone']},
+                                  action='update_prop')
     if 'name' in data:
         aggregate.update_name(data['name'])
     return _respond(req, aggregate_obj.Aggregate.get(context, aggregate.id))

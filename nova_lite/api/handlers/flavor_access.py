@@ -7,6 +7,7 @@ from nova_lite.api.schemas import flavors as schema
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.objects import flavor as flavor_obj
 from nova_lite.objects import flavor_manage
 
@@ -49,7 +50,9 @@ def flavor_action(req):
         policy.authorize(context, 'os-flavor-access:remove_tenant_access')
         flavor_manage.remove_project(context, flavorid,
                                      data['removeTenantAccess']['tenant'])
-    return util.json_response(_access_list(
-        *flavor_manage.get_with_projects(context, flavorid)))
+    flavor, projects = flavor_manage.get_with_projects(context, flavorid)
+    notifications.flavor(context, 'update', flavor, util.conf(req).host,
+                         projects=projects)
+    return util.json_response(_access_list(flavor, projects))
 
 

@@ -14,6 +14,7 @@ from nova_lite.api.schemas import flavors as schema
 from nova_lite.api import util
 from nova_lite.api import validation
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite.objects import flavor as flavor_obj
 from nova_lite.objects import flavor_manage
 
@@ -53,6 +54,7 @@ def create_extra_specs(req):
     flavors.validate_extra_specs(specs)
     result = flavor_manage.update_extra_specs(
         context, req.urlvars['flavor_id'], specs)
+    _notify_update(req, context)
     return util.json_response({'extra_specs': result})
 
 
@@ -68,6 +70,7 @@ def update_extra_spec(req):
     flavors.validate_extra_specs(specs)
     flavor_manage.update_extra_specs(context, req.urlvars['flavor_id'],
                                      specs)
+    _notify_update(req, context)
     return util.json_response(specs)
 
 
@@ -84,4 +87,17 @@ def delete_extra_spec(req):
         raise
     except exception.NotFound as exc:
         raise webob.exc.HTTPNotFound(exc.message)
+    _notify_update(req, context)
     return util.no_content(200)
+
+
+def _notify_update(req, context):
+    """``flavor.update`` with the flavor as it is now (Nova sends it when
+    a flavor's extra specs or projects change)."""
+    def build():
+        flavor, projects = flavor_manage.get_with_projects(
+            context, req.urlvars['flavor_id'])
+        return notifications.payloads.FlavorPayload.from_flavor(
+            flavor, projects=projects)
+    notifications.send(context, 'flavor.update', build, notifications.API,
+                       util.conf(req).host)

@@ -15,6 +15,7 @@ from nova_lite.api import policy
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite import notifications
 from nova_lite import exception
 from nova_lite.objects import flavor_manage
 
@@ -180,6 +181,8 @@ def create_flavor(req):
     data = validation.body(req, body_schema)['flavor']
     values = _flavor_values(data)
     flavor = flavor_manage.create(context, values)
+    notifications.flavor(context, 'create', flavor, util.conf(req).host,
+                         projects=[])
     return util.json_response({'flavor': view(req, flavor)})
 
 
@@ -191,6 +194,7 @@ def update_flavor(req):
     data = validation.body(req, schema.UPDATE_V2_55)['flavor']
     flavor = flavor_manage.update(context, req.urlvars['flavor_id'],
                                   {'description': data['description']})
+    notifications.flavor(context, 'update', flavor, util.conf(req).host)
     return util.json_response({'flavor': view(req, flavor)})
 
 
@@ -198,7 +202,9 @@ def delete_flavor(req):
     """DELETE /flavors/{flavor_id} (admin): 202."""
     context = util.context(req)
     policy.authorize(context, 'os-flavor-manage:delete')
+    flavor = get_visible_flavor(context, req.urlvars['flavor_id'])
     flavor_manage.destroy(context, req.urlvars['flavor_id'])
+    notifications.flavor(context, 'delete', flavor, util.conf(req).host)
     return util.no_content(202)
 
 

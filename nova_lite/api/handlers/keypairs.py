@@ -16,6 +16,7 @@ from nova_lite.api import quota
 from nova_lite.api.schemas import keypairs as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite import notifications
 from nova_lite.objects import keypair as keypair_obj
 
 
@@ -93,11 +94,16 @@ def create_keypair(req):
     limits = quota.limits_for(context, context.project_id, user_id)
     used = len(keypair_obj.KeyPair.get_all_by_user(context, user_id))
     quota.check_count('key_pairs', 1, used, limits['key_pairs'])
+    action = 'import' if data.get('public_key') else 'create'
+    host = util.conf(req).host
+    notifications.keypair(context, action, 'start', _Pending(
+        data, user_id), host)
     key_type, public_key, private_key, fingerprint = _key_material(
         data, user_id)
     keypair = keypair_obj.KeyPair.create(context, {
         'name': data['name'], 'user_id': user_id, 'type': key_type,
         'public_key': public_key, 'fingerprint': fingerprint})
+    notifications.keypair(context, action, 'end', keypair, host)
     item = _view(req, keypair)
     item['user_id'] = user_id
     if private_key is not None:
@@ -138,7 +144,25 @@ def delete_keypair(req):
     """DELETE /os-keypairs/{name}: 202 (204 at 2.2+)."""
     user_id = _target_user(req)
     _authorize(req, 'os-keypairs:delete', user_id)
-    keypair_obj.KeyPair.destroy_by_name(util.context(req), user_id,
+    context = util.context(req)
+    keypair = keypair_obj.KeyPair.get_by_name(context, user_id,
+                                              req.urlvars['name'])
+    host = util.conf(req).host
+    notifications.keypair(context, 'delete', 'start', keypair, host)
+    keypair_obj.KeyPair.destroy_by_name(context, user_id,
                                         req.urlvars['name'])
+    notifications.keypair(context, 'delete', 'end', keypair, host)
     return util.no_content(204 if microversion.at_least(req, '2.2')
                            else 202)
+
+
+class _Pending:
+    """A key pair asked for and not made yet, as ``keypair.*.start``
+    shows it: its public key when imported, no fingerprint yet."""
+
+    def __init__(self, data, user_id):
+        self.user_id = user_id
+        self.name = data['name']
+        self.public_key = data.get('public_key')
+        self.fingerprint = None
+        self.type = data.get('type') or 'ssh'

@@ -14,6 +14,7 @@ from nova_lite.api import quota
 from nova_lite.api.schemas import server_groups as schema
 from nova_lite.api import util
 from nova_lite.api import validation
+from nova_lite import notifications
 from nova_lite import exception
 from nova_lite.objects import instance_group as group_obj
 
@@ -107,6 +108,8 @@ def create_server_group(req):
         context, {'name': data['name'], 'project_id': context.project_id,
                   'user_id': context.user_id},
         policy=group_policy, rules=rules)
+    notifications.server_group(context, 'create', group,
+                               util.conf(req).host)
     return util.json_response({'server_group': view(req, group)})
 
 
@@ -114,4 +117,6 @@ def delete_server_group(req):
     """DELETE /os-server-groups/{group_id}: 204."""
     group = _get(req, 'os-server-groups:delete')
     group.destroy()
+    notifications.server_group(util.context(req), 'delete', group,
+                               util.conf(req).host)
     return util.no_content(204)

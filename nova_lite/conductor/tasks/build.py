@@ -83,14 +83,16 @@ class ScheduleAndBuildTask:
             # broker outage) may have claimed: the scheduler claims before
             # it answers. A buried instance holds nothing.
             self._drop_claims(uuids)
-            bury.bury_in_cell0(self.context, self.build_requests, exc)
+            bury.bury_in_cell0(self.context, self.build_requests, exc,
+                               request_spec=spec)
             return None
         if len(host_lists) != len(uuids):
             exc = exception.NoValidHost(
                 reason='the scheduler answered %d destinations for %d '
                        'instances' % (len(host_lists), len(uuids)))
             self._drop_claims(uuids)
-            bury.bury_in_cell0(self.context, self.build_requests, exc)
+            bury.bury_in_cell0(self.context, self.build_requests, exc,
+                               request_spec=spec)
             return None
         return host_lists
 

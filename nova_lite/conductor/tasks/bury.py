@@ -4,7 +4,9 @@ cell0 is a database with no computes: an instance the scheduler found no
 host for lives there, so the user sees it (status ERROR, a fault with the
 scheduler's explanation, a ``create`` action whose event failed) and can
 delete it. The instance mapping points at cell0 before the build request
-is deleted, as for any build.
+is deleted, as for any build. Each buried instance sends
+``compute_task.build_instances.error`` (with the scheduler's error and the
+request spec), as Nova's conductor does.
 """
 
 import traceback
@@ -15,10 +17,13 @@ from nova_lite import cells
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.db.cell import instance_api
+from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.objects import cell_mapping as cell_mapping_obj
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -82,8 +87,9 @@ def bury_one(context, cell0, build_request, error):
     LOG.warning('Instance %s buried in cell0: %s', uuid, error)
 
 
-def bury_in_cell0(context, build_requests, error):
-    """Bury every build request (the whole request failed to schedule)."""
+def bury_in_cell0(context, build_requests, error, request_spec=None):
+    """Bury every build request (the whole request failed to schedule);
+    ``request_spec``: the request's, for the notification."""
     cell0 = objects.CellMapping.get_by_uuid(context,
                                             cell_mapping_obj.CELL0_UUID)
     for build_request in build_requests:
@@ -92,3 +98,8 @@ def bury_in_cell0(context, build_requests, error):
         except exception.InstanceMappingNotFound:
             LOG.info('Instance %s was deleted before it could be buried',
                      build_request.instance_uuid)
+            continue
+        if request_spec is not None:
+            notifications.compute_task_error(
+                context, 'build_instances', build_request.instance_uuid,
+                request_spec, error, CONF.host)

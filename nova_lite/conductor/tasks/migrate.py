@@ -44,11 +44,14 @@ from nova_lite.compute import vm_states
 from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite.conductor.tasks import reschedule
+from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.objects import instance_fault as fault_obj
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 
+CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
 
 MIGRATE_EVENT = 'conductor_migrate_server'
@@ -258,6 +261,10 @@ class MigrationTask:
             LOG.info('Instance %s was deleted during its move: nothing '
                      'kept for it', uuid)
             return
+        notifications.compute_task_error(
+            self.cctxt, 'migrate_server', uuid, self.request_spec, error,
+            CONF.host, state='error' if self.rescheduling
+            else self.instance.vm_state)
         if self.rescheduling:
             common.set_error_with_fault(self.cctxt, uuid, error)
             return

@@ -40,6 +40,7 @@ from nova_lite.conductor.tasks import live_migrate
 from nova_lite import conf as nl_conf
 from nova_lite.db.cell import migration_api
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite import objects
 
 CONF = nl_conf.CONF
@@ -122,6 +123,11 @@ class RebuildTask:
         LOG.info('%s of instance %s on %s/%s',
                  'Evacuation' if self.recreate else 'Rebuild', uuid,
                  host, node)
+        notifications.instance_action(
+            cctxt, self.instance, CONF.host, 'rebuild_scheduled',
+            source=notifications.CONDUCTOR,
+            payload_cls=notifications.payloads.InstanceActionRebuildPayload,
+            trusted_image_certificates=None)
         self.compute_api.rebuild_instance(
             cctxt, self.instance, host, self.image,
             recreate=self.recreate, migration=self.migration,
@@ -208,12 +214,30 @@ class RebuildTask:
                     'Evacuation' if self.recreate else 'Rebuild',
                     self.instance.uuid, error)
         self._drop_destination_claim(cctxt)
+        self._notify_error(cctxt, error)
         if self.migration is not None:
             try:
                 migration_api.migration_update(cctxt, self.migration.id,
                                               {'status': 'error'})
             except exception.MigrationNotFound:
                 pass
+
+    def _notify_error(self, cctxt, error):
+        """``compute_task.rebuild_server.error`` (with the instance's
+        request spec), as Nova's conductor sends it."""
+        def spec():
+            return objects.RequestSpec.get_by_instance_uuid(
+                self.context, self.instance.uuid)
+        notifications.send(
+            cctxt, 'compute_task.rebuild_server.error',
+            lambda: notifications.payloads.ComputeTaskPayload(
+                instance_uuid=self.instance.uuid,
+                reason=notifications.payloads.ExceptionPayload
+                .from_exception(error),
+                request_spec=notifications.payloads.RequestSpecPayload
+                .from_request_spec(spec()),
+                state=vm_states.ERROR),
+            notifications.CONDUCTOR, CONF.host, notifications.ERROR)
 
     def _failed_values(self, error):
         """ERROR, and for a rebuild what the API wrote given back."""

@@ -24,6 +24,7 @@ from nova_lite.conductor import decisions
 from nova_lite.conductor.tasks import common
 from nova_lite import conf as nl_conf
 from nova_lite import exception
+from nova_lite import notifications
 from nova_lite import objects
 
 CONF = nl_conf.CONF
@@ -110,6 +111,9 @@ class RescheduleTask:
         error = _out_of_hosts(reason, _last_error(
             self.cctxt, instance.uuid, self.exc_reason))
         common.set_error_with_fault(self.cctxt, instance.uuid, error)
+        notifications.compute_task_error(
+            self.cctxt, 'build_instances', instance.uuid, self.request_spec,
+            error, CONF.host)
 
     def _claim_next(self, instance, host_list, refused=None):
         """Pop alternates until one is claimed; (Selection, rest) or None.
