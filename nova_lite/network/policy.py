@@ -44,6 +44,25 @@ _ADMIN_ATTRIBUTES = (
     ('update_address_scope', ('shared',)),
 )
 
+# Neutron's admin-only rules of the flavors extension: (rule, method,
+# path); everyone reads flavors, admins alone read service profiles.
+_FLAVORS = '/network/v2.0/flavors'
+_PROFILES = '/network/v2.0/service_profiles'
+_BINDING = _FLAVORS + '/{id}/service_profiles'
+_ADMIN_ONLY = (
+    ('create_flavor', 'POST', _FLAVORS),
+    ('update_flavor', 'PUT', _FLAVORS + '/{id}'),
+    ('delete_flavor', 'DELETE', _FLAVORS + '/{id}'),
+    ('get_service_profile', 'GET', _PROFILES + '/{id}'),
+    ('create_service_profile', 'POST', _PROFILES),
+    ('update_service_profile', 'PUT', _PROFILES + '/{id}'),
+    ('delete_service_profile', 'DELETE', _PROFILES + '/{id}'),
+    ('get_flavor_service_profile', 'GET', _BINDING + '/{profile_id}'),
+    ('create_flavor_service_profile', 'POST', _BINDING),
+    ('delete_flavor_service_profile', 'DELETE',
+     _BINDING + '/{profile_id}'),
+)
+
 
 def _operations(kind, path, action):
     base = '/network/v2.0' + path
@@ -78,6 +97,10 @@ def list_rules():
                     'See' if rule.startswith('get') else 'Set',
                     kind, attribute),
                 _operations(kind, path, rule.split('_', 1)[0])))
+    for rule, method, path in _ADMIN_ONLY:
+        rules.append(oslo_policy.DocumentedRuleDefault(
+            rule, ADMIN, '%s (admins only)' % rule.replace('_', ' ')
+            .capitalize(), [{'method': method, 'path': path}]))
     return rules
 
 

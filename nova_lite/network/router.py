@@ -14,6 +14,7 @@ made from what the blocks registered.
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import extensions
+from nova_lite.network import flavors
 from nova_lite.network import handlers
 from nova_lite.network import ip_availability
 from nova_lite.network import networks
@@ -71,6 +72,23 @@ extensions.register('subnet_allocation', 'Subnet Allocation',
                     'Enables allocation of subnets from a subnet pool')
 extensions.register('address-scope', 'Address scope',
                     'Address scopes extension.')
+extensions.register('default-subnetpools', 'Default Subnetpools',
+                    'Provides ability to mark and use a subnetpool as the '
+                    'default.')
+
+# -- network flavors and service profiles.
+handlers.register('flavors', flavors.FLAVOR, flavors.list_flavors,
+                  flavors.get_flavor, flavors.create_flavor,
+                  flavors.update_flavor, flavors.delete_flavor)
+handlers.register('service_profiles', flavors.PROFILE,
+                  flavors.list_profiles, flavors.get_profile,
+                  flavors.create_profile, flavors.update_profile,
+                  flavors.delete_profile)
+ROUTES.update(handlers.collection_routes(PREFIX, 'flavors'))
+ROUTES.update(handlers.collection_routes(PREFIX, 'service_profiles'))
+ROUTES.update(flavors.routes(PREFIX))
+extensions.register('flavors', 'Neutron Service Flavors',
+                    'Flavor specification for Neutron advanced services.')
 
 # -- availability zones.
 ROUTES.update(zones.routes(PREFIX))
