@@ -394,10 +394,15 @@ def _check_routes(context, router, routes):
         raise errors.bad_request(
             "Invalid input for routes. Reason: '%s' is not a list."
             % (routes,))
-    own = set(_attached_subnets(context, router['id']).values())
+    # Every port of the router counts, its gateway's too, as in Neutron:
+    # a nexthop on the external subnet is connected.
+    fixed = {ip['subnet_id']: ip['ip_address']
+             for p in _router_ports(context, router['id'])
+             for ip in p['fixed_ips']}
+    own = set(fixed.values())
     cidrs = [ipaddress.ip_network(net_obj.get(context.elevated(), 'subnet',
                                               s)['cidr'])
-             for s in _attached_subnets(context, router['id'])]
+             for s in fixed]
     result = []
     for route in routes:
         try:

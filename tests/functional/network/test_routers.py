@@ -164,6 +164,21 @@ class RoutersTest(testtools.TestCase):
             'routes': []}})
         self.interface(router, 'remove', subnet_id=self.subnet['id'])
 
+    def test_extra_route_through_the_gateway(self):
+        router = self.router(external_gateway_info={
+            'network_id': self.ext['id']})
+        gateway_ip = router['external_gateway_info'][
+            'external_fixed_ips'][0]['ip_address']
+        route = {'destination': '10.9.9.0/24', 'nexthop': '172.24.4.99'}
+        updated = self.call('PUT', '/routers/%s' % router['id'], {
+            'router': {'routes': [route]}})['router']
+        self.assertEqual([route], updated['routes'])
+        # the gateway's own address is the router's, not a nexthop
+        error = self.call('PUT', '/routers/%s' % router['id'], {'router': {
+            'routes': [dict(route, nexthop=gateway_ip)]}}, status=400)
+        self.assertIn('the nexthop is used by router',
+                      error['NeutronError']['message'])
+
     def test_floating_ip_reaches_a_port_only_through_a_router(self):
         port = self.call('POST', '/ports', {'port': {
             'network_id': self.net['id']}}, status=201)['port']
