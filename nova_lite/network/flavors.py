@@ -8,10 +8,10 @@ lists the profiles associated with it (``service_profiles``) and a
 profile the flavors it is in (``flavors``). As in Neutron, admins create,
 change and delete both, everyone reads flavors and only admins read
 profiles (a hidden profile is a 404, an admin-only write a 403). A
-profile needs a driver or metainfo; the lab runs no service drivers, so
-a profile naming one is refused as Neutron refuses a driver it has not
-loaded. An associated profile cannot be changed or deleted (409) until
-it leaves its flavors.
+profile needs a driver or metainfo; a driver must be one of the
+service providers' (:mod:`.providers`: the L3 ones), as Neutron refuses
+a driver it has not loaded. An associated profile cannot be changed or
+deleted (409) until it leaves its flavors.
 """
 
 from oslo_log import log as logging
@@ -22,6 +22,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.network import policy
+from nova_lite.network import providers
 from nova_lite.wsgi import util
 
 LOG = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ LOG = logging.getLogger(__name__)
 FLAVOR = 'flavor'
 PROFILE = 'service_profile'
 # The service plugins a flavor may be for: the lab's L3 (routers).
-SERVICE_TYPES = ('L3_ROUTER_NAT',)
+SERVICE_TYPES = (providers.L3,)
 FLAVOR_KEYS = ('name', 'description', 'service_type', 'enabled')
 PROFILE_KEYS = ('description', 'driver', 'metainfo', 'enabled')
 
@@ -180,7 +181,8 @@ def get_profile(context, profile_id):
 
 
 def _check_driver(values):
-    if values.get('driver'):
+    if values.get('driver') and values['driver'] not in \
+            providers.drivers():
         raise errors.NeutronError(
             404, 'ServiceProfileDriverNotFound',
             'Service Profile driver %s could not be found.'
@@ -193,13 +195,14 @@ def create_profile(context, values):
     _check_strings(values, (('description', 1024), ('driver', 1024),
                             ('metainfo', 4096)))
     _check_driver(values)
-    if not values.get('metainfo'):
+    if not (values.get('driver') or values.get('metainfo')):
         raise errors.bad_request(
             'Service Profile needs either a driver or metainfo.',
             'ServiceProfileEmpty')
     profile = {'id': uuidutils.generate_uuid(),
                'description': values.get('description', ''),
-               'driver': '', 'metainfo': values['metainfo'],
+               'driver': values.get('driver') or '',
+               'metainfo': values.get('metainfo') or '',
                'enabled': values.get('enabled', True)}
     net_obj.create(context, PROFILE, profile)
     LOG.info('Service profile %s created', profile['id'])

@@ -47,6 +47,9 @@ for _action in ('add_router_interface', 'remove_router_interface'):
     ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
         'PUT': handlers.router_interface}
 tags.register('routers', 'router', routers.stored_router)
+# an admin's ``ha`` flag (seen by admins only), and the providers' ``ha``
+extensions.register('l3-ha', 'HA Router extension',
+                    'Adds HA capability to routers.')
 
 # -- quotas and quota_details.
 ROUTES.update(quotas.routes(PREFIX))

@@ -49,7 +49,8 @@ class TestImageCache(base.ImageAPITestBase):
                                             response.text))
         part = self.api.request('GET', '%s/%s/file' % (IMAGES, image_id),
                                 token=MEMBER, headers={'Range': 'bytes=0-3'})
-        self.assertEqual((206, base.DATA[:4].decode()), (part.status, part.text))
+        self.assertEqual((206, base.DATA[:4].decode()),
+                         (part.status, part.text))
         self.assertEqual(2, self.cache()['cached_images'][0]['hits'])
         # queueing a cached image again leaves it cached
         self.cache('PUT', image_id, status=202)

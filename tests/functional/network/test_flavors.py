@@ -97,6 +97,14 @@ class NetworkFlavorsTest(base.NetworkTestCase):
                          empty['NeutronError']['type'])
         self.call('POST', '/service_profiles', {'service_profile': {
             'driver': 'some.Driver'}}, token=ADMIN, status=404)
+        # a driver of the service providers' (the L3 ones)
+        driver = ('neutron.services.l3_router.service_providers.ha.'
+                  'HaDriver')
+        with_driver = self.call('POST', '/service_profiles', {
+            'service_profile': {'driver': driver}}, token=ADMIN,
+            status=201)['service_profile']
+        self.assertEqual((driver, ''), (with_driver['driver'],
+                                        with_driver['metainfo']))
         self.call('DELETE', '/service_profiles/%s' % profile['id'],
                   token=ADMIN, status=204)
         self.call('DELETE', '/service_profiles/%s' % profile['id'],
