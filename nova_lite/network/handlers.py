@@ -48,6 +48,8 @@ EXTENSIONS = (
      'should occur on the external gateway'),
     ('extraroute', 'Neutron Extra Route', 'Extra routes configuration for '
      'L3 router'),
+    ('fip-port-details', 'Floating IP Port Details Extension',
+     'Add port_details attribute to Floating IP resource'),
 )
 
 # collection -> (member key, list, show, create, update, delete)

@@ -39,7 +39,7 @@ tags.register('subnets', 'subnet', networks.get_subnet)
 tags.register('ports', 'port', ports.get_port)
 tags.register('security-groups', secgroups.SG,
               lambda context, uuid: common.get(context, secgroups.SG, uuid))
-tags.register('floatingips', 'floatingip', ports.get_floatingip)
+tags.register('floatingips', 'floatingip', ports.stored_floatingip)
 
 # -- routers (the L3 extension): their interface actions; the collection
 # and its extensions are among the handlers' above.

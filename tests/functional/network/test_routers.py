@@ -221,6 +221,36 @@ class RoutersTest(testtools.TestCase):
         self.interface(router, 'remove', subnet_id=self.subnet['id'])
         self.call('DELETE', '/routers/%s' % router['id'], status=204)
 
+    def test_floating_ip_port_details(self):
+        port = self.call('POST', '/ports', {'port': {
+            'network_id': self.net['id'], 'name': 'web'}},
+            status=201)['port']
+        router = self.router(external_gateway_info={
+            'network_id': self.ext['id']})
+        self.interface(router, subnet_id=self.subnet['id'])
+        fip = self.call('POST', '/floatingips', {'floatingip': {
+            'floating_network_id': self.ext['id']}}, status=201)[
+            'floatingip']
+        self.assertIsNone(fip['port_details'])
+        fip = self.call('PUT', '/floatingips/%s' % fip['id'], {
+            'floatingip': {'port_id': port['id']}})['floatingip']
+        expected = {k: port[k] for k in (
+            'name', 'network_id', 'mac_address', 'admin_state_up',
+            'status', 'device_id', 'device_owner')}
+        self.assertEqual(expected, fip['port_details'])
+        # what the port is now, not what it was
+        self.call('PUT', '/ports/%s' % port['id'], {'port': {
+            'name': 'renamed'}})
+        shown = self.call('GET', '/floatingips/%s' % fip['id'])[
+            'floatingip']
+        self.assertEqual('renamed', shown['port_details']['name'])
+        listed = self.call('GET', '/floatingips')['floatingips']
+        self.assertEqual(['renamed'], [
+            f['port_details']['name'] for f in listed])
+        fip = self.call('PUT', '/floatingips/%s' % fip['id'], {
+            'floatingip': {'port_id': None}})['floatingip']
+        self.assertIsNone(fip['port_details'])
+
     def test_admin_router_carries_floating_ips_of_a_shared_network(self):
         shared, subnet = self.network(token=ADMIN, cidr='192.168.0.0/16',
                                       name='shared', shared=True)
