@@ -46,6 +46,9 @@ tags.register('floatingips', 'floatingip', ports.stored_floatingip)
 for _action in ('add_router_interface', 'remove_router_interface'):
     ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
         'PUT': handlers.router_interface}
+for _action in ('add_extraroutes', 'remove_extraroutes'):
+    ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
+        'PUT': handlers.router_extraroutes}
 tags.register('routers', 'router', routers.stored_router)
 # an admin's ``ha`` flag (seen by admins only), and the providers' ``ha``
 extensions.register('l3-ha', 'HA Router extension',

@@ -164,6 +164,38 @@ class RoutersTest(testtools.TestCase):
             'routes': []}})
         self.interface(router, 'remove', subnet_id=self.subnet['id'])
 
+    def test_add_and_remove_extra_routes_atomically(self):
+        router = self.router()
+        self.interface(router, subnet_id=self.subnet['id'])
+        path = '/routers/%s/%%s_extraroutes' % router['id']
+        one = {'destination': '10.0.10.0/24', 'nexthop': '10.0.0.10'}
+        two = {'destination': '10.0.11.0/24', 'nexthop': '10.0.0.11'}
+        three = {'destination': '10.0.12.0/24', 'nexthop': '10.0.0.12'}
+        added = self.call('PUT', path % 'add', {'router': {
+            'routes': [one]}})['router']
+        self.assertEqual([one], added['routes'])
+        # one already there stays once
+        added = self.call('PUT', path % 'add', {'router': {
+            'routes': [one, two]}})['router']
+        self.assertEqual([one, two], added['routes'])
+        # one not there is ignored
+        removed = self.call('PUT', path % 'remove', {'router': {
+            'routes': [two, three]}})['router']
+        self.assertEqual([one], removed['routes'])
+        # checked as an update's routes; nothing changes on an error
+        self.call('PUT', path % 'add', {'router': {'routes': [
+            {'destination': '10.0.13.0/24', 'nexthop': '192.0.2.1'}]}},
+            status=400)
+        self.call('PUT', path % 'add', {'routes': [one]}, status=400)
+        self.call('PUT', path % 'add', {'router': {'routes': 'x'}},
+                  status=400)
+        self.call('PUT', '/routers/%s/add_extraroutes' % ('0' * 32), {
+            'router': {'routes': [one]}}, status=404)
+        self.call('PUT', path % 'add', {'router': {'routes': [two]}},
+                  token=OTHER, status=404)
+        shown = self.call('GET', '/routers/%s' % router['id'])['router']
+        self.assertEqual([one], shown['routes'])
+
     def test_extra_route_through_the_gateway(self):
         router = self.router(external_gateway_info={
             'network_id': self.ext['id']})
