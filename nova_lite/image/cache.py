@@ -149,13 +149,14 @@ def delete(conf, image_id):
     return any(found)
 
 
-def clear(conf, cache=True, queue=True):
-    """Empty the cache, the queue or both: {what: how many went}."""
+def clear(conf, copies=True, waiting=True):
+    """Empty the cache (``copies``), the queue (``waiting``) or both:
+    {what: how many went}."""
     gone = {}
-    if cache:
+    if copies:
         gone['cache_deleted'] = sum(
             bool(delete(conf, r['image_id'])) for r in cached(conf))
-    if queue:
+    if waiting:
         gone['queue_deleted'] = sum(
             _remove(_marker(conf, i)) for i in queued(conf))
     LOG.info('Image cache cleared: %s', gone)

@@ -73,6 +73,6 @@ def clear_cache(req):
         raise webob.exc.HTTPBadRequest(
             "If provided '%s' must be 'cache', 'queue' or empty string."
             % CLEAR_TARGET)
-    cache.clear(conf, cache=target in ('', 'cache'),
-                queue=target in ('', 'queue'))
+    cache.clear(conf, copies=target in ('', 'cache'),
+                waiting=target in ('', 'queue'))
     return util.no_content()
