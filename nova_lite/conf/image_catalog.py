@@ -64,6 +64,21 @@ Related options:
 
 * ``[DEFAULT] state_path``
 """),
+    cfg.StrOpt('cache_path', default='$state_path/image-cache', help="""
+Directory of the image cache (Glance's ``image_cache_dir``): local copies
+of image data, queued and managed through ``/image/v2/cache``, read by
+downloads of the images they copy. With several API hosts each host may
+have its own.
+
+Possible values:
+
+* a directory nova-lite-api may write
+* empty: no cache; ``/image/v2/cache`` answers 404 as Glance without one
+
+Related options:
+
+* ``[DEFAULT] state_path``, ``store_path``
+"""),
     cfg.IntOpt('image_size_cap', default=1099511627776, min=1, help="""
 Largest image data an upload may store, in bytes (Glance's
 ``image_size_cap``, 1 TiB by default); a larger upload answers 413.

@@ -30,6 +30,15 @@ _RULES = [
      [('POST', '/image/v2/metadefs/namespaces'),
       ('PUT', '/image/v2/metadefs/namespaces/{namespace}'),
       ('DELETE', '/image/v2/metadefs/namespaces/{namespace}')]),
+    ('images:cache:list', 'admin_api', "List the image cache (Glance's "
+     'cache_list, admins only)', [('GET', '/image/v2/cache')]),
+    ('images:cache:image', 'admin_api', "Queue an image for caching "
+     "(Glance's cache_image, admins only)",
+     [('PUT', '/image/v2/cache/{image_id}')]),
+    ('images:cache:delete', 'admin_api', "Delete an image from the "
+     "cache, or clear the cache (Glance's cache_delete, admins only)",
+     [('DELETE', '/image/v2/cache/{image_id}'),
+      ('DELETE', '/image/v2/cache')]),
 ]
 
 

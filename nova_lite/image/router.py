@@ -6,6 +6,7 @@ the compute API's. Under ``/image`` Glance's 405 answers a known path
 asked with another method, and a trailing slash is ignored.
 """
 
+from nova_lite.image.handlers import cache
 from nova_lite.image.handlers import image_actions
 from nova_lite.image.handlers import image_data
 from nova_lite.image.handlers import image_import
@@ -48,6 +49,10 @@ ROUTES = {
     PREFIX + '/v2/tasks': {'GET': image_import.list_tasks,
                            'POST': image_import.create_task},
     PREFIX + '/v2/tasks/{task_id}': {'GET': image_import.show_task},
+    PREFIX + '/v2/cache': {'GET': cache.list_cache,
+                           'DELETE': cache.clear_cache},
+    PREFIX + '/v2/cache/{image_id}': {'PUT': cache.queue_image,
+                                      'DELETE': cache.delete_image},
     PREFIX + '/v2/schemas/{name}': {'GET': schemas.show},
     PREFIX + '/v2/schemas/metadefs/{name}': {'GET': schemas.show_metadef},
 }

@@ -23,6 +23,7 @@ from oslo_utils import timeutils
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.image import cache as image_cache
 from nova_lite.image import catalog
 from nova_lite.image import objects as image_obj
 from nova_lite.image import schemas
@@ -174,6 +175,8 @@ def destroy(context, conf, image_id):
     except exception.ImageRecordNotFound:
         return False
     image_store.delete(conf, image_id)
+    if image_cache.enabled(conf):
+        image_cache.delete(conf, image_id)
     return True
 
 

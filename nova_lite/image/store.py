@@ -84,7 +84,13 @@ def exists(conf, image_id):
 def chunks(conf, image_id, start=0, length=None):
     """The data of ``image_id``, chunk by chunk (OSError when gone):
     ``length`` bytes from ``start`` (to the end without ``length``)."""
-    handle = open(path(conf, image_id), 'rb')
+    return read_file(path(conf, image_id), start, length)
+
+
+def read_file(name, start=0, length=None):
+    """The file ``name``, chunk by chunk: ``length`` bytes from ``start``
+    (OSError when it cannot be opened)."""
+    handle = open(name, 'rb')
     handle.seek(start)
 
     def read():

@@ -48,6 +48,11 @@ EXTENSIONS = (
      'should occur on the external gateway'),
     ('extraroute', 'Neutron Extra Route', 'Extra routes configuration for '
      'L3 router'),
+    ('extraroute-atomic', 'Atomically add/remove extra routes',
+     'Edit extra routes of a router on server side by atomically adding '
+     'and/or removing extra routes'),
+    ('fip-port-details', 'Floating IP Port Details Extension',
+     'Add port_details attribute to Floating IP resource'),
 )
 
 # collection -> (member key, list, show, create, update, delete)
@@ -205,6 +210,19 @@ def router_interface(req):
     if req.path_info.rstrip('/').endswith('remove_router_interface'):
         action = routers.remove_interface
     return util.json_response(action(context, req.urlvars['id'], body))
+
+
+def router_extraroutes(req):
+    """PUT /routers/{id}/add_extraroutes or remove_extraroutes: the
+    router with its routes changed."""
+    context = util.context(req)
+    try:
+        body = req.json_body
+    except ValueError:
+        raise errors.bad_request('Malformed request body')
+    adding = req.path_info.rstrip('/').endswith('add_extraroutes')
+    return util.json_response({'router': routers.change_extraroutes(
+        context, req.urlvars['id'], body, adding)})
 
 
 def routes(prefix='/network'):

@@ -32,7 +32,8 @@ SUBNET_KEYS = ('name', 'network_id', 'cidr', 'ip_version', 'gateway_ip',
                'allocation_pools', 'enable_dhcp', 'dns_nameservers',
                'host_routes', 'description', 'project_id', 'tenant_id',
                'ipv6_ra_mode', 'ipv6_address_mode', 'subnetpool_id',
-               'service_types', 'segment_id', 'prefixlen')
+               'service_types', 'segment_id', 'prefixlen',
+               'use_default_subnetpool')
 
 
 def _seen(context, network, grants):
@@ -203,6 +204,35 @@ def _pools(values, net, gateway):
     return [{'start': str(first), 'end': str(last)}]
 
 
+def _pool_of(context, values):
+    """The subnet pool a new subnet is cut from: the one it names, or
+    with ``use_default_subnetpool`` the default of its IP version."""
+    common.check_bool(values, 'use_default_subnetpool')
+    pool_id = values.get('subnetpool_id')
+    if not values.pop('use_default_subnetpool', False):
+        return pool_id
+    if pool_id:
+        raise errors.bad_request('subnetpool_id and use_default_subnetpool '
+                                 'cannot both be specified')
+    version = values.get('ip_version')
+    if values.get('cidr'):
+        try:
+            version = ipaddress.ip_network(values['cidr'],
+                                           strict=False).version
+        except ValueError:
+            raise errors.bad_request(
+                "Invalid input for cidr. Reason: '%s' is not a valid IP "
+                "subnet." % values['cidr'])
+    if version not in (4, 6):
+        raise errors.bad_request('ip_version must be specified in the '
+                                 'absence of cidr and subnetpool_id')
+    pool = subnetpools.default_pool(context, version)
+    if pool is None:
+        raise errors.bad_request('No default subnetpool found for IPv%s'
+                                 % version)
+    return pool['id']
+
+
 def create_subnet(context, values):
     common.check_keys(values, SUBNET_KEYS, 'subnet')
     common.check_string(values, 'name')
@@ -216,7 +246,7 @@ def create_subnet(context, values):
         raise errors.forbidden('(rule:create_subnet) is disallowed by '
                                'policy', 'PolicyNotAuthorized')
     policy.authorize(context, 'create', 'subnet', network)
-    pool_id = values.get('subnetpool_id')
+    pool_id = _pool_of(context, values)
     if pool_id:
         values['cidr'] = subnetpools.allocate(context, pool_id, values)[1]
     elif 'prefixlen' in values:

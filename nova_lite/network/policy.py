@@ -45,19 +45,38 @@ _ADMIN_ATTRIBUTES = (
     ('update_address_scope', ('shared',)),
 )
 
-# Neutron's admin-only rules of the agents and their schedulers.
+# Neutron's admin-only rules: (rule, method, path). The agents and their
+# schedulers; the flavors extension, where everyone reads flavors and
+# admins alone read service profiles.
+_NET = '/network/v2.0'
+_FLAVORS = _NET + '/flavors'
+_PROFILES = _NET + '/service_profiles'
+_BINDING = _FLAVORS + '/{id}/service_profiles'
 _ADMIN_ONLY = (
-    ('get_agent', 'GET', '/agents'), ('update_agent', 'PUT', '/agents/{id}'),
-    ('delete_agent', 'DELETE', '/agents/{id}'),
-    ('get_l3-routers', 'GET', '/agents/{id}/l3-routers'),
-    ('create_l3-router', 'POST', '/agents/{id}/l3-routers'),
-    ('delete_l3-router', 'DELETE', '/agents/{id}/l3-routers/{router_id}'),
-    ('get_l3-agents', 'GET', '/routers/{id}/l3-agents'),
-    ('get_dhcp-networks', 'GET', '/agents/{id}/dhcp-networks'),
-    ('create_dhcp-network', 'POST', '/agents/{id}/dhcp-networks'),
+    ('get_agent', 'GET', _NET + '/agents'),
+    ('update_agent', 'PUT', _NET + '/agents/{id}'),
+    ('delete_agent', 'DELETE', _NET + '/agents/{id}'),
+    ('get_l3-routers', 'GET', _NET + '/agents/{id}/l3-routers'),
+    ('create_l3-router', 'POST', _NET + '/agents/{id}/l3-routers'),
+    ('delete_l3-router', 'DELETE',
+     _NET + '/agents/{id}/l3-routers/{router_id}'),
+    ('get_l3-agents', 'GET', _NET + '/routers/{id}/l3-agents'),
+    ('get_dhcp-networks', 'GET', _NET + '/agents/{id}/dhcp-networks'),
+    ('create_dhcp-network', 'POST', _NET + '/agents/{id}/dhcp-networks'),
     ('delete_dhcp-network', 'DELETE',
-     '/agents/{id}/dhcp-networks/{network_id}'),
-    ('get_dhcp-agents', 'GET', '/networks/{id}/dhcp-agents'),
+     _NET + '/agents/{id}/dhcp-networks/{network_id}'),
+    ('get_dhcp-agents', 'GET', _NET + '/networks/{id}/dhcp-agents'),
+    ('create_flavor', 'POST', _FLAVORS),
+    ('update_flavor', 'PUT', _FLAVORS + '/{id}'),
+    ('delete_flavor', 'DELETE', _FLAVORS + '/{id}'),
+    ('get_service_profile', 'GET', _PROFILES + '/{id}'),
+    ('create_service_profile', 'POST', _PROFILES),
+    ('update_service_profile', 'PUT', _PROFILES + '/{id}'),
+    ('delete_service_profile', 'DELETE', _PROFILES + '/{id}'),
+    ('get_flavor_service_profile', 'GET', _BINDING + '/{profile_id}'),
+    ('create_flavor_service_profile', 'POST', _BINDING),
+    ('delete_flavor_service_profile', 'DELETE',
+     _BINDING + '/{profile_id}'),
 )
 
 
@@ -94,10 +113,10 @@ def list_rules():
                     'See' if rule.startswith('get') else 'Set',
                     kind, attribute),
                 _operations(kind, path, rule.split('_', 1)[0])))
-    for name, method, path in _ADMIN_ONLY:
+    for rule, method, path in _ADMIN_ONLY:
         rules.append(oslo_policy.DocumentedRuleDefault(
-            name, ADMIN, '%s (admins only)' % name.replace('_', ' '),
-            [{'method': method, 'path': '/network/v2.0' + path}]))
+            rule, ADMIN, '%s (admins only)' % rule.replace('_', ' ')
+            .capitalize(), [{'method': method, 'path': path}]))
     return rules
 
 

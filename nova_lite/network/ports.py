@@ -358,13 +358,35 @@ def _check_not_in_trunk(port):
 
 # -- floating IPs -------------------------------------------------------------
 
+def _with_port_details(context, fip):
+    """``fip`` with Neutron's ``port_details`` (fip-port-details): what
+    its port is now, None when it has none."""
+    details = None
+    if fip.get('port_id'):
+        try:
+            port = net_obj.get(context.elevated(), 'port', fip['port_id'])
+        except exception.NetworkResourceNotFound:
+            port = None
+        if port is not None:
+            details = {k: port.get(k) for k in (
+                'name', 'network_id', 'mac_address', 'admin_state_up',
+                'status', 'device_id', 'device_owner')}
+    return dict(fip, port_details=details)
+
+
 def list_floatingips(context):
-    return [f for f in net_obj.get_all(context, 'floatingip')
+    return [_with_port_details(context, f)
+            for f in net_obj.get_all(context, 'floatingip')
             if common.owns(context, f)]
 
 
-def get_floatingip(context, fip_id):
+def stored_floatingip(context, fip_id):
+    """The floating IP as stored (what a change writes back whole)."""
     return common.get(context, 'floatingip', fip_id)
+
+
+def get_floatingip(context, fip_id):
+    return _with_port_details(context, stored_floatingip(context, fip_id))
 
 
 def _associate(context, fip, port_id, fixed=None):
@@ -430,11 +452,11 @@ def create_floatingip(context, values):
         raise errors.conflict('IpAddressAlreadyAllocated', exc.message)
     LOG.info('Floating IP %s (%s) created', fip['id'],
              fip['floating_ip_address'])
-    return fip
+    return _with_port_details(context, fip)
 
 
 def update_floatingip(context, fip_id, values):
-    fip = get_floatingip(context, fip_id)
+    fip = stored_floatingip(context, fip_id)
     policy.authorize(context, 'update', 'floatingip', fip)
     common.check_keys(values, ('port_id', 'fixed_ip_address',
                                'description'), 'floatingip')
@@ -448,12 +470,12 @@ def update_floatingip(context, fip_id, values):
             fip.update(port_id=None, fixed_ip_address=None,
                        router_id=None, status='DOWN')
     net_obj.update(context, 'floatingip', common.touch(fip))
-    return fip
+    return _with_port_details(context, fip)
 
 
 def delete_floatingip(context, fip_id):
     policy.authorize(context, 'delete', 'floatingip',
-                     get_floatingip(context, fip_id))
+                     stored_floatingip(context, fip_id))
     try:
         net_obj.destroy(context, 'floatingip', fip_id)
     except exception.NetworkResourceNotFound:

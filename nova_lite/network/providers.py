@@ -1,9 +1,10 @@
 """Neutron's ``service-type``: ``GET /v2.0/service-providers``.
 
-The lab serves routers (the L3 service), so it lists the L3 flavors'
-providers Neutron's router plugin registers (``single_node`` the
-default, ``ha``, ``dvr``, ``dvrha``); it runs no other service drivers
-(load balancers, VPNs).
+The lab's one advanced service is the L3 router, and its providers are
+Neutron's legacy L3 ones, one per kind of router an admin may make (the
+``distributed`` and ``ha`` flags): ``single_node`` (the default),
+``ha``, ``dvr`` and ``dvrha``. A service profile (:mod:`.flavors`) may
+name their drivers; the lab runs no load balancer or VPN drivers.
 """
 
 from nova_lite.network import common
@@ -11,20 +12,23 @@ from nova_lite.wsgi import util
 
 L3 = 'L3_ROUTER_NAT'
 _DRIVERS = 'neutron.services.l3_router.service_providers.'
+# (service type, name, driver, default)
 PROVIDERS = (
-    ('single_node', 'single_node.SingleNodeDriver', True),
-    ('ha', 'ha.HaDriver', False),
-    ('dvr', 'dvr.DvrDriver', False),
-    ('dvrha', 'dvrha.DvrHaDriver', False),
+    (L3, 'single_node', _DRIVERS + 'single_node.SingleNodeDriver', True),
+    (L3, 'ha', _DRIVERS + 'ha.HaDriver', False),
+    (L3, 'dvr', _DRIVERS + 'dvr.DvrDriver', False),
+    (L3, 'dvrha', _DRIVERS + 'dvrha.DvrHaDriver', False),
 )
 
 
+def drivers():
+    return {driver for _type, _name, driver, _default in PROVIDERS}
+
+
 def list_providers(req):
-    providers = [{'service_type': L3, 'name': name,
-                  'driver': _DRIVERS + driver, 'default': default}
-                 for name, driver, default in PROVIDERS]
     return util.json_response({'service_providers': common.filtered(
-        req, providers)})
+        req, [{'service_type': kind, 'name': name, 'default': default}
+              for kind, name, _driver, default in PROVIDERS])})
 
 
 def routes(prefix):

@@ -15,6 +15,7 @@ from nova_lite.network import agents
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import extensions
+from nova_lite.network import flavors
 from nova_lite.network import handlers
 from nova_lite.network import ip_availability
 from nova_lite.network import networks
@@ -41,14 +42,20 @@ tags.register('subnets', 'subnet', networks.get_subnet)
 tags.register('ports', 'port', ports.get_port)
 tags.register('security-groups', secgroups.SG,
               lambda context, uuid: common.get(context, secgroups.SG, uuid))
-tags.register('floatingips', 'floatingip', ports.get_floatingip)
+tags.register('floatingips', 'floatingip', ports.stored_floatingip)
 
 # -- routers (the L3 extension): their interface actions; the collection
 # and its extensions are among the handlers' above.
 for _action in ('add_router_interface', 'remove_router_interface'):
     ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
         'PUT': handlers.router_interface}
+for _action in ('add_extraroutes', 'remove_extraroutes'):
+    ROUTES['%s/v2.0/routers/{id}/%s' % (PREFIX, _action)] = {
+        'PUT': handlers.router_extraroutes}
 tags.register('routers', 'router', routers.stored_router)
+# an admin's ``ha`` flag (seen by admins only), and the providers' ``ha``
+extensions.register('l3-ha', 'HA Router extension',
+                    'Adds HA capability to routers.')
 
 # -- quotas and quota_details.
 ROUTES.update(quotas.routes(PREFIX))
@@ -74,6 +81,23 @@ extensions.register('subnet_allocation', 'Subnet Allocation',
                     'Enables allocation of subnets from a subnet pool')
 extensions.register('address-scope', 'Address scope',
                     'Address scopes extension.')
+extensions.register('default-subnetpools', 'Default Subnetpools',
+                    'Provides ability to mark and use a subnetpool as the '
+                    'default.')
+
+# -- network flavors and service profiles.
+handlers.register('flavors', flavors.FLAVOR, flavors.list_flavors,
+                  flavors.get_flavor, flavors.create_flavor,
+                  flavors.update_flavor, flavors.delete_flavor)
+handlers.register('service_profiles', flavors.PROFILE,
+                  flavors.list_profiles, flavors.get_profile,
+                  flavors.create_profile, flavors.update_profile,
+                  flavors.delete_profile)
+ROUTES.update(handlers.collection_routes(PREFIX, 'flavors'))
+ROUTES.update(handlers.collection_routes(PREFIX, 'service_profiles'))
+ROUTES.update(flavors.routes(PREFIX))
+extensions.register('flavors', 'Neutron Service Flavors',
+                    'Flavor specification for Neutron advanced services.')
 
 # -- RBAC policies (networks, subnet pools, address scopes, security
 # groups).

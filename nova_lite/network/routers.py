@@ -230,6 +230,33 @@ def update_router(context, router_id, values):
     return view(context, router)
 
 
+def _route_key(route):
+    return (route.get('destination'), route.get('nexthop'))
+
+
+def change_extraroutes(context, router_id, body, adding):
+    """Neutron's ``extraroute-atomic``: add the routes ``body`` names
+    (those already there stay once) or remove them (those not there are
+    ignored), the rest of the router's routes unchanged."""
+    routes = body.get('router', {}).get('routes') if isinstance(
+        body, dict) and isinstance(body.get('router'), dict) else None
+    if not isinstance(routes, list) or not all(
+            isinstance(r, dict) for r in routes):
+        raise errors.bad_request(
+            "Invalid input for routes. Reason: expected {'router': "
+            "{'routes': [...]}}.")
+    current = _get(context, router_id)['routes']
+    if adding:
+        known = {_route_key(r) for r in current}
+        merged = current + [r for r in routes
+                            if _route_key(r) not in known]
+        merged = list({_route_key(r): r for r in merged}.values())
+    else:
+        gone = {_route_key(r) for r in routes}
+        merged = [r for r in current if _route_key(r) not in gone]
+    return update_router(context, router_id, {'routes': merged})
+
+
 def delete_router(context, router_id):
     router = _get(context, router_id)
     attached = _router_ports(context, router_id, INTERFACE)
@@ -394,10 +421,15 @@ def _check_routes(context, router, routes):
         raise errors.bad_request(
             "Invalid input for routes. Reason: '%s' is not a list."
             % (routes,))
-    own = set(_attached_subnets(context, router['id']).values())
+    # Every port of the router counts, its gateway's too, as in Neutron:
+    # a nexthop on the external subnet is connected.
+    fixed = {ip['subnet_id']: ip['ip_address']
+             for p in _router_ports(context, router['id'])
+             for ip in p['fixed_ips']}
+    own = set(fixed.values())
     cidrs = [ipaddress.ip_network(net_obj.get(context.elevated(), 'subnet',
                                               s)['cidr'])
-             for s in _attached_subnets(context, router['id'])]
+             for s in fixed]
     result = []
     for route in routes:
         try:

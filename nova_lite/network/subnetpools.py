@@ -7,6 +7,8 @@ or the ``cidr`` it names, which must lie in the pool and be free. The
 prefix bounds default as Neutron's (``min_prefixlen`` 8 or 64,
 ``max_prefixlen`` 32 or 128, ``default_prefixlen`` the minimum). An
 address scope groups pools of one IP version; a pool names at most one.
+An admin marks at most one pool per IP version ``is_default``: a subnet
+created with ``use_default_subnetpool`` is cut from it.
 A project sees its own pools and scopes and those shared with it (an
 RBAC policy, :mod:`.rbac`; ``shared`` is a ``*`` one); only an admin
 shares one with every project. A pool with subnets cannot be deleted
@@ -120,6 +122,23 @@ def get_pool(context, pool_id):
     return common.get(context, POOL, pool_id, visible)
 
 
+def default_pool(context, version):
+    """The ``is_default`` pool of IP ``version`` the caller sees, or
+    None."""
+    return next((p for p in list_pools(context) if p.get('is_default')
+                 and p['ip_version'] == version), None)
+
+
+def _one_default(context, version, pool_id=None):
+    """Neutron's 400 when another pool is the default of ``version``."""
+    if any(p.get('is_default') and p['ip_version'] == version and
+           p['id'] != pool_id for p in net_obj.get_all(context, POOL)):
+        raise errors.bad_request(
+            'Invalid input for operation: A default subnetpool for this '
+            'IP family has already been set. Only one default may exist '
+            'per IP family.', 'InvalidInput')
+
+
 def _prefixes(values):
     prefixes = values.get('prefixes')
     if not isinstance(prefixes, list) or not prefixes:
@@ -183,6 +202,8 @@ def create_pool(context, values):
                      [k for k in values if values[k]])
     prefixes = _prefixes(values)
     version = ipaddress.ip_network(prefixes[0]).version
+    if values.get('is_default'):
+        _one_default(context, version)
     pool = common.standard(context, dict(
         _bounds(values, version), name=values.get('name', ''),
         prefixes=prefixes, ip_version=version,
@@ -206,8 +227,11 @@ def update_pool(context, pool_id, values):
     common.check_keys(values, tuple(k for k in POOL_KEYS if k not in (
         'project_id', 'tenant_id', 'shared')), POOL)
     common.check_string(values, 'name')
+    common.check_bool(values, 'is_default')
     policy.authorize(context, 'update', POOL, pool,
                      [k for k in values if values[k] != pool.get(k)])
+    if values.get('is_default'):
+        _one_default(context, pool['ip_version'], pool_id)
     if 'prefixes' in values:
         prefixes = _prefixes(values)
         old = [ipaddress.ip_network(p) for p in pool['prefixes']]

@@ -129,6 +129,16 @@ def clouds_yaml(lab, functional):
              % lab.name, '# devstack, for the suites run against it.',
              'clouds:']
     lines += _cloud(lab, 'devstack', 'demo', 'demo')
+    # NOTE: devstack's demo project has one network, so openstacksdk's
+    # create_server lets Nova choose it. The suites run two workers at
+    # once, and the network tests make more networks in that project
+    # meanwhile (Nova then answers 409 'Multiple possible networks', as
+    # it should): the cloud names the network a server goes on by
+    # default and its floating IPs reach, as clouds.yaml lets a cloud
+    # with several do.
+    lines += ['    networks:', '      - name: %s' % PRIVATE_NETWORK[0],
+              '        default_interface: true',
+              '        nat_destination: true']
     lines += _cloud(lab, 'devstack-alt', ALT, ALT)
     lines += _cloud(lab, 'devstack-admin', 'admin', 'admin')
     lines += _cloud(lab, 'devstack-system-admin', 'admin', system=True)

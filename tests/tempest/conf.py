@@ -186,6 +186,9 @@ def build(lab, facts, log_dir, neutron=None):
             'ironic': 'False',
         },
         'image-feature-enabled': {'api_v1': 'False', 'api_v2': 'True'},
+        # The image service has Glance's cache API over a cache of its
+        # own ([image_catalog] cache_path).
+        'image': {'image_caching_enabled': 'True'},
         # Guests are fake: nothing to ssh into.
         'validation': {'run_validation': 'False'},
         # The network service has IPv6 subnets (SLAAC and DHCPv6 modes).

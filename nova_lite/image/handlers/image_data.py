@@ -7,7 +7,8 @@ bodies on the socket, see ``is_data_upload``): the image goes ``queued``
 download streams the file with ``Content-MD5``, as Glance sends it; a
 ``Range: bytes=...`` of one range gets that part (206, ``Content-Range``,
 no ``Content-MD5``), one past the data a 416 (``Content-Range: bytes
-*/<size>``), as Glance answers.
+*/<size>``), as Glance answers; an image in the image cache is read from
+its cached copy (:mod:`nova_lite.image.cache`).
 """
 
 from oslo_log import log as logging
@@ -15,6 +16,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.image import cache as image_cache
 from nova_lite.image.handlers import images
 from nova_lite.image import objects as image_obj
 from nova_lite.image import service
@@ -112,9 +114,11 @@ def download(req):
         raise webob.exc.HTTPForbidden(
             'The requested image has been deactivated. Image data download '
             'is prohibited.')
+    cached = image_cache.enabled(conf) and \
+        image_cache.is_cached(conf, image['id'])
     if image['catalog'] or \
             image['status'] not in ('active', 'deactivated') or \
-            not image_store.exists(conf, image['id']):
+            not (cached or image_store.exists(conf, image['id'])):
         return util.no_content()
     size = image['size'] or 0
     start, stop = 0, size
@@ -126,8 +130,12 @@ def download(req):
             response.headers['Content-Range'] = 'bytes */%d' % size
             return response
         start, stop = part
+    body = None
+    if cached:
+        body = image_cache.read(conf, image['id'], start, stop - start)
     try:
-        body = image_store.chunks(conf, image['id'], start, stop - start)
+        body = body or image_store.chunks(conf, image['id'], start,
+                                          stop - start)
     except OSError:
         return util.no_content()
     response = webob.Response(status=200 if wanted is None else 206,

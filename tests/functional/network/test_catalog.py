@@ -36,15 +36,21 @@ class CatalogTest(base.NetworkTestCase):
         self.assertEqual(1, len(only['availability_zones']))
 
     def test_service_providers_are_the_l3_ones(self):
-        providers = self.call('GET', '/service-providers')[
-            'service_providers']
-        self.assertEqual({'L3_ROUTER_NAT'},
-                         {p['service_type'] for p in providers})
-        self.assertEqual(['single_node'],
-                         [p['name'] for p in providers if p['default']])
+        listed = self.call('GET', '/service-providers')['service_providers']
+        self.assertEqual(
+            [('L3_ROUTER_NAT', 'single_node', True),
+             ('L3_ROUTER_NAT', 'ha', False), ('L3_ROUTER_NAT', 'dvr', False),
+             ('L3_ROUTER_NAT', 'dvrha', False)],
+            [(p['service_type'], p['name'], p['default']) for p in listed])
         only = self.call('GET', '/service-providers?name=ha')
         self.assertEqual(['ha'], [p['name'] for p in
                                   only['service_providers']])
+        self.assertEqual([], self.call(
+            'GET', '/service-providers?service_type=LOADBALANCERV2')[
+            'service_providers'])
+        aliases = [e['alias'] for e in self.call('GET', '/extensions')[
+            'extensions']]
+        self.assertIn('l3-ha', aliases)
 
     def test_network_ip_availability(self):
         net = self.call('POST', '/networks', {'network': {'name': 'n'}},

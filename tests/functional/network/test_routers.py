@@ -164,6 +164,53 @@ class RoutersTest(testtools.TestCase):
             'routes': []}})
         self.interface(router, 'remove', subnet_id=self.subnet['id'])
 
+    def test_add_and_remove_extra_routes_atomically(self):
+        router = self.router()
+        self.interface(router, subnet_id=self.subnet['id'])
+        path = '/routers/%s/%%s_extraroutes' % router['id']
+        one = {'destination': '10.0.10.0/24', 'nexthop': '10.0.0.10'}
+        two = {'destination': '10.0.11.0/24', 'nexthop': '10.0.0.11'}
+        three = {'destination': '10.0.12.0/24', 'nexthop': '10.0.0.12'}
+        added = self.call('PUT', path % 'add', {'router': {
+            'routes': [one]}})['router']
+        self.assertEqual([one], added['routes'])
+        # one already there stays once
+        added = self.call('PUT', path % 'add', {'router': {
+            'routes': [one, two]}})['router']
+        self.assertEqual([one, two], added['routes'])
+        # one not there is ignored
+        removed = self.call('PUT', path % 'remove', {'router': {
+            'routes': [two, three]}})['router']
+        self.assertEqual([one], removed['routes'])
+        # checked as an update's routes; nothing changes on an error
+        self.call('PUT', path % 'add', {'router': {'routes': [
+            {'destination': '10.0.13.0/24', 'nexthop': '192.0.2.1'}]}},
+            status=400)
+        self.call('PUT', path % 'add', {'routes': [one]}, status=400)
+        self.call('PUT', path % 'add', {'router': {'routes': 'x'}},
+                  status=400)
+        self.call('PUT', '/routers/%s/add_extraroutes' % ('0' * 32), {
+            'router': {'routes': [one]}}, status=404)
+        self.call('PUT', path % 'add', {'router': {'routes': [two]}},
+                  token=OTHER, status=404)
+        shown = self.call('GET', '/routers/%s' % router['id'])['router']
+        self.assertEqual([one], shown['routes'])
+
+    def test_extra_route_through_the_gateway(self):
+        router = self.router(external_gateway_info={
+            'network_id': self.ext['id']})
+        gateway_ip = router['external_gateway_info'][
+            'external_fixed_ips'][0]['ip_address']
+        route = {'destination': '10.9.9.0/24', 'nexthop': '172.24.4.99'}
+        updated = self.call('PUT', '/routers/%s' % router['id'], {
+            'router': {'routes': [route]}})['router']
+        self.assertEqual([route], updated['routes'])
+        # the gateway's own address is the router's, not a nexthop
+        error = self.call('PUT', '/routers/%s' % router['id'], {'router': {
+            'routes': [dict(route, nexthop=gateway_ip)]}}, status=400)
+        self.assertIn('the nexthop is used by router',
+                      error['NeutronError']['message'])
+
     def test_floating_ip_reaches_a_port_only_through_a_router(self):
         port = self.call('POST', '/ports', {'port': {
             'network_id': self.net['id']}}, status=201)['port']
@@ -205,6 +252,36 @@ class RoutersTest(testtools.TestCase):
             'router_id'])
         self.interface(router, 'remove', subnet_id=self.subnet['id'])
         self.call('DELETE', '/routers/%s' % router['id'], status=204)
+
+    def test_floating_ip_port_details(self):
+        port = self.call('POST', '/ports', {'port': {
+            'network_id': self.net['id'], 'name': 'web'}},
+            status=201)['port']
+        router = self.router(external_gateway_info={
+            'network_id': self.ext['id']})
+        self.interface(router, subnet_id=self.subnet['id'])
+        fip = self.call('POST', '/floatingips', {'floatingip': {
+            'floating_network_id': self.ext['id']}}, status=201)[
+            'floatingip']
+        self.assertIsNone(fip['port_details'])
+        fip = self.call('PUT', '/floatingips/%s' % fip['id'], {
+            'floatingip': {'port_id': port['id']}})['floatingip']
+        expected = {k: port[k] for k in (
+            'name', 'network_id', 'mac_address', 'admin_state_up',
+            'status', 'device_id', 'device_owner')}
+        self.assertEqual(expected, fip['port_details'])
+        # what the port is now, not what it was
+        self.call('PUT', '/ports/%s' % port['id'], {'port': {
+            'name': 'renamed'}})
+        shown = self.call('GET', '/floatingips/%s' % fip['id'])[
+            'floatingip']
+        self.assertEqual('renamed', shown['port_details']['name'])
+        listed = self.call('GET', '/floatingips')['floatingips']
+        self.assertEqual(['renamed'], [
+            f['port_details']['name'] for f in listed])
+        fip = self.call('PUT', '/floatingips/%s' % fip['id'], {
+            'floatingip': {'port_id': None}})['floatingip']
+        self.assertIsNone(fip['port_details'])
 
     def test_admin_router_carries_floating_ips_of_a_shared_network(self):
         shared, subnet = self.network(token=ADMIN, cidr='192.168.0.0/16',

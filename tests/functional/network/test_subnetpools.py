@@ -76,3 +76,54 @@ class SubnetPoolsTest(base.NetworkTestCase):
         listed = self.call('GET', '/address-scopes', token=OTHER)
         self.assertIn(shared['id'], [s['id'] for s in
                                      listed['address_scopes']])
+
+    def test_default_subnet_pools(self):
+        net = self.call('POST', '/networks', {'network': {'name': 'n'}},
+                        status=201)['network']
+
+        def subnet(status=201, **values):
+            return self.call('POST', '/subnets', {'subnet': dict(
+                network_id=net['id'], **values)}, status=status)
+
+        # no default yet
+        error = subnet(status=400, ip_version=4, use_default_subnetpool=True)
+        self.assertIn('No default subnetpool found for IPv4',
+                      error['NeutronError']['message'])
+        # only an admin marks the default
+        self.call('POST', '/subnetpools', {'subnetpool': {
+            'name': 'd', 'prefixes': ['10.30.0.0/16'], 'is_default': True}},
+            status=403)
+        pool = self.call('POST', '/subnetpools', {'subnetpool': {
+            'name': 'd4', 'prefixes': ['10.30.0.0/16'], 'is_default': True,
+            'shared': True, 'default_prefixlen': 24}}, token=ADMIN,
+            status=201)['subnetpool']
+        self.assertTrue(pool['is_default'])
+        made = subnet(ip_version=4, use_default_subnetpool=True)['subnet']
+        self.assertEqual(('10.30.0.0/24', pool['id']),
+                         (made['cidr'], made['subnetpool_id']))
+        self.assertNotIn('use_default_subnetpool', made)
+        made = subnet(ip_version=4, use_default_subnetpool='true',
+                      prefixlen=26)['subnet']
+        self.assertEqual('10.30.1.0/26', made['cidr'])
+        # IPv6 has its own default; naming a pool too; no IP version
+        subnet(status=400, ip_version=6, use_default_subnetpool=True)
+        subnet(status=400, ip_version=4, use_default_subnetpool=True,
+               subnetpool_id=pool['id'])
+        subnet(status=400, use_default_subnetpool=True)
+        subnet(status=400, ip_version=4, use_default_subnetpool='maybe')
+        # one default per IP version, on create and on update
+        self.call('POST', '/subnetpools', {'subnetpool': {
+            'name': 'd4b', 'prefixes': ['10.40.0.0/16'],
+            'is_default': True}}, token=ADMIN, status=400)
+        other = self.call('POST', '/subnetpools', {'subnetpool': {
+            'name': 'o', 'prefixes': ['10.50.0.0/16']}}, token=ADMIN,
+            status=201)['subnetpool']
+        self.call('PUT', '/subnetpools/%s' % other['id'], {'subnetpool': {
+            'is_default': True}}, token=ADMIN, status=400)
+        self.call('POST', '/subnetpools', {'subnetpool': {
+            'name': 'd6', 'prefixes': ['2001:db8::/48'],
+            'is_default': True}}, token=ADMIN, status=201)
+        self.call('PUT', '/subnetpools/%s' % pool['id'], {'subnetpool': {
+            'is_default': False}}, token=ADMIN)
+        self.call('PUT', '/subnetpools/%s' % other['id'], {'subnetpool': {
+            'is_default': True}}, token=ADMIN)
