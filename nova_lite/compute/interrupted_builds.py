@@ -64,7 +64,7 @@ class InterruptedBuilds:
 
     :param conductor: the cell conductor's API (reads, through
         ``records``: writes).
-    :param placement: placement client (allocations of a provider).
+    :param placement: placement client (allocations of a consumer).
     :param allocations: drops a claim
         (:class:`~nova_lite.compute.allocations.InstanceAllocations`).
     :param builds: the host's :class:`~nova_lite.compute.build.Builds`
@@ -84,23 +84,25 @@ class InterruptedBuilds:
 
     def find(self, context, node_uuids):
         """Remember the instances building, with no host, claimed on one
-        of ``node_uuids``; how many."""
-        consumers = set()
-        for uuid in node_uuids:
-            body = self.placement.get_provider_allocations(uuid)
-            consumers.update((body or {}).get('allocations') or {})
-        if not consumers:
-            return 0
-        instances = self.conductor.instance_get_all_by_filters(
-            context, {'uuid': sorted(consumers),
-                      'vm_state': vm_states.BUILDING, 'host': None})
-        self.suspects = {i.uuid for i in instances}
-        self.builds.watch(self.suspects)
-        if self.suspects:
+        of ``node_uuids``; how many. (The cell's hostless builds first,
+        then their claims: no placement request when there are none.)"""
+        nodes = set(node_uuids)
+        building = self.conductor.instance_get_all_by_filters(
+            context, {'vm_state': vm_states.BUILDING, 'host': None})
+        suspects = set()
+        for instance in building:
+            if instance.task_state not in _NOT_STARTED:
+                continue
+            body = self.placement.get_allocations(instance.uuid) or {}
+            if nodes & set(body.get('allocations') or {}):
+                suspects.add(instance.uuid)
+        self.suspects = suspects
+        self.builds.watch(suspects)
+        if suspects:
             LOG.info('%d instances claimed on %s but not started; judged '
                      'once the queued builds are received',
-                     len(self.suspects), self.host)
-        return len(self.suspects)
+                     len(suspects), self.host)
+        return len(suspects)
 
     def check(self, context, now=None):
         """After the queued builds were received: ERROR (claim freed)

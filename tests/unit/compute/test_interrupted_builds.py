@@ -29,7 +29,7 @@ class FakeConductor:
 
     def instance_get_all_by_filters(self, context, filters):
         return [i for u, i in sorted(self.instances.items())
-                if u in filters['uuid'] and
+                if u in filters.get('uuid', [u]) and
                 i.vm_state == filters['vm_state'] and
                 i.host == filters['host']]
 
@@ -57,10 +57,13 @@ class FakeRecords:
 class FakePlacement:
     def __init__(self, by_provider):
         self.by_provider = by_provider
+        self.reads = []
 
-    def get_provider_allocations(self, uuid):
-        return {'allocations': {c: {} for c in self.by_provider.get(uuid,
-                                                                    ())}}
+    def get_allocations(self, consumer):
+        self.reads.append(consumer)
+        return {'allocations': {rp: {} for rp, consumers in
+                                self.by_provider.items()
+                                if consumer in consumers}}
 
 
 class FakeBuilds:
@@ -81,10 +84,11 @@ class InterruptedBuildsTestCase(testtools.TestCase):
         self.conductor = FakeConductor(*instances)
         self.dropped = []
         self.builds = FakeBuilds()
+        self.placement = FakePlacement(by_provider)
         allocations = types.SimpleNamespace(drop=self.dropped.append)
         return interrupted_builds.InterruptedBuilds(
             'host1', FakeRecords(self.conductor, refuse), self.conductor,
-            FakePlacement(by_provider), allocations, self.builds)
+            self.placement, allocations, self.builds)
 
     def test_suspects_are_building_hostless_claims_on_its_nodes(self):
         on_node = _instance('a')
@@ -96,6 +100,13 @@ class InterruptedBuildsTestCase(testtools.TestCase):
         self.assertEqual(1, checker.find(None, ['rp1', 'rp2']))
         self.assertEqual({'a'}, checker.suspects)
         self.assertEqual({'a'}, self.builds.watched)
+        # only the hostless builds' claims were read
+        self.assertEqual(['a', 'b'], self.placement.reads)
+
+    def test_nothing_building_reads_nothing_from_placement(self):
+        checker = self._checker([], {'rp1': ['a']})
+        self.assertEqual(0, checker.find(None, ['rp1']))
+        self.assertEqual([], self.placement.reads)
 
     def test_lost_build_failed_received_one_left(self):
         lost, arrived = _instance('a'), _instance('b')
