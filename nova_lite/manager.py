@@ -7,7 +7,8 @@ with ``oslo_service.periodic_task.periodic_task``. The hosting
 ``init_host`` (before consuming), ``pre_start_hook`` (start-up recovery,
 still before consuming: a message that arrives at start must not be taken
 for one a previous process left), ``post_start_hook`` (consuming),
-``cleanup_host`` (after the last message was handled).
+``drain`` (at a graceful stop, after the last message was handled:
+finish what the messages queued), ``cleanup_host``.
 
 A manager learns where it lives from its service: ``self.transport`` (its
 bus) and :meth:`cell_context` (a context targeted at its cell database),
@@ -83,6 +84,11 @@ class Manager(periodic_task.PeriodicTasks):
 
     def post_start_hook(self):
         """Run once the service consumes RPC."""
+
+    def drain(self, timeout):
+        """At a graceful stop, once no message is in flight: finish the
+        work the messages queued, within ``timeout`` seconds (None: no
+        limit)."""
 
     def cleanup_host(self):
         """Release local state after the service stopped consuming."""

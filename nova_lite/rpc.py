@@ -302,6 +302,27 @@ def reset_notifiers():
         _NOTIFIERS.clear()
 
 
+def stop_consuming(server):
+    """Make ``server`` take no further message, for good.
+
+    oslo.messaging's RPC listener acknowledges a message when it receives
+    it, before dispatch, and ``server.stop()`` only ends its polling: the
+    consumer stays registered at the broker and the connection open until
+    ``server.wait()`` has waited for every handler in flight. Meanwhile
+    the connection's heartbeat thread keeps reading from the socket, and
+    every message the broker delivers then (all that are queued: the
+    prefetch is unlimited) is acknowledged and put on a list nobody reads
+    any more: lost. So the listener's connection is closed right after
+    the polling stops; the broker puts back what it had delivered and
+    nobody acknowledged, for the next consumer. Closing it again in
+    ``server.wait()`` does nothing.
+    """
+    server.stop()
+    listener = getattr(server, 'listener', None)
+    if listener is not None:
+        listener.cleanup()
+
+
 def get_server(target, endpoints, transport=None):
     """An RPC server for ``target`` dispatching to ``endpoints``."""
     transport = transport or get_transport()

@@ -16,9 +16,13 @@ A :class:`Service` hosts a manager (``nova_lite.manager.Manager``):
 3. it heartbeats every ``[DEFAULT] report_interval`` seconds
    (``report_count`` + 1) and runs the manager's periodic tasks when
    ``[DEFAULT] periodic_enable`` is on, each in its own thread;
-4. :meth:`stop` stops consuming, lets in-flight messages finish, stops the
-   threads and returns; a real process (see :func:`serve`) does that on
-   SIGTERM and exits 0.
+4. :meth:`stop` (a real process's SIGTERM, see :func:`serve`) stops
+   consuming for good (:func:`nova_lite.rpc.stop_consuming`: what the
+   broker has not handed over stays queued for the next process), waits
+   for a :meth:`start` still running, for the messages in flight and for
+   the manager's own work (``drain``: a compute's queued builds), all
+   within ``[DEFAULT] graceful_shutdown_timeout``, then stops the threads,
+   calls ``cleanup_host`` and returns; the process exits 0.
 
 Functional tests build Services in-process (several cells in one process:
 pass each its ``transport_url`` and ``db_connection``); real processes run
@@ -27,6 +31,7 @@ one through oslo.service's launcher (:func:`serve`).
 
 import random
 import threading
+import time
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
@@ -48,6 +53,30 @@ COMPUTE_BINARY = 'nova-lite-compute'
 HEARTBEAT_JOIN_TIMEOUT = 5
 # Upper bound of the sleep between two runs of the periodic tasks.
 PERIODIC_INTERVAL_MAX = 60
+# Seconds of graceful_shutdown_timeout kept for the last steps of a stop
+# (cleanup_host, the log lines): oslo.service's launcher ends the process
+# when the timeout is over, wherever it is.
+SHUTDOWN_RESERVE = 2
+
+
+class _Deadline:
+    """Seconds left until a point in time; None: no limit."""
+
+    def __init__(self, seconds):
+        self._end = None if seconds is None else time.monotonic() + seconds
+
+    def left(self):
+        if self._end is None:
+            return None
+        return max(0.0, self._end - time.monotonic())
+
+
+def shutdown_budget(timeout):
+    """Seconds a stop may wait for in-flight work, from
+    ``graceful_shutdown_timeout`` (0: no limit, None returned)."""
+    if not timeout:
+        return None
+    return max(timeout - SHUTDOWN_RESERVE, timeout / 2.0)
 
 
 class _DirectRecorder:
@@ -137,6 +166,11 @@ class Service(os_service.ServiceBase):
         self._record_ok = True
         self._stopping = threading.Event()
         self._stopped = threading.Event()
+        # Set while no start() runs; start() and stop() agree under the
+        # lock on whether the RPC server is made.
+        self._idle = threading.Event()
+        self._idle.set()
+        self._server_lock = threading.Lock()
         self._threads = []
         self._heartbeat_thread = None
         manager.host = host
@@ -165,7 +199,18 @@ class Service(os_service.ServiceBase):
 
     def start(self):
         """Record the service, recover, then consume RPC and start the
-        threads."""
+        threads (nothing more once :meth:`stop` was called)."""
+        # NOTE(nova_lite): busy first, then the check: a stop either sees
+        # this start running (and waits for it, as what it does must not
+        # be cut short by the process's exit) or is seen by it.
+        self._idle.clear()
+        try:
+            if not self._stopping.is_set():
+                self._start()
+        finally:
+            self._idle.set()
+
+    def _start(self):
         objects.register_all()
         self.transport = rpc.get_cell_transport(self.transport_url)
         self.manager.init_host()
@@ -177,14 +222,18 @@ class Service(os_service.ServiceBase):
         # NOTE(nova_lite): recovery before consuming, as Nova's compute
         # runs init_host before its RPC server starts.
         self.manager.pre_start_hook()
-        if self._stopping.is_set():
-            return
         target = messaging.Target(topic=self.topic, server=self.host)
         endpoints = [self.manager, baserpc.BaseRPC(self)]
         endpoints.extend(self.manager.additional_endpoints)
-        self.rpcserver = rpc.get_server(target, endpoints,
-                                        transport=self.transport)
-        self.rpcserver.start()
+        with self._server_lock:
+            # NOTE(nova_lite): a stop that began meanwhile has already
+            # looked for the server: one started now would take messages
+            # from a process on its way out.
+            if self._stopping.is_set():
+                return
+            self.rpcserver = rpc.get_server(target, endpoints,
+                                            transport=self.transport)
+            self.rpcserver.start()
         # The reply queue exists before the first call (see
         # rpc.open_reply_queue: a broker crash just after a lazily made
         # quorum reply queue left the process's calls timing out).
@@ -206,16 +255,31 @@ class Service(os_service.ServiceBase):
         return thread
 
     def stop(self, graceful=True):
-        """Stop consuming, finish in-flight messages, stop the threads."""
+        """Stop consuming for good, finish the work in flight within
+        ``[DEFAULT] graceful_shutdown_timeout``, stop the threads."""
         if self._stopping.is_set():
             self._stopped.wait()
             return
         self._stopping.set()
-        LOG.info('Stopping %s on %s: finishing in-flight work',
-                 self.binary, self.host)
-        if self.rpcserver is not None:
-            self.rpcserver.stop()
-            self.rpcserver.wait()
+        budget = shutdown_budget(CONF.graceful_shutdown_timeout)
+        deadline = _Deadline(budget)
+        LOG.info('Stopping %s on %s: consuming no more, finishing in-flight '
+                 'work (%s)', self.binary, self.host,
+                 'up to %.0f s' % budget if budget else 'no time limit')
+        with self._server_lock:
+            server = self.rpcserver
+        if server is not None:
+            rpc.stop_consuming(server)
+        if not self._idle.wait(deadline.left()):
+            LOG.warning('%s on %s: its start did not finish in time',
+                        self.binary, self.host)
+        # A start that was still running made no server (see _start).
+        if server is not None and not _in_thread(server.wait,
+                                                 deadline.left()):
+            LOG.warning('%s on %s: RPC handlers still running at the end of '
+                        'the graceful shutdown timeout', self.binary,
+                        self.host)
+        self.manager.drain(deadline.left())
         for thread in self._threads:
             if thread is threading.current_thread():
                 continue
@@ -288,6 +352,15 @@ class Service(os_service.ServiceBase):
                 LOG.exception('Periodic tasks of %s failed', self.binary)
                 idle = None
             delay = min(idle or PERIODIC_INTERVAL_MAX, PERIODIC_INTERVAL_MAX)
+
+
+def _in_thread(func, timeout):
+    """Run ``func()`` in a thread; False if it had not returned after
+    ``timeout`` seconds (None: wait)."""
+    thread = threading.Thread(target=func, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    return not thread.is_alive()
 
 
 def serve(service):

@@ -88,22 +88,43 @@ class Builds:
         # The steps a build runs beside its first conductor call.
         self._beside_pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=2 * max_builds, thread_name_prefix='build-beside')
-        self._pending = set()
+        # future -> the build's arguments, while queued or running.
+        self._pending = {}
+        # Instances watched for their build (see watch()), and those of
+        # them whose build this process received.
+        self._watched = set()
+        self._received = set()
         self._lock = threading.Lock()
+        self._drained = True
 
     def build_and_run_instance(self, context, instance, node, request_spec,
                                host_list, image):
         """Queue the build of ``instance`` on ``node`` and return."""
-        future = self._pool.submit(
-            self._run_build, context, instance, node, request_spec,
-            list(host_list or []), image)
+        args = (context, instance, node, request_spec,
+                list(host_list or []), image)
         with self._lock:
-            self._pending.add(future)
+            if instance.uuid in self._watched:
+                self._received.add(instance.uuid)
+            future = self._pool.submit(self._run_build, *args)
+            self._pending[future] = args
         future.add_done_callback(self._build_done)
+
+    def watch(self, instance_uuids):
+        """Note from now on whether the builds of ``instance_uuids`` are
+        received (replaces the watched set; empty: stop watching)."""
+        with self._lock:
+            self._watched = set(instance_uuids)
+            self._received &= self._watched
+
+    def received(self, instance_uuid):
+        """Whether this process received the build of a watched
+        instance."""
+        with self._lock:
+            return instance_uuid in self._received
 
     def _build_done(self, future):
         with self._lock:
-            self._pending.discard(future)
+            self._pending.pop(future, None)
 
     @property
     def in_flight(self):
@@ -125,10 +146,40 @@ class Builds:
                 return False
             concurrent.futures.wait(pending, timeout=left)
 
+    def drain(self, timeout, hand_back):
+        """At a graceful stop: wait up to ``timeout`` seconds (None: no
+        limit) for the builds queued and running; then give each build
+        still queued to ``hand_back(*args)`` (the compute casts it to its
+        own queue again, for its next process). True when none is left
+        running."""
+        if self.wait(timeout):
+            return True
+        with self._lock:
+            pending = list(self._pending.items())
+        # (cancel() runs the done callback, which takes the lock)
+        queued = [(f, a) for f, a in pending if f.cancel()]
+        handed = 0
+        for _future, args in queued:
+            try:
+                hand_back(*args)
+            except Exception as error:  # noqa: BLE001 - the bus is away
+                LOG.warning('Queued build of instance %s not handed back '
+                            '(%s); the next start of %s ends it',
+                            args[1].uuid, error, self.host)
+                continue
+            handed += 1
+        running = self.in_flight
+        LOG.warning('Graceful stop of %s: %d queued builds handed back to '
+                    'its queue, %d still running are left to its next '
+                    'start', self.host, handed, running)
+        self._drained = running == 0
+        return self._drained
+
     def stop(self):
-        """Let the queued builds finish, then stop the pool."""
-        self._pool.shutdown(wait=True)
-        self._beside_pool.shutdown(wait=True)
+        """Stop the pools: after the builds finished, or (when a drain
+        ran out of time) without waiting for the running ones."""
+        self._pool.shutdown(wait=self._drained, cancel_futures=True)
+        self._beside_pool.shutdown(wait=self._drained)
 
     def _run_build(self, context, instance, node, request_spec, host_list,
                    image):

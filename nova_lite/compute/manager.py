@@ -32,12 +32,14 @@ clients of the conductor and the other computes.
 :mod:`nova_lite.compute.stale_builds` fails builds left over or hung.
 """
 
+import threading
 import time
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_service import periodic_task
 
+from nova_lite import baserpc
 from nova_lite.clients import placement as placement_client
 from nova_lite.clients import report
 from nova_lite.compute import allocations
@@ -45,6 +47,7 @@ from nova_lite.compute import build
 from nova_lite.compute import conductor_retry
 from nova_lite.compute import deferred_delete
 from nova_lite.compute import guest_info
+from nova_lite.compute import interrupted_builds
 from nova_lite.compute import lifecycle
 from nova_lite.compute import live_migration
 from nova_lite.compute import rebuild
@@ -98,6 +101,7 @@ class ComputeManager(manager.Manager):
         self.guest_info = None
         self.deferred_deletes = None
         self.snapshots = None
+        self.interrupted = None
 
     @property
     def conductor_api(self):
@@ -170,6 +174,10 @@ class ComputeManager(manager.Manager):
             self.host, self.driver, self.records, shared['events'],
             self.conductor_api, self.lifecycle)
         self.snapshots = snapshot.Snapshots(host=self.host, **shared)
+        self._peers = peers
+        self.interrupted = interrupted_builds.InterruptedBuilds(
+            self.host, self.records, self.conductor_api,
+            self.placement_client, held, self.builds)
 
     def pre_start_hook(self):
         """Before consuming, as Nova's init_host: clean up instances
@@ -192,11 +200,51 @@ class ComputeManager(manager.Manager):
             LOG.warning('Left-over builds of %s not checked: %s',
                         self.host, error)
         try:
+            self.interrupted.find(context, [
+                node.uuid for node in self.rt.compute_nodes.values()])
+        except Exception as error:  # noqa: BLE001 - placement or conductor
+            LOG.warning('Builds of %s interrupted before they started not '
+                        'looked for: %s', self.host, error)
+        try:
             self.lifecycle.complete_left_over_deletes(context, self.host)
         except Exception as error:  # noqa: BLE001 - conductor down
             LOG.warning('Left-over deletes of %s not completed: %s',
                         self.host, error)
         self._last_run['resources'] = time.monotonic()
+
+    def post_start_hook(self):
+        """Consuming: judge the builds a previous process took and lost,
+        once every build queued before this start was received."""
+        if self.interrupted is not None and self.interrupted.suspects:
+            threading.Thread(target=self._check_interrupted_builds,
+                             name='interrupted-builds', daemon=True).start()
+
+    def _check_interrupted_builds(self):
+        context = nl_context.get_admin_context()
+        try:
+            # A call to itself, over its own queue: answered after every
+            # message queued before it was received.
+            baserpc.BaseAPI(compute_rpcapi.RPC_TOPIC,
+                            transport=self.transport).ping(
+                context, interrupted_builds.PING_ARG, server=self.host)
+            self.interrupted.check(context)
+        except Exception as error:  # noqa: BLE001 - the reaper remains
+            LOG.warning('Builds of %s interrupted before they started not '
+                        'checked: %s', self.host, error)
+
+    def drain(self, timeout):
+        """Graceful stop: the queued builds finish within ``timeout``;
+        those that did not start by then go back to this host's queue."""
+        if self.interrupted is not None:
+            self.interrupted.stopping.set()
+        if self.builds is not None:
+            self.builds.drain(timeout, self._hand_back_build)
+
+    def _hand_back_build(self, context, instance, node, request_spec,
+                         host_list, image):
+        self._peers.build_and_run_instance(
+            context, instance, self.host, node, request_spec=request_spec,
+            host_list=host_list, image=image)
 
     def cleanup_host(self):
         if self.builds is not None:

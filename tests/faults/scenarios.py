@@ -9,11 +9,14 @@ short as still gives the same effect; the database stays down
 30 s (reads and writes must be retried across that long).
 """
 
+import collections
 import concurrent.futures
+import os
 import signal
 import time
 
 from tests.faults import faultlab
+from tests.faults import services
 
 RABBIT_SHORT_OUTAGE = 5
 RABBIT_LONG_OUTAGE = 40
@@ -183,6 +186,75 @@ def compute_sigterm(ctx):
     return _process_fault(ctx, _compute(ctx), signal.SIGTERM, 0)
 
 
+# SIGTERMs the compute gets during the burst, and the creates sent beside
+# the burst meanwhile (so that every stop and start meets build casts).
+SIGTERM_CYCLES = 3
+SIGTERM_BURST = 24
+COMPUTE_START_LIMIT = 90
+
+
+def _starts(lab, name):
+    """How many times lab service ``name`` logged that it consumes."""
+    path = os.path.join(lab.state, 'logs', name + '.log')
+    try:
+        with open(path, errors='replace') as log:
+            return sum(1 for line in log if ' consuming topic ' in line)
+    except OSError:
+        return 0
+
+
+def _wait_consuming(lab, name, starts_before):
+    services.wait_until(lambda: _starts(lab, name) > starts_before,
+                        COMPUTE_START_LIMIT, '%s consuming' % name)
+
+
+def compute_sigterm_burst(ctx):
+    """SIGTERM the compute SIGTERM_CYCLES times while creates keep coming,
+    starting it again at once each time: first with builds in flight, then
+    as soon as the new process consumes (the casts queued meanwhile are
+    pouring in), then a second after that. Every server must then go
+    ACTIVE (built before a stop, after a restart, or rescheduled): a build
+    cast taken and dropped by a stopping compute would sit in BUILD until
+    the build timeout, then end in ERROR."""
+    lab, name = ctx.lab, _compute(ctx)
+    more = faultlab.Burst(lab, ctx.fault.name + '-more', SIGTERM_BURST,
+                          concurrency=2).start()
+    cycles = []
+    for pause in [0] * (SIGTERM_CYCLES - 1) + [1]:
+        time.sleep(pause)
+        starts = _starts(lab, name)
+        outage = Outage()
+        lab.kill_service(name, signal.SIGTERM)
+        outage.mark_stopped()
+        outage.wait_down(0)
+        lab.start_service(name)
+        _wait_consuming(lab, name, starts)
+        cycles.append(outage.mark_up())
+    more.join()
+    ctx.burst.join()
+    accepted = ctx.burst.accepted + more.accepted
+    # Polled until none is in BUILD; a lost build leaves BUILD only
+    # through the build timeout, in ERROR.
+    since = time.monotonic()
+    servers, settled_at = faultlab.wait_settled(
+        lab, accepted, since + lab.build_timeout + 60, only=True)
+    not_active = {sid: (servers.get(sid) or {}).get('status', 'gone')
+                  for sid in accepted
+                  if (servers.get(sid) or {}).get('status') != 'ACTIVE'}
+    check_failed = None
+    if not_active:
+        counts = collections.Counter(not_active.values())
+        check_failed = ('%d of %d servers not ACTIVE after %d SIGTERMs of '
+                        'the compute: %s' % (
+                            len(not_active), len(accepted), SIGTERM_CYCLES,
+                            dict(sorted(counts.items()))))
+    return {'cycles': cycles, 'accepted': more.accepted,
+            'settle_s': (round(settled_at - since, 1)
+                         if settled_at is not None else None),
+            'not_active_ids': sorted(not_active),
+            'check_failed': check_failed}
+
+
 FAULTS = [
     Fault('rabbit_stop_start', 'RabbitMQ clean stop, %ds, start'
           % RABBIT_SHORT_OUTAGE, rabbit_stop_start),
@@ -200,6 +272,9 @@ FAULTS = [
           'start it again', compute_kill_restart, inject_at=15),
     Fault('compute_sigterm', 'SIGTERM the compute with builds in flight, '
           'then start it', compute_sigterm, inject_at=15),
+    Fault('compute_sigterm_burst', 'SIGTERM the compute %d times while '
+          'creates go on, starting it again each time' % SIGTERM_CYCLES,
+          compute_sigterm_burst, inject_at=10),
 ]
 
 BY_NAME = {f.name: f for f in FAULTS}

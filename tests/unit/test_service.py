@@ -188,6 +188,125 @@ class ServiceLifecycleTestCase(testtools.TestCase):
         self.assertEqual(1, logger.output.count('cannot update its service'))
 
 
+class RecordingServer:
+    """Stands for an oslo.messaging RPC server: records what is asked."""
+
+    def __init__(self, calls):
+        self.calls = calls
+        self.listener = self
+
+    def stop(self):
+        self.calls.append('stop consuming')
+
+    def cleanup(self):
+        self.calls.append('close consumer connection')
+
+    def wait(self):
+        self.calls.append('wait for handlers')
+
+
+class StepManager(manager.Manager):
+    """Records the hooks; ``pre_start_hook`` can be held."""
+
+    def __init__(self, calls, hold=None):
+        super().__init__(host='host-a')
+        self.calls = calls
+        self.hold = hold
+        self.in_pre_start = threading.Event()
+
+    def pre_start_hook(self):
+        self.in_pre_start.set()
+        if self.hold is not None:
+            self.hold.wait(30)
+        self.calls.append('pre_start_hook done')
+
+    def drain(self, timeout):
+        self.calls.append(('drain', timeout))
+
+    def cleanup_host(self):
+        self.calls.append('cleanup_host')
+
+
+class GracefulStopTestCase(testtools.TestCase):
+    """The order of a stop, and a stop that comes while the service
+    starts."""
+
+    def setUp(self):
+        super().setUp()
+        self.conf = self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(with_cell0=False, api=False))
+        self.calls = []
+
+    def _service(self, mgr):
+        return nl_service.Service('host-a', 'nova-lite-scheduler', 'sched',
+                                  mgr)
+
+    def test_stop_consuming_closes_the_consumer_before_the_wait(self):
+        """The broker gets back what it delivered and nobody took, while
+        the handlers in flight still run."""
+        rpc.stop_consuming(RecordingServer(self.calls))
+        self.assertEqual(['stop consuming', 'close consumer connection'],
+                         self.calls)
+
+    def test_stop_order(self):
+        self.conf.flags(graceful_shutdown_timeout=0)
+        svc = self._service(StepManager(self.calls))
+        svc.rpcserver = RecordingServer(self.calls)
+        svc.stop()
+        self.assertEqual(['stop consuming', 'close consumer connection',
+                          'wait for handlers', ('drain', None),
+                          'cleanup_host'], self.calls)
+
+    def test_drain_gets_what_is_left_of_the_timeout(self):
+        self.conf.flags(graceful_shutdown_timeout=30)
+        svc = self._service(StepManager(self.calls))
+        svc.stop()
+        (timeout,) = [c[1] for c in self.calls if c[0] == 'drain']
+        self.assertGreater(timeout, 0)
+        self.assertLessEqual(timeout, 30 - nl_service.SHUTDOWN_RESERVE)
+
+    def test_shutdown_budget(self):
+        self.assertIsNone(nl_service.shutdown_budget(0))
+        self.assertEqual(58, nl_service.shutdown_budget(60))
+        self.assertEqual(0.5, nl_service.shutdown_budget(1))
+
+    def test_stop_during_start_waits_for_it_and_never_consumes(self):
+        """SIGTERM while the start-up recovery runs: the stop lets it
+        finish (the process exits when stop returns), and no RPC server
+        is started after it."""
+        hold = threading.Event()
+        mgr = StepManager(self.calls, hold=hold)
+        svc = self._service(mgr)
+        starting = threading.Thread(target=svc.start)
+        starting.start()
+        self.assertTrue(mgr.in_pre_start.wait(30))
+        stopping = threading.Thread(target=svc.stop)
+        stopping.start()
+        self.assertTrue(_wait_for(svc._stopping.is_set))
+        hold.set()
+        starting.join(30)
+        stopping.join(30)
+        self.assertIsNone(svc.rpcserver)
+        self.assertEqual(['pre_start_hook done', 'drain', 'cleanup_host'],
+                         [c if isinstance(c, str) else c[0]
+                          for c in self.calls])
+
+    def test_start_after_stop_does_nothing(self):
+        mgr = StepManager(self.calls)
+        svc = self._service(mgr)
+        svc.stop()
+        svc.start()
+        self.assertIsNone(svc.rpcserver)
+        self.assertNotIn('pre_start_hook done', self.calls)
+
+
+def _wait_for(predicate, limit=30):
+    deadline = time.monotonic() + limit
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return predicate()
+
+
 class ConductorServiceRecordTestCase(testtools.TestCase):
     """What the conductor does for computes' records (no RPC here)."""
 
