@@ -10,6 +10,7 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     cell_v2 map_cell0 | create_cell | list_cells | update_cell |
             delete_cell | discover_hosts | list_hosts | delete_host
     scheduler explain SERVER [--json]
+    api openapi --service compute|image|network|placement [--missing]
 
 oslo.config reads ``--config-file``/``--config-dir``; everything else goes
 to argparse. Every command can run twice: the second run changes nothing
@@ -30,6 +31,7 @@ import sys
 from oslo_db import exception as db_exc
 
 import nova_lite  # noqa: F401 - selects the concurrency backend first
+from nova_lite.cmd import manage_api
 from nova_lite.cmd import manage_cell_v2
 from nova_lite.cmd import manage_placement
 from nova_lite.cmd import manage_scheduler
@@ -150,6 +152,7 @@ def build_parser():
     _build_api_db_and_db(categories)
     manage_cell_v2.build_parser(categories)
     manage_scheduler.build_parser(categories)
+    manage_api.build_parser(categories)
     return parser
 
 
