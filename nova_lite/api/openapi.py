@@ -138,7 +138,7 @@ def service(routes):
         public=frozenset(['/', '/v2.1', PATH]),
         versions=openapi.versions_between(text(microversion.MIN_VERSION),
                                           text(microversion.MAX_VERSION)),
-        version_table=microversion.TABLE, tag_depth=1)
+        version_table=microversion.TABLE, tag_depth=1, healthcheck=True)
 
 
 def document(routes):

@@ -115,7 +115,7 @@ def service(routes):
         routes=routes, operations=OPERATIONS,
         error_schema=responses.ERROR, public=frozenset(['/', PATH]),
         versions=tuple(microversion.VERSIONS),
-        version_table=microversion.TABLE)
+        version_table=microversion.TABLE, healthcheck=True)
 
 
 def document(routes):

@@ -41,6 +41,7 @@ import re
 import webob
 
 from nova_lite.wsgi import microversion as wsgi_microversion
+from nova_lite.wsgi import pipeline
 
 OPENAPI_VERSION = '3.1.0'
 JSON = 'application/json'
@@ -97,6 +98,8 @@ class Service:
     :param public: the paths answered without credentials (GET).
     :param tag_depth: how many path segments precede the resource name
         that tags an operation (``/v2.1/servers``: 1).
+    :param healthcheck: describe the pipeline's ``/healthcheck`` too (it
+        is no route of the table: :mod:`nova_lite.wsgi.pipeline`).
     """
     name: str
     title: str
@@ -108,6 +111,19 @@ class Service:
     versions: tuple = None
     version_table: object = None
     tag_depth: int = 0
+    healthcheck: bool = False
+
+
+# What the shared pipeline answers before any route table.
+HEALTHCHECK = {
+    'operationId': '%s:get' % pipeline.HEALTHCHECK_PATH,
+    'summary': 'The health check (oslo.middleware), answered before '
+               'authentication.',
+    'tags': ['healthcheck'],
+    'security': [],
+    'responses': {'200': {'description': 'Healthy.', 'content': {
+        'text/plain': {'schema': {'type': 'string'}}}}},
+}
 
 
 def versions_between(low, high):
@@ -357,6 +373,8 @@ def document(service):
         paths[path] = {
             method.lower(): operation(service, path, method, handler)
             for method, handler in sorted(methods.items())}
+    if service.healthcheck:
+        paths[pipeline.HEALTHCHECK_PATH] = {'get': HEALTHCHECK}
     info = {'title': service.title, 'version': (
         service.versions[-1] if service.versions else '1.0'),
         'description': service.description}
@@ -380,10 +398,14 @@ def missing(doc):
             for what in op.get(MISSING, ())]
 
 
-def served(routes):
-    """``{(path, METHOD)}`` of a route table."""
-    return {(path, method) for path, methods in routes.items()
-            for method in methods}
+def served(routes, healthcheck=False):
+    """``{(path, METHOD)}`` of a route table (and the pipeline's health
+    check)."""
+    result = {(path, method) for path, methods in routes.items()
+              for method in methods}
+    if healthcheck:
+        result.add((pipeline.HEALTHCHECK_PATH, 'GET'))
+    return result
 
 
 def described(doc):
