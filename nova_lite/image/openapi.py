@@ -21,6 +21,10 @@ Op = openapi.Operation
 _DATA = {'type': 'string', 'contentMediaType': image_data.OCTET_STREAM}
 
 
+VERSIONS = {'type': 'object', 'required': ['versions'], 'properties': {
+    'versions': {'type': 'array', 'items': {
+        'type': 'object', 'required': ['id', 'status', 'links']}}}}
+
 # A JSON patch of either media type Glance takes: v2.1's RFC 6902
 # operations, v2.0's {"replace": "/name", "value": ...}.
 PATCH = {'type': 'array', 'items': {'type': 'object'}}
@@ -44,7 +48,13 @@ OPERATIONS = {
     images.delete_tag: Op(responses={'204': None}),
     image_data.upload: Op(body=_DATA, media_type=image_data.OCTET_STREAM,
                           responses={'204': None}),
-    image_data.download: Op(responses={'200': None, '204': None}),
+    # 206 for a Range, 204 for an image with no data yet (as Glance).
+    image_data.download: Op(responses={
+        '200': openapi.Media(image_data.OCTET_STREAM, _DATA),
+        '206': openapi.Media(image_data.OCTET_STREAM, _DATA),
+        '204': None}),
+    # Glance answers its version list with 300 Multiple Choices.
+    images.versions: Op(responses={'300': VERSIONS, '200': VERSIONS}),
     image_import.stage: Op(body=_DATA, media_type=image_data.OCTET_STREAM,
                            responses={'204': None}),
     image_actions.deactivate: Op(no_body=True, responses={'204': None}),

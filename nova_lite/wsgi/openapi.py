@@ -76,7 +76,8 @@ class Operation:
     :param actions: action name -> schema, for an action resource.
     :param no_body: a POST/PUT/PATCH that reads no body.
     :param media_type: the request body's media type, when not JSON.
-    :param responses: status (text) -> schema, or None for no body.
+    :param responses: status (text) -> schema, None for no body, or a
+        :class:`Media`.
     """
     body: object = None
     query: object = None
@@ -84,6 +85,13 @@ class Operation:
     no_body: bool = False
     media_type: str = JSON
     responses: dict = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Media:
+    """A response body of another media type than JSON."""
+    media_type: str
+    schema: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,7 +283,10 @@ def _responses(service, op, first, last, missing):
     responses = {}
     for status, schema in sorted(((op and op.responses) or {}).items()):
         response = {'description': 'Success.'}
-        if schema is not None:
+        if isinstance(schema, Media):
+            response['content'] = {schema.media_type: {
+                'schema': schema.schema}}
+        elif schema is not None:
             response['content'] = {JSON: {'schema': _versioned(
                 service, probe(service, schema, first, last))}}
         responses[status] = response
