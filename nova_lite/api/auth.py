@@ -25,7 +25,7 @@ ADMIN_TOKEN = 'admin'
 MEMBER_ROLES = ('member', 'reader')
 
 # Paths read without credentials (after stripping a trailing slash).
-PUBLIC_PATHS = frozenset(['', '/v2.1', '/v2'])
+PUBLIC_PATHS = frozenset(['', '/v2.1', '/v2', '/v2.1/openapi.json'])
 
 
 def _roles_header(req):

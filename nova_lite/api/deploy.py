@@ -25,6 +25,7 @@ from nova_lite.api import auth
 from nova_lite.api import faults
 from nova_lite.api import legacy_v2
 from nova_lite.api import microversion
+from nova_lite.api import openapi as api_openapi
 from nova_lite.api import policies
 from nova_lite.api import router
 from nova_lite.api import util
@@ -33,8 +34,10 @@ from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import dashboard
 from nova_lite.dashboard import policy as dashboard_policy
+from nova_lite.image import openapi as image_openapi
 from nova_lite.image import policy as image_policy
 from nova_lite.image import router as image_router
+from nova_lite.network import openapi as network_openapi
 from nova_lite.network import policy as network_policy
 from nova_lite.network import router as network_router
 from nova_lite.wsgi import faults as wsgi_faults
@@ -49,12 +52,21 @@ COMPUTE_REQUEST_ID_HEADERS = ('x-compute-request-id',)
 ROUTE_DECLARATIONS = {**router.ROUTE_DECLARATIONS, **image_router.ROUTES,
                       **network_router.ROUTES}
 
+# The OpenAPI document of each service the process serves, by name
+# (each also served at its own path: doc/openapi.md).
+OPENAPI_DOCUMENTS = {
+    'compute': lambda: api_openapi.document(router.ROUTE_DECLARATIONS),
+    'image': lambda: image_openapi.document(image_router.ROUTES),
+    'network': lambda: network_openapi.document(network_router.ROUTES),
+}
+
 ERRORS = wsgi_faults.MountedErrors(
     faults.ERRORS, {network_router.PREFIX: network_router.ERRORS})
 
 AUTH_SETTINGS = dataclasses.replace(
     auth.SETTINGS, errors=ERRORS,
-    is_public=auth.public_check(auth.PUBLIC_PATHS | image_router.PUBLIC_PATHS,
+    is_public=auth.public_check(auth.PUBLIC_PATHS | image_router.PUBLIC_PATHS
+                                | network_router.PUBLIC_PATHS,
                                 [dashboard.LOGIN_PATH]))
 
 

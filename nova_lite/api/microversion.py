@@ -131,5 +131,8 @@ def require(min_version=None, max_version=None):
         guarded.__name__ = handler.__name__
         guarded.__doc__ = handler.__doc__
         guarded.__wrapped__ = handler
+        # Read by the OpenAPI document (nova_lite.wsgi.openapi).
+        guarded.min_version = min_version
+        guarded.max_version = max_version
         return guarded
     return decorate

@@ -51,8 +51,11 @@ from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import simple_tenant_usage
 from nova_lite.api.handlers import versions
+from nova_lite.api import openapi
 from nova_lite.api import util
+from nova_lite.wsgi import openapi as wsgi_openapi
 from nova_lite.wsgi import router as wsgi_router
+from nova_lite.wsgi import util as wsgi_util
 
 
 V = '/v2.1'
@@ -250,6 +253,11 @@ ROUTE_DECLARATIONS = {
         'PUT': compute_images.update_metadata_item,
         'DELETE': compute_images.delete_metadata_item},
 }
+# This table's own description (doc/openapi.md), public as the version
+# documents are.
+ROUTE_DECLARATIONS[openapi.PATH] = {'GET': wsgi_openapi.serving_handler(
+    lambda: openapi.document(ROUTE_DECLARATIONS),
+    lambda req, doc: wsgi_util.json_response(doc))}
 
 
 class APIRouter(wsgi_router.Router):

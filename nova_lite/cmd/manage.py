@@ -12,6 +12,7 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     scheduler explain SERVER [--json]
     notifications listen [--topic T] [--pool P] [--json] [--count N]
                          [--timeout S]
+    api openapi --service compute|image|network|placement [--missing]
 
 oslo.config reads ``--config-file``/``--config-dir``; everything else goes
 to argparse. Every command can run twice: the second run changes nothing
@@ -32,6 +33,7 @@ import sys
 from oslo_db import exception as db_exc
 
 import nova_lite  # noqa: F401 - selects the concurrency backend first
+from nova_lite.cmd import manage_api
 from nova_lite.cmd import manage_cell_v2
 from nova_lite.cmd import manage_notifications
 from nova_lite.cmd import manage_placement
@@ -154,6 +156,7 @@ def build_parser():
     manage_cell_v2.build_parser(categories)
     manage_scheduler.build_parser(categories)
     manage_notifications.build_parser(categories)
+    manage_api.build_parser(categories)
     return parser
 
 

@@ -14,6 +14,9 @@ from nova_lite.image.handlers import image_members
 from nova_lite.image.handlers import images
 from nova_lite.image.handlers import metadefs
 from nova_lite.image.handlers import schemas
+from nova_lite.image import openapi
+from nova_lite.wsgi import openapi as wsgi_openapi
+from nova_lite.wsgi import util
 
 PREFIX = '/image'
 
@@ -90,8 +93,13 @@ ROUTES.update({
         'GET': metadefs.list_resource_types},
 })
 
+# This table's own description (doc/openapi.md).
+ROUTES[openapi.PATH] = {'GET': wsgi_openapi.serving_handler(
+    lambda: openapi.document(ROUTES),
+    lambda req, doc: util.json_response(doc))}
+
 # Requests whose body is image data, streamed past the input guard's
 # size bound.
 is_data_upload = image_data.is_data_upload
 # Paths answered without credentials.
-PUBLIC_PATHS = frozenset([PREFIX, PREFIX + '/versions'])
+PUBLIC_PATHS = frozenset([PREFIX, PREFIX + '/versions', openapi.PATH])

@@ -19,6 +19,7 @@ from nova_lite.network import flavors
 from nova_lite.network import handlers
 from nova_lite.network import ip_availability
 from nova_lite.network import networks
+from nova_lite.network import openapi
 from nova_lite.network import ports
 from nova_lite.network import providers
 from nova_lite.network import quotas
@@ -29,6 +30,8 @@ from nova_lite.network import subnetpools
 from nova_lite.network import tags
 from nova_lite.network import trunks
 from nova_lite.network import zones
+from nova_lite.wsgi import openapi as wsgi_openapi
+from nova_lite.wsgi import util
 
 PREFIX = '/network'
 ERRORS = errors.ERRORS
@@ -164,3 +167,10 @@ extensions.register('standard-attr-tag',
                     'Enables to set tag on resources with standard '
                     'attribute.')
 ROUTES.update(extensions.routes(PREFIX))
+
+# -- this table's own description (doc/openapi.md), answered without
+# credentials.
+ROUTES[openapi.PATH] = {'GET': wsgi_openapi.serving_handler(
+    lambda: openapi.document(ROUTES),
+    lambda req, doc: util.json_response(doc))}
+PUBLIC_PATHS = frozenset([openapi.PATH])

@@ -47,7 +47,7 @@ def _noauth_request_context(token, req):
 
 
 def _is_public(environ):
-    return environ.get('PATH_INFO', '') in ('', '/')
+    return environ.get('PATH_INFO', '') in ('', '/', '/openapi.json')
 
 
 SETTINGS = wsgi_auth.AuthSettings(

@@ -12,6 +12,7 @@ import webob.exc
 
 from nova_lite.placement import auth
 from nova_lite.placement import faults
+from nova_lite.placement import openapi
 from nova_lite.placement.handlers import aggregate
 from nova_lite.placement.handlers import allocation
 from nova_lite.placement.handlers import allocation_candidate
@@ -25,6 +26,7 @@ from nova_lite.placement.handlers import trait
 from nova_lite.placement.handlers import usage
 from nova_lite.placement.objects import resource_class as rc_obj
 from nova_lite.placement import util
+from nova_lite.wsgi import openapi as wsgi_openapi
 from nova_lite.wsgi import router as wsgi_router
 
 RP = '/resource_providers/{uuid}'
@@ -83,6 +85,10 @@ ROUTE_DECLARATIONS = {
     '/nova_lite/capacity/fingerprint': {'GET': capacity.get_fingerprint},
     '/nova_lite/capacity/usages': {'GET': capacity.get_usages},
 }
+# This table's own description (doc/openapi.md), public as ``/`` is.
+ROUTE_DECLARATIONS[openapi.PATH] = {'GET': wsgi_openapi.serving_handler(
+    lambda: openapi.document(ROUTE_DECLARATIONS),
+    lambda req, doc: util.json_response(doc, req=req))}
 
 def _check_content_headers(req):
     """As Placement: a body needs a content type (400), and a GET whose
@@ -105,10 +111,10 @@ def _check_content_headers(req):
 
 def _before(req):
     """Header checks, then standard resource classes are in the database
-    before a handler looks (the version document at ``/`` needs no
-    database)."""
+    before a handler looks (the version document at ``/`` and the
+    OpenAPI document need no database)."""
     _check_content_headers(req)
-    if req.path_info not in ('', '/'):
+    if req.path_info not in ('', '/', openapi.PATH):
         rc_obj.ensure_sync(req.environ[auth.CONTEXT_KEY])
 
 

@@ -72,12 +72,21 @@ def _is_public_filter(req, context):
             'Must be a boolean or None.' % value)
 
 
+def list_query_schema(req):
+    """The query schema of the flavor lists at ``req``'s version."""
+    return (schema.LIST_QUERY_V2_75 if microversion.at_least(req, '2.75')
+            else schema.LIST_QUERY)
+
+
+def create_schema(req):
+    """The body schema of POST /flavors at ``req``'s version."""
+    return (schema.CREATE_V2_55 if microversion.at_least(req, '2.55')
+            else schema.CREATE)
+
+
 def _visible_flavors(req):
     context = util.context(req)
-    query_schema = (schema.LIST_QUERY_V2_75
-                    if microversion.at_least(req, '2.75')
-                    else schema.LIST_QUERY)
-    validation.query(req, query_schema)
+    validation.query(req, list_query_schema(req))
     policy.authorize(context, 'flavors:list')
     is_public = _is_public_filter(req, context)
     # As Nova: the default listing (is_public true) adds the private
@@ -176,9 +185,7 @@ def create_flavor(req):
     """POST /flavors (admin): 200 with the new flavor."""
     context = util.context(req)
     policy.authorize(context, 'os-flavor-manage:create')
-    body_schema = (schema.CREATE_V2_55 if microversion.at_least(req, '2.55')
-                   else schema.CREATE)
-    data = validation.body(req, body_schema)['flavor']
+    data = validation.body(req, create_schema(req))['flavor']
     values = _flavor_values(data)
     flavor = flavor_manage.create(context, values)
     notifications.flavor(context, 'create', flavor, util.conf(req).host,

@@ -69,6 +69,21 @@ def _limit_and_marker(req):
             req.GET.get('marker'))
 
 
+SHOW_QUERY_V2_53 = {'type': 'object', 'properties': {
+    'with_servers': LIST_QUERY_V2_53['properties']['with_servers']},
+    'additionalProperties': False}
+
+
+def list_query_schema(req):
+    """The query schema of the lists at ``req``'s version (none before
+    2.53: the query string is not looked at)."""
+    return LIST_QUERY_V2_53 if microversion.at_least(req, '2.53') else None
+
+
+def show_query_schema(req):
+    return SHOW_QUERY_V2_53 if microversion.at_least(req, '2.53') else None
+
+
 def _listed(req, detail):
     context = util.context(req)
     policy.authorize(context, 'os-hypervisors:list-detail' if detail
@@ -161,9 +176,7 @@ def show_hypervisor(req):
     policy.authorize(context, 'os-hypervisors:show')
     with_servers = False
     if microversion.at_least(req, '2.53'):
-        validation.query(req, {'type': 'object', 'properties': {
-            'with_servers': LIST_QUERY_V2_53['properties']['with_servers']},
-            'additionalProperties': False})
+        validation.query(req, SHOW_QUERY_V2_53)
         with_servers = util.query_bool(req, 'with_servers', False)
     node, entry = _found_entry(req, context)
     servers = (_servers_of(context, entry.cell_uuid, node)

@@ -20,15 +20,22 @@ from nova_lite import notifications
 from nova_lite.objects import keypair as keypair_obj
 
 
+def list_query_schema(req):
+    """The query schema of the key pair list at ``req``'s version."""
+    return (schema.LIST_QUERY_V2_75 if microversion.at_least(req, '2.75')
+            else schema.LIST_QUERY)
+
+
+def show_query_schema(req):
+    """The query schema of one key pair at ``req``'s version."""
+    return (schema.SHOW_QUERY_V2_75 if microversion.at_least(req, '2.75')
+            else schema.SHOW_QUERY)
+
+
 def _target_user(req, body_user=None, listing=False):
     context = util.context(req)
-    strict = microversion.at_least(req, '2.75')
-    if listing:
-        validation.query(req, schema.LIST_QUERY_V2_75 if strict
-                         else schema.LIST_QUERY)
-    else:
-        validation.query(req, schema.SHOW_QUERY_V2_75 if strict
-                         else schema.SHOW_QUERY)
+    validation.query(req, list_query_schema(req) if listing
+                     else show_query_schema(req))
     user_id = body_user
     if user_id is None and microversion.at_least(req, '2.10'):
         user_id = req.GET.get('user_id')
@@ -54,7 +61,7 @@ def _view(req, keypair, detail=False):
     return item
 
 
-def _create_schema(req):
+def create_schema(req):
     for version, body_schema in (('2.92', schema.CREATE_V2_92),
                                  ('2.10', schema.CREATE_V2_10),
                                  ('2.2', schema.CREATE_V2_2)):
@@ -88,7 +95,7 @@ def _key_material(data, user_id):
 def create_keypair(req):
     """POST /os-keypairs: 200 (201 at 2.2+) with the key pair."""
     context = util.context(req)
-    data = validation.body(req, _create_schema(req))['keypair']
+    data = validation.body(req, create_schema(req))['keypair']
     user_id = data.get('user_id') or context.user_id
     _authorize(req, 'os-keypairs:create', user_id)
     limits = quota.limits_for(context, context.project_id, user_id)

@@ -47,12 +47,16 @@ def _absolute(req, limits, usage):
     return absolute
 
 
+def query_schema(req):
+    """The query schema of GET /limits at ``req``'s version."""
+    return QUERY_V2_75 if microversion.at_least(req, '2.75') else QUERY
+
+
 def show_limits(req):
     """GET /limits[?tenant_id=]."""
     context = util.context(req)
     policy.authorize(context, 'limits')
-    validation.query(req, QUERY_V2_75 if microversion.at_least(req, '2.75')
-                     else QUERY)
+    validation.query(req, query_schema(req))
     project_id = context.project_id
     tenant_id = req.GET.get('tenant_id')
     if tenant_id and tenant_id != project_id and policy.check(

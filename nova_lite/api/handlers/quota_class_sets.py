@@ -80,12 +80,16 @@ def update_quota_class(req):
         raise webob.exc.HTTPBadRequest(
             'quota_class_name has a length of %d; it must be 1 to 255 '
             'characters.' % len(class_name))
-    schema = common.wrapped('quota_class_set', common.obj(
-        {name: common.QUOTA_LIMIT for name in _update_keys(req)}))
-    for name, value in validation.body(req, schema)[
+    for name, value in validation.body(req, update_schema(req))[
             'quota_class_set'].items():
         quota_classes.set_limit(context, class_name, name, int(value))
     return _view(req, class_limits(context, class_name))
+
+
+def update_schema(req):
+    """The body schema of PUT at ``req``'s version."""
+    return common.wrapped('quota_class_set', common.obj(
+        {name: common.QUOTA_LIMIT for name in _update_keys(req)}))
 
 
 def _update_keys(req):

@@ -28,7 +28,7 @@ def _resources(req):
     return list(quota.RESOURCES)
 
 
-def _update_schema(req):
+def update_schema(req):
     properties = {name: common.QUOTA_LIMIT for name in _resources(req)}
     if not microversion.at_least(req, '2.36'):
         properties.update({name: common.QUOTA_LIMIT
@@ -98,7 +98,7 @@ def update_quota_set(req):
     project_id = _authorize(req, 'os-quota-sets:update')
     context = util.context(req)
     user_id = _user_id(req)
-    data = dict(validation.body(req, _update_schema(req))['quota_set'])
+    data = dict(validation.body(req, update_schema(req))['quota_set'])
     force = str(data.pop('force', False)).lower() in ('true', '1', 'yes',
                                                       'on')
     usage = {} if force else quota.usage_for(context, project_id, user_id)

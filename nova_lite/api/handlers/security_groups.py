@@ -81,7 +81,7 @@ def _check_id(value, what='Security group'):
         raise webob.exc.HTTPBadRequest('%s id should be uuid' % what)
 
 
-_GROUP_SCHEMA = {
+GROUP_SCHEMA = {
     'type': 'object',
     'properties': {'security_group': {
         'type': 'object',
@@ -119,7 +119,7 @@ def show_group(req):
 @microversion.require(max_version=MAX_PROXY_VERSION)
 def create_group(req):
     context = _ctx(req, 'os-security-groups:create')
-    values = validation.body(req, _GROUP_SCHEMA)['security_group']
+    values = validation.body(req, GROUP_SCHEMA)['security_group']
     group = _translate(net_compute.create_group, context, {
         'name': values['name'], 'description': values['description']})
     return util.json_response({'security_group': _group_view(
@@ -131,7 +131,7 @@ def update_group(req):
     context = _ctx(req, 'os-security-groups:update')
     group_id = req.urlvars['group_id']
     _check_id(group_id)
-    values = validation.body(req, _GROUP_SCHEMA)['security_group']
+    values = validation.body(req, GROUP_SCHEMA)['security_group']
     group = _translate(net_compute.update_group, context, group_id, {
         'name': values['name'], 'description': values['description']})
     return util.json_response({'security_group': _group_view(
@@ -153,7 +153,7 @@ def delete_group(req):
 
 # -- rules -------------------------------------------------------------------
 
-_RULE_SCHEMA = {
+RULE_SCHEMA = {
     'type': 'object',
     'properties': {'security_group_rule': {
         'type': 'object',
@@ -226,7 +226,7 @@ def _rule_values(values):
 @microversion.require(max_version=MAX_PROXY_VERSION)
 def create_rule(req):
     context = _ctx(req, 'os-security-group-rules:create')
-    values = validation.body(req, _RULE_SCHEMA)['security_group_rule']
+    values = validation.body(req, RULE_SCHEMA)['security_group_rule']
     parent = values['parent_group_id']
     _check_id(parent)
     _translate(net_compute.get_group, context, parent)

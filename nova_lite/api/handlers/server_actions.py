@@ -191,8 +191,7 @@ def _unshelve_schema(req):
 
 def _unshelve(req, api, context, server, body):
     """2.77: an availability zone; 2.91: a host (admins), or the zone
-    None to unpin the server."""
-    validation.validate(body, _unshelve_schema(req))
+    None to unpin the server (the body checked by :func:`schema_for`)."""
     wanted = body['unshelve'] if microversion.at_least(req, '2.77') \
         else None
     wanted = wanted or {}
@@ -316,9 +315,11 @@ def _action_name(body):
     return name
 
 
-def _schema_for(req, name):
+def schema_for(req, name):
     if name in server_live.NAMES:
         return server_live.schema_for(req, name)
+    if name == 'unshelve':
+        return _unshelve_schema(req)
     if name == 'lock' and microversion.at_least(req, '2.73'):
         return schema.LOCK_V2_73
     if name == 'migrate' and not microversion.at_least(req, '2.56'):
@@ -343,7 +344,7 @@ def server_action(req):
     name = _action_name(body)
     rule, function = ACTIONS[name]
     server = servers.get_server(req, req.urlvars['server_id'], rule)
-    validation.validate(body, _schema_for(req, name))
+    validation.validate(body, schema_for(req, name))
     if server.down:
         raise webob.exc.HTTPServiceUnavailable(
             'The cell of server %s does not answer.' % server.uuid)

@@ -72,12 +72,16 @@ def _record_power_action(context, cell, instance, event):
     return True
 
 
+def create_schema(req):
+    """The body schema of POST at ``req``'s version."""
+    return schema.create(lambda version: microversion.at_least(req, version))
+
+
 def create_events(req):
     """POST: 200, or 207 when some event was not accepted."""
     context = util.context(req)
     policy.authorize(context, 'os-server-external-events:create')
-    body = validation.body(req, schema.create(
-        lambda version: microversion.at_least(req, version)))
+    body = validation.body(req, create_schema(req))
     found = {}
     by_host = {}
     result = 200

@@ -50,12 +50,26 @@ def _get(req, rule):
     return group
 
 
+def list_query_schema(req):
+    """The query schema of the group list at ``req``'s version."""
+    return (schema.LIST_QUERY_V2_75 if microversion.at_least(req, '2.75')
+            else schema.LIST_QUERY)
+
+
+def create_schema(req):
+    """The body schema of POST at ``req``'s version."""
+    if microversion.at_least(req, '2.64'):
+        return schema.CREATE_V2_64
+    if microversion.at_least(req, '2.15'):
+        return schema.CREATE_V2_15
+    return schema.CREATE
+
+
 def list_server_groups(req):
     """GET /os-server-groups[?all_projects=True&limit=&offset=]."""
     context = util.context(req)
     policy.authorize(context, 'os-server-groups:index')
-    validation.query(req, schema.LIST_QUERY_V2_75 if microversion.at_least(
-        req, '2.75') else schema.LIST_QUERY)
+    validation.query(req, list_query_schema(req))
     project = context.project_id
     if util.query_bool(req, 'all_projects', False) and policy.check(
             context, 'os-server-groups:index:all_projects'):
@@ -92,13 +106,7 @@ def create_server_group(req):
     """POST /os-server-groups: 200 with the group."""
     context = util.context(req)
     policy.authorize(context, 'os-server-groups:create')
-    if microversion.at_least(req, '2.64'):
-        body_schema = schema.CREATE_V2_64
-    elif microversion.at_least(req, '2.15'):
-        body_schema = schema.CREATE_V2_15
-    else:
-        body_schema = schema.CREATE
-    data = validation.body(req, body_schema)['server_group']
+    data = validation.body(req, create_schema(req))['server_group']
     group_policy, rules = _policy_and_rules(req, data)
     limits = quota.limits_for(context, context.project_id, context.user_id)
     used = len(group_obj.InstanceGroup.get_all(context,

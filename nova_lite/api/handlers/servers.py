@@ -78,7 +78,7 @@ def _is_uuid(value):
 
 # -- create ------------------------------------------------------------------
 
-def _create_schema(req):
+def create_schema(req):
     for version, create_schema in (('2.90', schema.CREATE_V2_90),
                                    ('2.74', schema.CREATE_V2_74),
                                    ('2.63', schema.CREATE_V2_63),
@@ -195,7 +195,7 @@ def _hints(body):
 def create_server(req):
     context = util.context(req)
     policy.authorize(context, 'servers:create')
-    body = validation.body(req, _create_schema(req))
+    body = validation.body(req, create_schema(req))
     server = body['server']
     flavor = _flavor(context, server['flavorRef'])
     image_ref = _image_ref(server)
@@ -260,11 +260,15 @@ def _wants_reservation_id(server):
 
 # -- list ---------------------------------------------------------------------
 
+def list_query_schema(req):
+    """The query schema of the server lists at ``req``'s version."""
+    return (schema.LIST_QUERY_V2_75 if microversion.at_least(req, '2.75')
+            else schema.LIST_QUERY)
+
+
 def _list_filters(req, context, rule):
     """Filters for the compute API, from the query string."""
-    query = validation.query(req, schema.LIST_QUERY_V2_75
-                             if microversion.at_least(req, '2.75')
-                             else schema.LIST_QUERY)
+    query = validation.query(req, list_query_schema(req))
     is_admin = policy.check(context, rule + ':get_all_tenants')
     filters = {}
     all_tenants = _all_tenants(req)
@@ -498,7 +502,7 @@ def _show(req):
     return util.json_response({'server': _detail_with_extras(req, server)})
 
 
-def _update_schema(req):
+def update_schema(req):
     if microversion.at_least(req, '2.90'):
         return schema.UPDATE_V2_90
     if microversion.at_least(req, '2.19'):
@@ -508,7 +512,7 @@ def _update_schema(req):
 
 def update_server(req):
     server = get_server(req, req.urlvars['server_id'], 'servers:update')
-    body = validation.body(req, _update_schema(req))['server']
+    body = validation.body(req, update_schema(req))['server']
     values = {}
     if 'name' in body:
         values['display_name'] = body['name']

@@ -209,6 +209,16 @@ def _values_v2_53(data):
     return values
 
 
+def update_schema(req):
+    """The body schema of PUT at ``req``'s version: before 2.53 the
+    path names a legacy action (``enable``, ``disable``,
+    ``disable-log-reason``, ``force-down`` from 2.11), each with its
+    schema."""
+    if microversion.at_least(req, '2.53'):
+        return schema.UPDATE_V2_53
+    return {'anyOf': [body for body, _ in _LEGACY_ACTIONS.values()]}
+
+
 def update_service(req):
     """PUT /os-services/{service_id}: see the module docstring."""
     context = util.context(req)

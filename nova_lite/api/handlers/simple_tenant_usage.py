@@ -35,7 +35,7 @@ _QUERY = {'start': {'type': 'string'}, 'end': {'type': 'string'},
 _PAGING = {'limit': {'type': 'string'}, 'marker': {'type': 'string'}}
 
 
-def _query_schema(req, index):
+def query_schema(req, index):
     properties = dict(_QUERY) if index else {
         k: v for k, v in _QUERY.items() if k != 'detailed'}
     if microversion.at_least(req, '2.40'):
@@ -169,7 +169,7 @@ def list_usages(req):
     """GET /os-simple-tenant-usage (admins)."""
     context = util.context(req)
     policy.authorize(context, 'os-simple-tenant-usage:list')
-    validation.query(req, _query_schema(req, index=True))
+    validation.query(req, query_schema(req, index=True))
     start, stop = _period(req)
     limit, marker = _paging(req)
     usages, servers = _usages(context, start, stop, None,
@@ -188,7 +188,7 @@ def show_usage(req):
     project_id = req.urlvars['tenant_id']
     policy.authorize(context, 'os-simple-tenant-usage:show',
                      {'project_id': project_id})
-    validation.query(req, _query_schema(req, index=False))
+    validation.query(req, query_schema(req, index=False))
     start, stop = _period(req)
     limit, marker = _paging(req)
     usages, servers = _usages(context, start, stop, project_id, True,

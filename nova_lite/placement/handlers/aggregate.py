@@ -29,12 +29,19 @@ def get_aggregates(req):
                               req=req, last_modified=rp.last_modified)
 
 
+def body_schema(want):
+    """The body schema of PUT at version ``want``."""
+    return schema.AGGREGATES_SCHEMA_V1_19 if want >= (1, 19) \
+        else schema.AGGREGATES_SCHEMA_V1_1
+
+
 def _body(req):
     """(aggregate uuids, generation or None) of the body."""
-    if microversion.of(req) >= (1, 19):
-        body = util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_19)
+    want = microversion.of(req)
+    body = util.extract_json(req, body_schema(want))
+    if want >= (1, 19):
         return body['aggregates'], body['resource_provider_generation']
-    return util.extract_json(req, schema.AGGREGATES_SCHEMA_V1_1), None
+    return body, None
 
 
 @microversion.require('1.1')

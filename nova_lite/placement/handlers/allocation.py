@@ -22,7 +22,7 @@ from nova_lite.placement import util
 POLICY = 'placement:allocations:%s'
 
 
-def _put_schema(want):
+def put_schema(want):
     for version, value in (((1, 38), schema.PUT_SCHEMA_V1_38),
                            ((1, 34), schema.PUT_SCHEMA_V1_34),
                            ((1, 28), schema.PUT_SCHEMA_V1_28),
@@ -33,7 +33,7 @@ def _put_schema(want):
     return schema.PUT_SCHEMA_V1_0
 
 
-def _post_schema(want):
+def post_schema(want):
     if want >= (1, 38):
         return schema.POST_SCHEMA_V1_38
     if want >= (1, 34):
@@ -116,7 +116,7 @@ def set_allocations_for_consumer(req):
     204."""
     ctx = common.context(req, POLICY % 'update')
     want = microversion.of(req)
-    body = util.extract_json(req, _put_schema(want))
+    body = util.extract_json(req, put_schema(want))
     consumer_uuid = util.wsgi_path_item(req.environ, 'consumer_uuid')
     _write(ctx, [_spec(want, consumer_uuid, body)], consumer_uuid)
     return util.no_content()
@@ -127,7 +127,7 @@ def set_allocations(req):
     """POST /allocations (1.13+): several consumers atomically; 204."""
     ctx = common.context(req, POLICY % 'manage')
     want = microversion.of(req)
-    body = util.extract_json(req, _post_schema(want))
+    body = util.extract_json(req, post_schema(want))
     _write(ctx, [_spec(want, uuid, value) for uuid, value in body.items()])
     return util.no_content()
 

@@ -19,7 +19,7 @@ from nova_lite.placement import util
 POLICY = 'placement:reshaper:reshape'
 
 
-def _schema(want):
+def body_schema(want):
     if want >= (1, 38):
         return schema.POST_RESHAPER_SCHEMA_V1_38
     if want >= (1, 34):
@@ -50,7 +50,7 @@ def reshape(req):
     """POST /reshaper: 204."""
     ctx = common.context(req, POLICY)
     want = microversion.of(req)
-    body = util.extract_json(req, _schema(want))
+    body = util.extract_json(req, body_schema(want))
     inventories = _inventories(req, body)
     for rp_uuid in inventories:
         util.require_uuid(rp_uuid, 'resource provider uuid')

@@ -71,6 +71,12 @@ def _create_or_validate(req, ctx, name):
     return response
 
 
+def update_schema(want):
+    """The body schema of PUT at version ``want``: none from 1.7, where
+    the name in the path is all."""
+    return None if want >= (1, 7) else schema.RC_PUT_SCHEMA_V1_2
+
+
 @microversion.require('1.2')
 def update_resource_class(req):
     """PUT /resource_classes/{name}: rename (1.2-1.6, 200) or
@@ -79,7 +85,7 @@ def update_resource_class(req):
     name = util.wsgi_path_item(req.environ, 'name')
     if microversion.of(req) >= (1, 7):
         return _create_or_validate(req, ctx, name)
-    body = util.extract_json(req, schema.RC_PUT_SCHEMA_V1_2)
+    body = util.extract_json(req, update_schema(microversion.of(req)))
     rc = rc_obj.rename(ctx, name, body['name'])
     return util.json_response(_serialize(req, rc))
 

@@ -174,14 +174,30 @@ def _parse_required(values, want):
     return entries
 
 
+def list_query_schema(want):
+    """The query schema of the provider list at version ``want``."""
+    return _pick(want, [((1, 0), schema.QUERY_V1_0),
+                        ((1, 3), schema.QUERY_V1_3),
+                        ((1, 4), schema.QUERY_V1_4),
+                        ((1, 14), schema.QUERY_V1_14),
+                        ((1, 18), schema.QUERY_V1_18)])
+
+
+def post_schema(want):
+    """The body schema of a provider's creation at version ``want``."""
+    return schema.POST_SCHEMA_V1_14 if want >= (1, 14) \
+        else schema.POST_SCHEMA_V1_0
+
+
+def put_schema(want):
+    """The body schema of a provider's update at version ``want``."""
+    return schema.PUT_SCHEMA_V1_14 if want >= (1, 14) \
+        else schema.PUT_SCHEMA_V1_0
+
+
 def _filters(req):
     want = microversion.of(req)
-    query_schema = _pick(want, [((1, 0), schema.QUERY_V1_0),
-                                ((1, 3), schema.QUERY_V1_3),
-                                ((1, 4), schema.QUERY_V1_4),
-                                ((1, 14), schema.QUERY_V1_14),
-                                ((1, 18), schema.QUERY_V1_18)])
-    params = util.query_params(req, query_schema)
+    params = util.query_params(req, list_query_schema(want))
     filters = {'name': params.get('name'), 'uuid': params.get('uuid')}
     for key in ('uuid', 'in_tree'):
         # Placement's query schema gives both the format 'uuid'.
@@ -221,8 +237,7 @@ def create_resource_provider(req):
     the provider (and Location), as Placement answers."""
     ctx = common.context(req, POLICY % 'create')
     want = microversion.of(req)
-    body = util.extract_json(req, schema.POST_SCHEMA_V1_14 if want >= (1, 14)
-                             else schema.POST_SCHEMA_V1_0)
+    body = util.extract_json(req, post_schema(want))
     uuid = body.get('uuid') or uuidutils.generate_uuid()
     uuid = str(uuid_lib.UUID(uuid))
     try:
@@ -245,8 +260,7 @@ def update_resource_provider(req):
     """PUT /resource_providers/{uuid}: 200 with the updated provider."""
     ctx = common.context(req, POLICY % 'update')
     want = microversion.of(req)
-    body = util.extract_json(req, schema.PUT_SCHEMA_V1_14 if want >= (1, 14)
-                             else schema.PUT_SCHEMA_V1_0)
+    body = util.extract_json(req, put_schema(want))
     kwargs = {}
     if 'parent_provider_uuid' in body:
         kwargs = {'parent_uuid': body['parent_provider_uuid'],

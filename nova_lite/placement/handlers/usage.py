@@ -16,6 +16,12 @@ def list_usages(req):
                                'usages': usages}, req=req)
 
 
+def total_usages_query_schema(want):
+    """The query schema of GET /usages at version ``want``."""
+    return schema.USAGES_QUERY_V1_38 if want >= (1, 38) \
+        else schema.USAGES_QUERY_V1_9
+
+
 @microversion.require('1.9')
 def get_total_usages(req):
     """GET /usages?project_id=&user_id= (1.9+; by consumer type 1.38+)."""
@@ -24,9 +30,7 @@ def get_total_usages(req):
     ctx = common.context(req, 'placement:usages',
                          {'project_id': req.GET.get('project_id')})
     want = microversion.of(req)
-    query_schema = (schema.USAGES_QUERY_V1_38 if want >= (1, 38)
-                    else schema.USAGES_QUERY_V1_9)
-    params = util.query_params(req, query_schema)
+    params = util.query_params(req, total_usages_query_schema(want))
     if want >= (1, 38):
         usages = usage_obj.get_for_project_by_type(
             ctx, params['project_id'], params.get('user_id'),

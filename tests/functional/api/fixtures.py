@@ -3,7 +3,10 @@
 ``APIFixture`` gives tests ``self.api.get(path, token=..., version=...)``
 style calls that go through the whole middleware pipeline without
 sockets (webob requests against the WSGI app), plus helpers to put
-services and compute nodes in a cell DB as running computes would.
+services and compute nodes in a cell DB as running computes would. Every
+response is checked against the services' OpenAPI documents
+(:mod:`tests.functional.openapi_check`): one they do not allow fails the
+test.
 """
 
 import fixtures
@@ -19,6 +22,7 @@ from nova_lite import context as nl_context
 from nova_lite.db.cell import api as cell_db
 from nova_lite.testing import placement_fixture
 from nova_lite import testing
+from tests.functional import openapi_check
 
 CONF = nl_conf.CONF
 
@@ -26,6 +30,19 @@ ADMIN = 'admin'
 MEMBER = 'alice:proj-a'
 OTHER = 'bob:proj-b'
 READER = 'rita:proj-a:reader'
+
+
+_DOCUMENTS = []
+
+
+def documents():
+    """nova-lite-api's documents by path prefix (made once)."""
+    if not _DOCUMENTS:
+        made = {name: make() for name, make in
+                deploy.OPENAPI_DOCUMENTS.items()}
+        _DOCUMENTS.append({'': made['compute'], '/image': made['image'],
+                           '/network': made['network']})
+    return _DOCUMENTS[0]
 
 
 class Response:
@@ -64,8 +81,9 @@ class APIFixture(fixtures.Fixture):
             placement_fixture.PlacementFixture())
         policy.reset()
         self.addCleanup(policy.reset)
-        self.app = deploy.deploy(CONF,
-                                 placement_client=self.placement.client)
+        self.app = openapi_check.ResponseChecker(
+            deploy.deploy(CONF, placement_client=self.placement.client),
+            documents(), 'compute')
         self.admin_context = nl_context.get_admin_context()
 
     # -- requests --------------------------------------------------------

@@ -3,7 +3,10 @@
 Each YAML file names one fixture; it runs once per file, so every file is
 an ordered story on a fresh SQLite database (a fresh MariaDB database
 instead with ``NOVA_LITE_PLACEMENT_TEST_DB=mysql``). The WSGI app under
-test is handed to gabbi's intercept through :func:`current_app`.
+test is handed to gabbi's intercept through :func:`current_app`, behind
+a check of every response against placement's OpenAPI document
+(:mod:`tests.functional.openapi_check`): a response the document does not
+allow fails the test that made the request.
 """
 
 import os
@@ -12,8 +15,13 @@ from gabbi import fixture as gabbi_fixture
 import fixtures
 
 from tests import db_fixtures
+from tests.functional import openapi_check
 
+from nova_lite.placement import handler
+from nova_lite.placement import openapi
 from nova_lite.testing import placement_fixture
+
+DOCUMENT = openapi.document(handler.ROUTE_DECLARATIONS)
 
 
 class _Current:
@@ -54,7 +62,8 @@ class APIFixture(gabbi_fixture.GabbiFixture):
             auth_strategy=self.auth_strategy, configure=self.configure,
             db_url=self._mysql_url())
         self.placement.setUp()
-        _Current.app = self.placement.app
+        _Current.app = openapi_check.ResponseChecker(
+            self.placement.app, DOCUMENT, 'placement')
 
     def stop_fixture(self):
         _Current.app = None

@@ -1,0 +1,85 @@
+"""The image service's OpenAPI 3.1 document, made from its route table.
+
+Paths and methods come from ``router.ROUTES``; the image, member and
+task schemas are the ones the service publishes under
+``/image/v2/schemas`` (and checks image attributes with), used for the
+bodies they describe. Bodies the handlers check in code are marked
+missing (doc/openapi.md). Served at ``/image/openapi.json`` without
+credentials, as the version document is.
+"""
+
+from nova_lite.image.handlers import image_actions
+from nova_lite.image.handlers import image_data
+from nova_lite.image.handlers import image_import
+from nova_lite.image.handlers import image_members
+from nova_lite.image.handlers import images
+from nova_lite.image import schemas
+from nova_lite.wsgi import openapi
+
+PATH = '/image/openapi.json'
+Op = openapi.Operation
+_DATA = {'type': 'string', 'contentMediaType': image_data.OCTET_STREAM}
+
+
+VERSIONS = {'type': 'object', 'required': ['versions'], 'properties': {
+    'versions': {'type': 'array', 'items': {
+        'type': 'object', 'required': ['id', 'status', 'links']}}}}
+
+# A JSON patch of either media type Glance takes: v2.1's RFC 6902
+# operations, v2.0's {"replace": "/name", "value": ...}.
+PATCH = {'type': 'array', 'items': {'type': 'object'}}
+
+
+def _published(name):
+    schema = dict(schemas.PUBLISHED[name]())
+    schema.setdefault('type', 'object')
+    return schema
+
+
+OPERATIONS = {
+    images.list_images: Op(responses={'200': _published('images')}),
+    images.show_image: Op(responses={'200': _published('image')}),
+    images.create_image: Op(body=_published('image'),
+                            responses={'201': _published('image')}),
+    images.update_image: Op(body=PATCH, media_type=images.PATCH_TYPES[0],
+                            responses={'200': _published('image')}),
+    images.delete_image: Op(responses={'204': None}),
+    images.add_tag: Op(no_body=True, responses={'204': None}),
+    images.delete_tag: Op(responses={'204': None}),
+    image_data.upload: Op(body=_DATA, media_type=image_data.OCTET_STREAM,
+                          responses={'204': None}),
+    # 206 for a Range, 204 for an image with no data yet (as Glance).
+    image_data.download: Op(responses={
+        '200': openapi.Media(image_data.OCTET_STREAM, _DATA),
+        '206': openapi.Media(image_data.OCTET_STREAM, _DATA),
+        '204': None}),
+    # Glance answers its version list with 300 Multiple Choices.
+    images.versions: Op(responses={'300': VERSIONS, '200': VERSIONS}),
+    image_import.stage: Op(body=_DATA, media_type=image_data.OCTET_STREAM,
+                           responses={'204': None}),
+    image_actions.deactivate: Op(no_body=True, responses={'204': None}),
+    image_actions.reactivate: Op(no_body=True, responses={'204': None}),
+    image_members.list_members: Op(responses={'200': _published('members')}),
+    image_members.show_member: Op(responses={'200': _published('member')}),
+    image_members.add_member: Op(responses={'200': _published('member')}),
+    image_members.update_member: Op(
+        responses={'200': _published('member')}),
+    image_members.delete_member: Op(responses={'204': None}),
+    image_import.list_tasks: Op(responses={'200': _published('tasks')}),
+    image_import.show_task: Op(responses={'200': _published('task')}),
+}
+
+
+def service(routes):
+    """The image service as :mod:`nova_lite.wsgi.openapi` describes it."""
+    return openapi.Service(
+        name='image', title='nova_lite image service',
+        description='The Image API v2 (Glance\'s shapes) as nova-lite-api '
+                    'serves it under /image.',
+        routes=routes, operations=OPERATIONS, error_schema=openapi.FAULT,
+        public=frozenset(['/image', '/image/versions', PATH]), tag_depth=2)
+
+
+def document(routes):
+    """The image service's document for its route table."""
+    return openapi.document(service(routes))
