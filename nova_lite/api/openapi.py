@@ -25,6 +25,7 @@ from nova_lite.api.handlers import security_groups
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_groups
+from nova_lite.api.handlers import server_ips
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_migrations
 from nova_lite.api.handlers import server_tags
@@ -66,6 +67,8 @@ OPERATIONS = {
     server_metadata.update_metadata: Op(body=metadata_schema.SET),
     server_metadata.replace_metadata: Op(body=metadata_schema.SET),
     server_metadata.update_item: Op(body=metadata_schema.ITEM),
+    server_ips.create_interface: Op(
+        body=server_ips.create_interface_schema),
     server_tags.replace_tags: Op(body=tag_schema.REPLACE),
     server_tags.add_tag: Op(no_body=True),
     server_external_events.create_events: Op(

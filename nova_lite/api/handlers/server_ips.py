@@ -73,6 +73,13 @@ def show_interface(req):
             req.urlvars['server_id'], port_id))
 
 
+def create_interface_schema(req):
+    """The attach body's schema at ``req``'s microversion (2.49: ``tag``)."""
+    if microversion.at_least(req, '2.49'):
+        return schema.CREATE_V2_49
+    return schema.CREATE
+
+
 def create_interface(req):
     """POST /servers/{id}/os-interface: 200 with the attached port (a
     port of the caller's, or a new one on ``net_id``, with ``fixed_ips``
@@ -80,8 +87,7 @@ def create_interface(req):
     server = servers.get_server(req, req.urlvars['server_id'],
                                 'os-attach-interfaces:create')
     body = validation.parse_json(req) if req.body else {}
-    validation.validate(body, schema.CREATE_V2_49 if microversion.at_least(
-        req, '2.49') else schema.CREATE)
+    validation.validate(body, create_interface_schema(req))
     wanted = (body or {}).get('interfaceAttachment') or {}
     network_id, port_id = wanted.get('net_id'), wanted.get('port_id')
     fixed_ip = (wanted.get('fixed_ips') or [{}])[0].get('ip_address')
