@@ -81,9 +81,6 @@ KNOWN = (
         OSC + r'common\.test_quota\.QuotaTests\.test_quota_(list_network_'
         r'option|set_default|set_project|show|show_usage_option)',
     ]),
-    ('network RBAC', 'no RBAC policies (/v2.0/rbac-policies)', [
-        OSC + r'network\.v2\.test_network_rbac\..*',
-    ]),
     ('IP availability', 'no IP availability '
      '(/v2.0/network-ip-availabilities)', [
         OSC + r'network\.v2\.test_ip_availability\..*',
