@@ -41,9 +41,6 @@ KNOWN = (
         OSC + r'network\.v2\.test_router\.RouterTests\.'
         r'test_router_create_with_external_gateway',
     ]),
-    ('network RBAC', 'no RBAC policies (/v2.0/rbac-policies)', [
-        OSC + r'network\.v2\.test_network_rbac\..*',
-    ]),
     ('trunks', 'no trunks (/v2.0/trunks); the trunk tests that check the '
      'extension list skip', [
         OSC + r'network\.v2\.test_port\.PortTests\.test_port_\w+_with_trunk',
