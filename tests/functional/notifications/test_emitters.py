@@ -42,6 +42,15 @@ class NotificationsTestBase(base.MovesTestBase):
         self.notes = self.useFixture(nl_fixtures.NotificationFixture(
             self.FORMAT, **flags))
 
+    def boot(self, status, **kwargs):
+        """The server once ``status`` shows, and for an ACTIVE one once
+        its ``instance.create.end`` arrived too (the compute sends it
+        after the API shows ACTIVE, as Nova's does)."""
+        server = super().boot(status, **kwargs)
+        if status == 'ACTIVE' and self.FORMAT in ('versioned', 'both'):
+            self.wait_for('instance.create.end', server['id'])
+        return server
+
     def events(self, uuid):
         return self.notes.event_types(of(uuid))
 
