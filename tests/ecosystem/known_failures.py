@@ -102,13 +102,6 @@ KNOWN = (
      '(/v2.0/service-providers)', [
         SDK + r'network\.v2\.test_service_provider\..*',
     ]),
-    ('trunks', 'no trunks (/v2.0/trunks); the trunk tests that check the '
-     'extension list skip', [
-        OSC + r'network\.v2\.test_port\.PortTests\.test_port_\w+_with_trunk',
-        # the ports those tests left keep the class's network from being
-        # deleted
-        OSC + r'network\.v2\.test_port\.PortTests',
-    ]),
     ('block storage', 'no block storage: nova_lite has no volume service',
      [
         OSC + r'common\.test_extension\.ExtensionTests\.'
