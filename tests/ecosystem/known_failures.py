@@ -41,13 +41,6 @@ KNOWN = (
         OSC + r'network\.v2\.test_router\.RouterTests\.'
         r'test_router_create_with_external_gateway',
     ]),
-    ('trunks', 'no trunks (/v2.0/trunks); the trunk tests that check the '
-     'extension list skip', [
-        OSC + r'network\.v2\.test_port\.PortTests\.test_port_\w+_with_trunk',
-        # the ports those tests left keep the class's network from being
-        # deleted
-        OSC + r'network\.v2\.test_port\.PortTests',
-    ]),
 )
 
 
