@@ -1,8 +1,8 @@
 """Neutron's ``flavors``: network flavors and service profiles.
 
 A flavor names a kind of service an advanced-service plugin offers
-(``service_type``, fixed at creation: the lab serves routers, so
-``L3_ROUTER_NAT``); a service profile holds what a driver of that
+(``service_type``, fixed at creation: a loaded service plugin, for the
+lab ``L3_ROUTER_NAT`` or ``FLAVORS``); a service profile holds what a driver of that
 service would be configured with (``driver``, ``metainfo``); a flavor
 lists the profiles associated with it (``service_profiles``) and a
 profile the flavors it is in (``flavors``). As in Neutron, admins create,
@@ -29,8 +29,9 @@ LOG = logging.getLogger(__name__)
 
 FLAVOR = 'flavor'
 PROFILE = 'service_profile'
-# The service plugins a flavor may be for: the lab's L3 (routers).
-SERVICE_TYPES = (providers.L3,)
+# The service plugins a flavor may be for, as Neutron's loaded ones:
+# the lab's L3 (routers) and the flavors plugin itself.
+SERVICE_TYPES = (providers.L3, 'FLAVORS')
 FLAVOR_KEYS = ('name', 'description', 'service_type', 'enabled')
 PROFILE_KEYS = ('description', 'driver', 'metainfo', 'enabled')
 

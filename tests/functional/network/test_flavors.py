@@ -29,6 +29,8 @@ class NetworkFlavorsTest(base.NetworkTestCase):
             (flavor['name'], flavor['description'], flavor['service_type'],
              flavor['enabled'], flavor['service_profiles']))
         self.assertTrue(self._flavor(name='silver')['enabled'])
+        self.assertEqual('FLAVORS', self._flavor(
+            name='meta', service_type='FLAVORS')['service_type'])
         # everyone reads flavors and filters them
         listed = self.call('GET', '/flavors?enabled=false')['flavors']
         self.assertEqual([flavor['id']], [f['id'] for f in listed])
