@@ -281,13 +281,15 @@ class Shelving:
             self.tracker.refresh_usage(context, node)
             return
         self.tracker.refresh_usage(context, node)
-        self._delete_snapshot(instance)
         LOG.info('Instance %s unshelved on %s', uuid, node)
         self._notify(context, instance, 'unshelve', 'end')
 
     def _spawn(self, context, instance, node, image):
         allocations = self.allocations.claimed(instance.uuid, node)
         self.driver.spawn(context, instance, image or {}, allocations)
+        # As Nova: the shelve's snapshot goes before the instance is
+        # ACTIVE, so whoever sees it ACTIVE no longer finds the snapshot.
+        self._delete_snapshot(instance)
         return self.records.update(
             context, instance.uuid,
             {'vm_state': vm_states.ACTIVE, 'task_state': None,
