@@ -2,8 +2,8 @@
 
 A flavor names a kind of service an advanced-service plugin offers
 (``service_type``, fixed at creation: a loaded service plugin, for the
-lab ``L3_ROUTER_NAT`` or ``FLAVORS``); a service profile holds what a driver of that
-service would be configured with (``driver``, ``metainfo``); a flavor
+lab ``L3_ROUTER_NAT`` or ``FLAVORS``); a service profile holds what a
+driver of that service would be configured with (``driver``, ``metainfo``); a flavor
 lists the profiles associated with it (``service_profiles``) and a
 profile the flavors it is in (``flavors``). As in Neutron, admins create,
 change and delete both, everyone reads flavors and only admins read
