@@ -237,6 +237,8 @@ class Shelving:
             with self.events.step(context, uuid, UNSHELVE_EVENT, fault=True,
                                   revert=_NO_TASK):
                 self.driver.power_on(context, instance)
+                # As Nova: the snapshot goes before the instance is ACTIVE.
+                self._delete_snapshot(instance)
                 instance = self.records.update(
                     context, uuid,
                     {'vm_state': vm_states.ACTIVE, 'task_state': None,
@@ -247,7 +249,6 @@ class Shelving:
         except Exception as error:  # noqa: BLE001 - recorded as a fault
             _log_failure(UNSHELVE_EVENT, uuid, error)
             return
-        self._delete_snapshot(instance)
         LOG.info('Instance %s unshelved on %s (guest kept)', uuid,
                  self.host)
         self._notify(context, instance, 'unshelve', 'end')

@@ -135,6 +135,24 @@ class SnapshotTestCase(SnapshotBase):
         self.assertIn('cannot be found', failed['fault']['message'])
 
 
+class ShelveKeepSnapshotTestCase(SnapshotBase):
+    """``shelved_offload_time`` -1: the server unshelves on the host that
+    kept its guest, and its shelve image goes all the same."""
+
+    FLAGS = {'DEFAULT': {'shelved_offload_time': -1}}
+
+    def test_unshelve_in_place_deletes_the_snapshot(self):
+        server = self.boot('ACTIVE')
+        self.action(server['id'], {'shelve': None})
+        self.cloud.wait_for_server(server['id'], 'SHELVED')
+        snapshot = [i for i in self.api.get(IMAGES).body['images']
+                    if i.get('instance_uuid') == server['id']][0]
+
+        self.action(server['id'], {'unshelve': None})
+        self.cloud.wait_for_server(server['id'], 'ACTIVE')
+        self.image(snapshot['id'], status=404)
+
+
 class BackupTestCase(SnapshotBase):
     """createBackup: a snapshot as a ``backup``, then the rotation."""
 
