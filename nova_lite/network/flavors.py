@@ -3,14 +3,15 @@
 A flavor names a kind of service an advanced-service plugin offers
 (``service_type``, fixed at creation: a loaded service plugin, for the
 lab ``L3_ROUTER_NAT`` or ``FLAVORS``); a service profile holds what a
-driver of that service would be configured with (``driver``, ``metainfo``); a flavor
-lists the profiles associated with it (``service_profiles``) and a
-profile the flavors it is in (``flavors``). As in Neutron, admins create,
-change and delete both, everyone reads flavors and only admins read
-profiles (a hidden profile is a 404, an admin-only write a 403). A
-profile needs a driver or metainfo; a driver must be one of the
-service providers' (:mod:`.providers`: the L3 ones), as Neutron refuses
-a driver it has not loaded. An associated profile cannot be changed or
+driver of that service would be configured with (``driver``,
+``metainfo``); a flavor lists the profiles associated with it
+(``service_profiles``) and a profile the flavors it is in
+(``flavors``). As in Neutron, admins create, change and delete both,
+everyone reads flavors and only admins read profiles (a hidden profile
+is a 404, an admin-only write a 403). A profile needs a driver or
+metainfo; a driver must be one of the service providers'
+(:mod:`.providers`: the L3 ones), as Neutron refuses a driver it has not
+loaded. An associated profile cannot be changed or
 deleted (409) until it leaves its flavors.
 """
 
