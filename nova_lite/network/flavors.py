@@ -93,8 +93,8 @@ def create_flavor(context, values):
 
 
 def update_flavor(context, flavor_id, values):
-    policy.authorize(context, 'update', FLAVOR)
     flavor = get_flavor(context, flavor_id)
+    policy.authorize(context, 'update', FLAVOR)
     common.check_keys(values, ('name', 'description', 'enabled'), FLAVOR)
     _check_strings(values, (('name', 255), ('description', 1024)))
     flavor.update(values)
@@ -103,8 +103,8 @@ def update_flavor(context, flavor_id, values):
 
 
 def delete_flavor(context, flavor_id):
-    policy.authorize(context, 'delete', FLAVOR)
     get_flavor(context, flavor_id)
+    policy.authorize(context, 'delete', FLAVOR)
     net_obj.destroy(context, FLAVOR, flavor_id)
     LOG.info('Network flavor %s deleted', flavor_id)
 
@@ -219,8 +219,8 @@ def _not_in_use(context, profile):
 
 
 def update_profile(context, profile_id, values):
-    policy.authorize(context, 'update', PROFILE)
     profile = get_profile(context, profile_id)
+    policy.authorize(context, 'update', PROFILE)
     common.check_keys(values, PROFILE_KEYS, PROFILE)
     _check_strings(values, (('description', 1024), ('driver', 1024),
                             ('metainfo', 4096)))
@@ -233,8 +233,9 @@ def update_profile(context, profile_id, values):
 
 
 def delete_profile(context, profile_id):
+    profile = get_profile(context, profile_id)
     policy.authorize(context, 'delete', PROFILE)
-    _not_in_use(context, get_profile(context, profile_id))
+    _not_in_use(context, profile)
     net_obj.destroy(context, PROFILE, profile_id)
     LOG.info('Service profile %s deleted', profile_id)
 

@@ -53,6 +53,8 @@ class NetworkFlavorsTest(base.NetworkTestCase):
         self.call('PUT', '/flavors/%s' % flavor['id'], {
             'flavor': {'name': 'y'}}, status=403)
         self.call('DELETE', '/flavors/%s' % flavor['id'], status=403)
+        # a flavor that does not exist is a 404 before the policy's 403
+        self.call('DELETE', '/flavors/%s' % ('0' * 32), status=404)
         # a service the lab does not serve; none at all; a fixed one
         error = self.call('POST', '/flavors', {'flavor': {
             'name': 'lb', 'service_type': 'LOADBALANCERV2'}}, token=ADMIN,
@@ -84,6 +86,14 @@ class NetworkFlavorsTest(base.NetworkTestCase):
                   status=404)
         self.call('POST', '/service_profiles', {'service_profile': {
             'metainfo': 'x'}}, status=403)
+        # a profile a member may not see is not found for its writes
+        # either (Neutron hides what the caller cannot show), existing or
+        # not
+        for profile_id in (profile['id'], '0' * 32):
+            self.call('PUT', '/service_profiles/%s' % profile_id,
+                      {'service_profile': {'enabled': True}}, status=404)
+            self.call('DELETE', '/service_profiles/%s' % profile_id,
+                      status=404)
         listed = self.call('GET', '/service_profiles', token=ADMIN)
         self.assertEqual([profile['id']], [
             p['id'] for p in listed['service_profiles']])
