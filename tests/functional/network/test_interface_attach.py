@@ -2,40 +2,15 @@
 the server's compute and the network service's ports, as Nova answers
 them."""
 
-import testtools
-
 from nova_lite.testing import integrated
+from tests.functional.network import base
 
-N = '/network/v2.0'
+N = base.N
 OTHER_TOKEN = 'bob:other-project'
 MISSING = '8f1a2b3c-0000-4000-8000-000000000000'
 
 
-class InterfaceAttachTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.cloud = self.useFixture(integrated.IntegratedFixture())
-        self.cloud.start_compute('host1')
-        self.api = self.cloud.api
-        self.admin_api = self.cloud.admin_api
-
-    def ok(self, response, status=200):
-        self.assertEqual(status, response.status, response)
-        return response.body
-
-    def network(self, name='private', cidr='10.1.0.0/24'):
-        net = self.ok(self.api.post(N + '/networks', {'network': {
-            'name': name}}), 201)['network']
-        self.ok(self.api.post(N + '/subnets', {'subnet': {
-            'network_id': net['id'], 'cidr': cidr, 'ip_version': 4}}), 201)
-        return net
-
-    def boot(self, networks='none'):
-        server = self.cloud.create_server(networks=networks)
-        self.cloud.wait_for_builds()
-        return self.cloud.wait_for_server(server['id'], 'ACTIVE',
-                                          api=self.api)
+class InterfaceAttachTest(base.ServersOnNetworksTestCase):
 
     def attach(self, server_id, status=200, version=None, **wanted):
         response = self.api.post('/servers/%s/os-interface' % server_id,

@@ -4,29 +4,16 @@ other projects, and IPv6 addresses per address mode."""
 
 import ipaddress
 
-import testtools
-
 from tests.functional.api import fixtures as api_fixtures
+from tests.functional.network import base
 
 ADMIN = api_fixtures.ADMIN
 MEMBER = api_fixtures.MEMBER          # alice:proj-a
 OTHER = api_fixtures.OTHER            # bob:proj-b
 READER = api_fixtures.READER          # rita:proj-a, reader only
-N = '/network/v2.0'
 
 
-class NeutronDefaultsTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.api = self.useFixture(api_fixtures.APIFixture(
-            cells=('cell1',)))
-
-    def call(self, method, path, body=None, token=MEMBER, status=200):
-        response = self.api.request(method, N + path, body=body,
-                                    token=token)
-        self.assertEqual(status, response.status, response)
-        return response.body
+class NeutronDefaultsTest(base.NetworkTestCase):
 
     def make(self, kind, token=MEMBER, **values):
         return self.call('POST', '/%ss' % kind, {kind: values},

@@ -2,12 +2,10 @@
 ports made at create and deleted with the server, addresses, ips,
 os-interface, os-networks, and Nova's security group proxies."""
 
-import testtools
-
 from nova_lite import conf as nl_conf
-from nova_lite.testing import integrated
+from tests.functional.network import base
 
-N = '/network/v2.0'
+N = base.N
 OLD = '2.35'
 
 
@@ -15,32 +13,7 @@ def IMAGE():
     return nl_conf.CONF.image_catalog.default_image_uuid
 
 
-class ServersOnNetworksTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.cloud = self.useFixture(integrated.IntegratedFixture())
-        self.cloud.start_compute('host1')
-        self.api = self.cloud.api
-        self.admin_api = self.cloud.admin_api
-
-    def ok(self, response, status=200):
-        self.assertEqual(status, response.status, response)
-        return response.body
-
-    def network(self, name='private', cidr='10.1.0.0/24', api=None):
-        api = api or self.api
-        net = self.ok(api.post(N + '/networks', {'network': {
-            'name': name}}), 201)['network']
-        self.ok(api.post(N + '/subnets', {'subnet': {
-            'network_id': net['id'], 'cidr': cidr, 'ip_version': 4}}), 201)
-        return net
-
-    def boot(self, networks, **extra):
-        server = self.cloud.create_server(networks=networks, **extra)
-        self.cloud.wait_for_builds()
-        return self.cloud.wait_for_server(server['id'], 'ACTIVE',
-                                          api=self.api)
+class ServersOnNetworksTest(base.ServersOnNetworksTestCase):
 
     def ports_of(self, server_id):
         return self.ok(self.admin_api.get(
