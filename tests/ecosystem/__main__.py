@@ -3,7 +3,7 @@ functional tests against a new Keystone lab.
 
     python -m tests.ecosystem [--only SELECTION ...] [--filter REGEX ...]
         [--workers N] [--workspace DIR] [--keep-lab]
-        [--database mysql|sqlite] [--results FILE]
+        [--database mysql|sqlite] [--results FILE] [--plain-cli]
 
 Stacks a Keystone lab (1 cell x 1 compute x 2 fake nodes) in a private
 state directory, gives it what a devstack cloud has and the suites expect
@@ -11,7 +11,9 @@ state directory, gives it what a devstack cloud has and the suites expect
 networks, a clouds.yaml with devstack's cloud names), then runs the
 selected upstream test modules (tests/ecosystem/selection.py) from the
 installed packages, unmodified, in one ``stestr run`` (``--workers``
-processes, whole test classes per worker). Prints the counts of each
+processes, whole test classes per worker; python-openstackclient's
+``openstack`` commands forked from a process that has the client
+imported, tests/ecosystem/cli_server.py). Prints the counts of each
 selection, the failures, the known failures by missing feature
 (tests/ecosystem/known_failures.py; counted as skipped), the known
 failures that passed (to take off the list), then one ``N passed, M
@@ -23,6 +25,7 @@ for tests/run_tests.sh's summary). The lab is unstacked at the end
 
 import argparse
 import collections
+import contextlib
 import json
 import os
 import re
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import time
 
+from tests.ecosystem import cli_server
 from tests.ecosystem import cloud
 from tests.ecosystem import known_failures
 from tests.ecosystem import selection
@@ -53,25 +57,30 @@ def stestr_bin():
     return os.path.join(sys.prefix, 'bin', 'stestr')
 
 
-def test_env(workspace):
+def test_env(workspace, cli_bin=None):
     """The environment of the test processes: no OS_* variable of the
     caller's (python-openstackclient's tests drop them for their commands
     anyway), clouds.yaml in ``workspace`` (their working directory) and
-    this virtualenv's ``openstack`` first on the PATH."""
+    this virtualenv's ``openstack`` first on the PATH, after ``cli_bin``
+    (tests/ecosystem/cli_server.py's) when given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
     env.update(TEST_ENV)
     env['OS_CLIENT_CONFIG_FILE'] = os.path.join(workspace, 'clouds.yaml')
-    env['PATH'] = os.path.join(sys.prefix, 'bin') + os.pathsep + env.get(
-        'PATH', '')
+    path = [os.path.join(sys.prefix, 'bin'), env.get('PATH', '')]
+    env['PATH'] = os.pathsep.join(([cli_bin] if cli_bin else []) + path)
     return env
 
 
-def run_stestr(workspace, workers, filters):
+def run_stestr(workspace, workers, filters, plain_cli=False):
     """One ``stestr run``; its subunit stream and its wall time."""
     started = time.monotonic()
     mode = ['--serial'] if workers <= 1 else ['--concurrency', str(workers)]
-    subprocess.run([stestr_bin(), 'run', *mode, *filters], cwd=workspace,
-                   env=test_env(workspace), check=False)
+    with contextlib.ExitStack() as stack:
+        cli_bin = None if plain_cli else stack.enter_context(
+            cli_server.forked_cli(workspace))
+        subprocess.run([stestr_bin(), 'run', *mode, *filters],
+                       cwd=workspace, env=test_env(workspace, cli_bin),
+                       check=False)
     seconds = time.monotonic() - started
     stream = subprocess.run([stestr_bin(), 'last', '--subunit'],
                             cwd=workspace, capture_output=True,
@@ -142,6 +151,10 @@ def parse_args(argv):
                         'new temporary directory)')
     parser.add_argument('--results', help='write the counts here (JSON)')
     parser.add_argument('--keep-lab', action='store_true')
+    parser.add_argument('--plain-cli', action='store_true',
+                        help="run the installed 'openstack' script for "
+                        'each command, not a child of the CLI server '
+                        '(tests/ecosystem/cli_server.py)')
     parser.add_argument('--database', choices=('mysql', 'sqlite'),
                         default=None, help='default: mysql when MariaDB '
                         'answers on 127.0.0.1:3306')
@@ -185,7 +198,8 @@ def main(argv=None):
         print('lab up in %.0f s' % lab.stack_seconds, flush=True)
         workspace = args.workspace or tempfile.mkdtemp(prefix='ecosystem-')
         prepare(lab, workspace, args.only)
-        stream, seconds = run_stestr(workspace, args.workers, args.filter)
+        stream, seconds = run_stestr(workspace, args.workers, args.filter,
+                                     args.plain_cli)
         tracebacks = {}
         found = tempest_runner.outcomes(stream, tracebacks)
         lines, totals = report(found, args.only, seconds)

@@ -3,12 +3,15 @@
 
 import os
 import re
+import subprocess
+import sys
 import tempfile
 from unittest import mock
 
 import testtools
 
 from tests.ecosystem import __main__ as runner
+from tests.ecosystem import cli_server
 from tests.ecosystem import known_failures
 from tests.ecosystem import selection
 
@@ -79,3 +82,47 @@ class TestKnownFailures(testtools.TestCase):
         lines, totals = runner.report({known: 'passed'}, None, 1.0)
         self.assertEqual((1, 0, 0), totals)
         self.assertIn('take it off', '\n'.join(lines))
+
+
+class TestForkedCli(testtools.TestCase):
+    """The ``openstack`` of the CLI server answers as the installed
+    console script does: output, errors, exit codes, working directory
+    and environment are the command's own."""
+
+    def setUp(self):
+        super().setUp()
+        self.workspace = tempfile.mkdtemp()
+        self.addCleanup(__import__('shutil').rmtree, self.workspace)
+        cli = cli_server.forked_cli(self.workspace)
+        self.bindir = cli.__enter__()
+        self.addCleanup(cli.__exit__, None, None, None)
+
+    def run_both(self, *args, cwd=None, env=None):
+        """(forked, installed) results of ``openstack *args``."""
+        results = []
+        for first in (self.bindir, os.path.dirname(sys.executable)):
+            run_env = dict(env or os.environ)
+            run_env['PATH'] = first + os.pathsep + os.environ['PATH']
+            results.append(subprocess.run(
+                ['openstack', *args], capture_output=True, text=True,
+                cwd=cwd or self.workspace, env=run_env))
+        return results
+
+    def test_output_and_exit_codes_are_the_scripts(self):
+        for args in (['--version'], ['no-such-command']):
+            forked, installed = self.run_both(*args)
+            self.assertEqual(installed.returncode, forked.returncode)
+            self.assertEqual(installed.stdout, forked.stdout)
+            self.assertEqual(installed.stderr, forked.stderr)
+        self.assertEqual(2, forked.returncode)
+        self.assertIn("'no-such-command' is not an openstack command",
+                      forked.stdout + forked.stderr)
+
+    def test_reads_the_commands_clouds_and_environment(self):
+        with open(os.path.join(self.workspace, 'clouds.yaml'), 'w') as f:
+            f.write('clouds:\n  here:\n    auth_type: none\n'
+                    '    endpoint: http://127.0.0.1:9\n')
+        env = dict(os.environ, OS_CLOUD='elsewhere')
+        forked, _ = self.run_both('server', 'list', env=env)
+        self.assertEqual(1, forked.returncode)
+        self.assertIn('Cloud elsewhere was not found', forked.stderr)
