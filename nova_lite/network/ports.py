@@ -207,6 +207,37 @@ def _store(context, port, ips, update=False):
     return port
 
 
+# Tries of an allocation whose chosen address a concurrent request took.
+ALLOCATION_ATTEMPTS = 5
+
+
+def _allocate_and_create(context, kind, resource, allocate, requested):
+    """Create ``resource`` with the addresses ``allocate()`` picks, picking
+    again when a concurrent request stored one of them first.
+
+    Two requests that read the free addresses at once pick the same one,
+    and the database refuses the second (its allocations are unique per
+    network). Neutron's IPAM retries such a request; so does this, up to
+    ALLOCATION_ATTEMPTS times. An address the request itself named is a
+    409 at once: asking again would not make it free.
+    """
+    named = {item.get('ip_address') for item in requested or ()
+             if isinstance(item, dict)}
+    for attempt in range(1, ALLOCATION_ATTEMPTS + 1):
+        ips = allocate()
+        try:
+            net_obj.create(context, kind, resource, ips)
+            return ips
+        except exception.IpAddressInUse as exc:
+            taken = exc.kwargs.get('ip_address')
+            if taken in named or attempt == ALLOCATION_ATTEMPTS:
+                raise errors.conflict('IpAddressAlreadyAllocated',
+                                      exc.message)
+            LOG.info('Address %s was taken by a concurrent request; '
+                     'allocating again for %s %s (try %d)', taken, kind,
+                     resource['id'], attempt + 1)
+
+
 def _check_lists(values):
     fixed = values.get('fixed_ips')
     if fixed is not None and not (isinstance(fixed, list) and all(
@@ -263,9 +294,16 @@ def create_port(context, values):
         'dns_name': values.get('dns_name', ''), 'dns_assignment': [],
         'ip_allocation': 'immediate',
         'description': values.get('description', '')}, project)
-    port = _store(context, port, _allocate(
-        context, network_id, values.get('fixed_ips'), port['mac_address'],
-        port['device_owner']))
+
+    def allocate():
+        ips = _allocate(context, network_id, values.get('fixed_ips'),
+                        port['mac_address'], port['device_owner'])
+        port['fixed_ips'] = [{'subnet_id': s, 'ip_address': a}
+                             for _, s, a in ips]
+        return ips
+
+    _allocate_and_create(context, 'port', port, allocate,
+                         values.get('fixed_ips'))
     LOG.info('Port %s created on network %s (%s)', port['id'], network_id,
              ', '.join(ip['ip_address'] for ip in port['fixed_ips']))
     return port
@@ -437,19 +475,20 @@ def create_floatingip(context, values):
         'qos_policy_id': None, 'dns_domain': '', 'dns_name': '',
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
-    ips = _allocate(context, network_id, requested)[:1]
-    if not ips:
-        raise errors.conflict('ExternalGatewayForFloatingIPNotFound',
-                              'No subnet on external network %s.'
-                              % network_id)
-    fip['floating_ip_address'] = ips[0][2]
-    if values.get('port_id'):
-        _associate(context, fip, values['port_id'],
-                   values.get('fixed_ip_address'))
-    try:
-        net_obj.create(context, 'floatingip', fip, ips)
-    except exception.IpAddressInUse as exc:
-        raise errors.conflict('IpAddressAlreadyAllocated', exc.message)
+
+    def allocate():
+        ips = _allocate(context, network_id, requested)[:1]
+        if not ips:
+            raise errors.conflict('ExternalGatewayForFloatingIPNotFound',
+                                  'No subnet on external network %s.'
+                                  % network_id)
+        fip['floating_ip_address'] = ips[0][2]
+        if values.get('port_id') and fip['port_id'] is None:
+            _associate(context, fip, values['port_id'],
+                       values.get('fixed_ip_address'))
+        return ips
+
+    _allocate_and_create(context, 'floatingip', fip, allocate, requested)
     LOG.info('Floating IP %s (%s) created', fip['id'],
              fip['floating_ip_address'])
     return _with_port_details(context, fip)

@@ -1,6 +1,9 @@
 """The network service under /network: Neutron v2.0 shapes, status codes
 and error format, against the compute API in-process (APIFixture)."""
 
+from unittest import mock
+
+from nova_lite.network import objects as net_obj
 from tests.functional.api import fixtures as api_fixtures
 from tests.functional.network import base
 
@@ -138,6 +141,30 @@ class NetworkAPITest(base.NetworkTestCase):
             self.call('DELETE', '/ports/%s' % port['id'], status=204)
         self.call('DELETE', '/networks/%s' % net['id'], status=204)
         self.call('GET', '/subnets/%s' % subnet['id'], status=404)
+
+    def test_address_a_concurrent_request_stored_first_is_chosen_again(self):
+        # Two requests that read the free addresses at once pick the same
+        # one; the second, refused by the database, picks again (Neutron's
+        # IPAM retries) instead of answering 409.
+        net, _ = self.network()
+        first = self.call('POST', '/ports', {'port': {
+            'network_id': net['id']}}, status=201)['port']
+        real = net_obj.addresses_in_use
+        reads = []
+
+        def stale_then_real(context, network_id):
+            reads.append(network_id)
+            return set() if len(reads) == 1 else real(context, network_id)
+
+        with mock.patch.object(net_obj, 'addresses_in_use',
+                               side_effect=stale_then_real):
+            second = self.call('POST', '/ports', {'port': {
+                'network_id': net['id']}}, status=201)['port']
+        self.assertEqual(2, len(reads))
+        self.assertEqual('10.0.0.2', first['fixed_ips'][0]['ip_address'])
+        self.assertEqual('10.0.0.3', second['fixed_ips'][0]['ip_address'])
+        listed = self.call('GET', '/ports?network_id=%s' % net['id'])['ports']
+        self.assertEqual(2, len(listed))
 
     def test_shared_network_needs_admin_and_is_seen_by_all(self):
         self.call('POST', '/networks', {'network': {'shared': True}},
