@@ -23,6 +23,7 @@ from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
 from nova_lite.sim import importer
 from nova_lite.sim import snapshot
+from nova_lite.sim import workload
 
 
 def _env(name, default=None):
@@ -58,6 +59,42 @@ def sim_import(args):
               len(doc['hypervisors']), args.output))
 
 
+def sim_generate(args):
+    try:
+        doc = snapshot.load(args.snapshot)
+        names = [f['name'] for f in doc['flavors']]
+        if not names:
+            raise CommandError('The snapshot has no flavors to draw from '
+                               '(import with --compute-url, or add them).')
+        mix = workload.parse_mix(args.flavor_mix, names)
+        events = workload.generate(mix, args.events, args.rate,
+                                   args.lifetime, args.projects, args.seed)
+        workload.save(events, args.output)
+    except (snapshot.SnapshotError, workload.WorkloadError, OSError) as err:
+        raise CommandError(str(err))
+    print('%d events (%d creates) -> %s' % (
+        len(events), args.events, args.output))
+
+
+def _build_generate(acts):
+    gen = acts.add_parser('generate', help='write a synthetic workload')
+    gen.add_argument('--snapshot', required=True,
+                     help='its flavors are drawn from')
+    gen.add_argument('-o', '--output', required=True, metavar='TRACE')
+    gen.add_argument('--events', type=int, default=1000,
+                     help='servers created (default 1000)')
+    gen.add_argument('--rate', type=float, default=1.0,
+                     help='mean creates per simulated second (default 1)')
+    gen.add_argument('--lifetime', type=float, default=0,
+                     help='mean seconds a server lives (exponential); 0 '
+                     '(default): never deleted')
+    gen.add_argument('--flavor-mix', metavar='NAME=WEIGHT,...',
+                     help='default: every flavor of the snapshot, equally')
+    gen.add_argument('--projects', type=int, default=1)
+    gen.add_argument('--seed', type=int, default=0)
+    gen.set_defaults(func=sim_generate)
+
+
 def _add_auth(parser):
     for name, env in (('token', 'OS_TOKEN'), ('auth-url', 'OS_AUTH_URL'),
                       ('username', 'OS_USERNAME'),
@@ -90,6 +127,7 @@ def build_parser(categories):
     acts = sim.add_subparsers(dest='action', required=True, metavar='ACTION',
                               parser_class=common.Parser)
     _build_import(acts)
+    _build_generate(acts)
     return acts
 
 

@@ -14,6 +14,7 @@ import testtools
 from nova_lite.cmd import manage
 from nova_lite.sim import importer
 from nova_lite.sim import snapshot
+from nova_lite.sim import workload
 from nova_lite import testing
 from nova_lite.testing import placement_fixture
 
@@ -107,3 +108,28 @@ class ImportCommandTest(testtools.TestCase):
         self.assertEqual(
             'ERROR: providers[0]: needs a uuid\n',
             stderr.getDetails()['stderr'].as_text())
+
+    def test_generate_draws_from_the_snapshots_flavors(self):
+        src = self._write('s.json', {'providers': [], 'flavors': [
+            {'name': 'small', 'vcpus': 1, 'ram': 512, 'disk': 1},
+            {'name': 'big', 'vcpus': 8, 'ram': 8192, 'disk': 1}]})
+        out = os.path.join(self.tmp, 'w.jsonl')
+        self.useFixture(fixtures.MonkeyPatch(
+            'sys.stdout', self.useFixture(
+                fixtures.StringStream('stdout')).stream))
+        self.assertEqual(0, manage.main(
+            ['sim', 'generate', '--snapshot', src, '-o', out, '--events',
+             '30', '--flavor-mix', 'big=1', '--lifetime', '10']))
+        events = workload.load(out)
+        self.assertEqual(60, len(events))
+        self.assertEqual({'big'}, {e['flavor'] for e in events
+                                   if e['action'] == 'create'})
+
+    def test_generate_needs_flavors(self):
+        src = self._write('s.json', {'providers': []})
+        stderr = self.useFixture(fixtures.StringStream('stderr'))
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr.stream))
+        self.assertEqual(1, manage.main(
+            ['sim', 'generate', '--snapshot', src, '-o',
+             os.path.join(self.tmp, 'w.jsonl')]))
+        self.assertIn('no flavors', stderr.getDetails()['stderr'].as_text())
