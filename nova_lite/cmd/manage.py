@@ -145,8 +145,12 @@ def _build_api_db_and_db(categories):
 
 
 def build_parser():
-    parser = common.Parser(prog='nova-lite-manage',
-                     description='Manage nova_lite databases and cells.')
+    # NOTE(sim): no abbreviations of the global options, so that a
+    # command's own ``--config`` (sim run) is not taken for an
+    # abbreviation of --config-file or --config-dir.
+    parser = common.Parser(prog='nova-lite-manage', allow_abbrev=False,
+                           description='Manage nova_lite databases and '
+                           'cells.')
     parser.add_argument('--config-file', action='append', default=[],
                         metavar='PATH', help='configuration file (repeatable)')
     parser.add_argument('--config-dir', metavar='DIR',

@@ -7,7 +7,7 @@
     sim generate --snapshot S -o TRACE [--events N] [--rate R]
                  [--lifetime S] [--flavor-mix NAME=W,...] [--seed N]
     sim run --snapshot S --workload W --config A.conf [--config B.conf]
-            [-o REPORT] [--seed N]
+            [-o DIR] [--seed N] [--samples N]
 
 Auth of ``import`` is the OpenStack client's: ``--os-token``, or
 ``--os-auth-url`` with ``--os-username``, ``--os-password``,
@@ -18,10 +18,15 @@ environment variable.
 import json
 import os
 import sys
+import tempfile
 
 from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
+from nova_lite import objects
+from nova_lite.sim import config as sim_config
 from nova_lite.sim import importer
+from nova_lite.sim import report
+from nova_lite.sim import runner
 from nova_lite.sim import snapshot
 from nova_lite.sim import workload
 
@@ -95,6 +100,69 @@ def _build_generate(acts):
     gen.set_defaults(func=sim_generate)
 
 
+def sim_run(args):
+    objects.register_all()
+    try:
+        doc = snapshot.load(args.snapshot)
+        events = workload.load(args.workload)
+        runner.check_flavors(events, doc)
+        for path in args.config:
+            sim_config.read(path)
+    except (snapshot.SnapshotError, workload.WorkloadError,
+            sim_config.ConfigError, OSError) as err:
+        raise CommandError(str(err))
+    os.makedirs(args.output, exist_ok=True)
+    reports, taken = [], set()
+    with tempfile.TemporaryDirectory(prefix='nova-lite-sim-') as workdir:
+        seeded, refused = runner.seed_database(doc, workdir)
+        if refused:
+            print('WARNING: placement refused the usages of %d provider '
+                  'trees (over their inventory); they start empty'
+                  % refused, file=sys.stderr)
+        for path in args.config:
+            name = runner.run_name(path, taken)
+            try:
+                rep = runner.run_one(
+                    doc, events, path, seeded, workdir, name, args.seed,
+                    os.path.join(args.output, name + '.decisions.jsonl'),
+                    args.samples)
+            except sim_config.ConfigError as err:
+                raise CommandError(str(err))
+            _write(os.path.join(args.output, name + '.json'), rep)
+            reports.append(rep)
+            print('%s: %d placed, %d NoValidHost, %.1f decisions/s' % (
+                name, rep['placed'], rep['no_valid_host'],
+                rep['decisions_per_second'] or 0))
+    if len(reports) > 1:
+        comparison = report.compare(reports)
+        _write(os.path.join(args.output, 'comparison.json'), comparison)
+        print(report.format_table(comparison))
+    print('reports in %s' % args.output)
+
+
+def _write(path, doc):
+    with open(path, 'w') as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write('\n')
+
+
+def _build_run(acts):
+    run = acts.add_parser('run', help='replay a workload per configuration')
+    run.add_argument('--snapshot', required=True)
+    run.add_argument('--workload', required=True, metavar='TRACE')
+    run.add_argument('--config', action='append', required=True,
+                     metavar='CONF', help='a scheduler configuration file '
+                     '(repeat to compare)')
+    run.add_argument('-o', '--output', default='sim-report', metavar='DIR',
+                     help='where the reports go (default sim-report)')
+    run.add_argument('--seed', type=int, default=0,
+                     help='seeds every random draw of a run (default 0)')
+    run.add_argument('--samples', type=int, default=20,
+                     help='utilisation readings over the trace (default '
+                     '20)')
+    run.set_defaults(func=sim_run)
+
+
 def _add_auth(parser):
     for name, env in (('token', 'OS_TOKEN'), ('auth-url', 'OS_AUTH_URL'),
                       ('username', 'OS_USERNAME'),
@@ -128,9 +196,7 @@ def build_parser(categories):
                               parser_class=common.Parser)
     _build_import(acts)
     _build_generate(acts)
+    _build_run(acts)
     return acts
 
 
-def _print_json(doc, stream=sys.stdout):
-    json.dump(doc, stream, indent=1, sort_keys=True)
-    stream.write('\n')

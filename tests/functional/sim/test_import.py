@@ -133,3 +133,23 @@ class ImportCommandTest(testtools.TestCase):
             ['sim', 'generate', '--snapshot', src, '-o',
              os.path.join(self.tmp, 'w.jsonl')]))
         self.assertIn('no flavors', stderr.getDetails()['stderr'].as_text())
+
+    def test_run_refuses_an_unknown_flavor_before_running(self):
+        src = self._write('s.json', {'providers': [], 'flavors': [
+            {'name': 'small'}]})
+        trace = os.path.join(self.tmp, 'w.jsonl')
+        with open(trace, 'w') as f:
+            f.write(json.dumps({'time': 0, 'action': 'create', 'id': 'a',
+                                'flavor': 'huge'}) + '\n')
+        conf = os.path.join(self.tmp, 'a.conf')
+        with open(conf, 'w') as f:
+            f.write('[filter_scheduler]\n')
+        stderr = self.useFixture(fixtures.StringStream('stderr'))
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr.stream))
+        self.assertEqual(1, manage.main(
+            ['sim', 'run', '--snapshot', src, '--workload', trace,
+             '--config', conf, '-o', os.path.join(self.tmp, 'r')]))
+        self.assertEqual(
+            'ERROR: server a: flavor huge is not in the snapshot\n',
+            stderr.getDetails()['stderr'].as_text())
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'r')))
