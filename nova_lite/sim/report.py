@@ -55,6 +55,10 @@ def run_report(name, config_path, options, unknown, seed, replay, wall):
         'scheduler_seconds': round(sched, 3),
         'decisions_per_second': round(decisions / sched, 1) if sched else
         None,
+        'ms_per_decision': {
+            name: round(seconds * 1000 / decisions, 2) if decisions else None
+            for name, seconds in dict(
+                replay.phase_seconds, total=sched).items()},
         'timeline': metrics.timeline(results, replay.samples),
         'utilisation': (replay.samples[-1]['utilisation']
                         if replay.samples else {}),

@@ -109,24 +109,33 @@ class Replay:
         self.results = []       # one small record per create
         self.decisions = decisions  # a file for the full records, or None
         self.schedule_seconds = 0.0
+        # The scheduler's own split of its time (manager.Timings).
+        self.phase_seconds = dict.fromkeys(sched_manager.Timings.PHASES,
+                                           0.0)
         self.samples = []
+
+    def _schedule(self, spec, uuid):
+        started = time.perf_counter()
+        try:
+            return self.manager.schedule(
+                self.context, spec, [uuid], return_alternates=False,
+                return_decisions=True)[0][0]
+        finally:
+            self.schedule_seconds += time.perf_counter() - started
+            for name, seconds in (self.manager.last_timings or {}).items():
+                self.phase_seconds[name] += seconds
 
     def create(self, event):
         spec = request_spec(self.context, event, self.flavors)
         uuid = cloud.server_uuid(event['id'])
         record = {'time': event['time'], 'id': event['id']}
-        started = time.perf_counter()
         try:
-            selection = self.manager.schedule(
-                self.context, spec, [uuid], return_alternates=False,
-                return_decisions=True)[0][0]
+            selection = self._schedule(spec, uuid)
         except exception.NoValidHost as err:
-            self.schedule_seconds += time.perf_counter() - started
             record.update(result='NoValidHost',
                           reason=err.kwargs.get('reason') or str(err))
             self._write(record, err.kwargs.get('decision'))
             return record
-        self.schedule_seconds += time.perf_counter() - started
         node = selection.compute_node_uuid
         self.hosts.placed(node, uuid, spec.project_id)
         self.live[event['id']] = (node, spec.flavor)

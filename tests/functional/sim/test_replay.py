@@ -82,6 +82,10 @@ class ReplayTest(testtools.TestCase):
             self.assertEqual((60, 0), (rep['placed'],
                                        rep['no_valid_host']))
             self.assertEqual(HOSTS, rep['hosts'])
+            split = rep['ms_per_decision']
+            self.assertGreater(split['total'], 0)
+            self.assertLessEqual(split['placement'] + split['claims'],
+                                 split['total'])
         # Packing fills a few hosts and leaves the rest unused; spreading
         # uses every host and keeps their loads close.
         self.assertGreater(pack['hosts_never_used'], HOSTS // 2)
