@@ -132,3 +132,54 @@ class ReplayTest(testtools.TestCase):
         failed = [o for o in one['outcomes'] if o['result'] != 'placed']
         self.assertEqual(HOSTS + 2, len(failed))
         self.assertIn('placement', failed[0]['why'].lower())
+
+
+class NestedReplayTest(testtools.TestCase):
+    """A snapshot with a provider tree, a custom class, a trait and
+    usages: placement is seeded with all of them and the replay asks for
+    them as a flavor's extra specs would."""
+
+    ROOT = 'aaaaaaaa-0000-4000-8000-000000000001'
+    PF = 'aaaaaaaa-0000-4000-8000-000000000002'
+
+    def test_child_inventory_usages_and_traits_count(self):
+        self.useFixture(testing.ConfFixture())
+        tmp = self.useFixture(fixtures.TempDir()).path
+        doc = {'providers': [
+            {'uuid': self.ROOT, 'name': 'n1', 'traits': ['CUSTOM_FAST'],
+             'inventories': {'VCPU': {'total': 16},
+                             'MEMORY_MB': {'total': 16384}},
+             'usages': {'VCPU': 2}},
+            {'uuid': self.PF, 'name': 'n1_pf', 'parent_provider_uuid':
+             self.ROOT, 'inventories': {'CUSTOM_VF': {'total': 4}},
+             'usages': {'CUSTOM_VF': 1}}],
+            'flavors': [{'name': 'vf', 'vcpus': 1, 'ram': 512, 'extra_specs': {
+                'resources:CUSTOM_VF': '1',
+                'trait:CUSTOM_FAST': 'required'}}]}
+        paths = {}
+        for name, body in (('s.json', json.dumps(doc)),
+                           ('a.conf', '[filter_scheduler]\n')):
+            paths[name] = os.path.join(tmp, name)
+            with open(paths[name], 'w') as f:
+                f.write(body)
+        events = [{'time': i, 'action': 'create', 'id': 'v%d' % i,
+                   'flavor': 'vf'} for i in range(4)]
+        events += [{'time': 10, 'action': 'delete', 'id': 'v0'},
+                   {'time': 11, 'action': 'create', 'id': 'r',
+                    'resources': {'VCPU': 1, 'CUSTOM_VF': 1}}]
+        paths['w'] = os.path.join(tmp, 'w.jsonl')
+        with open(paths['w'], 'w') as f:
+            f.writelines(json.dumps(e) + '\n' for e in events)
+        self.useFixture(fixtures.MonkeyPatch(
+            'sys.stdout', self.useFixture(
+                fixtures.StringStream('stdout')).stream))
+        out = os.path.join(tmp, 'out')
+        self.assertEqual(0, manage.main(
+            ['sim', 'run', '--snapshot', paths['s.json'], '--workload',
+             paths['w'], '--config', paths['a.conf'], '-o', out]))
+        with open(os.path.join(out, 'a.json')) as f:
+            outcomes = json.load(f)['outcomes']
+        # 4 VFs, 1 in use before the trace: 3 fit; the delete frees one.
+        self.assertEqual(['placed'] * 3 + ['NoValidHost', 'placed'],
+                         [o['result'] for o in outcomes])
+        self.assertIn('no allocation candidates', outcomes[3]['why'])
