@@ -100,6 +100,8 @@ class Replay:
         self.manager = sched_manager.SchedulerManager(
             host='sim', placement=placement, host_manager=self.hosts)
         random.seed(seed)
+        # NOTE(sim): the chance scheduler keeps its own generator; seed it
+        # too (the handlers are built once per configuration).
         _filters, _weights, chance = self.manager._get_handlers()
         if chance is not None:
             chance.rng = random.Random(seed)
@@ -177,6 +179,8 @@ class Replay:
         return time.perf_counter() - started
 
     def _sample(self, until):
+        # NOTE(sim): one read of every provider's usage; the simulator's
+        # placement is nova_lite's, so its capacity extension is there.
         return metrics.sample(until, self.placement.get_capacity(),
                               set(self.hosts.hosts))
 

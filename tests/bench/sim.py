@@ -14,8 +14,9 @@ placement returns.
 Per configuration: decisions per second of scheduler time (the figure
 the simulator is judged by), wall time of the whole replay (usage
 samples included), and the scheduler's own split of a decision's time
-(``Timings``: ``db`` is the host manager, here in memory; ``placement``
-the candidates request; ``claims`` the claim in placement). Then a short
+(``host_states``: the host manager's fresh host state per candidate,
+from memory here; ``placement``: the candidates request; ``claims``: the
+claim in placement). Then a short
 replay under cProfile: the functions with the most own time, so the
 figure says where the time goes.
 """
@@ -128,5 +129,4 @@ def run(args):
             'target_decisions_per_second': 1000,
             'note': 'real scheduler manager and nova_lite placement '
                     '(SQLite, in process, through its WSGI app); '
-                    'ms per decision split by the scheduler\'s Timings '
-                    '(db = host states, in memory here)'}
+                    'ms per decision split by the scheduler\'s Timings'}
