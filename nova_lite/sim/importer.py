@@ -11,7 +11,7 @@ Placement since Queens serve, through public routes only::
 The compute API, when its URL is given, is read at ``COMPUTE_VERSION``
 (2.53: hypervisor ids are the provider uuids, and the hypervisor's
 sizes are still shown): ``/flavors/detail`` with each flavor's
-``os-extra-specs``, ``/os-aggregates`` and ``/os-hypervisors/detail``,
+``os-extra_specs``, ``/os-aggregates`` and ``/os-hypervisors/detail``,
 following ``*_links`` ``next`` pages.
 
 Credentials are given as the OpenStack client takes them (``--os-token``,
@@ -118,7 +118,7 @@ def read_compute(reader):
     flavors = reader.pages('/flavors/detail', 'flavors')
     for flavor in flavors:
         flavor['extra_specs'] = reader.get(
-            '/flavors/%s/os-extra-specs' % flavor['id'])['extra_specs']
+            '/flavors/%s/os-extra_specs' % flavor['id'])['extra_specs']
     return {'flavors': flavors,
             'aggregates': reader.get('/os-aggregates')['aggregates'],
             'hypervisors': reader.pages('/os-hypervisors/detail',

@@ -41,8 +41,8 @@ class ReadComputeTest(testtools.TestCase):
             base + '/flavors/detail?m=1': {'flavors': [
                 {'id': '2', 'name': 'b', 'vcpus': 2, 'ram': 128,
                  'disk': 2}]},
-            base + '/flavors/1/os-extra-specs': {'extra_specs': {}},
-            base + '/flavors/2/os-extra-specs': {
+            base + '/flavors/1/os-extra_specs': {'extra_specs': {}},
+            base + '/flavors/2/os-extra_specs': {
                 'extra_specs': {'resources:CUSTOM_X': '1'}},
             base + '/os-aggregates': {'aggregates': []},
             base + '/os-hypervisors/detail': {'hypervisors': [
