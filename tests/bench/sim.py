@@ -12,13 +12,14 @@ which shows how much of a decision's cost follows the number of hosts
 placement returns.
 
 Per configuration: decisions per second of scheduler time (the figure
-the simulator is judged by), wall time of the whole replay (usage
-samples included), and the scheduler's own split of a decision's time
-(``host_states``: the host manager's fresh host state per candidate,
-from memory here; ``placement``: the candidates request; ``claims``: the
-claim in placement). Then a short
-replay under cProfile: the functions with the most own time, so the
-figure says where the time goes.
+the simulator is judged by), decisions per second of process CPU time
+over the whole replay (usage samples included; steadier on a shared
+machine), wall time of the whole replay, and the scheduler's own split
+of a decision's time (``host_states``: the host manager's fresh host
+state per candidate, from memory here; ``placement``: the candidates
+request; ``claims``: the claim in placement). Then a short replay under
+cProfile: the functions with the most own time, so the figure says where
+the time goes.
 """
 
 import cProfile
@@ -109,13 +110,19 @@ def run(args):
             paths[name] = os.path.join(workdir, name + '.conf')
             with open(paths[name], 'w') as f:
                 f.write(text)
+            cpu0 = time.process_time()
             rep = runner.run_one(doc, events, paths[name], seeded, workdir,
                                  name, samples=5)
+            cpu = time.process_time() - cpu0
             reports.append(rep)
             row = {'hosts': hosts, 'config': name,
                    'creates': rep['creates'], 'placed': rep['placed'],
                    'decisions_per_second': rep['decisions_per_second'],
                    'replay_wall_s': rep['wall_seconds'],
+                   # The whole replay's process CPU (usage samples
+                   # included): steadier than wall time on a busy machine.
+                   'decisions_per_cpu_second': round(
+                       rep['creates'] / cpu, 1) if cpu else None,
                    'seed_placement_s': round(seed_seconds, 1),
                    'load_avg_1m': os.getloadavg()[0]}
             for phase, ms in rep['ms_per_decision'].items():
