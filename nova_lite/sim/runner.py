@@ -99,6 +99,9 @@ class Replay:
         self.hosts = cloud.SimHostManager(doc)
         self.manager = sched_manager.SchedulerManager(
             host='sim', placement=placement, host_manager=self.hosts)
+        # What the scheduler service does once started (handlers built,
+        # the start-up heap kept out of the collector's full passes).
+        self.manager.post_start_hook()
         random.seed(seed)
         # NOTE(sim): the chance scheduler keeps its own generator; seed it
         # too (the handlers are built once per configuration).
