@@ -10,6 +10,7 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     cell_v2 map_cell0 | create_cell | list_cells | update_cell |
             delete_cell | discover_hosts | list_hosts | delete_host
     scheduler explain SERVER [--json]
+    sim import | generate | run  (doc/simulation.md)
     notifications listen [--topic T] [--pool P] [--json] [--count N]
                          [--timeout S]
     api openapi --service compute|image|network|placement [--missing]
@@ -38,6 +39,7 @@ from nova_lite.cmd import manage_cell_v2
 from nova_lite.cmd import manage_notifications
 from nova_lite.cmd import manage_placement
 from nova_lite.cmd import manage_scheduler
+from nova_lite.cmd import manage_sim
 from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
 from nova_lite import conf as nl_conf
@@ -143,8 +145,12 @@ def _build_api_db_and_db(categories):
 
 
 def build_parser():
-    parser = common.Parser(prog='nova-lite-manage',
-                     description='Manage nova_lite databases and cells.')
+    # NOTE(sim): no abbreviations of the global options, so that a
+    # command's own ``--config`` (sim run) is not taken for an
+    # abbreviation of --config-file or --config-dir.
+    parser = common.Parser(prog='nova-lite-manage', allow_abbrev=False,
+                           description='Manage nova_lite databases and '
+                           'cells.')
     parser.add_argument('--config-file', action='append', default=[],
                         metavar='PATH', help='configuration file (repeatable)')
     parser.add_argument('--config-dir', metavar='DIR',
@@ -155,6 +161,7 @@ def build_parser():
     _build_api_db_and_db(categories)
     manage_cell_v2.build_parser(categories)
     manage_scheduler.build_parser(categories)
+    manage_sim.build_parser(categories)
     manage_notifications.build_parser(categories)
     manage_api.build_parser(categories)
     return parser

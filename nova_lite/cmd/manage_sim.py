@@ -1,0 +1,202 @@
+"""nova-lite-manage sim: what-if scheduling (doc/simulation.md).
+
+::
+
+    sim import (--placement-url URL [--compute-url URL] [auth] |
+                --from-json FILE) -o SNAPSHOT
+    sim generate --snapshot S -o TRACE [--events N] [--rate R]
+                 [--lifetime S] [--flavor-mix NAME=W,...] [--seed N]
+    sim run --snapshot S --workload W --config A.conf [--config B.conf]
+            [-o DIR] [--seed N] [--samples N]
+
+Auth of ``import`` is the OpenStack client's: ``--os-token``, or
+``--os-auth-url`` with ``--os-username``, ``--os-password``,
+``--os-project-name`` (and the domains), each defaulting to its ``OS_*``
+environment variable.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+from nova_lite.cmd import manage_common as common
+from nova_lite.cmd.manage_common import CommandError
+from nova_lite import objects
+from nova_lite.sim import config as sim_config
+from nova_lite.sim import importer
+from nova_lite.sim import report
+from nova_lite.sim import runner
+from nova_lite.sim import snapshot
+from nova_lite.sim import workload
+
+
+def _env(name, default=None):
+    return os.environ.get(name, default)
+
+
+def _token(args):
+    if args.os_auth_url:
+        return importer.keystone_token(
+            args.os_auth_url, args.os_username, args.os_password,
+            args.os_project_name, args.os_user_domain_name,
+            args.os_project_domain_name)
+    return args.os_token or 'admin'
+
+
+def sim_import(args):
+    try:
+        if args.from_json:
+            doc = snapshot.load(args.from_json)
+        elif args.placement_url:
+            doc = importer.import_cloud(args.placement_url, _token(args),
+                                        args.compute_url)
+        else:
+            raise CommandError('Give --placement-url or --from-json.',
+                               code=2)
+    except (snapshot.SnapshotError, importer.SourceError, OSError) as err:
+        raise CommandError(str(err))
+    snapshot.save(doc, args.output)
+    print('%d providers (%d hosts), %d flavors, %d aggregates, '
+          '%d hypervisors -> %s' % (
+              len(doc['providers']), len(snapshot.hosts(doc)),
+              len(doc['flavors']), len(doc['aggregates']),
+              len(doc['hypervisors']), args.output))
+
+
+def sim_generate(args):
+    try:
+        doc = snapshot.load(args.snapshot)
+        names = [f['name'] for f in doc['flavors']]
+        if not names:
+            raise CommandError('The snapshot has no flavors to draw from '
+                               '(import with --compute-url, or add them).')
+        mix = workload.parse_mix(args.flavor_mix, names)
+        events = workload.generate(mix, args.events, args.rate,
+                                   args.lifetime, args.projects, args.seed)
+        workload.save(events, args.output)
+    except (snapshot.SnapshotError, workload.WorkloadError, OSError) as err:
+        raise CommandError(str(err))
+    print('%d events (%d creates) -> %s' % (
+        len(events), args.events, args.output))
+
+
+def _build_generate(acts):
+    gen = acts.add_parser('generate', help='write a synthetic workload')
+    gen.add_argument('--snapshot', required=True,
+                     help='its flavors are drawn from')
+    gen.add_argument('-o', '--output', required=True, metavar='TRACE')
+    gen.add_argument('--events', type=int, default=1000,
+                     help='servers created (default 1000)')
+    gen.add_argument('--rate', type=float, default=1.0,
+                     help='mean creates per simulated second (default 1)')
+    gen.add_argument('--lifetime', type=float, default=0,
+                     help='mean seconds a server lives (exponential); 0 '
+                     '(default): never deleted')
+    gen.add_argument('--flavor-mix', metavar='NAME=WEIGHT,...',
+                     help='default: every flavor of the snapshot, equally')
+    gen.add_argument('--projects', type=int, default=1)
+    gen.add_argument('--seed', type=int, default=0)
+    gen.set_defaults(func=sim_generate)
+
+
+def sim_run(args):
+    objects.register_all()
+    try:
+        doc = snapshot.load(args.snapshot)
+        events = workload.load(args.workload)
+        runner.check_flavors(events, doc)
+        for path in args.config:
+            sim_config.read(path)
+    except (snapshot.SnapshotError, workload.WorkloadError,
+            sim_config.ConfigError, OSError) as err:
+        raise CommandError(str(err))
+    os.makedirs(args.output, exist_ok=True)
+    reports, taken = [], set()
+    with tempfile.TemporaryDirectory(prefix='nova-lite-sim-') as workdir:
+        seeded, refused = runner.seed_database(doc, workdir)
+        if refused:
+            print('WARNING: placement refused the usages of %d provider '
+                  'trees (over their inventory); they start empty'
+                  % refused, file=sys.stderr)
+        for path in args.config:
+            name = runner.run_name(path, taken)
+            try:
+                rep = runner.run_one(
+                    doc, events, path, seeded, workdir, name, args.seed,
+                    os.path.join(args.output, name + '.decisions.jsonl'),
+                    args.samples)
+            except sim_config.ConfigError as err:
+                raise CommandError(str(err))
+            _write(os.path.join(args.output, name + '.json'), rep)
+            reports.append(rep)
+            print('%s: %d placed, %d NoValidHost, %.1f decisions/s' % (
+                name, rep['placed'], rep['no_valid_host'],
+                rep['decisions_per_second'] or 0))
+    if len(reports) > 1:
+        comparison = report.compare(reports)
+        _write(os.path.join(args.output, 'comparison.json'), comparison)
+        print(report.format_table(comparison))
+    print('reports in %s' % args.output)
+
+
+def _write(path, doc):
+    with open(path, 'w') as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write('\n')
+
+
+def _build_run(acts):
+    run = acts.add_parser('run', help='replay a workload per configuration')
+    run.add_argument('--snapshot', required=True)
+    run.add_argument('--workload', required=True, metavar='TRACE')
+    run.add_argument('--config', action='append', required=True,
+                     metavar='CONF', help='a scheduler configuration file '
+                     '(repeat to compare)')
+    run.add_argument('-o', '--output', default='sim-report', metavar='DIR',
+                     help='where the reports go (default sim-report)')
+    run.add_argument('--seed', type=int, default=0,
+                     help='seeds every random draw of a run (default 0)')
+    run.add_argument('--samples', type=int, default=20,
+                     help='utilisation readings over the trace (default '
+                     '20)')
+    run.set_defaults(func=sim_run)
+
+
+def _add_auth(parser):
+    for name, env in (('token', 'OS_TOKEN'), ('auth-url', 'OS_AUTH_URL'),
+                      ('username', 'OS_USERNAME'),
+                      ('password', 'OS_PASSWORD'),
+                      ('project-name', 'OS_PROJECT_NAME')):
+        parser.add_argument('--os-' + name, default=_env(env),
+                            help='default: $%s' % env)
+    parser.add_argument('--os-user-domain-name',
+                        default=_env('OS_USER_DOMAIN_NAME', 'Default'))
+    parser.add_argument('--os-project-domain-name',
+                        default=_env('OS_PROJECT_DOMAIN_NAME', 'Default'))
+
+
+def _build_import(acts):
+    imp = acts.add_parser('import', help='write a snapshot of a cloud')
+    src = imp.add_mutually_exclusive_group(required=True)
+    src.add_argument('--placement-url', help='any Placement API endpoint')
+    src.add_argument('--from-json', metavar='FILE',
+                     help='a snapshot-shaped JSON file (validated, filled)')
+    imp.add_argument('--compute-url',
+                     help='compute API endpoint (flavors, aggregates, '
+                     'hypervisors)')
+    _add_auth(imp)
+    imp.add_argument('-o', '--output', required=True, metavar='SNAPSHOT')
+    imp.set_defaults(func=sim_import)
+
+
+def build_parser(categories):
+    sim = categories.add_parser('sim', help='what-if scheduling')
+    acts = sim.add_subparsers(dest='action', required=True, metavar='ACTION',
+                              parser_class=common.Parser)
+    _build_import(acts)
+    _build_generate(acts)
+    _build_run(acts)
+    return acts
+
+
