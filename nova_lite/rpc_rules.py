@@ -79,6 +79,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite.objects import base as objects_base
 
 LOG = logging.getLogger(__name__)
 
@@ -95,6 +96,8 @@ _LOCK = threading.Lock()
 _CHANGED = threading.Condition(_LOCK)
 _HELD = []
 _IDS = itertools.count(1)
+# Where a versioned object's primitive keeps its fields.
+_DATA_KEY = objects_base.NovaLiteObject.OBJ_SERIAL_NAMESPACE + '.data'
 # The arguments that name the instances a message is about.
 _INSTANCE_ARGS = ('instance', 'instance_uuid', 'instance_uuids',
                   'instances', 'build_requests')
@@ -134,7 +137,7 @@ def _uuid_of(value):
         return value
     if isinstance(value, dict):
         # A versioned object's primitive (what a server receives).
-        data = value.get('nova_object.data', value)
+        data = value.get(_DATA_KEY, value)
         return data.get('uuid') or data.get('instance_uuid')
     return getattr(value, 'uuid', None) or getattr(
         value, 'instance_uuid', None)
@@ -145,9 +148,9 @@ def _instance_uuids(args):
         value = (args or {}).get(name)
         if value is None:
             continue
-        if isinstance(value, dict) and 'nova_object.data' in value:
-            # A list object's primitive.
-            value = value['nova_object.data'].get('objects', [value])
+        if isinstance(value, dict) and _DATA_KEY in value:
+            # An object list's primitive holds its members in 'objects'.
+            value = value[_DATA_KEY].get('objects', [value])
         values = value if isinstance(value, (list, tuple)) else [value]
         for item in values:
             found = _uuid_of(item)
