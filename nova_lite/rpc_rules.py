@@ -68,7 +68,9 @@ At ``dispatch`` (the server received the message):
 
 Held messages are listed (:func:`held`), waited for (:func:`wait_held`)
 and released (:func:`release`); :func:`clear` removes every rule and lets
-every held message go (or discards them).
+every held message go (or discards them). In a running lab the services
+take rules over the bus (:mod:`nova_lite.baserpc`, ``nova-lite-manage
+chaos``); those messages are never matched.
 """
 
 import itertools
@@ -84,6 +86,10 @@ from nova_lite.objects import base as objects_base
 LOG = logging.getLogger(__name__)
 
 ACTIONS = ('hold', 'delay', 'drop', 'duplicate', 'fail')
+# The base API's methods that manage the rules themselves
+# (nova_lite.baserpc): never matched, so a rule cannot keep
+# ``nova-lite-manage chaos clear`` from reaching a service.
+CONTROL_METHODS = frozenset(('chaos_add', 'chaos_list', 'chaos_clear'))
 POINTS = ('send', 'dispatch')
 ERRORS = ('timeout', 'remote')
 MATCH_FIELDS = ('bus', 'topic', 'server', 'method', 'instance')
@@ -335,6 +341,8 @@ def _take(message):
     """The first live rule matching ``message`` (its budget spent by one),
     or None. Spent and expired rules are dropped on the way."""
     global RULES
+    if message.method in CONTROL_METHODS:
+        return None
     now = time.monotonic()
     with _LOCK:
         chosen = None
