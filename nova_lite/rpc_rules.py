@@ -357,7 +357,7 @@ def _take(message):
         if len(live) != len(RULES):
             RULES = live
     if chosen is not None:
-        LOG.warning('RPC rule %d: %s %s', chosen.id, chosen.action,
+        LOG.info('RPC rule %d: %s %s', chosen.id, chosen.action,
                     message.describe())
     return chosen
 

@@ -408,7 +408,7 @@ class IntegratedFixture(fixtures.Fixture):
 
     def stop_heartbeats(self, host):
         """The compute of ``host`` heartbeats no more (until restarted)."""
-        self.computes[host].report_state = lambda: None
+        self.computes[host].stop_heartbeats()
 
     def compute_down(self, host):
         """Make the compute of ``host`` look down at once: its heartbeats

@@ -79,6 +79,31 @@ class DeleteDuringBuildTestCase(RaceTestCase):
         self.assertEqual((1, 1, 512), self.quota_used())
 
 
+class DeleteDuringSpawnTestCase(RaceTestCase):
+    """The delete arrives while the compute is spawning: the guest exists,
+    the build has not recorded its end yet.
+
+    As in Nova, the compute runs one operation on an instance at a time,
+    so the terminate waits for the build: with casts turned into calls
+    the API's delete would wait with it, so this test keeps real casts.
+    """
+
+    cast_as_call = False
+
+    def test_delete_while_spawning_leaves_no_guest(self):
+        self.cloud.add_rule('hold', method='build_finish', bus='cell1',
+                            count=1)
+        server = self.cloud.create_server()
+        self.cloud.wait_held(method='build_finish', instance=server['id'])
+        self.assertEqual([server['id']], self.guests())
+        response = self.cloud.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        self.cloud.release(method='build_finish')
+        self.cloud.wait_until_deleted(server['id'])
+        self.cloud.wait_for_builds()
+        self.assert_nothing_left(server['id'])
+
+
 class DroppedBuildTestCase(RaceTestCase):
     """The build cast to the compute is lost.
 
