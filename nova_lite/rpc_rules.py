@@ -67,7 +67,8 @@ At ``dispatch`` (the server received the message):
   call gets it back, a cast's failure is only logged.
 
 Held messages are listed (:func:`held`), waited for (:func:`wait_held`)
-and released (:func:`release`); :func:`clear` removes every rule and lets
+and released (:func:`release`); :func:`wait_spent` waits until a rule has
+acted its ``count`` times; :func:`clear` removes every rule and lets
 every held message go (or discards them). In a running lab the services
 take rules over the bus (:mod:`nova_lite.baserpc`, ``nova-lite-manage
 chaos``); those messages are never matched.
@@ -317,6 +318,23 @@ def wait_held(timeout=10.0, poll=None, **match):
             _CHANGED.wait(min(left, 0.05))
 
 
+def wait_spent(rule_id, timeout=10.0):
+    """Wait until rule ``rule_id`` has acted its ``count`` times (or
+    expired, or was removed); AssertionError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    with _CHANGED:
+        while True:
+            now = time.monotonic()
+            if not any(r.id == rule_id and not r.expired(now)
+                       for r in RULES):
+                return
+            left = deadline - now
+            if left <= 0:
+                raise AssertionError('rule %d still active: %s' % (
+                    rule_id, [r.describe() for r in RULES]))
+            _CHANGED.wait(min(left, 0.05))
+
+
 def release(discard=False, **match):
     """Let the held messages matching ``match`` go on (or discard them);
     returns how many. A held cast at send leaves from this thread."""
@@ -356,6 +374,7 @@ def _take(message):
         live = tuple(r for r in RULES if not r.expired(now))
         if len(live) != len(RULES):
             RULES = live
+            _CHANGED.notify_all()
     if chosen is not None:
         LOG.info('RPC rule %d: %s %s', chosen.id, chosen.action,
                     message.describe())

@@ -87,6 +87,10 @@ class Rules(fixtures.Fixture):
         return _harness_view(rpc_rules.wait_held(
             timeout=timeout, **_engine_match(match)))
 
+    def wait_spent(self, rule_id, timeout=10.0):
+        """Wait until the rule has acted its ``count`` times."""
+        rpc_rules.wait_spent(rule_id, timeout=timeout)
+
     def release(self, discard=False, **match):
         return rpc_rules.release(discard=discard, **_engine_match(match))
 

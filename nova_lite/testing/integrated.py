@@ -385,6 +385,11 @@ class IntegratedFixture(fixtures.Fixture):
         and return it described."""
         return self.chaos.wait_held(timeout=timeout, **match)
 
+    def wait_spent(self, rule_id, timeout=10.0):
+        """Wait until rule ``rule_id`` has acted its ``count`` times (a
+        dropped or failed message has met its rule)."""
+        self.chaos.wait_spent(rule_id, timeout=timeout)
+
     def release(self, discard=False, **match):
         """Let the held messages matching ``match`` go (a held cast leaves
         from this thread: with cast-as-call, once it was handled)."""

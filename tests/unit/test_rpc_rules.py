@@ -185,6 +185,15 @@ class RulesTestCase(testtools.TestCase):
         self.assertRaises(ValueError, rpc_rules.add, 'drop', count=0)
         self.assertEqual((), rpc_rules.RULES)
 
+    def test_wait_spent(self):
+        rule = rpc_rules.add('drop', method='echo', count=2)
+        self.cast('1')
+        self.assertRaises(AssertionError, rpc_rules.wait_spent, rule,
+                          timeout=0.1)
+        self.cast('2')
+        rpc_rules.wait_spent(rule, timeout=1)
+        self.assertEqual([], rpc_rules.rules())
+
     def test_wait_held_times_out(self):
         self.assertRaises(AssertionError, rpc_rules.wait_held, timeout=0.1,
                           method='echo')

@@ -250,3 +250,37 @@ class SchedulingFailuresTestCase(RaceTestCase):
         self.assertIn('ComputeFilter removed 1 of 1 host',
                       shown['fault']['message'])
         self.assertEqual({}, self.cloud.allocations(server['id']))
+
+
+class RescheduleConductorFailsTestCase(RaceTestCase):
+    """The spawn fails and the cell conductor fails the reschedule before
+    handling it (as a conductor that dies with the message taken).
+
+    As in Nova, the compute gave its allocation back and handed the
+    instance to the conductor (task ``scheduling``, no host) before the
+    cast, so the instance stays BUILD holding nothing in placement, and
+    counting against quota until the user deletes it.
+    """
+
+    cast_as_call = False
+    flags = {'fake_driver': {'fail_every_nth_spawn': 1}}
+
+    def test_failed_reschedule_holds_nothing(self):
+        self.cloud.start_compute('host2')
+        rule = self.cloud.add_rule('fail', at='dispatch',
+                                   method='build_instances', bus='cell1',
+                                   count=1)
+        server = self.cloud.create_server()
+        self.cloud.wait_spent(rule)
+        self.cloud.wait_for_builds()
+        shown = self.cloud.get_server(server['id'])
+        self.assertEqual(('BUILD', 'scheduling', None),
+                         (shown['status'], shown['OS-EXT-STS:task_state'],
+                          shown['OS-EXT-SRV-ATTR:host']))
+        self.assertEqual({}, self.cloud.allocations(server['id']))
+        self.assertEqual([], self.guests('host1') + self.guests('host2'))
+        self.assertEqual((1, 1, 512), self.quota_used())
+        response = self.cloud.api.delete('/servers/%s' % server['id'])
+        self.assertEqual(204, response.status, response)
+        self.cloud.wait_until_deleted(server['id'])
+        self.assertEqual((0, 0, 0), self.quota_used())
