@@ -34,7 +34,8 @@ arguments: ``instance``, ``instance_uuid``, ``instance_uuids``,
 ``instances``, ``build_requests``) is either None (anything) or must be
 equal. A rule applies to its next ``count`` matches (None: every match)
 and, with ``window`` seconds, only until that long after it was added;
-a spent or expired rule removes itself.
+a spent or expired rule removes itself. One rule acts on a message: the
+oldest live rule that matches it.
 
 What a rule does
 ----------------
@@ -93,7 +94,6 @@ ACTIONS = ('hold', 'delay', 'drop', 'duplicate', 'fail')
 CONTROL_METHODS = frozenset(('chaos_add', 'chaos_list', 'chaos_clear'))
 POINTS = ('send', 'dispatch')
 ERRORS = ('timeout', 'remote')
-MATCH_FIELDS = ('bus', 'topic', 'server', 'method', 'instance')
 
 # The active rules, oldest first. Replaced (never mutated) under _LOCK so
 # the hot path reads it without a lock: empty means no rule at all.
