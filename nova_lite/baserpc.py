@@ -10,16 +10,17 @@ knowing its manager:
 * ``report_state(context)`` (cast, or fanout to every service on a topic):
   heartbeat into the services table now instead of at the next interval,
   logging one line under the caller's request id.
-* ``chaos_add(context, rule)``, ``chaos_clear(context, discard)`` (casts,
-  usually fanout) and ``chaos_list(context)`` (call): the RPC rules of the
-  service's process (:mod:`nova_lite.rpc_rules`), for ``nova-lite-manage
-  chaos`` in a running lab. The bus is trusted: whoever can send on it
+* ``chaos_add(context, rule)``, ``chaos_release(context, match,
+  discard)``, ``chaos_clear(context, discard)`` (casts, usually fanout)
+  and ``chaos_list(context)`` (call): the RPC rules of the service's
+  process (:mod:`nova_lite.rpc_rules`), for ``nova-lite-manage chaos`` in
+  a running lab. The bus is trusted: whoever can send on it
   can already cast any method to any service.
 
 Version history:
 
 * 1.0 - Initial version: ping, report_state.
-* 1.1 - chaos_add, chaos_list, chaos_clear.
+* 1.1 - chaos_add, chaos_list, chaos_release, chaos_clear.
 """
 
 import oslo_messaging as messaging
@@ -61,6 +62,14 @@ class BaseAPI:
         cctxt = self.client.prepare(server=server, fanout=fanout)
         cctxt.cast(context, 'chaos_add', rule=rule)
 
+    def chaos_release(self, context, match, discard=False, server=None,
+                      fanout=True):
+        """Let go (or discard) the held messages matching ``match`` (the
+        fields of :func:`nova_lite.rpc_rules.held`) in every service on
+        the topic, or in one."""
+        cctxt = self.client.prepare(server=server, fanout=fanout)
+        cctxt.cast(context, 'chaos_release', match=match, discard=discard)
+
     def chaos_clear(self, context, discard=False, server=None, fanout=True):
         """Remove every rule (and release or discard what they hold) in
         every service on the topic, or in one."""
@@ -97,6 +106,9 @@ class BaseRPC:
         except (TypeError, ValueError) as exc:
             LOG.warning('RPC rule refused: %s (%s)', exc, rule)
             return None
+
+    def chaos_release(self, context, match, discard=False):
+        return rpc_rules.release(discard=discard, **match)
 
     def chaos_clear(self, context, discard=False):
         return rpc_rules.clear(discard=discard)

@@ -91,7 +91,8 @@ ACTIONS = ('hold', 'delay', 'drop', 'duplicate', 'fail')
 # The base API's methods that manage the rules themselves
 # (nova_lite.baserpc): never matched, so a rule cannot keep
 # ``nova-lite-manage chaos clear`` from reaching a service.
-CONTROL_METHODS = frozenset(('chaos_add', 'chaos_list', 'chaos_clear'))
+CONTROL_METHODS = frozenset(('chaos_add', 'chaos_list', 'chaos_clear',
+                             'chaos_release'))
 POINTS = ('send', 'dispatch')
 ERRORS = ('timeout', 'remote')
 

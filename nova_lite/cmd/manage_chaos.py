@@ -7,11 +7,13 @@ functional test::
 
     nova-lite-manage chaos add drop --method build_and_run_instance --count 1
     nova-lite-manage chaos list [--json] [--timeout S]
+    nova-lite-manage chaos release [--method M] [--server H] [--instance U]
+                                   [--discard]
     nova-lite-manage chaos clear [--discard]
 
 Run it with the lab's API-level configuration (``[DEFAULT]
 transport_url`` is the API bus, ``[api_database] connection`` names the
-cells). ``add`` and ``clear`` are fanout casts to the conductors,
+cells). ``add``, ``release`` and ``clear`` are fanout casts to the conductors,
 schedulers and computes of the API bus and of every cell's bus: each
 service that consumes gets them, a stopped one does not (it starts with
 no rule). ``list`` asks every service of every cell's ``services`` table
@@ -80,6 +82,18 @@ def add(args):
     buses = _fanout(lambda api, ctxt: api.chaos_add(ctxt, rule))
     print('Rule %s sent to the services of bus(es) %s.'
           % (jsonutils.dumps(rule, sort_keys=True), ', '.join(buses)))
+    return 0
+
+
+def release(args):
+    match = {name: getattr(args, name) for name in
+             ('method', 'server', 'instance', 'topic')
+             if getattr(args, name) is not None}
+    buses = _fanout(lambda api, ctxt: api.chaos_release(
+        ctxt, match, discard=args.discard))
+    print('Held messages matching %s %s on bus(es) %s.'
+          % (jsonutils.dumps(match, sort_keys=True),
+             'discarded' if args.discard else 'released', ', '.join(buses)))
     return 0
 
 
@@ -178,6 +192,13 @@ def build_parser(categories):
     list_p.add_argument('--timeout', type=int, default=5,
                         help='seconds to wait for each service')
     list_p.set_defaults(func=list_rules)
+    release_p = acts.add_parser('release', help='let held messages go')
+    for name in ('topic', 'server', 'method', 'instance'):
+        release_p.add_argument('--' + name, help='only those of this %s'
+                               % name)
+    release_p.add_argument('--discard', action='store_true',
+                           help='drop them instead')
+    release_p.set_defaults(func=release)
     clear_p = acts.add_parser('clear', help='remove every rule everywhere')
     clear_p.add_argument('--discard', action='store_true',
                          help='drop the held messages instead of '

@@ -7,12 +7,15 @@ count of copies says how many services got it.
 
 import contextlib
 import io
+import threading
 import time
 
 import testtools
 
+from nova_lite import baserpc
 from nova_lite.cmd import manage
 from nova_lite.cmd.manage_common import CommandError
+from nova_lite import context as nl_context
 from nova_lite import rpc_rules
 from nova_lite.testing import integrated
 
@@ -61,6 +64,23 @@ class ManageChaosTestCase(testtools.TestCase):
         code, out = self.manage('chaos', 'clear')
         self.assertEqual(0, code)
         self.wait_rules(0)
+
+    def test_release_lets_a_held_call_go(self):
+        self.manage('chaos', 'add', 'hold', '--method', 'ping', '--count',
+                    '1')
+        self.wait_rules(SERVICES)
+        answers = []
+        api = baserpc.BaseAPI('compute', transport=self.cloud.computes[
+            'host1'].transport)
+        caller = threading.Thread(target=lambda: answers.append(api.ping(
+            nl_context.get_admin_context(), 'x', server='host1',
+            timeout=5)['arg']))
+        caller.start()
+        self.cloud.wait_held(method='ping')
+        code, out = self.manage('chaos', 'release', '--method', 'ping')
+        self.assertEqual(0, code)
+        caller.join(5)
+        self.assertEqual(['x'], answers)
 
     def test_invalid_rule_is_refused_before_sending(self):
         self.assertRaises(SystemExit, self.manage, 'chaos', 'add', 'melt')
