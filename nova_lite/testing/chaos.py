@@ -12,9 +12,10 @@ Buses are named as the harness names them: ``'api'`` for the API bus, a
 cell's name for its bus (the engine knows a bus by its virtual host,
 empty for the API bus of the harness).
 
-The fake clock freezes ``oslo_utils.timeutils.utcnow``, which every
-timestamp of nova_lite comes from (``created_at``, heartbeats'
-``last_seen_up``, liveness, build timeouts), and moves it only when told.
+The fake clock freezes ``oslo_utils.timeutils.utcnow``, which the
+services' records take their time from (``created_at``, heartbeats'
+``last_seen_up``) as do liveness and build timeouts, and moves it only
+when told.
 Waits and periodic intervals measured with ``time.monotonic`` (the
 harness's polling, ``Manager._due``) are left alone: a test runs a
 periodic task on demand instead (``Manager.run_periodic_now``).
