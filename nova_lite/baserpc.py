@@ -10,21 +10,29 @@ knowing its manager:
 * ``report_state(context)`` (cast, or fanout to every service on a topic):
   heartbeat into the services table now instead of at the next interval,
   logging one line under the caller's request id.
+* ``chaos_add(context, rule)``, ``chaos_release(context, match,
+  discard)``, ``chaos_clear(context, discard)`` (casts, usually fanout)
+  and ``chaos_list(context)`` (call): the RPC rules of the service's
+  process (:mod:`nova_lite.rpc_rules`), for ``nova-lite-manage chaos`` in
+  a running lab. The bus is trusted: whoever can send on it
+  can already cast any method to any service.
 
 Version history:
 
 * 1.0 - Initial version: ping, report_state.
+* 1.1 - chaos_add, chaos_list, chaos_release, chaos_clear.
 """
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from nova_lite import rpc
+from nova_lite import rpc_rules
 
 LOG = logging.getLogger(__name__)
 
 NAMESPACE = 'baseapi'
-VERSION = '1.0'
+VERSION = '1.1'
 
 
 class BaseAPI:
@@ -47,6 +55,32 @@ class BaseAPI:
         cctxt = self.client.prepare(server=server, fanout=fanout)
         cctxt.cast(context, 'report_state')
 
+    def chaos_add(self, context, rule, server=None, fanout=True):
+        """Add ``rule`` (the keyword arguments of
+        :func:`nova_lite.rpc_rules.add`, ``action`` included) in every
+        service on the topic (``fanout``) or in one (``server``)."""
+        cctxt = self.client.prepare(server=server, fanout=fanout)
+        cctxt.cast(context, 'chaos_add', rule=rule)
+
+    def chaos_release(self, context, match, discard=False, server=None,
+                      fanout=True):
+        """Let go (or discard) the held messages matching ``match`` (the
+        fields of :func:`nova_lite.rpc_rules.held`) in every service on
+        the topic, or in one."""
+        cctxt = self.client.prepare(server=server, fanout=fanout)
+        cctxt.cast(context, 'chaos_release', match=match, discard=discard)
+
+    def chaos_clear(self, context, discard=False, server=None, fanout=True):
+        """Remove every rule (and release or discard what they hold) in
+        every service on the topic, or in one."""
+        cctxt = self.client.prepare(server=server, fanout=fanout)
+        cctxt.cast(context, 'chaos_clear', discard=discard)
+
+    def chaos_list(self, context, server, timeout=None):
+        """``{'host', 'binary', 'rules', 'held'}`` of one service."""
+        cctxt = self.client.prepare(server=server, timeout=timeout)
+        return cctxt.call(context, 'chaos_list')
+
 
 class BaseRPC:
     """Server side of the base API, bound to a running Service."""
@@ -65,3 +99,20 @@ class BaseRPC:
         LOG.info('Heartbeat of %s on %s requested over RPC',
                  self._service.binary, self._service.host)
         self._service.report_state()
+
+    def chaos_add(self, context, rule):
+        try:
+            return rpc_rules.add(**rule)
+        except (TypeError, ValueError) as exc:
+            LOG.warning('RPC rule refused: %s (%s)', exc, rule)
+            return None
+
+    def chaos_release(self, context, match, discard=False):
+        return rpc_rules.release(discard=discard, **match)
+
+    def chaos_clear(self, context, discard=False):
+        return rpc_rules.clear(discard=discard)
+
+    def chaos_list(self, context):
+        return {'host': self._service.host, 'binary': self._service.binary,
+                'rules': rpc_rules.rules(), 'held': rpc_rules.held()}

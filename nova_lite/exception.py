@@ -61,6 +61,12 @@ class ServiceUnavailable(NovaLiteException):
     code = 503
 
 
+class InjectedRPCFault(NovaLiteException):
+    """Raised by an RPC rule's ``fail`` (:mod:`nova_lite.rpc_rules`); it
+    crosses the bus as itself, like every nova_lite exception."""
+    msg_fmt = 'RPC rule %(rule)s failed %(method)s'
+
+
 class ConfigInvalid(Invalid):
     msg_fmt = 'Invalid configuration: %(reason)s'
 

@@ -37,6 +37,14 @@ transport's URL), as Nova's ``rpc.init`` builds them: which of the two
 sends is ``[notifications] notification_format``; the other gets the
 ``noop`` driver. :mod:`nova_lite.notifications` uses them.
 
+Rules
+-----
+Every cast and call leaves through the client :func:`get_client` returns,
+and every server :func:`get_server` builds dispatches through one
+dispatcher: the two points where :mod:`nova_lite.rpc_rules` can hold,
+delay, drop, duplicate or fail a message. With no rule each costs one
+test of an empty tuple.
+
 The executor is oslo.messaging's default: native threads, or green threads
 when eventlet has monkey patched the process (``NOVA_LITE_EVENTLET=1``).
 """
@@ -48,12 +56,14 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_messaging import opts as messaging_opts
 from oslo_messaging.rpc import dispatcher
+from oslo_messaging.rpc import server as rpc_server
 from oslo_serialization import jsonutils
 
 from nova_lite import conf as nl_conf
 from nova_lite import context as nl_context
 from nova_lite import exception
 from nova_lite.objects import base as objects_base
+from nova_lite import rpc_rules
 
 CONF = nl_conf.CONF
 LOG = logging.getLogger(__name__)
@@ -199,15 +209,66 @@ def _serializer():
     return RequestContextSerializer(objects_base.NovaLiteObjectSerializer())
 
 
+def bus_of(transport):
+    """The name rules know a bus by: its virtual host ('' by default)."""
+    exchange = exchange_for(transport)
+    return exchange[len(DEFAULT_EXCHANGE) + 1:]
+
+
+class RuledClient:
+    """An oslo.messaging client (or prepared client context) whose casts
+    and calls pass the RPC rules (:mod:`nova_lite.rpc_rules`) on the way
+    out. The same methods as oslo.messaging's: ``prepare``, ``cast``,
+    ``call``, ``can_send_version``, ``target``.
+    """
+
+    def __init__(self, client, bus):
+        self._client = client
+        self._bus = bus
+
+    @property
+    def target(self):
+        return self._client.target
+
+    def prepare(self, **kwargs):
+        return RuledClient(self._client.prepare(**kwargs), self._bus)
+
+    def can_send_version(self, version=None):
+        return self._client.can_send_version(version)
+
+    def _message(self, kind, method, kwargs):
+        target = self._client.target
+        if kind == 'cast' and target.fanout:
+            kind = 'fanout'
+        return rpc_rules.Message('send', self._bus, target.topic,
+                                 target.server, method, kind, kwargs)
+
+    def cast(self, ctxt, method, **kwargs):
+        if not rpc_rules.RULES:
+            return self._client.cast(ctxt, method, **kwargs)
+        return rpc_rules.on_send(
+            self._message('cast', method, kwargs),
+            lambda: self._client.cast(ctxt, method, **kwargs))
+
+    def call(self, ctxt, method, **kwargs):
+        if not rpc_rules.RULES:
+            return self._client.call(ctxt, method, **kwargs)
+        return rpc_rules.on_send(
+            self._message('call', method, kwargs),
+            lambda: self._client.call(ctxt, method, **kwargs))
+
+
 def get_client(target, transport=None):
     """An RPC client for ``target`` on ``transport`` (default: this process's).
 
-    The exchange is derived from the transport URL (see module docstring).
+    The exchange is derived from the transport URL (see module docstring);
+    its casts and calls pass the RPC rules (:class:`RuledClient`).
     """
     transport = transport or get_transport()
-    return messaging.get_rpc_client(
+    client = messaging.get_rpc_client(
         transport, _with_exchange(target, transport),
         serializer=_serializer())
+    return RuledClient(client, bus_of(transport))
 
 
 def open_reply_queue(transport):
@@ -323,10 +384,38 @@ def stop_consuming(server):
         listener.cleanup()
 
 
+class RuledDispatcher(dispatcher.RPCDispatcher):
+    """oslo.messaging's dispatcher with the RPC rules in front: the one
+    place every message a server took is handed to its endpoints."""
+
+    def __init__(self, endpoints, serializer, access_policy, bus, target):
+        super().__init__(endpoints, serializer, access_policy)
+        self._bus = bus
+        self._target = target
+
+    def dispatch(self, incoming):
+        if not rpc_rules.RULES:
+            return super().dispatch(incoming)
+        message = incoming.message
+        # NOTE(nova_lite): oslo.messaging does not say whether an incoming
+        # message waits for a reply; its drivers keep the reply queue of a
+        # call (AMQP: reply_q, fake: _reply_q), None for a cast.
+        reply_q = getattr(incoming, 'reply_q', None) or getattr(
+            incoming, '_reply_q', None)
+        kind = 'cast' if reply_q is None else 'call'
+        return rpc_rules.on_dispatch(
+            rpc_rules.Message('dispatch', self._bus, self._target.topic,
+                              self._target.server, message.get('method'),
+                              kind, message.get('args')),
+            lambda: super(RuledDispatcher, self).dispatch(incoming))
+
+
 def get_server(target, endpoints, transport=None):
-    """An RPC server for ``target`` dispatching to ``endpoints``."""
+    """An RPC server for ``target`` dispatching to ``endpoints`` (through
+    :class:`RuledDispatcher`)."""
     transport = transport or get_transport()
-    access_policy = dispatcher.DefaultRPCAccessPolicy
-    return messaging.get_rpc_server(
-        transport, _with_exchange(target, transport), endpoints,
-        serializer=_serializer(), access_policy=access_policy)
+    target = _with_exchange(target, transport)
+    rpc_dispatcher = RuledDispatcher(
+        endpoints, _serializer(), dispatcher.DefaultRPCAccessPolicy,
+        bus_of(transport), target)
+    return rpc_server.RPCServer(transport, target, rpc_dispatcher)

@@ -14,6 +14,10 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     notifications listen [--topic T] [--pool P] [--json] [--count N]
                          [--timeout S]
     api openapi --service compute|image|network|placement [--missing]
+    chaos add ACTION [--at send|dispatch] [--bus B] [--topic T] [--server H]
+              [--method M] [--instance UUID] [--count N] [--window S]
+              [--seconds S] [--error timeout|remote] | list [--json] |
+          release [--method M] [--server H] [--instance U] | clear
 
 oslo.config reads ``--config-file``/``--config-dir``; everything else goes
 to argparse. Every command can run twice: the second run changes nothing
@@ -36,6 +40,7 @@ from oslo_db import exception as db_exc
 import nova_lite  # noqa: F401 - selects the concurrency backend first
 from nova_lite.cmd import manage_api
 from nova_lite.cmd import manage_cell_v2
+from nova_lite.cmd import manage_chaos
 from nova_lite.cmd import manage_notifications
 from nova_lite.cmd import manage_placement
 from nova_lite.cmd import manage_scheduler
@@ -164,6 +169,7 @@ def build_parser():
     manage_sim.build_parser(categories)
     manage_notifications.build_parser(categories)
     manage_api.build_parser(categories)
+    manage_chaos.build_parser(categories)
     return parser
 
 

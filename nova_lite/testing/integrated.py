@@ -54,6 +54,7 @@ from nova_lite.db import migration
 from nova_lite.db.cell import instance_api
 from nova_lite.db import session as db_session
 from nova_lite.placement.db import migration as placement_migration
+from nova_lite.testing import chaos
 from nova_lite.testing import placement_fixture
 from nova_lite.testing import fixtures as nl_fixtures
 
@@ -224,6 +225,8 @@ class IntegratedFixture(fixtures.Fixture):
         self.cast_as_call = cast_as_call
         self.flags = flags or {}
         self.computes = {}
+        self._compute_cells = {}
+        self.clock = None
 
     def _setUp(self):
         self.conf = self.useFixture(nl_fixtures.ConfFixture())
@@ -246,6 +249,9 @@ class IntegratedFixture(fixtures.Fixture):
                               cell=self.dbs.cells[name])
             for name in self.cell_names}
         self._make_api()
+        # NOTE(nova_lite): after the services' cleanup, so it runs before
+        # it: a held message must not keep a service from stopping.
+        self.chaos = self.useFixture(chaos.Rules())
 
     def _use_api_bus(self):
         CONF.set_override('transport_url', API_BUS)
@@ -310,6 +316,18 @@ class IntegratedFixture(fixtures.Fixture):
         self.dbs.map_host(host, cell)
         service = self._start('compute', host, cell=self.dbs.cells[cell])
         self.computes[host] = service
+        self._compute_cells[host] = cell
+        return service
+
+    def restart_compute(self, host):
+        """Stop the compute of ``host`` (gracefully, as a SIGTERM does)
+        and start a new one on the same host; the new service."""
+        old = self.computes.pop(host)
+        old.stop()
+        self._services.remove(old)
+        cell = self._compute_cells[host]
+        service = self._start('compute', host, cell=self.dbs.cells[cell])
+        self.computes[host] = service
         return service
 
     def wait_for_builds(self, timeout=30.0):
@@ -353,6 +371,61 @@ class IntegratedFixture(fixtures.Fixture):
         context = nl_context.get_admin_context()
         for service in self.computes.values():
             service.manager.update_available_resource(context)
+
+    # -- message rules and the clock (doc/chaos.md) ---------------------------
+
+    def add_rule(self, action, **kwargs):
+        """Add an RPC rule (:class:`nova_lite.rpc_rules.Rule`; ``bus`` is
+        ``'api'`` or a cell's name); its id. All rules go at cleanup."""
+        return self.chaos.add(action, **kwargs)
+
+    def wait_held(self, timeout=10.0, **match):
+        """Wait for a held message matching ``match`` (``method``,
+        ``server``, ``bus``, ``instance``, ``kind``, ``at``, ``rule``...)
+        and return it described."""
+        return self.chaos.wait_held(timeout=timeout, **match)
+
+    def wait_spent(self, rule_id, timeout=10.0):
+        """Wait until rule ``rule_id`` has acted its ``count`` times (a
+        dropped or failed message has met its rule)."""
+        self.chaos.wait_spent(rule_id, timeout=timeout)
+
+    def release(self, discard=False, **match):
+        """Let the held messages matching ``match`` go (a held cast leaves
+        from this thread: with cast-as-call, once it was handled)."""
+        return self.chaos.release(discard=discard, **match)
+
+    def clear_rules(self, discard=False):
+        """Remove every rule; release (or discard) what they hold."""
+        return self.chaos.clear(discard=discard)
+
+    def use_fake_clock(self):
+        """Freeze ``timeutils.utcnow`` from now on (:attr:`clock`)."""
+        if self.clock is None:
+            self.clock = self.useFixture(chaos.FakeClock())
+        return self.clock
+
+    def run_periodic(self, host, name):
+        """Run periodic task ``name`` (``check_build_timeouts``,
+        ``update_resources``...) of the compute on ``host`` now."""
+        return self.computes[host].manager.run_periodic_now(
+            nl_context.get_admin_context(), name)
+
+    def stop_heartbeats(self, host):
+        """The compute of ``host`` heartbeats no more (until restarted)."""
+        self.computes[host].stop_heartbeats()
+
+    def compute_down(self, host):
+        """Make the compute of ``host`` look down at once: its heartbeats
+        stop, the fake clock jumps past ``service_down_time`` and every
+        other service heartbeats at the new time. Its RPC server still
+        consumes (add a rule to silence it)."""
+        clock = self.use_fake_clock()
+        self.stop_heartbeats(host)
+        clock.advance(CONF.service_down_time + 1)
+        for service in self._services:
+            if service is not self.computes[host]:
+                service.report_state()
 
     # -- servers -------------------------------------------------------------
 

@@ -1,0 +1,206 @@
+"""nova-lite-manage chaos add | list | clear: RPC rules in a running lab.
+
+The rules of :mod:`nova_lite.rpc_rules` live in each process. This command
+sends them over the bus to every service (the base API's ``chaos_*``
+methods, :mod:`nova_lite.baserpc`), so they can be used in a lab as in a
+functional test::
+
+    nova-lite-manage chaos add drop --method build_and_run_instance --count 1
+    nova-lite-manage chaos list [--json] [--timeout S]
+    nova-lite-manage chaos release [--method M] [--server H] [--instance U]
+                                   [--discard]
+    nova-lite-manage chaos clear [--discard]
+
+Run it with the lab's API-level configuration (``[DEFAULT]
+transport_url`` is the API bus, ``[api_database] connection`` names the
+cells). ``add``, ``release`` and ``clear`` are fanout casts to the conductors,
+schedulers and computes of the API bus and of every cell's bus: each
+service that consumes gets them, a stopped one does not (it starts with
+no rule). ``list`` asks every service of every cell's ``services`` table
+and says which did not answer. nova-lite-api serves no RPC and takes no
+rule; its messages can be matched where they are dispatched
+(``--at dispatch``). Rules live in memory: a restarted service, and so
+``unstack.sh``, leaves none behind.
+
+``--bus`` matches a bus by its RabbitMQ virtual host ('' for the default
+one), as the services know it.
+"""
+
+import oslo_messaging as messaging
+from oslo_serialization import jsonutils
+
+from nova_lite import baserpc
+from nova_lite.cmd import manage_common as common
+from nova_lite.cmd.manage_common import CommandError
+from nova_lite import conf as nl_conf
+from nova_lite.db.api import api as api_db
+from nova_lite.db.cell import api as cell_db
+from nova_lite import rpc
+from nova_lite import rpc_rules
+
+CONF = nl_conf.CONF
+
+TOPICS = ('conductor', 'scheduler', 'compute')
+
+
+def _buses(ctxt):
+    """``[(name, transport)]``: the API bus, then each cell's own bus."""
+    buses = [('api', rpc.get_transport())]
+    for cell in api_db.cell_mapping_get_all(ctxt):
+        transport = rpc.get_cell_transport(cell.transport_url)
+        if transport is not None and all(transport is not t
+                                         for _, t in buses):
+            buses.append((cell.name, transport))
+    return buses
+
+
+def _rule(args):
+    rule = {'action': args.rule_action, 'at': args.at}
+    for name in ('bus', 'topic', 'server', 'method', 'instance', 'count',
+                 'window', 'seconds', 'error'):
+        value = getattr(args, name)
+        if value is not None:
+            rule[name] = value
+    try:
+        rpc_rules.Rule(**rule)
+    except ValueError as exc:
+        raise CommandError('Invalid rule: %s' % exc, code=2)
+    return rule
+
+
+def _fanout(send):
+    ctxt = common.admin_context()
+    buses = _buses(ctxt)
+    for _, transport in buses:
+        for topic in TOPICS:
+            send(baserpc.BaseAPI(topic, transport=transport), ctxt)
+    return [name for name, _ in buses]
+
+
+def add(args):
+    rule = _rule(args)
+    buses = _fanout(lambda api, ctxt: api.chaos_add(ctxt, rule))
+    print('Rule %s sent to the services of bus(es) %s.'
+          % (jsonutils.dumps(rule, sort_keys=True), ', '.join(buses)))
+    return 0
+
+
+def release(args):
+    match = {name: getattr(args, name) for name in
+             ('method', 'server', 'instance', 'topic')
+             if getattr(args, name) is not None}
+    buses = _fanout(lambda api, ctxt: api.chaos_release(
+        ctxt, match, discard=args.discard))
+    print('Held messages matching %s %s on bus(es) %s.'
+          % (jsonutils.dumps(match, sort_keys=True),
+             'discarded' if args.discard else 'released', ', '.join(buses)))
+    return 0
+
+
+def clear(args):
+    buses = _fanout(lambda api, ctxt: api.chaos_clear(
+        ctxt, discard=args.discard))
+    print('Rules cleared (held messages %s) on bus(es) %s.'
+          % ('discarded' if args.discard else 'released', ', '.join(buses)))
+    return 0
+
+
+def _services(ctxt):
+    """``[(cell mapping, service row)]`` of every cell with a database."""
+    found = []
+    for cell in api_db.cell_mapping_get_all(ctxt):
+        if cell.uuid == common.CELL0_UUID:
+            continue
+        for row in cell_db.service_get_all(common.cell_context(cell)):
+            found.append((cell, row))
+    return found
+
+
+def _ask(ctxt, buses, topic, host, timeout):
+    """The service's answer on the first bus that has it, or None."""
+    for transport in buses:
+        try:
+            return baserpc.BaseAPI(topic, transport=transport).chaos_list(
+                ctxt, host, timeout=timeout)
+        except (messaging.MessagingTimeout, messaging.MessageUndeliverable):
+            # Not on this bus (RabbitMQ refuses a message no queue takes;
+            # the in-memory bus lets it wait for the timeout).
+            continue
+    return None
+
+
+def list_rules(args):
+    ctxt = common.admin_context()
+    api_bus = rpc.get_transport()
+    answers = []
+    for cell, row in _services(ctxt):
+        cell_bus = rpc.get_cell_transport(cell.transport_url)
+        # A service recorded in a cell database listens on that cell's
+        # bus, or on the API bus (scheduler, super conductor).
+        buses = [b for b in (cell_bus, api_bus) if b is not None]
+        answer = _ask(ctxt, list(dict.fromkeys(buses)), row.topic, row.host,
+                      args.timeout)
+        answers.append((cell.name, row, answer))
+    if args.json:
+        print(jsonutils.dumps([
+            {'cell': name, 'host': row.host, 'binary': row.binary,
+             'answered': answer is not None,
+             'rules': (answer or {}).get('rules', []),
+             'held': (answer or {}).get('held', [])}
+            for name, row, answer in answers], indent=2, sort_keys=True))
+        return 0
+    rows = []
+    for name, row, answer in answers:
+        if answer is None:
+            rows.append((name, row.host, row.binary, 'no answer', '-'))
+            continue
+        rules = '; '.join(_describe(r) for r in answer['rules']) or '-'
+        rows.append((name, row.host, row.binary, rules,
+                     len(answer['held'])))
+    common.print_table(('Cell', 'Host', 'Binary', 'Rules', 'Held'), rows)
+    return 0
+
+
+def _describe(rule):
+    keys = ('bus', 'topic', 'server', 'method', 'instance')
+    matched = ' '.join('%s=%s' % (k, rule[k]) for k in keys if k in rule)
+    left = '' if rule['left'] is None else ' left=%d' % rule['left']
+    return '#%d %s@%s %s%s' % (rule['id'], rule['action'], rule['at'],
+                               matched or 'everything', left)
+
+
+def build_parser(categories):
+    chaos = categories.add_parser(
+        'chaos', help='RPC rules in the running services (doc/chaos.md)')
+    acts = chaos.add_subparsers(dest='action', required=True,
+                                metavar='ACTION', parser_class=common.Parser)
+    add_p = acts.add_parser('add', help='add a rule in every service')
+    add_p.add_argument('rule_action', choices=rpc_rules.ACTIONS,
+                       metavar='ACTION', help='|'.join(rpc_rules.ACTIONS))
+    add_p.add_argument('--at', choices=rpc_rules.POINTS, default='send')
+    for name in ('bus', 'topic', 'server', 'method', 'instance'):
+        add_p.add_argument('--' + name, help='match on the %s' % name)
+    add_p.add_argument('--count', type=int, help='the next N matches')
+    add_p.add_argument('--window', type=float, help='for S seconds')
+    add_p.add_argument('--seconds', type=float, help='delay: how long')
+    add_p.add_argument('--error', choices=rpc_rules.ERRORS,
+                       help='fail: what the caller of a call sees')
+    add_p.set_defaults(func=add)
+    list_p = acts.add_parser('list', help="every service's rules and held "
+                             'messages')
+    list_p.add_argument('--json', action='store_true')
+    list_p.add_argument('--timeout', type=int, default=5,
+                        help='seconds to wait for each service')
+    list_p.set_defaults(func=list_rules)
+    release_p = acts.add_parser('release', help='let held messages go')
+    for name in ('topic', 'server', 'method', 'instance'):
+        release_p.add_argument('--' + name, help='only those of this %s'
+                               % name)
+    release_p.add_argument('--discard', action='store_true',
+                           help='drop them instead')
+    release_p.set_defaults(func=release)
+    clear_p = acts.add_parser('clear', help='remove every rule everywhere')
+    clear_p.add_argument('--discard', action='store_true',
+                         help='drop the held messages instead of '
+                         'releasing them')
+    clear_p.set_defaults(func=clear)
