@@ -150,7 +150,7 @@ def _build_api_db_and_db(categories):
 
 
 def build_parser():
-    # NOTE(sim): no abbreviations of the global options, so that a
+    # NOTE(nova_lite): no abbreviations of the global options, so that a
     # command's own ``--config`` (sim run) is not taken for an
     # abbreviation of --config-file or --config-dir.
     parser = common.Parser(prog='nova-lite-manage', allow_abbrev=False,
