@@ -8,11 +8,14 @@ missing (doc/openapi.md). Served at ``/image/openapi.json`` without
 credentials, as the version document is.
 """
 
+from nova_lite.image.handlers import cache
 from nova_lite.image.handlers import image_actions
 from nova_lite.image.handlers import image_data
 from nova_lite.image.handlers import image_import
 from nova_lite.image.handlers import image_members
 from nova_lite.image.handlers import images
+from nova_lite.image.handlers import metadefs
+from nova_lite.image.handlers import schemas as schema_handlers
 from nova_lite.image import schemas
 from nova_lite.wsgi import openapi
 
@@ -34,6 +37,31 @@ def _published(name):
     schema = dict(schemas.PUBLISHED[name]())
     schema.setdefault('type', 'object')
     return schema
+
+
+def _metadef(name):
+    """A metadefs schema the service publishes under
+    ``/image/v2/schemas/metadefs``."""
+    schema = dict(schemas.METADEFS[name]())
+    schema.setdefault('type', 'object')
+    return schema
+
+
+_STRINGS = {'type': 'array', 'items': {'type': 'string'}}
+CACHE = openapi.fields(('cached_images', 'queued_images'),
+                       cached_images={'type': 'array'},
+                       queued_images=_STRINGS)
+IMPORT_INFO = openapi.one('import-methods', openapi.fields(
+    ('value',), value=_STRINGS, description='string', type='string'))
+# Glance marks the default store with the text "true", not a boolean.
+STORES = openapi.many('stores', openapi.fields(
+    ('id',), id='string', description='string',
+    default={'type': 'string', 'enum': ['true']}))
+RESOURCE_TYPES = openapi.many('resource_types', openapi.fields(
+    ('name',), name='string', created_at='string', updated_at='string'))
+# A schema document: a JSON schema, with Glance's name and links.
+SCHEMA = openapi.fields(('name', 'properties'), name='string',
+                        properties='object', links={'type': 'array'})
 
 
 OPERATIONS = {
@@ -67,6 +95,50 @@ OPERATIONS = {
     image_members.delete_member: Op(responses={'204': None}),
     image_import.list_tasks: Op(responses={'200': _published('tasks')}),
     image_import.show_task: Op(responses={'200': _published('task')}),
+    image_import.create_task: Op(responses={'201': _published('task')}),
+    image_import.import_image: Op(responses={'202': None}),
+    image_import.info_import: Op(responses={'200': IMPORT_INFO}),
+    image_import.info_stores: Op(responses={'200': STORES}),
+    images.list_tasks: Op(responses={'200': openapi.many(
+        'tasks', _published('task'))}),
+    cache.list_cache: Op(responses={'200': CACHE}),
+    cache.queue_image: Op(no_body=True, responses={'202': None}),
+    cache.delete_image: Op(responses={'204': None}),
+    cache.clear_cache: Op(responses={'204': None}),
+    schema_handlers.show: Op(responses={'200': SCHEMA}),
+    schema_handlers.show_metadef: Op(responses={'200': SCHEMA}),
+    metadefs.list_resource_types: Op(responses={'200': RESOURCE_TYPES}),
+    metadefs.list_namespaces: Op(responses={'200': _metadef('namespaces')}),
+    metadefs.create_namespace: Op(responses={'201': _metadef('namespace')}),
+    metadefs.show_namespace: Op(responses={'200': _metadef('namespace')}),
+    metadefs.update_namespace: Op(responses={'200': _metadef('namespace')}),
+    metadefs.delete_namespace: Op(responses={'204': None}),
+    metadefs.list_objects: Op(responses={'200': _metadef('objects')}),
+    metadefs.create_object: Op(responses={'201': _metadef('object')}),
+    metadefs.show_object: Op(responses={'200': _metadef('object')}),
+    metadefs.update_object: Op(responses={'200': _metadef('object')}),
+    metadefs.delete_object: Op(responses={'204': None}),
+    metadefs.delete_objects: Op(responses={'204': None}),
+    metadefs.list_properties: Op(responses={
+        '200': _metadef('properties')}),
+    metadefs.create_property: Op(responses={'201': _metadef('property')}),
+    metadefs.show_property: Op(responses={'200': _metadef('property')}),
+    metadefs.update_property: Op(responses={'200': _metadef('property')}),
+    metadefs.delete_property: Op(responses={'204': None}),
+    metadefs.delete_properties: Op(responses={'204': None}),
+    metadefs.list_associations: Op(responses={
+        '200': _metadef('resource_types')}),
+    metadefs.create_association: Op(responses={
+        '201': _metadef('resource_type')}),
+    metadefs.delete_association: Op(responses={'204': None}),
+    metadefs.list_tags: Op(responses={'200': _metadef('tags')}),
+    metadefs.create_tags: Op(responses={'201': _metadef('tags')}),
+    metadefs.delete_tags: Op(responses={'204': None}),
+    metadefs.show_tag: Op(responses={'200': _metadef('tag')}),
+    metadefs.create_tag: Op(no_body=True, responses={
+        '201': _metadef('tag')}),
+    metadefs.update_tag: Op(responses={'200': _metadef('tag')}),
+    metadefs.delete_tag: Op(responses={'204': None}),
 }
 
 

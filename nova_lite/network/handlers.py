@@ -87,12 +87,21 @@ def register(collection, key, lister, show, create, update, delete):
     _COLLECTIONS[collection] = (key, lister, show, create, update, delete)
 
 
+def collections():
+    """Collection name -> member key, of every collection served."""
+    return {name: entry[0] for name, entry in _COLLECTIONS.items()}
+
+
 def collection_routes(prefix, name):
+    """A collection's routes; a member is updated only where the
+    collection has an update (Neutron's security group rules have none:
+    a PUT is 405, as any method a path does not serve)."""
+    member = {'GET': show_resource, 'DELETE': delete_resource}
+    if _COLLECTIONS[name][4] is not None:
+        member['PUT'] = update_resource
     return {'%s/v2.0/%s' % (prefix, name): {
                 'GET': list_resources, 'POST': create_resource},
-            '%s/v2.0/%s/{id}' % (prefix, name): {
-                'GET': show_resource, 'PUT': update_resource,
-                'DELETE': delete_resource}}
+            '%s/v2.0/%s/{id}' % (prefix, name): member}
 
 
 def versions(req):
@@ -117,7 +126,7 @@ def _collection(req):
     return _COLLECTIONS[name]
 
 
-def _plural(key):
+def plural_of(key):
     """The list key of a member key (``rbac_policy``: ``rbac_policies``)."""
     return key[:-1] + 'ies' if key.endswith('y') else key + 's'
 
@@ -135,7 +144,7 @@ def list_resources(req):
         items = secgroups.list_groups(context, project)
     else:
         items = lister(context)
-    plural = _plural(key)
+    plural = plural_of(key)
     items = [policy.hide(context, key, item)
              for item in tags.filter_items(req, items)]
     return util.json_response({plural: common.filtered(req, items)})
@@ -155,7 +164,7 @@ def create_resource(req):
         body = req.json_body if req.body else None
     except ValueError:
         raise errors.bad_request('Malformed request body')
-    plural = _plural(key)
+    plural = plural_of(key)
     if isinstance(body, dict) and isinstance(body.get(plural), list):
         if not all(isinstance(item, dict) for item in body[plural]):
             raise errors.bad_request(
@@ -185,9 +194,6 @@ def _check_quota(context, key, items):
 def update_resource(req):
     context = util.context(req)
     entry = _collection(req)
-    if entry[4] is None:
-        raise errors.NeutronError(405, 'HTTPMethodNotAllowed',
-                                  'The method PUT is not allowed.')
     key = entry[0]
     return util.json_response({key: _view(context, key, entry[4](
         context, req.urlvars['id'], dict(common.body_of(req, key))))})

@@ -72,7 +72,8 @@ OPERATIONS = {
     inventory.delete_inventory: Op(responses={'204': None}),
     usage.list_usages: Op(query=misc.EMPTY_QUERY,
                           responses={'200': responses.PROVIDER_USAGES}),
-    usage.get_total_usages: Op(query=_at(usage.total_usages_query_schema)),
+    usage.get_total_usages: Op(query=_at(usage.total_usages_query_schema),
+                               responses={'200': responses.TOTAL_USAGES}),
     aggregate.get_aggregates: Op(
         responses={'200': _at(responses.aggregates)}),
     aggregate.set_aggregates: Op(
@@ -95,12 +96,20 @@ OPERATIONS = {
         body=_at(allocation.put_schema), responses={'204': None}),
     allocation.delete_allocations: Op(responses={'204': None}),
     allocation_candidate.list_allocation_candidates: Op(
-        query=_at(ac_schema.query_schema)),
+        query=_at(ac_schema.query_schema),
+        responses={'200': responses.ALLOCATION_CANDIDATES}),
     reshaper.reshape: Op(body=_at(reshaper.body_schema),
                          responses={'204': None}),
-    capacity.get_capacity: Op(query=misc.CAPACITY_QUERY),
-    capacity.get_fingerprint: Op(query=misc.EMPTY_QUERY),
-    capacity.get_usages: Op(query=misc.EMPTY_QUERY),
+    capacity.get_capacity: Op(query=misc.CAPACITY_QUERY,
+                              responses={'200': responses.CAPACITY}),
+    capacity.get_fingerprint: Op(query=misc.EMPTY_QUERY,
+                                 responses={'200': responses.FINGERPRINT}),
+    capacity.get_usages: Op(query=misc.EMPTY_QUERY,
+                            responses={'200': responses.CAPACITY_USAGES}),
+    allocation.list_for_consumer: Op(
+        responses={'200': responses.CONSUMER_ALLOCATIONS}),
+    allocation.list_for_resource_provider: Op(
+        responses={'200': responses.PROVIDER_ALLOCATIONS}),
 }
 
 

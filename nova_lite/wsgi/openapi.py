@@ -108,6 +108,12 @@ class Service:
         that tags an operation (``/v2.1/servers``: 1).
     :param healthcheck: describe the pipeline's ``/healthcheck`` too (it
         is no route of the table: :mod:`nova_lite.wsgi.pipeline`).
+    :param responses: ``(METHOD, path) -> {status: schema}`` for the
+        operations whose :class:`Operation` gives none: a handler serving
+        several paths (the network service's collections) answers each
+        in its own shape.
+    :param bodies: ``(METHOD, path) -> schema`` of the request body, for
+        the same reason.
     """
     name: str
     title: str
@@ -120,6 +126,8 @@ class Service:
     version_table: object = None
     tag_depth: int = 0
     healthcheck: bool = False
+    responses: dict = None
+    bodies: dict = None
 
 
 # What the shared pipeline answers before any route table.
@@ -165,9 +173,23 @@ def serving_handler(make_document, respond):
     return openapi_document
 
 
-def _operation_of(service, handler):
-    return service.operations.get(handler) or getattr(
+def _operation_of(service, handler, path=None, method=None):
+    """The handler's :class:`Operation`, with the service's per-path
+    response and body schemas where the operation gives none."""
+    op = service.operations.get(handler) or getattr(
         handler, 'openapi', None)
+    key = (method, path)
+    responses = (service.responses or {}).get(key)
+    body = (service.bodies or {}).get(key)
+    if responses is None and body is None:
+        return op
+    op = op or Operation()
+    changes = {}
+    if responses is not None and not op.responses:
+        changes['responses'] = responses
+    if body is not None and op.body is None and not op.actions:
+        changes['body'] = body
+    return dataclasses.replace(op, **changes)
 
 
 def _handler_range(service, handler):
@@ -319,7 +341,7 @@ def _tag(service, path):
 
 def operation(service, path, method, handler):
     """The OpenAPI operation object of ``method`` on ``path``."""
-    op = _operation_of(service, handler)
+    op = _operation_of(service, handler, path, method)
     first, last = _handler_range(service, handler)
     missing = []
     result = {
@@ -423,3 +445,34 @@ def described(doc):
     """``{(path, METHOD)}`` a document describes."""
     return {(path, method.upper()) for path, methods in doc['paths'].items()
             for method in methods}
+
+
+def one(key, item=None):
+    """A body ``{key: item}`` (item an object unless given)."""
+    return {'type': 'object', 'required': [key],
+            'properties': {key: item or {'type': 'object'}}}
+
+
+def many(key, item=None, extra=None):
+    """A body ``{key: [item, ...]}`` (and ``extra`` properties, such as a
+    collection's ``<key>_links``)."""
+    schema = one(key, {'type': 'array',
+                       'items': item or {'type': 'object'}})
+    schema['properties'].update(extra or {})
+    return schema
+
+
+def fields(required=(), **types):
+    """An object with these properties (``name=schema``; a text is a
+    JSON type, ``'string?'`` one that may be null) and these required."""
+    props = {}
+    for name, kind in types.items():
+        if isinstance(kind, str):
+            nullable = kind.endswith('?')
+            kind = kind.rstrip('?')
+            kind = {'type': [kind, 'null'] if nullable else kind}
+        props[name.replace('__', ':')] = kind
+    schema = {'type': 'object', 'properties': props}
+    if required:
+        schema['required'] = list(required)
+    return schema
