@@ -36,6 +36,7 @@ from nova_lite.api import microversion
 from nova_lite.api.schemas import aggregates as aggregate_schema
 from nova_lite.api.schemas import flavors as flavor_schema
 from nova_lite.api.schemas import hosts as host_schema
+from nova_lite.api.schemas import responses
 from nova_lite.api.schemas import server_metadata as metadata_schema
 from nova_lite.api.schemas import server_tags as tag_schema
 from nova_lite.api.schemas import services as service_schema
@@ -44,7 +45,6 @@ from nova_lite.wsgi import openapi
 
 PATH = '/v2.1/openapi.json'
 Op = openapi.Operation
-
 
 
 def _action(name):
@@ -141,7 +141,8 @@ def service(routes):
         public=frozenset(['/', '/v2.1', PATH]),
         versions=openapi.versions_between(text(microversion.MIN_VERSION),
                                           text(microversion.MAX_VERSION)),
-        version_table=microversion.TABLE, tag_depth=1, healthcheck=True)
+        version_table=microversion.TABLE, tag_depth=1, healthcheck=True,
+        responses=responses.RESPONSES)
 
 
 def document(routes):

@@ -167,15 +167,14 @@ def _collection_entries(responses, bodies):
         responses[('POST', base)] = {'201': {'anyOf': [
             openapi.one(key, item(key)),
             openapi.many(plural, item(key))]}}
-        responses[('PUT', member)] = {'200': openapi.one(key, item(key))}
-        if key not in WRITES:
-            continue
         create, required, update = WRITES[key]
         one = _writable(key, create, required)
         bodies[('POST', base)] = {'anyOf': [
             openapi.one(key, one),
             openapi.many(plural, one)]}
         if update is not None:
+            responses[('PUT', member)] = {'200': openapi.one(key,
+                                                             item(key))}
             bodies[('PUT', member)] = openapi.one(
                 key, _writable(key, update))
 
