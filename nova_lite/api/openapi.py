@@ -126,6 +126,21 @@ OPERATIONS = {
 }
 
 
+def _uuid_from_2_53(req):
+    """Hypervisors and services are named by UUID from 2.53 (400 for
+    anything else), by their integer id before."""
+    if microversion.at_least(req, '2.53'):
+        return openapi.UUID
+    return {'type': 'string'}
+
+
+PATH_PARAMS = {
+    'aggregate_id': {'type': 'integer', 'minimum': 0},
+    'hypervisor_id': _uuid_from_2_53,
+    'service_id': _uuid_from_2_53,
+}
+
+
 def service(routes):
     """The compute API as :mod:`nova_lite.wsgi.openapi` describes it."""
     text = wsgi_microversion.format_version
@@ -142,7 +157,7 @@ def service(routes):
         versions=openapi.versions_between(text(microversion.MIN_VERSION),
                                           text(microversion.MAX_VERSION)),
         version_table=microversion.TABLE, tag_depth=1, healthcheck=True,
-        responses=responses.RESPONSES)
+        responses=responses.RESPONSES, path_params=PATH_PARAMS)
 
 
 def document(routes):

@@ -8,6 +8,7 @@ are Neutron's (``NeutronError``). The rules are in
 :mod:`nova_lite.network`; the route table :mod:`.router`.
 """
 
+from nova_lite.network import attributes
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
@@ -169,11 +170,15 @@ def create_resource(req):
         if not all(isinstance(item, dict) for item in body[plural]):
             raise errors.bad_request(
                 "Resource body required: expected a list of '%s'" % key)
-        _check_quota(context, key, body[plural])
-        made = [_view(context, key, create(context, dict(item)))
-                for item in body[plural]]
+        items = [dict(item) for item in body[plural]]
+        for item in items:
+            attributes.check(key, item)
+        _check_quota(context, key, items)
+        made = [_view(context, key, create(context, item))
+                for item in items]
         return util.json_response({plural: made}, status=201)
     values = dict(common.body_of(req, key))
+    attributes.check(key, values)
     _check_quota(context, key, [values])
     return util.json_response({key: _view(context, key,
                                           create(context, values))},
@@ -195,8 +200,10 @@ def update_resource(req):
     context = util.context(req)
     entry = _collection(req)
     key = entry[0]
+    values = dict(common.body_of(req, key))
+    attributes.check(key, values)
     return util.json_response({key: _view(context, key, entry[4](
-        context, req.urlvars['id'], dict(common.body_of(req, key))))})
+        context, req.urlvars['id'], values))})
 
 
 def delete_resource(req):

@@ -13,10 +13,12 @@ Neutron does, so the document says their types, not every rule. Served
 at ``/network/openapi.json`` without credentials.
 """
 
+from nova_lite.network import attributes
 from nova_lite.network import flavors
 from nova_lite.network import handlers
 from nova_lite.network import networks
 from nova_lite.network import ports
+from nova_lite.network import quotas
 from nova_lite.network import rbac
 from nova_lite.network import routers
 from nova_lite.network import secgroups
@@ -40,80 +42,17 @@ ERROR = {
         'required': ['type', 'message', 'detail']}},
     'required': ['NeutronError']}
 
-_LIST = {'type': 'array'}
-_STRINGS = {'type': 'array', 'items': {'type': 'string'}}
+_LIST = attributes.LIST
+_STRINGS = attributes.STRINGS
 _ANY = {}
-
-# The standard attributes every resource with a project has.
-STANDARD = dict(id='string', name='string', description='string',
-                project_id='string', tenant_id='string',
-                created_at='string', updated_at='string',
-                revision_number='integer', tags=_STRINGS)
-
-# member key -> its attributes (Neutron's names; ``__`` stands for ``:``).
-RESOURCES = {
-    'network': dict(
-        admin_state_up='boolean', status='string', subnets=_STRINGS,
-        shared='boolean', router__external='boolean', mtu='integer',
-        port_security_enabled='boolean', availability_zone_hints=_STRINGS,
-        availability_zones=_STRINGS, ipv4_address_scope='string?',
-        ipv6_address_scope='string?', l2_adjacency='boolean',
-        is_default='boolean', provider__network_type='string?',
-        provider__physical_network='string?',
-        provider__segmentation_id='integer?'),
-    'subnet': dict(
-        network_id='string', cidr='string', ip_version='integer',
-        gateway_ip='string?', allocation_pools=_LIST, enable_dhcp='boolean',
-        dns_nameservers=_STRINGS, host_routes=_LIST, ipv6_ra_mode='string?',
-        ipv6_address_mode='string?', subnetpool_id='string?',
-        service_types=_STRINGS, segment_id='string?', prefixlen='integer',
-        use_default_subnetpool='boolean'),
-    'port': dict(
-        network_id='string', admin_state_up='boolean', mac_address='string',
-        fixed_ips=_LIST, device_id='string', device_owner='string',
-        security_groups=_STRINGS, status='string',
-        binding__host_id='string', binding__vnic_type='string',
-        binding__profile='object?', binding__vif_type='string',
-        binding__vif_details='object?', port_security_enabled='boolean',
-        allowed_address_pairs=_LIST, extra_dhcp_opts=_LIST,
-        dns_name='string', dns_assignment=_LIST, trunk_details='object?'),
-    'security_group': dict(security_group_rules=_LIST, stateful='boolean',
-                           shared='boolean'),
-    'security_group_rule': dict(
-        security_group_id='string', direction='string', ethertype='string',
-        protocol='string?', port_range_min='integer?',
-        port_range_max='integer?', remote_ip_prefix='string?',
-        remote_group_id='string?', remote_address_group_id='string?'),
-    'floatingip': dict(
-        floating_network_id='string', floating_ip_address='string',
-        fixed_ip_address='string?', port_id='string?', router_id='string?',
-        subnet_id='string?', status='string', port_details='object?'),
-    'router': dict(
-        admin_state_up='boolean', status='string',
-        external_gateway_info='object?', routes=_LIST,
-        distributed='boolean', ha='boolean',
-        availability_zone_hints=_STRINGS, availability_zones=_STRINGS),
-    'subnetpool': dict(
-        prefixes=_STRINGS, default_prefixlen='integer',
-        min_prefixlen='integer', max_prefixlen='integer', shared='boolean',
-        is_default='boolean', default_quota='integer?',
-        address_scope_id='string?', ip_version='integer'),
-    'address_scope': dict(shared='boolean', ip_version='integer'),
-    'flavor': dict(service_type='string', enabled='boolean',
-                   service_profiles=_STRINGS),
-    'service_profile': dict(driver='string', metainfo='string',
-                            enabled='boolean'),
-    'rbac_policy': dict(object_type='string', object_id='string',
-                        action='string', target_tenant='string'),
-    'trunk': dict(port_id='string', admin_state_up='boolean',
-                  status='string', sub_ports=_LIST),
-}
+STANDARD = attributes.STANDARD
+RESOURCES = attributes.RESOURCES
 
 # member key -> (the attributes a create accepts, those it requires, those
 # an update accepts): the handlers' own lists.
 WRITES = {
     'network': (networks.NETWORK_KEYS, (), networks.NETWORK_KEYS),
-    'subnet': (networks.SUBNET_KEYS, ('network_id',),
+    'subnet': (networks.SUBNET_KEYS, ('network_id', 'ip_version', 'cidr'),
                ('name', 'description', 'enable_dhcp', 'dns_nameservers',
                 'host_routes', 'gateway_ip', 'allocation_pools')),
     'port': (ports.PORT_KEYS, ('network_id',), ports.PORT_KEYS),
@@ -124,7 +63,9 @@ WRITES = {
                             ('security_group_id', 'direction'), None),
     'floatingip': (ports.FIP_KEYS, ('floating_network_id',),
                    ('port_id', 'fixed_ip_address', 'description')),
-    'router': (routers.ROUTER_KEYS, (), routers.ROUTER_KEYS),
+    # Routes are set by an update, not at create (Neutron: 400).
+    'router': (tuple(k for k in routers.ROUTER_KEYS if k != 'routes'), (),
+               routers.ROUTER_KEYS),
     'subnetpool': (subnetpools.POOL_KEYS, ('prefixes',),
                    tuple(k for k in subnetpools.POOL_KEYS
                          if k not in ('shared', 'project_id',
@@ -142,6 +83,62 @@ WRITES = {
 
 _WRITE_TYPES = dict(STANDARD, external_gateway_info='object?',
                     routes=_LIST, sub_ports=_LIST, segmentation_id='integer')
+_OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+IPV4 = {'type': 'string',
+        'pattern': r'^%s(\.%s){3}$' % (_OCTET, _OCTET)}
+# An IPv4 CIDR (the service takes IPv6 ones too; the document says the
+# IPv4 form, which a pattern can hold exactly).
+CIDR = {'type': 'string', 'pattern': r'^%s(\.%s){3}/([0-9]|[12][0-9]|3[0-2])$'
+        % (_OCTET, _OCTET)}
+# The ids a write names: UUIDs (Neutron checks them so).
+_IDS = {name: openapi.UUID for name in (
+    'network_id', 'port_id', 'subnet_id', 'floating_network_id',
+    'security_group_id', 'remote_group_id', 'remote_address_group_id',
+    'address_scope_id', 'subnetpool_id', 'object_id', 'segment_id')}
+_PREFIXLEN = {'type': 'integer', 'minimum': 0, 'maximum': 128}
+_ROUTE = dict(fields(('destination', 'nexthop'), destination=CIDR,
+                     nexthop=IPV4), additionalProperties=False)
+# What a write takes where the answer's type says less (values the
+# handlers check against a list).
+REQUEST_TYPES = {
+    'subnet': dict(ip_version={'enum': [4, 6]}, cidr=CIDR),
+    'address_scope': dict(ip_version={'enum': [4, 6]}),
+    'subnetpool': dict(prefixes={'type': 'array', 'items': CIDR,
+                                 'minItems': 1},
+                       default_prefixlen=_PREFIXLEN, min_prefixlen=_PREFIXLEN,
+                       max_prefixlen=_PREFIXLEN),
+    'rbac_policy': dict(target_tenant={'type': 'string', 'minLength': 1},
+                        object_type={'enum': sorted(rbac.ACTIONS)},
+                        action={'enum': sorted({
+                            a for acts in rbac.ACTIONS.values()
+                            for a in acts})}),
+    'security_group_rule': dict(
+        direction={'enum': ['ingress', 'egress']},
+        ethertype={'enum': ['IPv4', 'IPv6']},
+        protocol={'anyOf': [
+            {'enum': sorted(secgroups.PROTOCOLS) + ['any', None]},
+            {'type': 'string', 'pattern':
+             '^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$'},
+            {'type': 'integer', 'minimum': 0, 'maximum': 255}]},
+        port_range_min={'type': ['integer', 'null'], 'minimum': 0,
+                        'maximum': 65535},
+        port_range_max={'type': ['integer', 'null'], 'minimum': 0,
+                        'maximum': 65535}),
+    'flavor': dict(service_type={'enum': list(flavors.SERVICE_TYPES)}),
+    'service_profile': dict(driver={'type': 'string', 'minLength': 1},
+                            metainfo={'type': 'string', 'minLength': 1}),
+    'port': dict(mac_address={'type': 'string',
+                              'pattern': ports.MAC_PATTERN},
+                 fixed_ips={'type': 'array', 'items': dict(fields(
+        subnet_id=openapi.UUID, ip_address=IPV4),
+        additionalProperties=False)}),
+    'router': dict(routes={'type': 'array', 'items': _ROUTE},
+                   external_gateway_info={'anyOf': [{'type': 'null'}, dict(
+                       fields(('network_id',), network_id=openapi.UUID,
+                              enable_snat='boolean',
+                              external_fixed_ips=_LIST),
+                       additionalProperties=False)]}),
+}
 
 
 def item(key):
@@ -151,10 +148,18 @@ def item(key):
 
 def _writable(key, names, required=()):
     types = dict(_WRITE_TYPES, **RESOURCES[key])
+    types.update(_IDS)
+    types.update(REQUEST_TYPES.get(key, {}))
     schema = fields(required, **{n.replace(':', '__'): types.get(
         n.replace(':', '__'), _ANY) for n in names})
     schema['additionalProperties'] = False
     return schema
+
+
+def _only(schema):
+    """``schema`` with no other property (a body has its resource key
+    and nothing else)."""
+    return dict(schema, additionalProperties=False)
 
 
 def _collection_entries(responses, bodies):
@@ -169,14 +174,21 @@ def _collection_entries(responses, bodies):
             openapi.many(plural, item(key))]}}
         create, required, update = WRITES[key]
         one = _writable(key, create, required)
+        if key == 'service_profile':
+            # Neutron: "Service Profile needs either a driver or metainfo."
+            one['anyOf'] = [{'required': ['driver']},
+                            {'required': ['metainfo']}]
         bodies[('POST', base)] = {'anyOf': [
-            openapi.one(key, one),
-            openapi.many(plural, one)]}
+            _only(openapi.one(key, one)),
+            _only(openapi.many(plural, one))]}
         if update is not None:
+            # Neutron: "Cannot update read-only attribute tenant_id".
+            update = [n for n in update
+                      if n not in ('project_id', 'tenant_id')]
             responses[('PUT', member)] = {'200': openapi.one(key,
                                                              item(key))}
-            bodies[('PUT', member)] = openapi.one(
-                key, _writable(key, update))
+            bodies[('PUT', member)] = _only(openapi.one(
+                key, _writable(key, update)))
 
 
 _AGENT = fields(**dict(
@@ -193,6 +205,13 @@ _INTERFACE = fields(('id', 'port_id', 'subnet_id'), id='string',
                     port_id='string', subnet_id='string',
                     subnet_ids=_STRINGS, network_id='string',
                     project_id='string', tenant_id='string', tags=_STRINGS)
+# Neutron takes a subnet or a port, one of them.
+_INTERFACE_IN = dict(fields(subnet_id=openapi.UUID, port_id=openapi.UUID),
+                     minProperties=1, maxProperties=1,
+                     additionalProperties=False)
+_EXTRAROUTES = _only(openapi.one('router', dict(fields(
+    ('routes',), routes={'type': 'array', 'items': _ROUTE}),
+    additionalProperties=False)))
 _TAGS = openapi.one('tags', {'type': 'array', 'items': {
     'type': 'string', 'minLength': 1, 'maxLength': tags.MAX_TAG_LEN}})
 _SUBPORTS = openapi.one('sub_ports', {'type': 'array', 'items': fields(
@@ -288,23 +307,21 @@ def _fixed_entries(responses, bodies):
             admin_state_up='boolean', description='string?'),
             additionalProperties=False)),
         ('POST', agent + '/dhcp-networks'): fields(
-            ('network_id',), network_id='string'),
+            ('network_id',), network_id=openapi.UUID),
         ('POST', agent + '/l3-routers'): fields(
-            ('router_id',), router_id='string'),
+            ('router_id',), router_id=openapi.UUID),
         ('POST', PREFIX + '/flavors/{id}/service_profiles'): openapi.one(
             'service_profile', dict(fields(('id',), id='string'),
                                     additionalProperties=False)),
-        ('PUT', PREFIX + '/quotas/{project_id}'): openapi.one(
-            'quota', {'type': 'object',
-                      'additionalProperties': {'type': 'integer'}}),
-        ('PUT', PREFIX + '/routers/{id}/add_router_interface'): fields(
-            subnet_id='string', port_id='string'),
-        ('PUT', PREFIX + '/routers/{id}/remove_router_interface'): fields(
-            subnet_id='string', port_id='string'),
-        ('PUT', PREFIX + '/routers/{id}/add_extraroutes'): openapi.one(
-            'router', fields(('routes',), routes=_LIST)),
-        ('PUT', PREFIX + '/routers/{id}/remove_extraroutes'): openapi.one(
-            'router', fields(('routes',), routes=_LIST)),
+        ('PUT', PREFIX + '/quotas/{project_id}'): _only(openapi.one(
+            'quota', dict(fields(**{
+                name: {'type': 'integer', 'minimum': -1}
+                for name in quotas.DEFAULTS}), additionalProperties=False))),
+        ('PUT', PREFIX + '/routers/{id}/add_router_interface'): _INTERFACE_IN,
+        ('PUT', PREFIX + '/routers/{id}/remove_router_interface'):
+            _INTERFACE_IN,
+        ('PUT', PREFIX + '/routers/{id}/add_extraroutes'): _EXTRAROUTES,
+        ('PUT', PREFIX + '/routers/{id}/remove_extraroutes'): _EXTRAROUTES,
         ('PUT', PREFIX + '/trunks/{id}/add_subports'): _SUBPORTS,
         ('PUT', PREFIX + '/trunks/{id}/remove_subports'): _SUBPORTS,
     })

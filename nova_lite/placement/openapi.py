@@ -21,6 +21,7 @@ from nova_lite.placement.handlers import trait
 from nova_lite.placement.handlers import usage
 from nova_lite.placement import microversion
 from nova_lite.placement.schemas import allocation_candidate as ac_schema
+from nova_lite.placement.schemas import common as common_schema
 from nova_lite.placement.schemas import inventory as inv_schema
 from nova_lite.placement.schemas import misc
 from nova_lite.placement.schemas import responses
@@ -113,6 +114,14 @@ OPERATIONS = {
 }
 
 
+# Placement answers 400 for a consumer that is no UUID, and for a write
+# of a standard (not CUSTOM_) resource class or trait.
+PATH_PARAMS = {'uuid': openapi.UUID, 'consumer_uuid': openapi.UUID}
+for _method in ('PUT', 'DELETE'):
+    for _path in ('/resource_classes/{name}', '/traits/{name}'):
+        PATH_PARAMS[(_method, _path, 'name')] = common_schema.CUSTOM_NAME
+
+
 def service(routes):
     """Placement as :mod:`nova_lite.wsgi.openapi` describes it."""
     return openapi.Service(
@@ -124,7 +133,8 @@ def service(routes):
         routes=routes, operations=OPERATIONS,
         error_schema=responses.ERROR, public=frozenset(['/', PATH]),
         versions=tuple(microversion.VERSIONS),
-        version_table=microversion.TABLE, healthcheck=True)
+        version_table=microversion.TABLE, healthcheck=True,
+        path_params=PATH_PARAMS)
 
 
 def document(routes):

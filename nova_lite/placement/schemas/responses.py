@@ -205,8 +205,8 @@ CAPACITY = {
 CAPACITY_USAGES = {
     'type': 'object',
     'properties': {'usages': {'type': 'array', 'items': {
-        'type': 'array', 'prefixItems': [_UUID, common.GENERATION, _USAGES],
-        'minItems': 3, 'maxItems': 3}}},
+        'type': 'array', 'minItems': 3, 'maxItems': 3,
+        'description': '[provider uuid, its generation, {rc: used}]'}}},
     'required': ['usages'], 'additionalProperties': False}
 FINGERPRINT = {
     'type': 'object', 'properties': {'fingerprint': {'type': 'string'}},
