@@ -196,9 +196,10 @@ PUBLISHED = {'image': image, 'images': images, 'member': member,
 
 
 def check_attribute_value(name, value):
-    """400 unless ``value`` is valid for the core attribute ``name``
-    (its definition in :data:`IMAGE_PROPERTIES`)."""
-    definition = IMAGE_PROPERTIES.get(name)
+    """400 unless ``value`` is valid for the attribute ``name`` (its
+    definition in :data:`IMAGE_PROPERTIES` or :data:`EXTRA_PROPERTIES`,
+    the published schema's)."""
+    definition = IMAGE_PROPERTIES.get(name) or EXTRA_PROPERTIES.get(name)
     if definition is None:
         return
     try:

@@ -511,6 +511,8 @@ def for_version(schema, version):
         if marks.get('discriminator') == 'microversion':
             for variant in schema['anyOf']:
                 if _version_in(variant.get('x-openstack', {}), version):
+                    variant = {k: v for k, v in variant.items()
+                               if k != 'x-openstack'}
                     return for_version(variant, version)
             raise LookupError('no schema for version %s' % (version,))
         return {k: for_version(v, version) for k, v in schema.items()}
