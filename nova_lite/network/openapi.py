@@ -311,7 +311,7 @@ def _fixed_entries(responses, bodies):
         ('POST', agent + '/l3-routers'): fields(
             ('router_id',), router_id=openapi.UUID),
         ('POST', PREFIX + '/flavors/{id}/service_profiles'): openapi.one(
-            'service_profile', dict(fields(('id',), id='string'),
+            'service_profile', dict(fields(('id',), id=openapi.UUID),
                                     additionalProperties=False)),
         ('PUT', PREFIX + '/quotas/{project_id}'): _only(openapi.one(
             'quota', dict(fields(**{
