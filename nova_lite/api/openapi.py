@@ -36,6 +36,7 @@ from nova_lite.api import microversion
 from nova_lite.api.schemas import aggregates as aggregate_schema
 from nova_lite.api.schemas import flavors as flavor_schema
 from nova_lite.api.schemas import hosts as host_schema
+from nova_lite.api.schemas import responses
 from nova_lite.api.schemas import server_metadata as metadata_schema
 from nova_lite.api.schemas import server_tags as tag_schema
 from nova_lite.api.schemas import services as service_schema
@@ -44,7 +45,6 @@ from nova_lite.wsgi import openapi
 
 PATH = '/v2.1/openapi.json'
 Op = openapi.Operation
-
 
 
 def _action(name):
@@ -126,6 +126,21 @@ OPERATIONS = {
 }
 
 
+def _uuid_from_2_53(req):
+    """Hypervisors and services are named by UUID from 2.53 (400 for
+    anything else), by their integer id before."""
+    if microversion.at_least(req, '2.53'):
+        return openapi.UUID
+    return {'type': 'string'}
+
+
+PATH_PARAMS = {
+    'aggregate_id': {'type': 'integer', 'minimum': 0},
+    'hypervisor_id': _uuid_from_2_53,
+    'service_id': _uuid_from_2_53,
+}
+
+
 def service(routes):
     """The compute API as :mod:`nova_lite.wsgi.openapi` describes it."""
     text = wsgi_microversion.format_version
@@ -141,7 +156,8 @@ def service(routes):
         public=frozenset(['/', '/v2.1', PATH]),
         versions=openapi.versions_between(text(microversion.MIN_VERSION),
                                           text(microversion.MAX_VERSION)),
-        version_table=microversion.TABLE, tag_depth=1, healthcheck=True)
+        version_table=microversion.TABLE, tag_depth=1, healthcheck=True,
+        responses=responses.RESPONSES, path_params=PATH_PARAMS)
 
 
 def document(routes):

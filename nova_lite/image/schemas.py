@@ -196,9 +196,10 @@ PUBLISHED = {'image': image, 'images': images, 'member': member,
 
 
 def check_attribute_value(name, value):
-    """400 unless ``value`` is valid for the core attribute ``name``
-    (its definition in :data:`IMAGE_PROPERTIES`)."""
-    definition = IMAGE_PROPERTIES.get(name)
+    """400 unless ``value`` is valid for the attribute ``name`` (its
+    definition in :data:`IMAGE_PROPERTIES` or :data:`EXTRA_PROPERTIES`,
+    the published schema's)."""
+    definition = IMAGE_PROPERTIES.get(name) or EXTRA_PROPERTIES.get(name)
     if definition is None:
         return
     try:
@@ -210,11 +211,13 @@ def check_attribute_value(name, value):
 
 # -- metadata definitions -----------------------------------------------------
 
+# A property needs a type (the service refuses null, which Glance's
+# schema lists).
 _PROPERTY_TYPES = ['array', 'boolean', 'integer', 'number', 'object',
-                   'string', None]
+                   'string']
 METADEF_PROPERTY = {
-    'name': {'type': 'string', 'maxLength': 80},
-    'title': {'type': 'string'},
+    'name': {'type': 'string', 'minLength': 1, 'maxLength': 80},
+    'title': {'type': 'string', 'minLength': 1, 'maxLength': 255},
     'description': {'type': 'string'},
     'operators': {'type': 'array', 'items': {'type': 'string'}},
     'type': {'type': 'string', 'enum': _PROPERTY_TYPES},
@@ -237,24 +240,30 @@ _TIMES = {'created_at': _ro({'type': 'string', 'format': 'date-time'},
                             'When it last changed.')}
 RESOURCE_TYPE_ASSOCIATION = dict({
     'name': _string('The resource type, e.g. OS::Glance::Image.',
-                    maxLength=80),
+                    minLength=1, maxLength=80),
     'prefix': _string('The prefix of the properties on that resource.',
                       maxLength=80),
     'properties_target': _string('Where on the resource the properties '
                                  'go (e.g. image for a volume).',
                                  maxLength=80)}, **_TIMES)
+# A property inside an object or a namespace (named by its key).
+_NESTED_PROPERTY = {'type': 'object', 'properties': METADEF_PROPERTY,
+                    'required': ['title', 'type'],
+                    'additionalProperties': False}
 METADEF_OBJECT = dict({
-    'name': {'type': 'string', 'maxLength': 80},
+    'name': {'type': 'string', 'minLength': 1, 'maxLength': 80},
     'description': {'type': 'string'},
     'required': {'type': 'array', 'items': {'type': 'string'}},
     'properties': {'type': 'object',
-                   'additionalProperties': {'type': 'object',
-                                            'properties': METADEF_PROPERTY}},
+                   'propertyNames': {'minLength': 1, 'maxLength': 80},
+                   'additionalProperties': _NESTED_PROPERTY},
     'schema': {'type': 'string', 'readOnly': True},
     'self': {'type': 'string', 'readOnly': True}}, **_TIMES)
-METADEF_TAG = dict({'name': {'type': 'string', 'maxLength': 255}}, **_TIMES)
+METADEF_TAG = dict({'name': {'type': 'string', 'minLength': 1,
+                              'maxLength': 255}}, **_TIMES)
 METADEF_NAMESPACE = dict({
-    'namespace': _string('The namespace, unique.', maxLength=80),
+    'namespace': _string('The namespace, unique.', minLength=1,
+                         maxLength=80),
     'display_name': _string('A name to show.', maxLength=80),
     'description': _string('What the namespace defines.',
                            maxLength=500),
@@ -268,14 +277,19 @@ METADEF_NAMESPACE = dict({
     'resource_type_associations': {
         'type': 'array',
         'items': {'type': 'object',
-                  'properties': RESOURCE_TYPE_ASSOCIATION}},
+                  'properties': RESOURCE_TYPE_ASSOCIATION,
+                  'required': ['name'], 'additionalProperties': False}},
     'properties': {'type': 'object',
-                   'additionalProperties': {'type': 'object',
-                                            'properties': METADEF_PROPERTY}},
+                   'propertyNames': {'minLength': 1, 'maxLength': 80},
+                   'additionalProperties': _NESTED_PROPERTY},
     'objects': {'type': 'array',
-                'items': {'type': 'object', 'properties': METADEF_OBJECT}},
+                'items': {'type': 'object', 'properties': METADEF_OBJECT,
+                          'required': ['name'],
+                          'additionalProperties': False}},
     'tags': {'type': 'array',
-             'items': {'type': 'object', 'properties': METADEF_TAG}}},
+             'items': {'type': 'object', 'properties': METADEF_TAG,
+                       'required': ['name'],
+                       'additionalProperties': False}}},
     **_TIMES)
 
 

@@ -8,6 +8,7 @@ are Neutron's (``NeutronError``). The rules are in
 :mod:`nova_lite.network`; the route table :mod:`.router`.
 """
 
+from nova_lite.network import attributes
 from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import networks
@@ -87,12 +88,21 @@ def register(collection, key, lister, show, create, update, delete):
     _COLLECTIONS[collection] = (key, lister, show, create, update, delete)
 
 
+def collections():
+    """Collection name -> member key, of every collection served."""
+    return {name: entry[0] for name, entry in _COLLECTIONS.items()}
+
+
 def collection_routes(prefix, name):
+    """A collection's routes; a member is updated only where the
+    collection has an update (Neutron's security group rules have none:
+    a PUT is 405, as any method a path does not serve)."""
+    member = {'GET': show_resource, 'DELETE': delete_resource}
+    if _COLLECTIONS[name][4] is not None:
+        member['PUT'] = update_resource
     return {'%s/v2.0/%s' % (prefix, name): {
                 'GET': list_resources, 'POST': create_resource},
-            '%s/v2.0/%s/{id}' % (prefix, name): {
-                'GET': show_resource, 'PUT': update_resource,
-                'DELETE': delete_resource}}
+            '%s/v2.0/%s/{id}' % (prefix, name): member}
 
 
 def versions(req):
@@ -117,7 +127,7 @@ def _collection(req):
     return _COLLECTIONS[name]
 
 
-def _plural(key):
+def plural_of(key):
     """The list key of a member key (``rbac_policy``: ``rbac_policies``)."""
     return key[:-1] + 'ies' if key.endswith('y') else key + 's'
 
@@ -135,7 +145,7 @@ def list_resources(req):
         items = secgroups.list_groups(context, project)
     else:
         items = lister(context)
-    plural = _plural(key)
+    plural = plural_of(key)
     items = [policy.hide(context, key, item)
              for item in tags.filter_items(req, items)]
     return util.json_response({plural: common.filtered(req, items)})
@@ -155,16 +165,20 @@ def create_resource(req):
         body = req.json_body if req.body else None
     except ValueError:
         raise errors.bad_request('Malformed request body')
-    plural = _plural(key)
+    plural = plural_of(key)
     if isinstance(body, dict) and isinstance(body.get(plural), list):
         if not all(isinstance(item, dict) for item in body[plural]):
             raise errors.bad_request(
                 "Resource body required: expected a list of '%s'" % key)
-        _check_quota(context, key, body[plural])
-        made = [_view(context, key, create(context, dict(item)))
-                for item in body[plural]]
+        items = [dict(item) for item in body[plural]]
+        for item in items:
+            attributes.check(key, item)
+        _check_quota(context, key, items)
+        made = [_view(context, key, create(context, item))
+                for item in items]
         return util.json_response({plural: made}, status=201)
     values = dict(common.body_of(req, key))
+    attributes.check(key, values)
     _check_quota(context, key, [values])
     return util.json_response({key: _view(context, key,
                                           create(context, values))},
@@ -185,12 +199,11 @@ def _check_quota(context, key, items):
 def update_resource(req):
     context = util.context(req)
     entry = _collection(req)
-    if entry[4] is None:
-        raise errors.NeutronError(405, 'HTTPMethodNotAllowed',
-                                  'The method PUT is not allowed.')
     key = entry[0]
+    values = dict(common.body_of(req, key))
+    attributes.check(key, values)
     return util.json_response({key: _view(context, key, entry[4](
-        context, req.urlvars['id'], dict(common.body_of(req, key))))})
+        context, req.urlvars['id'], values))})
 
 
 def delete_resource(req):

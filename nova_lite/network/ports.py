@@ -39,7 +39,8 @@ FIP_KEYS = ('floating_network_id', 'floating_ip_address', 'port_id',
             'subnet_id')
 
 
-_MAC = re.compile(r'^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$')
+MAC_PATTERN = r'^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$'
+_MAC = re.compile(MAC_PATTERN)
 
 
 def _check_mac(values):

@@ -199,6 +199,8 @@ def _destroy(context, kind, uuid):
 def _protocol(value):
     if value is None or value == 'any':
         return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     text = str(value).lower()
     if text in PROTOCOLS:
         return text

@@ -21,6 +21,7 @@ from nova_lite.placement.handlers import trait
 from nova_lite.placement.handlers import usage
 from nova_lite.placement import microversion
 from nova_lite.placement.schemas import allocation_candidate as ac_schema
+from nova_lite.placement.schemas import common as common_schema
 from nova_lite.placement.schemas import inventory as inv_schema
 from nova_lite.placement.schemas import misc
 from nova_lite.placement.schemas import responses
@@ -72,7 +73,8 @@ OPERATIONS = {
     inventory.delete_inventory: Op(responses={'204': None}),
     usage.list_usages: Op(query=misc.EMPTY_QUERY,
                           responses={'200': responses.PROVIDER_USAGES}),
-    usage.get_total_usages: Op(query=_at(usage.total_usages_query_schema)),
+    usage.get_total_usages: Op(query=_at(usage.total_usages_query_schema),
+                               responses={'200': responses.TOTAL_USAGES}),
     aggregate.get_aggregates: Op(
         responses={'200': _at(responses.aggregates)}),
     aggregate.set_aggregates: Op(
@@ -95,13 +97,29 @@ OPERATIONS = {
         body=_at(allocation.put_schema), responses={'204': None}),
     allocation.delete_allocations: Op(responses={'204': None}),
     allocation_candidate.list_allocation_candidates: Op(
-        query=_at(ac_schema.query_schema)),
+        query=_at(ac_schema.query_schema),
+        responses={'200': responses.ALLOCATION_CANDIDATES}),
     reshaper.reshape: Op(body=_at(reshaper.body_schema),
                          responses={'204': None}),
-    capacity.get_capacity: Op(query=misc.CAPACITY_QUERY),
-    capacity.get_fingerprint: Op(query=misc.EMPTY_QUERY),
-    capacity.get_usages: Op(query=misc.EMPTY_QUERY),
+    capacity.get_capacity: Op(query=misc.CAPACITY_QUERY,
+                              responses={'200': responses.CAPACITY}),
+    capacity.get_fingerprint: Op(query=misc.EMPTY_QUERY,
+                                 responses={'200': responses.FINGERPRINT}),
+    capacity.get_usages: Op(query=misc.EMPTY_QUERY,
+                            responses={'200': responses.CAPACITY_USAGES}),
+    allocation.list_for_consumer: Op(
+        responses={'200': responses.CONSUMER_ALLOCATIONS}),
+    allocation.list_for_resource_provider: Op(
+        responses={'200': responses.PROVIDER_ALLOCATIONS}),
 }
+
+
+# Placement answers 400 for a consumer that is no UUID, and for a write
+# of a standard (not CUSTOM_) resource class or trait.
+PATH_PARAMS = {'uuid': openapi.UUID, 'consumer_uuid': openapi.UUID}
+for _method in ('PUT', 'DELETE'):
+    for _path in ('/resource_classes/{name}', '/traits/{name}'):
+        PATH_PARAMS[(_method, _path, 'name')] = common_schema.CUSTOM_NAME
 
 
 def service(routes):
@@ -115,7 +133,8 @@ def service(routes):
         routes=routes, operations=OPERATIONS,
         error_schema=responses.ERROR, public=frozenset(['/', PATH]),
         versions=tuple(microversion.VERSIONS),
-        version_table=microversion.TABLE, healthcheck=True)
+        version_table=microversion.TABLE, healthcheck=True,
+        path_params=PATH_PARAMS)
 
 
 def document(routes):

@@ -108,6 +108,16 @@ class Service:
         that tags an operation (``/v2.1/servers``: 1).
     :param healthcheck: describe the pipeline's ``/healthcheck`` too (it
         is no route of the table: :mod:`nova_lite.wsgi.pipeline`).
+    :param responses: ``(METHOD, path) -> {status: schema}`` for the
+        operations whose :class:`Operation` gives none: a handler serving
+        several paths (the network service's collections) answers each
+        in its own shape.
+    :param bodies: ``(METHOD, path) -> schema`` of the request body, for
+        the same reason.
+    :param path_params: path parameter name, or ``(METHOD, path,
+        name)`` for one operation's, -> its schema (or the function of
+        the request picking it per microversion), where the service
+        takes only some strings (a UUID), not any.
     """
     name: str
     title: str
@@ -120,6 +130,9 @@ class Service:
     version_table: object = None
     tag_depth: int = 0
     healthcheck: bool = False
+    responses: dict = None
+    bodies: dict = None
+    path_params: dict = None
 
 
 # What the shared pipeline answers before any route table.
@@ -165,9 +178,23 @@ def serving_handler(make_document, respond):
     return openapi_document
 
 
-def _operation_of(service, handler):
-    return service.operations.get(handler) or getattr(
+def _operation_of(service, handler, path=None, method=None):
+    """The handler's :class:`Operation`, with the service's per-path
+    response and body schemas where the operation gives none."""
+    op = service.operations.get(handler) or getattr(
         handler, 'openapi', None)
+    key = (method, path)
+    responses = (service.responses or {}).get(key)
+    body = (service.bodies or {}).get(key)
+    if responses is None and body is None:
+        return op
+    op = op or Operation()
+    changes = {}
+    if responses is not None and not op.responses:
+        changes['responses'] = responses
+    if body is not None and op.body is None and not op.actions:
+        changes['body'] = body
+    return dataclasses.replace(op, **changes)
 
 
 def _handler_range(service, handler):
@@ -233,7 +260,10 @@ def _actions_schema(service, actions, first, last):
         marks['action-name'] = name
         variant['x-openstack'] = marks
         variants.append(variant)
-    return {'anyOf': variants, 'x-openstack': {'discriminator': 'action'}}
+    # The body is the action's name and nothing else.
+    return {'type': 'object', 'anyOf': variants, 'minProperties': 1,
+            'maxProperties': 1, 'propertyNames': {'enum': sorted(actions)},
+            'x-openstack': {'discriminator': 'action'}}
 
 
 def _query_parameters(service, op, first, last):
@@ -245,13 +275,15 @@ def _query_parameters(service, op, first, last):
     seen = {}
     for schema, low, high in ranges:
         for name, prop in (schema or {}).get('properties', {}).items():
-            entry = seen.setdefault(name, {'schema': prop, 'low': low})
+            entry = seen.setdefault(name, {'schema': prop, 'low': low,
+                                           'required': True})
             entry['high'] = high
+            entry['required'] &= name in (schema or {}).get('required', ())
     params = []
     for name in sorted(seen):
         entry = seen[name]
-        param = {'name': name, 'in': 'query', 'required': False,
-                 'schema': entry['schema']}
+        param = {'name': name, 'in': 'query',
+                 'required': entry['required'], 'schema': entry['schema']}
         if service.versions:
             marks = _version_marks(service, entry['low'], entry['high'])
             if marks:
@@ -319,7 +351,7 @@ def _tag(service, path):
 
 def operation(service, path, method, handler):
     """The OpenAPI operation object of ``method`` on ``path``."""
-    op = _operation_of(service, handler)
+    op = _operation_of(service, handler, path, method)
     first, last = _handler_range(service, handler)
     missing = []
     result = {
@@ -331,8 +363,11 @@ def operation(service, path, method, handler):
         marks = _version_marks(service, first, last)
         if marks:
             result['x-openstack'] = marks
+    given = service.path_params or {}
     params = [{'name': name, 'in': 'path', 'required': True,
-               'schema': {'type': 'string'}}
+               'schema': _versioned(service, probe(
+                   service, given.get((method, path, name)) or
+                   given.get(name) or {'type': 'string'}, first, last))}
               for name in _PARAM.findall(path)]
     params += _query_parameters(service, op, first, last)
     if service.versions:
@@ -372,7 +407,9 @@ def _components(service):
                                table.service_type, table.service_type,
                                service.versions[0], service.versions[-1],
                                service.versions[0]),
-            'schema': {'type': 'string'}}}
+            'schema': {'type': 'string', 'enum': [
+                '%s %s' % (table.service_type, v)
+                for v in service.versions + ('latest',)]}}}
     return components
 
 
@@ -423,3 +460,103 @@ def described(doc):
     """``{(path, METHOD)}`` a document describes."""
     return {(path, method.upper()) for path, methods in doc['paths'].items()
             for method in methods}
+
+
+def one(key, item=None):
+    """A body ``{key: item}`` (item an object unless given)."""
+    return {'type': 'object', 'required': [key],
+            'properties': {key: item or {'type': 'object'}}}
+
+
+def many(key, item=None, extra=None):
+    """A body ``{key: [item, ...]}`` (and ``extra`` properties, such as a
+    collection's ``<key>_links``)."""
+    schema = one(key, {'type': 'array',
+                       'items': item or {'type': 'object'}})
+    schema['properties'].update(extra or {})
+    return schema
+
+
+def fields(required=(), **types):
+    """An object with these properties (``name=schema``; a text is a
+    JSON type, ``'string?'`` one that may be null) and these required."""
+    props = {}
+    for name, kind in types.items():
+        if isinstance(kind, str):
+            nullable = kind.endswith('?')
+            kind = kind.rstrip('?')
+            kind = {'type': [kind, 'null'] if nullable else kind}
+        props[name.replace('__', ':')] = kind
+    schema = {'type': 'object', 'properties': props}
+    if required:
+        schema['required'] = list(required)
+    return schema
+
+
+UUID = {'type': 'string', 'format': 'uuid'}
+
+
+def _version_in(marks, version):
+    low, high = marks.get('min-ver'), marks.get('max-ver')
+    return ((low is None or version >= wsgi_microversion.parse(low)) and
+            (high is None or version <= wsgi_microversion.parse(high)))
+
+
+def for_version(schema, version):
+    """``schema`` with each microversion ``anyOf`` resolved to the
+    variant of ``version`` (a parsed microversion); LookupError where no
+    variant holds at that version."""
+    if isinstance(schema, dict):
+        marks = schema.get('x-openstack', {})
+        if marks.get('discriminator') == 'microversion':
+            for variant in schema['anyOf']:
+                if _version_in(variant.get('x-openstack', {}), version):
+                    variant = {k: v for k, v in variant.items()
+                               if k != 'x-openstack'}
+                    return for_version(variant, version)
+            raise LookupError('no schema for version %s' % (version,))
+        return {k: for_version(v, version) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [for_version(item, version) for item in schema]
+    return schema
+
+
+def _operation_at(op, version):
+    """``op`` at ``version``; None where it does not exist then."""
+    if not _version_in(op.get('x-openstack', {}), version):
+        return None
+    header = '#/components/parameters/microversion'
+    op = dict(op)
+    params = [p for p in op.get('parameters', ())
+              if p.get('$ref') != header and
+              _version_in(p.get('x-openstack', {}), version)]
+    if params:
+        op['parameters'] = params
+    else:
+        op.pop('parameters', None)
+    try:
+        return for_version(op, version)
+    except LookupError:
+        # A body no version's schema describes there (the operation's
+        # own guard is narrower than its schema picker's).
+        return None
+
+
+def at_version(doc, text):
+    """``doc`` as a client of microversion ``text`` sees it: only the
+    operations and query parameters that exist at that version, each
+    schema the one of that version, and no microversion header parameter
+    (the client sends ``text``). Tools that know nothing of
+    ``x-openstack`` (schemathesis) read it as plain OpenAPI."""
+    version = wsgi_microversion.parse(text)
+    paths = {}
+    for path, methods in doc['paths'].items():
+        ops = {method: _operation_at(op, version)
+               for method, op in methods.items()}
+        ops = {method: op for method, op in ops.items() if op is not None}
+        if ops:
+            paths[path] = ops
+    components = dict(doc['components'])
+    components.pop('parameters', None)
+    return dict(doc, paths=paths, components=components,
+                info=dict(doc['info'], version=text))

@@ -19,6 +19,8 @@ from nova_lite.wsgi import layer
 LOG = logging.getLogger(__name__)
 
 OUT_OF_RANGE = 'A number in the request is out of range.'
+NOT_STORABLE = ('A value in the request is too long, out of range or has '
+                'characters that cannot be stored.')
 
 
 def make_map(paths):
@@ -110,6 +112,13 @@ class Router(layer.Layer):
                 return self.errors.render(
                     req, webob.exc.HTTPServiceUnavailable(
                         self.errors.db_unavailable))
+            if isinstance(exc, db_exc.DBDataError):
+                # MariaDB refuses a text longer than its column, or with
+                # characters its charset cannot hold: the request's.
+                LOG.info('Value not storable in %s %s: %s', req.method,
+                         req.path_info, exc)
+                return self.errors.render(req, webob.exc.HTTPBadRequest(
+                    NOT_STORABLE))
             # SQLite refuses to even compare an integer past 64 bits.
             if not isinstance(exc.inner_exception, OverflowError):
                 raise

@@ -17,6 +17,7 @@ import jsonschema
 from oslo_serialization import jsonutils
 
 from nova_lite.wsgi import microversion as wsgi_microversion
+from nova_lite.wsgi import openapi
 
 
 JSON = 'application/json'
@@ -31,27 +32,13 @@ def _template_regex(path):
                                       re.escape(path)))
 
 
-def _in_range(marks, version):
-    low = marks.get('min-ver')
-    high = marks.get('max-ver')
-    return ((low is None or version >= wsgi_microversion.parse(low)) and
-            (high is None or version <= wsgi_microversion.parse(high)))
-
-
 def for_version(schema, version):
-    """``schema`` with each microversion ``anyOf`` resolved to the
-    variant of ``version``."""
-    if isinstance(schema, dict):
-        marks = schema.get('x-openstack', {})
-        if marks.get('discriminator') == 'microversion':
-            for variant in schema['anyOf']:
-                if _in_range(variant.get('x-openstack', {}), version):
-                    return for_version(variant, version)
-            raise Violation('no schema for version %s' % (version,))
-        return {k: for_version(v, version) for k, v in schema.items()}
-    if isinstance(schema, list):
-        return [for_version(item, version) for item in schema]
-    return schema
+    """``schema`` resolved to ``version`` (a :class:`Violation` where no
+    variant of a microversion ``anyOf`` holds)."""
+    try:
+        return openapi.for_version(schema, version)
+    except LookupError as exc:
+        raise Violation(str(exc))
 
 
 class ResponseChecker:

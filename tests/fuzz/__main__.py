@@ -2,10 +2,12 @@
 
 Stacks a lab (1 cell, 1 compute) on a private RabbitMQ node and MariaDB
 (tests/faults/services.py; ports from ``--port-base`` + 60), sends N
-generated requests split over both APIs (tests/fuzz/strategies.py), then
-runs create-then-delete races against an unschedulable flavor. Counts:
-500s, tracebacks in answers, tracebacks in the lab's service logs, and
-ghost servers (listed, or counted in quota, after their delete). Writes
+generated requests split over both APIs (tests/fuzz/strategies.py),
+runs schemathesis from the four OpenAPI documents the lab serves
+(tests/fuzz/openapi_run.py), then runs create-then-delete races
+against an unschedulable flavor. Counts: 500s, tracebacks in answers,
+tracebacks in the lab's service logs, ghost servers (listed, or counted
+in quota, after their delete), and what schemathesis found. Writes
 ``fuzz-results/summary.json``; exit status 1 unless all are 0.
 """
 
@@ -20,6 +22,7 @@ import time
 
 from tests.faults import faultlab
 from tests.faults import services
+from tests.fuzz import openapi_run
 from tests.fuzz import run
 from tests.fuzz import strategies
 from tests.integration import lab as lab_mod
@@ -39,6 +42,9 @@ def parse_args(argv=None):
                         help='client threads sending the requests')
     parser.add_argument('--seed', type=int, default=None,
                         help='hypothesis seed (default: derandomized)')
+    parser.add_argument('--openapi-examples', type=int, default=6,
+                        help='schemathesis examples per operation (0: '
+                             'no OpenAPI phase)')
     parser.add_argument('--port-base', type=int, default=int(
         os.environ.get('NOVA_LITE_FAULTS_PORT_BASE', 18800)))
     return parser.parse_args(argv)
@@ -147,12 +153,17 @@ def main(argv=None):
                            ('placement', args.requests - half)):
             run.fuzz(send, strategies.catalog(api), count, seed=args.seed,
                      tally=tally, workers=args.workers)
+        openapi = {}
+        if args.openapi_examples:
+            openapi = openapi_run.run(
+                lab, os.path.join(RESULTS_DIR, 'openapi'),
+                args.openapi_examples, seed=args.seed)
         # The fuzz may have reset quotas: the races need room.
         lab.set_member_quota()
         races = ghost_races(lab, args.races)
         counts, excerpts = log_tracebacks(lab)
         result = dict(tally.as_dict(), races=races, log_tracebacks=counts,
-                      log_traceback_excerpts=excerpts)
+                      log_traceback_excerpts=excerpts, openapi=openapi)
     except BaseException as exc:
         report.add('run', 'fail', 'the run stopped: %r' % exc)
         report.write()
@@ -173,7 +184,16 @@ def main(argv=None):
              result['tracebacks_in_answers'], result['log_tracebacks'],
              races['created'], races['ghosts'],
              races['instances_in_use_after'], result['wall_s']))
+    for name, found in sorted(openapi.items()):
+        print('schemathesis %s: %d operations, %d x 5xx, %d answers off '
+              'the document, %d valid requests refused (%d expected), '
+              '%d errors; %.0fs' % (
+                  name, found['operations'], len(found['server_errors']),
+                  len(found['response_mismatches']),
+                  len(found['refused_valid']), found['expected_refusals'],
+                  len(found['errors']), found['wall_s']))
     check_counts(report, args, result)
+    openapi_run.check(report, openapi)
     report.write()
     return 0 if report.counts['fail'] == 0 else 1
 

@@ -4,8 +4,10 @@ instead of stopping at the first."""
 
 import json
 
+import fixtures
 import testtools
 
+from tests.fuzz import openapi_run
 from tests.fuzz import run
 from tests.fuzz import strategies
 
@@ -45,3 +47,58 @@ class TestFuzzSuite(testtools.TestCase):
         body = strategies._encode({'name': '\ud800'})
         self.assertEqual({'name': '\ud800'}, json.loads(body))
         self.assertIn(b'\\ud800', body)
+
+
+# What schemathesis's JUnit report says of an operation (abridged).
+JUNIT = '''<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="schemathesis">
+<testcase name="GET /traits" />
+<testcase name="POST /resource_providers">
+<failure type="failure" message="ST202">1. Test Case ID: a1
+
+- ST202 Schema-valid request rejected
+
+[400] Bad Request:
+
+    `{"errors": [{"detail": "parent provider UUID does not exist"}]}`
+
+2. Test Case ID: a2
+
+- ST101 Server error
+
+- ST108 Response violates schema
+
+[500] Internal Server Error:
+
+    `{"errors": []}`</failure>
+</testcase>
+<testcase name="GET /usages"><error message="x">Schema Error</error>
+</testcase>
+</testsuite></testsuites>'''
+
+
+class TestOpenAPIPhase(testtools.TestCase):
+
+    def test_findings_are_read_case_by_case(self):
+        path = self.useFixture(fixtures.TempDir()).join('r.xml')
+        with open(path, 'w') as f:
+            f.write(JUNIT)
+        found = openapi_run.findings(path)
+        self.assertEqual(
+            [('POST /resource_providers', 'ST202', 400),
+             ('POST /resource_providers', 'ST101', 500),
+             ('POST /resource_providers', 'ST108', 500),
+             ('GET /usages', 'error', None)],
+            [f[:3] for f in found])
+        self.assertIn('parent provider UUID', found[0][3])
+
+    def test_only_listed_refusals_are_expected(self):
+        self.assertTrue(openapi_run.expected_refusal(
+            'placement', 'POST /resource_providers',
+            'parent provider UUID does not exist'))
+        self.assertFalse(openapi_run.expected_refusal(
+            'placement', 'POST /resource_providers',
+            "JSON does not validate: 'x' is too long"))
+        self.assertFalse(openapi_run.expected_refusal(
+            'compute', 'POST /resource_providers',
+            'parent provider UUID does not exist'))

@@ -93,3 +93,24 @@ class TestDocuments(testtools.TestCase):
         routes, doc = self._document('compute')
         self.assertEqual([], [m for m in openapi.missing(doc)
                               if m[2] == 'request-body'])
+
+    def test_every_operation_describes_its_success_response(self):
+        # A success with no body is said as such ({'204': None}); an
+        # operation with no response at all is marked missing.
+        for name in SERVICES:
+            routes, doc = self._document(name)
+            self.assertEqual([], [m for m in openapi.missing(doc)
+                                  if m[2] == 'response-body'], name)
+
+    def test_network_request_bodies_all_have_schemas(self):
+        routes, doc = self._document('network')
+        self.assertEqual([], openapi.missing(doc))
+
+    def test_per_path_schemas_name_served_routes_only(self):
+        for name in SERVICES:
+            routes, module = SERVICES[name]
+            service = module.service(routes)
+            served = openapi.served(routes)
+            for table in (service.responses, service.bodies):
+                self.assertEqual(set(), {(p, m) for m, p in table or {}}
+                                 - served, name)

@@ -20,6 +20,7 @@ from nova_lite import exception
 from nova_lite.image import catalog as image_catalog
 from nova_lite.image import objects as image_obj
 from nova_lite.image import policy
+from nova_lite.image import schemas
 from nova_lite.image import service
 from nova_lite.image import tasks as image_tasks
 from nova_lite.wsgi import util
@@ -287,6 +288,12 @@ def new_image_values(context, conf, body):
         if key in service.SETTABLE:
             service.check_value(key, value)
             values['uuid' if key == 'id' else key] = value
+        elif key in schemas.EXTRA_PROPERTIES:
+            # The published schema's own extra properties (kernel_id...):
+            # checked against it; null is not set.
+            service.check_value(key, value)
+            if value is not None:
+                values['properties'][key] = value
         else:
             service.check_property(key, value)
             values['properties'][key] = value
@@ -408,6 +415,12 @@ def _apply(context, image, changes):
                 raise webob.exc.HTTPConflict(
                     'Property %s does not exist.' % attr)
             del properties[attr]
+        elif attr in schemas.EXTRA_PROPERTIES:
+            service.check_value(attr, value)
+            if value is None:
+                properties.pop(attr, None)
+            else:
+                properties[attr] = value
         else:
             service.check_property(attr, value)
             properties[attr] = value

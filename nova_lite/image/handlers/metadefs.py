@@ -9,11 +9,14 @@ policy. The store is :mod:`nova_lite.image.metadefs`.
 
 import contextlib
 
+import jsonschema
+
 from oslo_utils import strutils
 import webob.exc
 
 from nova_lite.image.handlers import images
 from nova_lite.image import metadefs
+from nova_lite.image import schemas
 from nova_lite.wsgi import util
 
 BASE = '/v2/metadefs/namespaces'
@@ -53,13 +56,16 @@ def _save(conf, record):
 
 
 def _string(body, key, required=False, maximum=255):
+    """``body[key]``, a string of at most ``maximum`` characters (the
+    published schema's bounds); a required one (a name) not empty."""
     value = body.get(key)
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not value or len(value) > maximum:
+    if not isinstance(value, str) or (required and not value) or \
+            len(value) > maximum:
         raise webob.exc.HTTPBadRequest(
-            "Invalid value for '%s': a string of 1 to %d characters is "
-            "required." % (key, maximum))
+            "Invalid value for '%s': a string of %d to %d characters is "
+            "required." % (key, 1 if required else 0, maximum))
     return value
 
 
@@ -102,9 +108,9 @@ def _namespace_values(body, old=None):
     values = dict(old or {})
     values['namespace'] = _string(body, 'namespace', required=True,
                                   maximum=80)
-    for key in ('display_name', 'description'):
+    for key, maximum in (('display_name', 80), ('description', 500)):
         if key in body:
-            values[key] = _string(body, key, maximum=2048)
+            values[key] = _string(body, key, maximum=maximum)
     visibility = body.get('visibility', values.get('visibility',
                                                    'private'))
     if visibility not in metadefs.VISIBILITIES:
@@ -158,14 +164,32 @@ def create_namespace(req):
     return util.json_response(_namespace_view(record), status=201)
 
 
+def _only_known(item, known, what):
+    """400 for a key the published schema of ``what`` does not have."""
+    if not isinstance(item, dict):
+        raise webob.exc.HTTPBadRequest(
+            'Invalid value for %s: an object is required.' % what)
+    unknown = sorted(set(item) - set(known))
+    if unknown:
+        raise webob.exc.HTTPBadRequest(
+            'Additional properties are not allowed in %s (%s).'
+            % (what, ', '.join(map(repr, unknown))))
+
+
 def _check_parts(values):
     for name, prop in (values.get('properties') or {}).items():
         _check_property(dict(prop, name=name))
     for obj in values.get('objects') or []:
+        _only_known(obj, schemas.METADEF_OBJECT, 'an object')
         _string(obj, 'name', required=True, maximum=80)
+        for name, prop in (obj.get('properties') or {}).items():
+            _check_property(dict(prop, name=name))
     for tag in values.get('tags') or []:
+        _only_known(tag, schemas.METADEF_TAG, 'a tag')
         _string(tag, 'name', required=True)
     for assoc in values.get('resource_type_associations') or []:
+        _only_known(assoc, schemas.RESOURCE_TYPE_ASSOCIATION,
+                    'a resource type association')
         _string(assoc, 'name', required=True, maximum=80)
 
 
@@ -211,13 +235,27 @@ def delete_namespace(req):
 
 # -- properties ---------------------------------------------------------------
 
+_PROPERTY_CHECK = jsonschema.Draft7Validator(
+    {'type': 'object', 'properties': schemas.METADEF_PROPERTY})
+
+
 def _check_property(prop):
+    """400 unless ``prop`` is a property as the published schema
+    describes it (each keyword of its JSON type: a minimum a number,
+    operators a list...), with a name, a title and a type."""
     _string(prop, 'name', required=True, maximum=80)
     _string(prop, 'title', required=True)
     if prop.get('type') not in PROPERTY_TYPES:
         raise webob.exc.HTTPBadRequest(
             "Invalid value for 'type': one of %s is required."
             % ', '.join(PROPERTY_TYPES))
+    error = jsonschema.exceptions.best_match(
+        _PROPERTY_CHECK.iter_errors(prop))
+    if error is not None:
+        raise webob.exc.HTTPBadRequest(
+            "Invalid value for '%s': %s" % (
+                '/'.join(map(str, error.absolute_path)) or 'property',
+                error.message))
 
 
 def list_properties(req):

@@ -25,12 +25,18 @@ PUT_SCHEMA_V1_14['properties'].pop('uuid')
 _STR = {'type': 'string'}
 _LIST = {'type': 'array', 'items': {'type': 'string'}}
 
-QUERY_V1_0 = common.query({'name': _STR, 'uuid': _STR})
-QUERY_V1_3 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST})
-QUERY_V1_4 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST,
+# As Placement's: uuid and in_tree are UUIDs (checked in the handler,
+# with Placement's message).
+_UUID_Q = {'type': 'string', 'format': 'uuid'}
+QUERY_V1_0 = common.query({'name': _STR, 'uuid': _UUID_Q})
+QUERY_V1_3 = common.query({'name': _STR, 'uuid': _UUID_Q,
+                           'member_of': _LIST})
+QUERY_V1_4 = common.query({'name': _STR, 'uuid': _UUID_Q, 'member_of': _LIST,
                            'resources': _STR})
-QUERY_V1_14 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST,
-                            'resources': _STR, 'in_tree': _STR})
-QUERY_V1_18 = common.query({'name': _STR, 'uuid': _STR, 'member_of': _LIST,
-                            'resources': _STR, 'in_tree': _STR,
+QUERY_V1_14 = common.query({'name': _STR, 'uuid': _UUID_Q,
+                            'member_of': _LIST, 'resources': _STR,
+                            'in_tree': _UUID_Q})
+QUERY_V1_18 = common.query({'name': _STR, 'uuid': _UUID_Q,
+                            'member_of': _LIST, 'resources': _STR,
+                            'in_tree': _UUID_Q,
                             'required': _LIST})

@@ -132,3 +132,82 @@ ERROR = {
         'required': ['status', 'title', 'detail', 'request_id'],
         'additionalProperties': False}}},
     'required': ['errors'], 'additionalProperties': False}
+
+
+# GET /allocations/{consumer_uuid}: project_id and user_id from 1.12,
+# consumer_generation from 1.28 (null for a consumer with none),
+# consumer_type from 1.38, each when the consumer has allocations.
+CONSUMER_ALLOCATIONS = {
+    'type': 'object',
+    'properties': {
+        'allocations': {'type': 'object', 'additionalProperties': {
+            'type': 'object',
+            'properties': {'resources': _USAGES,
+                           'generation': common.GENERATION},
+            'required': ['resources']}},
+        'project_id': {'type': 'string'},
+        'user_id': {'type': 'string'},
+        'consumer_generation': {'type': ['integer', 'null']},
+        'consumer_type': {'type': 'string'}},
+    'required': ['allocations']}
+
+PROVIDER_ALLOCATIONS = {
+    'type': 'object',
+    'properties': {
+        'allocations': {'type': 'object', 'additionalProperties': {
+            'type': 'object', 'properties': {'resources': _USAGES},
+            'required': ['resources']}},
+        'resource_provider_generation': common.GENERATION},
+    'required': ['allocations', 'resource_provider_generation'],
+    'additionalProperties': False}
+
+# GET /usages: {rc: used}; from 1.38 {consumer type: {consumer_count,
+# rc: used}} (with "all" and "unknown").
+TOTAL_USAGES = {
+    'type': 'object',
+    'properties': {'usages': {'type': 'object', 'additionalProperties': {
+        'type': ['integer', 'object']}}},
+    'required': ['usages'], 'additionalProperties': False}
+
+# GET /allocation_candidates: each request's allocations are a list of
+# {resource_provider, resources} before 1.12, an object by provider from
+# it; mappings from 1.34.
+ALLOCATION_CANDIDATES = {
+    'type': 'object',
+    'properties': {
+        'allocation_requests': {'type': 'array', 'items': {
+            'type': 'object',
+            'properties': {'allocations': {'type': ['object', 'array']},
+                           'mappings': {'type': 'object'}},
+            'required': ['allocations']}},
+        'provider_summaries': {'type': 'object', 'additionalProperties': {
+            'type': 'object', 'properties': {
+                'resources': {'type': 'object'},
+                'traits': _NAMES,
+                'parent_provider_uuid': {'type': ['string', 'null']},
+                'root_provider_uuid': {'type': 'string'}},
+            'required': ['resources']}}},
+    'required': ['allocation_requests', 'provider_summaries'],
+    'additionalProperties': False}
+
+# nova_lite's own capacity reads (the dashboard's).
+CAPACITY = {
+    'type': 'object',
+    'properties': {'resource_providers': {'type': 'array', 'items': {
+        'type': 'object',
+        'properties': {'uuid': _UUID, 'name': {'type': 'string'},
+                       'generation': common.GENERATION,
+                       'inventories': {'type': 'object'},
+                       'usages': _USAGES, 'traits': _NAMES,
+                       'aggregates': _NAMES},
+        'required': ['uuid', 'name', 'generation']}}},
+    'required': ['resource_providers'], 'additionalProperties': False}
+CAPACITY_USAGES = {
+    'type': 'object',
+    'properties': {'usages': {'type': 'array', 'items': {
+        'type': 'array', 'minItems': 3, 'maxItems': 3,
+        'description': '[provider uuid, its generation, {rc: used}]'}}},
+    'required': ['usages'], 'additionalProperties': False}
+FINGERPRINT = {
+    'type': 'object', 'properties': {'fingerprint': {'type': 'string'}},
+    'required': ['fingerprint'], 'additionalProperties': False}

@@ -93,6 +93,15 @@ class TestCreateShowDelete(ImageAPITestBase):
             self.assertEqual(value, image[key], key)
         self.assertEqual(image, self.show(image['id']))
 
+    def test_the_schema_s_own_extra_properties_are_checked_by_it(self):
+        # kernel_id and ramdisk_id may be null (not set) and are UUIDs.
+        response = self.api.post(IMAGES, {'name': 'ami', 'kernel_id': None},
+                                 token=MEMBER)
+        self.assertEqual(201, response.status, response)
+        self.assertNotIn('kernel_id', response.body)
+        self.assertEqual(400, self.api.post(
+            IMAGES, {'ramdisk_id': 'not-a-uuid'}, token=MEMBER).status)
+
     def test_create_errors(self):
         self.assertEqual(403, self.api.post(IMAGES, {'status': 'active'},
                                             token=MEMBER).status)

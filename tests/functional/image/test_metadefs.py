@@ -157,3 +157,31 @@ class TestMetadefSchemas(MetadefsTestBase):
                              token=MEMBER)
             self.assertIn('properties', body, name)
         self.call('GET', '/image/v2/schemas/metadefs/nope', status=404)
+
+
+class TestWhatTheSchemasSay(MetadefsTestBase):
+    """A namespace, object or property the published schemas refuse is a
+    400 and nothing is stored (so no answer breaks those schemas)."""
+
+    def test_nested_parts_with_unknown_keys_are_refused(self):
+        for extra in ({'objects': [{'name': 'o', 'colour': 'red'}]},
+                      {'tags': [{'name': 't', 'x': 1}]},
+                      {'resource_type_associations': [
+                          {'name': 'OS::Nova::Server', 'y': []}]},
+                      {'properties': {'p': {'title': 't', 'type': 'string',
+                                            'operators': 5}}}):
+            self.call('POST', NS, dict({'namespace': 'bad'}, **extra),
+                      status=400)
+        self.call('GET', NS + '/bad', status=404)
+
+    def test_a_property_keyword_of_the_wrong_type_is_refused(self):
+        self.namespace()
+        self.call('POST', NS + '/ns1/properties', {
+            'name': 'p', 'title': 'p', 'type': 'integer',
+            'minimum': 'one'}, status=400)
+        self.call('GET', NS + '/ns1/properties/p', status=404)
+
+    def test_display_name_and_description_have_glance_s_bounds(self):
+        self.namespace(display_name='', description='d' * 500)
+        self.call('POST', NS, {'namespace': 'ns2',
+                               'display_name': 'n' * 81}, status=400)

@@ -206,6 +206,30 @@ class NetworkAPITest(base.NetworkTestCase):
                          set(body['NeutronError']))
         self.call('GET', '/networks/%s' % 'nope', status=404)
 
+    def test_a_value_of_the_wrong_type_is_a_400_and_stores_nothing(self):
+        net, _ = self.network()
+        net = self.call('GET', '/networks/%s' % net['id'])['network']
+        for values in ({'description': 1.5}, {'mtu': 'big'},
+                       {'availability_zone_hints': 'nova'}):
+            body = self.call('PUT', '/networks/%s' % net['id'],
+                             {'network': values}, status=400)
+            self.assertIn('Invalid input for %s' % list(values)[0],
+                          body['NeutronError']['message'])
+        self.assertEqual(net, self.call(
+            'GET', '/networks/%s' % net['id'])['network'])
+        self.call('POST', '/networks', {'networks': [
+            {'name': 'fine'}, {'name': ['not', 'a', 'string']}]},
+            status=400)
+        self.assertEqual(['net'], [n['name'] for n in self.call(
+            'GET', '/networks')['networks']])
+
+    def test_an_integer_given_as_text_is_the_integer(self):
+        net, _ = self.network()
+        for given in ('1450', 1400.0):
+            changed = self.call('PUT', '/networks/%s' % net['id'], {
+                'network': {'mtu': given}})['network']
+            self.assertEqual(int(given), changed['mtu'])
+
     def test_external_network_subnets_are_the_owners(self):
         ext, subnet = self.network(token=ADMIN, cidr='172.24.4.0/24',
                                    **{'router:external': True})

@@ -4,6 +4,7 @@ import os
 
 import bcrypt
 import fixtures
+from oslo_db import exception as db_exc
 import testtools
 import webob
 import webob.exc
@@ -120,6 +121,18 @@ class TestRouter(testtools.TestCase):
                          (response.status_int, response.json))
         self.assertRaises(ValueError, webob.Request.blank('/x').get_response,
                           router.Router(table, ERRORS))
+
+
+    def test_a_value_the_database_cannot_store_is_a_400(self):
+        # MariaDB: a text longer than its column, or with characters its
+        # charset cannot hold (a 500 before).
+        def store(req):
+            raise db_exc.DBDataError(ValueError('Data too long'))
+        app = router.Router({'/x': {'PUT': store}}, ERRORS)
+        response = webob.Request.blank('/x', method='PUT').get_response(
+            app)
+        self.assertEqual((400, {'toy': router.NOT_STORABLE}),
+                         (response.status_int, response.json))
 
 
 class TestFaultWrapper(testtools.TestCase):

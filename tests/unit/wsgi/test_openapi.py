@@ -131,3 +131,77 @@ class TestDocument(testtools.TestCase):
         self.assertEqual({'openapi': '3.1.0'}, handler(None))
         handler(None)
         self.assertEqual([1], made)
+
+
+class TestAtVersion(testtools.TestCase):
+    """The document as a client of one microversion sees it."""
+
+    def setUp(self):
+        super().setUp()
+        self.doc = openapi.document(_service(
+            path_params={'id': lambda req: (
+                openapi.UUID if TABLE.of(req) >= (1, 2) else
+                {'type': 'string'})},
+            responses={('GET', '/old'): {'200': OLD}}))
+
+    def _body(self, doc, path, method='post'):
+        return doc['paths'][path][method]['requestBody']['content'][
+            'application/json']['schema']
+
+    def test_operations_of_other_versions_are_left_out(self):
+        self.assertIn('/old', openapi.at_version(self.doc, '1.1')['paths'])
+        self.assertNotIn('/old',
+                         openapi.at_version(self.doc, '1.2')['paths'])
+
+    def test_each_schema_is_its_version_s_and_the_header_is_gone(self):
+        doc = openapi.at_version(self.doc, '1.3')
+        self.assertEqual(NEW, self._body(doc, '/things'))
+        self.assertNotIn('parameters', doc['components'])
+        self.assertEqual(['a', 'b'], sorted(
+            p['name'] for p in doc['paths']['/things']['post'][
+                'parameters']))
+        old = openapi.at_version(self.doc, '1.0')
+        self.assertEqual(OLD, self._body(old, '/things'))
+        self.assertEqual(['a'], [p['name'] for p in old['paths'][
+            '/things']['post']['parameters']])
+
+    def test_a_path_parameter_can_change_with_the_version(self):
+        def id_schema(text):
+            doc = openapi.at_version(self.doc, text)
+            return doc['paths']['/things/{id}']['get']['parameters'][0][
+                'schema']
+        self.assertEqual({'type': 'string'}, id_schema('1.1'))
+        self.assertEqual(openapi.UUID, id_schema('1.2'))
+
+    def test_an_action_body_names_one_known_action(self):
+        schema = self._body(openapi.at_version(self.doc, '1.3'),
+                            '/things/{id}/action')
+        self.assertEqual(('object', 1, 1, {'enum': ['go', 'stop']}),
+                         (schema['type'], schema['minProperties'],
+                          schema['maxProperties'],
+                          schema['propertyNames']))
+
+    def test_per_path_responses_fill_what_the_operation_lacks(self):
+        op = self.doc['paths']['/old']['get']
+        self.assertNotIn(openapi.MISSING, op)
+        self.assertEqual(OLD, op['responses']['200']['content'][
+            'application/json']['schema'])
+
+
+class TestQueryRequired(testtools.TestCase):
+
+    def test_a_parameter_required_at_every_version_is_required(self):
+        def lister(req):
+            """GET things."""
+        query = {'type': 'object', 'required': ['project_id'],
+                 'properties': {'project_id': {'type': 'string'},
+                                'user_id': {'type': 'string'}}}
+        doc = openapi.document(openapi.Service(
+            name='q', title='q', description='q',
+            routes={'/usages': {'GET': lister}},
+            operations={lister: openapi.Operation(
+                query=query, responses={'200': OLD})},
+            error_schema={'type': 'object'}))
+        params = {p['name']: p['required']
+                  for p in doc['paths']['/usages']['get']['parameters']}
+        self.assertEqual({'project_id': True, 'user_id': False}, params)
