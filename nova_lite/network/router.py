@@ -68,6 +68,9 @@ extensions.register('quotas', 'Quota management support',
 extensions.register('quota_details', 'Quota details management support',
                     'Expose functions for quotas usage statistics per '
                     'project')
+extensions.register('quota-check-limit', 'Quota engine limit check',
+                    'Support for checking the resource usage before '
+                    'applying a new quota limit')
 
 # -- subnet pools and address scopes.
 handlers.register('subnetpools', subnetpools.POOL, subnetpools.list_pools,
