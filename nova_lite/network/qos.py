@@ -480,8 +480,7 @@ def show_rule_type(req):
     context = util.context(req)
     _check_reader(context)
     if not context.is_admin:
-        raise errors.forbidden('The request you have made requires '
-                               'authentication.', 'NotAuthorized')
+        raise errors.forbidden('Not authorized.', 'NotAuthorized')
     rule_type = req.urlvars['rule_type']
     if rule_type not in RULE_TYPES:
         raise errors.NeutronError(
