@@ -126,9 +126,21 @@ def update_network(context, network_id, values):
                 _check_no_gateways(context, network_id)
             rbac.set_wildcard(context, 'network', stored, action,
                               values[flag])
+    if values.get('qos_policy_id', stored.get('qos_policy_id')) != \
+            stored.get('qos_policy_id'):
+        _show_network_policy(context, network_id, values['qos_policy_id'])
     stored.update(values)
     net_obj.update(context, 'network', common.touch(stored))
     return _seen(context, stored, rbac.grants(context, network_id))
+
+
+def _show_network_policy(context, network_id, policy_id):
+    """qos-port-network-policy: the network's ports show its policy."""
+    elevated = context.elevated()
+    for port in net_obj.get_all(elevated, 'port'):
+        if port['network_id'] == network_id:
+            port['qos_network_policy_id'] = policy_id
+            net_obj.update(elevated, 'port', port)
 
 
 def _check_no_gateways(context, network_id):

@@ -264,6 +264,7 @@ def create_port(context, values):
         'binding:vif_type': 'unbound', 'binding:vif_details': {},
         'dns_name': values.get('dns_name', ''), 'dns_assignment': [],
         'ip_allocation': 'immediate', 'qos_policy_id': qos_policy_id,
+        'qos_network_policy_id': network.get('qos_policy_id'),
         'description': values.get('description', '')}, project)
     port = _store(context, port, _allocate(
         context, network_id, values.get('fixed_ips'), port['mac_address'],

@@ -23,8 +23,9 @@ type ``qos_policy``, :mod:`.rbac`); ``is_default`` marks the one policy a
 project's new networks get when they name none (409
 ``QoSPolicyDefaultAlreadyExists`` for a second). A network, port,
 floating IP or router gateway names a policy the caller may see
-(``qos_policy_id``: 404 ``QosPolicyNotFound`` otherwise), and a policy
-something names cannot be deleted (409 ``QosPolicyInUse``). As in
+(``qos_policy_id``: 404 ``QosPolicyNotFound`` otherwise; a port also
+shows its network's, ``qos_network_policy_id``), and a policy something
+names cannot be deleted (409 ``QosPolicyInUse``). As in
 Neutron, admins and the project's managers write policies and rules;
 the project's readers read them. Nothing is shaped: the lab moves no
 packets.

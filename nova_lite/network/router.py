@@ -171,6 +171,8 @@ for _alias, _name, _text in (
         ('qos-pps-minimum-rule-alias', 'QoS minimum packet rate rule alias',
          'API to enable GET, PUT and DELETE operations on QoS minimum '
          'packet rate rule without specifying policy ID'),
+        ('qos-port-network-policy', 'QoS port network policy ID',
+         'Adds a the QoS network ID to the port definition'),
         ('qos-fip', 'Floating IP QoS',
          'The floating IP Quality of Service extension'),
         ('qos-gateway-ip', 'Router gateway IP QoS',

@@ -328,7 +328,8 @@ class QosRuleTypesTest(QosTestCase):
                       'qos-bw-minimum-ingress', 'qos-rule-type-details',
                       'qos-rule-type-filter', 'qos-rules-alias', 'qos-pps',
                       'qos-pps-minimum', 'qos-pps-minimum-rule-alias',
-                      'qos-fip', 'qos-gateway-ip'):
+                      'qos-fip', 'qos-gateway-ip',
+                      'qos-port-network-policy'):
             self.assertIn(alias, aliases)
         self.assertNotIn('port-resource-request', aliases)
 
@@ -346,7 +347,8 @@ class QosCarriersTest(QosTestCase):
             'network_id': net['id'], 'cidr': '10.0.0.0/24'}}, status=201)
         port = self.call('POST', '/ports', {'port': {
             'network_id': net['id']}}, status=201)['port']
-        self.assertIsNone(port['qos_policy_id'])
+        self.assertEqual((None, made['id']), (
+            port['qos_policy_id'], port['qos_network_policy_id']))
         port = self.call('PUT', '/ports/%s' % port['id'], {'port': {
             'qos_policy_id': made['id']}})['port']
         self.assertEqual(made['id'], port['qos_policy_id'])
@@ -363,6 +365,8 @@ class QosCarriersTest(QosTestCase):
                       busy['NeutronError']['message'])
         self.call('PUT', '/networks/%s' % net['id'], {'network': {
             'qos_policy_id': None}})
+        self.assertIsNone(self.call('GET', '/ports/%s' % port['id'])[
+            'port']['qos_network_policy_id'])
         self.call('DELETE', '%s/%s' % (P, made['id']), token=MANAGER,
                   status=204)
 
