@@ -143,7 +143,9 @@ handlers.register(qos.COLLECTION, qos.MEMBER, qos.list_policies,
                   qos.delete_policy)
 ROUTES.update(handlers.collection_routes(PREFIX, qos.COLLECTION))
 ROUTES.update(qos.routes(PREFIX))
-tags.register(qos.COLLECTION, qos.KIND, qos.stored_policy)
+# Neutron's tag routes name the policies' collection without its prefix
+# (/v2.0/policies/{id}/tags), as openstacksdk calls them.
+tags.register('policies', qos.KIND, qos.stored_policy)
 for _alias, _name, _text in (
         ('qos', 'Quality of Service', 'The Quality of Service extension.'),
         ('qos-bw-limit-direction', 'Direction for QoS bandwidth limit rule',

@@ -51,8 +51,11 @@ class QosPoliciesTest(QosTestCase):
             'name': 'silver', 'description': ''}}, token=MANAGER)['policy']
         self.assertEqual(('silver', 1), (updated['name'],
                                          updated['revision_number']))
-        # tags (standard-attr-tag)
-        self.call('PUT', path + '/tags', {'tags': ['blue']}, token=MANAGER)
+        # tags (standard-attr-tag), under the collection's bare name
+        self.call('PUT', '/policies/%s/tags' % made['id'], {
+            'tags': ['blue']}, token=MANAGER)
+        self.call('PUT', path + '/tags', {'tags': ['red']}, token=MANAGER,
+                  status=404)
         self.assertEqual(['blue'], self.call('GET', path)['policy']['tags'])
         self.assertEqual([made['id']], [p['id'] for p in self.call(
             'GET', P + '?tags=blue')['policies']])
