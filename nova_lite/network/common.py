@@ -97,6 +97,14 @@ def shown(req, item):
     return item
 
 
+def collection_of(req, names):
+    """Which of the collections ``names`` a request's path is under
+    (the longest that matches: ``qos/policies``, ``networks``)."""
+    rest = req.path_info.rstrip('/').split('/v2.0/', 1)[1]
+    return max((n for n in names if rest == n or rest.startswith(n + '/')),
+               key=len)
+
+
 def body_of(req, key):
     """The ``{key: {...}}`` request body's inner dict (400 otherwise)."""
     try:

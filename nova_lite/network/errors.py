@@ -30,7 +30,7 @@ def not_found(kind, uuid):
              'security_group_rule': 'Security group rule',
              'floatingip': 'Floating IP', 'subnetpool': 'Subnet pool',
              'address_scope': 'Address scope', 'rbac_policy': 'RBAC policy',
-             'trunk': 'Trunk', 'agent': 'Agent'}
+             'trunk': 'Trunk', 'agent': 'Agent', 'qos_policy': 'QoS policy'}
     types = {'network': 'NetworkNotFound', 'subnet': 'SubnetNotFound',
              'port': 'PortNotFound', 'security_group': 'SecurityGroupNotFound',
              'security_group_rule': 'SecurityGroupRuleNotFound',
@@ -38,7 +38,8 @@ def not_found(kind, uuid):
              'subnetpool': 'SubnetPoolNotFound',
              'address_scope': 'AddressScopeNotFound',
              'rbac_policy': 'RbacPolicyNotFound',
-             'trunk': 'TrunkNotFound', 'agent': 'AgentNotFound'}
+             'trunk': 'TrunkNotFound', 'agent': 'AgentNotFound',
+             'qos_policy': 'QosPolicyNotFound'}
     return NeutronError(404, types.get(kind, 'NotFound'),
                         '%s %s could not be found.' % (
                             names.get(kind, kind), uuid))

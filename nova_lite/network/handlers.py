@@ -123,8 +123,7 @@ def resources(req):
 
 
 def _collection(req):
-    name = req.path_info.rstrip('/').split('/')[3]
-    return _COLLECTIONS[name]
+    return _COLLECTIONS[common.collection_of(req, _COLLECTIONS)]
 
 
 def plural_of(key):

@@ -18,6 +18,7 @@ from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.network import policy
+from nova_lite.network import qos
 from nova_lite.network import rbac
 from nova_lite.network import subnetpools
 
@@ -27,7 +28,8 @@ NETWORK_KEYS = ('name', 'admin_state_up', 'shared', 'router:external',
                 'description', 'project_id', 'tenant_id', 'mtu',
                 'port_security_enabled', 'availability_zone_hints',
                 'is_default', 'provider:network_type',
-                'provider:physical_network', 'provider:segmentation_id')
+                'provider:physical_network', 'provider:segmentation_id',
+                'qos_policy_id')
 SUBNET_KEYS = ('name', 'network_id', 'cidr', 'ip_version', 'gateway_ip',
                'allocation_pools', 'enable_dhcp', 'dns_nameservers',
                'host_routes', 'description', 'project_id', 'tenant_id',
@@ -74,6 +76,11 @@ def create_network(context, values):
     common.check_project(context, values)
     policy.authorize(context, 'create', 'network', values,
                      [k for k in values if values[k]])
+    project = values.get('project_id') or values.get('tenant_id') or \
+        context.project_id
+    # qos-default: a network naming no policy gets its project's default
+    qos_policy_id = qos.check_attached(context, values) or \
+        qos.default_policy_id(context, project)
     network = common.standard(context, {
         'name': values.get('name', ''),
         'admin_state_up': values.get('admin_state_up', True),
@@ -86,6 +93,7 @@ def create_network(context, values):
         'availability_zones': [], 'ipv4_address_scope': None,
         'ipv6_address_scope': None, 'l2_adjacency': True,
         'is_default': values.get('is_default', False),
+        'qos_policy_id': qos_policy_id,
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
     net_obj.create(context, 'network', network)
@@ -109,6 +117,8 @@ def update_network(context, network_id, values):
     stored = net_obj.get(context, 'network', network_id)
     policy.authorize(context, 'update', 'network', network,
                      [k for k in values if values[k] != stored.get(k)])
+    if 'qos_policy_id' in values:
+        qos.check_attached(context, values, stored.get('qos_policy_id'))
     for action, flag in ((rbac.SHARED, 'shared'),
                          (rbac.EXTERNAL, 'router:external')):
         if flag in values and values[flag] != stored.get(flag):
@@ -116,9 +126,21 @@ def update_network(context, network_id, values):
                 _check_no_gateways(context, network_id)
             rbac.set_wildcard(context, 'network', stored, action,
                               values[flag])
+    if values.get('qos_policy_id', stored.get('qos_policy_id')) != \
+            stored.get('qos_policy_id'):
+        _show_network_policy(context, network_id, values['qos_policy_id'])
     stored.update(values)
     net_obj.update(context, 'network', common.touch(stored))
     return _seen(context, stored, rbac.grants(context, network_id))
+
+
+def _show_network_policy(context, network_id, policy_id):
+    """qos-port-network-policy: the network's ports show its policy."""
+    elevated = context.elevated()
+    for port in net_obj.get_all(elevated, 'port'):
+        if port['network_id'] == network_id:
+            port['qos_network_policy_id'] = policy_id
+            net_obj.update(elevated, 'port', port)
 
 
 def _check_no_gateways(context, network_id):

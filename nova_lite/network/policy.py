@@ -18,6 +18,10 @@ from nova_lite.wsgi import policy as wsgi_policy
 
 ADMIN = 'rule:context_is_admin'
 MEMBER = '(%s) or (role:member and project_id:%%(project_id)s)' % ADMIN
+# Neutron's QoS defaults: the project's managers write, its readers read
+# (a rule's project is its policy's).
+MANAGER = '(%s) or (role:manager and project_id:%%(project_id)s)' % ADMIN
+READER = '(%s) or (role:reader and project_id:%%(project_id)s)' % ADMIN
 
 BINDING = ('binding:host_id', 'binding:profile', 'binding:vif_type',
            'binding:vif_details')
@@ -80,6 +84,54 @@ _ADMIN_ONLY = (
 )
 
 
+_QOS = _NET + '/qos'
+# the QoS rule types (:mod:`.qos`) and those with alias routes
+QOS_RULE_TYPES = ('bandwidth_limit', 'dscp_marking', 'minimum_bandwidth',
+                  'packet_rate_limit', 'minimum_packet_rate')
+QOS_ALIASED = ('bandwidth_limit', 'dscp_marking', 'minimum_bandwidth',
+               'minimum_packet_rate')
+
+
+def _qos_rules():
+    """Neutron's rules of QoS policies, their rules and rule types."""
+    policies = _QOS + '/policies'
+    found = [
+        ('create_policy', MANAGER, 'Create a QoS policy',
+         [('POST', policies)]),
+        ('update_policy', MANAGER, 'Update a QoS policy',
+         [('PUT', policies + '/{id}')]),
+        ('delete_policy', MANAGER, 'Delete a QoS policy',
+         [('DELETE', policies + '/{id}')]),
+        ('get_rule_type', 'role:reader', 'Get the QoS rule types',
+         [('GET', _QOS + '/rule-types'),
+          ('GET', _QOS + '/rule-types/{rule_type}')]),
+    ]
+    for kind in QOS_RULE_TYPES:
+        base = '%s/{policy_id}/%s_rules' % (policies, kind)
+        text = kind.replace('_', ' ')
+        for action, check, operations in (
+                ('get', READER, [('GET', base), ('GET', base + '/{rule_id}')]),
+                ('create', MANAGER, [('POST', base)]),
+                ('update', MANAGER, [('PUT', base + '/{rule_id}')]),
+                ('delete', MANAGER, [('DELETE', base + '/{rule_id}')])):
+            found.append(('%s_policy_%s_rule' % (action, kind), check,
+                          '%s a QoS %s rule' % (action.capitalize(), text),
+                          operations))
+    for kind in QOS_ALIASED:
+        path = '%s/alias_%s_rules/{rule_id}' % (_QOS, kind)
+        text = kind.replace('_', ' ')
+        for action, check, method in (('get', READER, 'GET'),
+                                      ('update', MANAGER, 'PUT'),
+                                      ('delete', MANAGER, 'DELETE')):
+            found.append(('%s_alias_%s_rule' % (action, kind), check,
+                          '%s a QoS %s rule through its alias'
+                          % (action.capitalize(), text),
+                          [(method, path)]))
+    return [oslo_policy.DocumentedRuleDefault(
+        name, check, text, [{'method': m, 'path': p} for m, p in ops])
+        for name, check, text, ops in found]
+
+
 def _operations(kind, path, action):
     base = '/network/v2.0' + path
     return {'create': [{'method': 'POST', 'path': base}],
@@ -117,7 +169,7 @@ def list_rules():
         rules.append(oslo_policy.DocumentedRuleDefault(
             rule, ADMIN, '%s (admins only)' % rule.replace('_', ' ')
             .capitalize(), [{'method': method, 'path': path}]))
-    return rules
+    return rules + _qos_rules()
 
 
 _POLICY = wsgi_policy.Policy(list_rules, prefix='')

@@ -24,6 +24,7 @@ from nova_lite.network import networks
 from nova_lite.network import objects as net_obj
 from nova_lite.network import reach
 from nova_lite.network import policy
+from nova_lite.network import qos
 from nova_lite.network import secgroups
 
 LOG = logging.getLogger(__name__)
@@ -33,10 +34,10 @@ PORT_KEYS = ('name', 'network_id', 'admin_state_up', 'mac_address',
              'description', 'project_id', 'tenant_id', 'binding:host_id',
              'binding:vnic_type', 'binding:profile',
              'port_security_enabled', 'allowed_address_pairs',
-             'extra_dhcp_opts', 'dns_name')
+             'extra_dhcp_opts', 'dns_name', 'qos_policy_id')
 FIP_KEYS = ('floating_network_id', 'floating_ip_address', 'port_id',
             'fixed_ip_address', 'description', 'project_id', 'tenant_id',
-            'subnet_id')
+            'subnet_id', 'qos_policy_id')
 
 
 MAC_PATTERN = r'^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$'
@@ -278,6 +279,7 @@ def create_port(context, values):
             if security and project else []
     for group_id in groups:
         common.get(context, secgroups.SG, group_id, secgroups.visible)
+    qos_policy_id = qos.check_attached(context, values)
     port = common.standard(context, {
         'name': values.get('name', ''), 'network_id': network_id,
         'admin_state_up': values.get('admin_state_up', True),
@@ -293,7 +295,8 @@ def create_port(context, values):
         'binding:profile': values.get('binding:profile', {}),
         'binding:vif_type': 'unbound', 'binding:vif_details': {},
         'dns_name': values.get('dns_name', ''), 'dns_assignment': [],
-        'ip_allocation': 'immediate',
+        'ip_allocation': 'immediate', 'qos_policy_id': qos_policy_id,
+        'qos_network_policy_id': network.get('qos_policy_id'),
         'description': values.get('description', '')}, project)
 
     def allocate():
@@ -321,6 +324,8 @@ def update_port(context, port_id, values):
     common.check_string(values, 'name')
     for group_id in values.get('security_groups') or []:
         common.get(context, secgroups.SG, group_id, secgroups.visible)
+    if 'qos_policy_id' in values:
+        qos.check_attached(context, values, port.get('qos_policy_id'))
     ips = None
     if 'fixed_ips' in values:
         ips = _allocate_update(context, port, values.pop('fixed_ips'))
@@ -460,6 +465,7 @@ def create_floatingip(context, values):
             "Failed to parse request. Required attribute "
             "'floating_network_id' not specified")
     network = networks.get_network(context, network_id)
+    qos_policy_id = qos.check_attached(context, values)
     if not network.get('router:external'):
         raise errors.bad_request(
             'Bad floatingip request: Network %s is not a valid external '
@@ -473,7 +479,7 @@ def create_floatingip(context, values):
         'floating_network_id': network_id, 'router_id': None,
         'port_id': None, 'fixed_ip_address': None, 'status': 'DOWN',
         'port_details': None, 'port_forwardings': [],
-        'qos_policy_id': None, 'dns_domain': '', 'dns_name': '',
+        'qos_policy_id': qos_policy_id, 'dns_domain': '', 'dns_name': '',
         'description': values.get('description', '')},
         values.get('project_id') or values.get('tenant_id'))
 
@@ -499,9 +505,12 @@ def update_floatingip(context, fip_id, values):
     fip = stored_floatingip(context, fip_id)
     policy.authorize(context, 'update', 'floatingip', fip)
     common.check_keys(values, ('port_id', 'fixed_ip_address',
-                               'description'), 'floatingip')
+                               'description', 'qos_policy_id'), 'floatingip')
     if 'description' in values:
         fip['description'] = values['description']
+    if 'qos_policy_id' in values:
+        fip['qos_policy_id'] = qos.check_attached(
+            context, values, fip.get('qos_policy_id'))
     if 'port_id' in values:
         if values['port_id']:
             _associate(context, fip, values['port_id'],

@@ -5,12 +5,17 @@ none) unless an admin set its own (``PUT /v2.0/quotas/{project}``, kept
 as a ``quota`` record of the network service); ``DELETE`` goes back to
 the defaults. Creating a resource past its project's limit is Neutron's
 409 ``OverQuota``; usage is counted from the project's resources, so
-nothing is reserved (``reserved`` is always 0).
+nothing is reserved (``reserved`` is always 0). With ``check_limit:
+true`` in the body (Neutron's ``quota-check-limit``, which
+python-openstackclient's ``quota set`` sends) a limit below what the
+project already uses is a 400 and nothing changes; ``force: true``
+skips the check, and ``-1`` (unlimited) needs none.
 """
 
 import uuid
 
 from nova_lite import exception
+from nova_lite.network import common
 from nova_lite.network import errors
 from nova_lite.network import objects as net_obj
 from nova_lite.wsgi import util
@@ -118,6 +123,10 @@ def _values(req):
         raise errors.bad_request("Resource body required: expected "
                                  "'quota'")
     result = {}
+    flags = {k: values.pop(k) for k in ('check_limit', 'force')
+             if k in values}
+    for key in flags:
+        common.check_bool(flags, key)
     for key, value in values.items():
         if key in ('project_id', 'tenant_id'):
             continue    # the path names the project (clients echo it)
@@ -133,14 +142,26 @@ def _values(req):
                 "quota limit (an integer, -1 for unlimited)."
                 % (key, value), 'InvalidInput')
         result[key] = number
-    return result
+    return result, bool(flags.get('check_limit')) and not flags.get('force')
+
+
+def _check_usage(context, project_id, values):
+    """Neutron's 400 for a limit below the project's usage."""
+    for kind, limit in sorted(values.items()):
+        used = usage(context, kind, project_id)
+        if limit != -1 and used > limit:
+            raise errors.bad_request(
+                'Quota limit %s for %s must be greater than or equal to '
+                'already used %s' % (limit, kind, used))
 
 
 def update_quota(req):
     context = util.context(req)
     _admin(context)
     project_id = req.urlvars['project_id']
-    values = _values(req)
+    values, check = _values(req)
+    if check:
+        _check_usage(context, project_id, values)
     stored = _stored(context, project_id)
     if stored is None:
         net_obj.create(context, KIND, {

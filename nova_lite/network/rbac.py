@@ -2,18 +2,18 @@
 
 A policy grants one project (or every project, ``*``) an ``action`` on
 an object its owner holds: ``access_as_shared`` lets the project see and
-use a network (ports and subnets on it), a subnet pool, an address scope
-or a security group; ``access_as_external`` makes a network external to
-the project (a router gateway or floating IPs on it). ``shared: true`` on
-an object is the same as a ``*`` ``access_as_shared`` policy of its
-owner, and ``router:external: true`` on a network a ``*``
-``access_as_external`` one: setting the attribute makes the policy,
-deleting the policy clears the attribute. A policy whose target project
-has things on the object (ports, subnets, gateways, floating IPs) that
-no other policy covers cannot be deleted nor retargeted (409
-``RbacPolicyInUse``). A project sees and changes its own policies, an
-admin any; only an admin shares with ``*`` or manipulates policies on an
-object another project owns.
+use a network (ports and subnets on it), a subnet pool, an address
+scope, a security group or a QoS policy; ``access_as_external`` makes a
+network external to the project (a router gateway or floating IPs on
+it). ``shared: true`` on an object is the same as a ``*``
+``access_as_shared`` policy of its owner, and ``router:external: true``
+on a network a ``*`` ``access_as_external`` one: setting the attribute
+makes the policy, deleting the policy clears the attribute. A policy
+whose target project has things on the object (ports, subnets, gateways,
+floating IPs, what carries a QoS policy) that no other policy covers
+cannot be deleted nor retargeted (409 ``RbacPolicyInUse``). A project
+sees and changes its own policies, an admin any; only an admin shares
+with ``*`` or manipulates policies on an object another project owns.
 """
 
 from oslo_log import log as logging
@@ -33,12 +33,14 @@ EXTERNAL = 'access_as_external'
 WILDCARD = '*'
 # object type -> the actions a policy on it may grant
 ACTIONS = {'network': (SHARED, EXTERNAL), 'subnetpool': (SHARED,),
-           'address_scope': (SHARED,), 'security_group': (SHARED,)}
+           'address_scope': (SHARED,), 'security_group': (SHARED,),
+           'qos_policy': (SHARED,)}
 # (object type, action) -> the attribute a '*' policy stands for
 FLAGS = {('network', SHARED): 'shared',
          ('network', EXTERNAL): 'router:external',
          ('subnetpool', SHARED): 'shared',
-         ('address_scope', SHARED): 'shared'}
+         ('address_scope', SHARED): 'shared',
+         ('qos_policy', SHARED): 'shared'}
 KEYS = ('object_type', 'object_id', 'action', 'target_tenant',
         'project_id', 'tenant_id')
 
@@ -259,7 +261,11 @@ def _users(context, entry):
              ('subnetpool', SHARED): (('subnet', 'subnetpool_id'),),
              ('address_scope', SHARED): (('subnetpool',
                                           'address_scope_id'),),
-             ('security_group', SHARED): (('port', None),)}
+             ('security_group', SHARED): (('port', None),),
+             ('qos_policy', SHARED): (('port', 'qos_policy_id'),
+                                      ('network', 'qos_policy_id'),
+                                      ('floatingip', 'qos_policy_id'),
+                                      ('router', 'qos_policy_id'))}
     projects = set()
     for kind, key in kinds.get((entry['object_type'], entry['action']), ()):
         for item in net_obj.get_all(elevated, kind):
@@ -271,7 +277,7 @@ def _users(context, entry):
 def _holds(kind, key, item, object_id):
     if kind == 'router':
         info = item.get('external_gateway_info') or {}
-        return info.get('network_id') == object_id
+        return info.get(key or 'network_id') == object_id
     if key is None:
         return object_id in (item.get('security_groups') or [])
     return item.get(key) == object_id

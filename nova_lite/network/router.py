@@ -22,6 +22,7 @@ from nova_lite.network import networks
 from nova_lite.network import openapi
 from nova_lite.network import ports
 from nova_lite.network import providers
+from nova_lite.network import qos
 from nova_lite.network import quotas
 from nova_lite.network import rbac
 from nova_lite.network import routers
@@ -67,6 +68,9 @@ extensions.register('quotas', 'Quota management support',
 extensions.register('quota_details', 'Quota details management support',
                     'Expose functions for quotas usage statistics per '
                     'project')
+extensions.register('quota-check-limit', 'Quota engine limit check',
+                    'Support for checking the resource usage before '
+                    'applying a new quota limit')
 
 # -- subnet pools and address scopes.
 handlers.register('subnetpools', subnetpools.POOL, subnetpools.list_pools,
@@ -130,6 +134,52 @@ extensions.register('trunk', 'Trunk Extension',
                     'Provides support for trunk ports')
 extensions.register('trunk-details', 'Trunk port details',
                     'Expose trunk port details')
+
+# -- QoS: policies, their rules (and the rules' aliases), the rule
+# types, and the policy networks, ports, floating IPs and router gateways
+# carry (their modules take ``qos_policy_id``).
+handlers.register(qos.COLLECTION, qos.MEMBER, qos.list_policies,
+                  qos.get_policy, qos.create_policy, qos.update_policy,
+                  qos.delete_policy)
+ROUTES.update(handlers.collection_routes(PREFIX, qos.COLLECTION))
+ROUTES.update(qos.routes(PREFIX))
+# Neutron's tag routes name the policies' collection without its prefix
+# (/v2.0/policies/{id}/tags), as openstacksdk calls them.
+tags.register('policies', qos.KIND, qos.stored_policy)
+for _alias, _name, _text in (
+        ('qos', 'Quality of Service', 'The Quality of Service extension.'),
+        ('qos-bw-limit-direction', 'Direction for QoS bandwidth limit rule',
+         'Allow to configure QoS bandwidth limit rule with specific '
+         'direction: ingress or egress'),
+        ('qos-bw-minimum-ingress',
+         'Ingress direction for QoS minimum bandwidth rule',
+         'Allow to configure QoS minumum bandwidth rule with ingress '
+         'direction.'),
+        ('qos-default', 'QoS default policy',
+         'Expose the QoS default policy per project'),
+        ('qos-rule-type-details', 'Details of QoS rule types',
+         'Expose details about QoS rule types supported by loaded backend '
+         'drivers'),
+        ('qos-rule-type-filter', 'Allow to filter the list of QoS rule '
+         'types', 'Allows to filter the QoS rule type list adding two new '
+         'flags.'),
+        ('qos-rules-alias', 'Quality of Service rules alias API',
+         'API to enable GET, PUT and DELETE operations on QoS policy rules '
+         'without specifying policy ID'),
+        ('qos-pps', 'QoS Rule Type Packet per Second Extension',
+         'Add QoS Rule Type Packet per Second'),
+        ('qos-pps-minimum', 'QoS minimum packet rate rule',
+         'Allow to configure QoS minimum packet rate rule.'),
+        ('qos-pps-minimum-rule-alias', 'QoS minimum packet rate rule alias',
+         'API to enable GET, PUT and DELETE operations on QoS minimum '
+         'packet rate rule without specifying policy ID'),
+        ('qos-port-network-policy', 'QoS port network policy ID',
+         'Adds a the QoS network ID to the port definition'),
+        ('qos-fip', 'Floating IP QoS',
+         'The floating IP Quality of Service extension'),
+        ('qos-gateway-ip', 'Router gateway IP QoS',
+         'The Router gateway IP Quality of Service extension')):
+    extensions.register(_alias, _name, _text)
 
 # -- agents and what the L3 and DHCP agents host.
 ROUTES.update(agents.routes(PREFIX))

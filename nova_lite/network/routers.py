@@ -21,6 +21,7 @@ from nova_lite.network import errors
 from nova_lite.network import networks
 from nova_lite.network import objects as net_obj
 from nova_lite.network import ports
+from nova_lite.network import qos
 from nova_lite.network import reach
 
 LOG = logging.getLogger(__name__)
@@ -150,10 +151,15 @@ def _set_gateway(context, router, info):
         return
     snat = info.get('enable_snat', old.get('enable_snat', True)
                     if old else True)
+    # qos-gateway-ip: the gateway keeps its policy unless told otherwise
+    old_qos = (old or {}).get('qos_policy_id')
+    qos_policy_id = old_qos
+    if 'qos_policy_id' in info:
+        qos_policy_id = qos.check_attached(context, info, old_qos)
     same = old and old['network_id'] == info['network_id'] and \
         'external_fixed_ips' not in info
     if same:
-        old['enable_snat'] = snat
+        old.update(enable_snat=snat, qos_policy_id=qos_policy_id)
         return
     _drop_gateway(context, router)
     port = ports.create_port(context.elevated(), {
@@ -166,7 +172,8 @@ def _set_gateway(context, router, info):
     net_obj.update(context.elevated(), 'port', port)
     router['external_gateway_info'] = {
         'network_id': info['network_id'], 'enable_snat': snat,
-        'external_fixed_ips': port['fixed_ips']}
+        'external_fixed_ips': port['fixed_ips'],
+        'qos_policy_id': qos_policy_id}
 
 
 # -- create, update, delete --------------------------------------------------

@@ -58,8 +58,7 @@ def _check_tag(tag):
 
 
 def _resource(req, write=False):
-    collection = req.path_info.rstrip('/').split('/')[3]
-    kind, getter = TAGGABLE[collection]
+    kind, getter = TAGGABLE[common.collection_of(req, TAGGABLE)]
     context = util.context(req)
     resource = getter(context, req.urlvars['id'])
     if write:

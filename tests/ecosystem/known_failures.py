@@ -20,12 +20,14 @@ OSC = r'openstackclient\.tests\.functional\.'
 # feature costing the most tests first.
 KNOWN = (
     ('block storage', 'no block storage: nova_lite has no volume service '
-     "(openstacksdk's cloud compute tests clean up by listing the "
-     "server's volumes, which needs one in the catalog)", [
+     "(python-openstackclient's quota tests read the volume quotas, "
+     "snapshots and backups among them; openstacksdk's cloud compute "
+     "tests clean up by listing the server's volumes, which needs one in "
+     "the catalog)", [
         OSC + r'common\.test_extension\.ExtensionTests\.'
         r'test_extension_list_volume',
-        OSC + r'common\.test_quota\.QuotaTests\.test_quota_list_volume_'
-        r'option',
+        OSC + r'common\.test_quota\.QuotaTests\.test_quota_(list_volume_'
+        r'option|set_default|set_project)',
         SDK + r'cloud\.test_compute\.TestCompute\.test_('
         r'create_image_snapshot_wait_active|get_compute_usage|'
         r'list_all_servers|set_and_delete_metadata)',
@@ -34,19 +36,6 @@ KNOWN = (
      "(501), and the test's clean-up lists the server's volumes", [
         SDK + r'cloud\.test_compute\.TestCompute\.test_get_server_console'
         r'(_name_or_id)?',
-    ]),
-    ('QoS', "no QoS policies (/v2.0/qos/policies; the qos extension "
-     "is not listed, so the QoS tests skip): this router test makes a "
-     "policy for its gateway without asking", [
-        OSC + r'network\.v2\.test_router\.RouterTests\.'
-        r'test_router_create_with_external_gateway',
-    ]),
-    ('quota check_limit', "the network quotas refuse the 'check_limit' "
-     "attribute python-openstackclient's 'quota set' sends (Neutron's "
-     "quota-check-limit extension); the volume quotas these tests also "
-     "read are block storage's", [
-        OSC + r'common\.test_quota\.QuotaTests\.test_quota_(list_network_'
-        r'option|set_default|set_project)',
     ]),
 )
 

@@ -71,3 +71,35 @@ class QuotasTest(base.NetworkTestCase):
         body = self.call('PUT', '/quotas/proj-c', {'quota': {
             'network': 7, 'project_id': 'proj-c'}}, token=ADMIN)
         self.assertEqual(7, body['quota']['network'])
+
+    def test_check_limit(self):
+        aliases = {e['alias'] for e in self.call('GET', '/extensions')[
+            'extensions']}
+        self.assertIn('quota-check-limit', aliases)
+        for name in ('a', 'b'):
+            self.call('POST', '/networks', {'network': {'name': name}},
+                      status=201)
+        # below the usage with check_limit: Neutron's 400, nothing set
+        refused = self.call('PUT', '/quotas/proj-a', {'quota': {
+            'network': 1, 'port': 3, 'check_limit': True}}, token=ADMIN,
+            status=400)
+        self.assertIn('Quota limit 1 for network must be greater than or '
+                      'equal to already used 2',
+                      refused['NeutronError']['message'])
+        self.assertEqual(100, self.call(
+            'GET', '/quotas/proj-a')['quota']['network'])
+        self.assertEqual([], self.call('GET', '/quotas',
+                                       token=ADMIN)['quotas'])
+        # at the usage, unlimited, forced or unchecked: set
+        for values in ({'network': 2, 'check_limit': True},
+                       {'network': -1, 'check_limit': 'true'},
+                       {'network': 1, 'check_limit': True, 'force': True},
+                       {'network': 1}):
+            quota = self.call('PUT', '/quotas/proj-a', {'quota': values},
+                              token=ADMIN)['quota']
+            self.assertEqual(values['network'], quota['network'])
+        self.call('PUT', '/quotas/proj-a', {'quota': {
+            'network': 5, 'check_limit': 'sometimes'}}, token=ADMIN,
+            status=400)
+        self.assertEqual(1, self.call(
+            'GET', '/quotas/proj-a')['quota']['network'])
