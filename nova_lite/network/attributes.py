@@ -75,6 +75,7 @@ RESOURCES = {
                             enabled='boolean'),
     'rbac_policy': dict(object_type='string', object_id='string',
                         action='string', target_tenant='string'),
+    'policy': dict(shared='boolean', is_default='boolean', rules=LIST),
     'trunk': dict(port_id='string', admin_state_up='boolean',
                   status='string', sub_ports=LIST),
 }

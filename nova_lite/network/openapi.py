@@ -18,6 +18,7 @@ from nova_lite.network import flavors
 from nova_lite.network import handlers
 from nova_lite.network import networks
 from nova_lite.network import ports
+from nova_lite.network import qos
 from nova_lite.network import quotas
 from nova_lite.network import rbac
 from nova_lite.network import routers
@@ -77,6 +78,7 @@ WRITES = {
     'service_profile': (flavors.PROFILE_KEYS, (), flavors.PROFILE_KEYS),
     'rbac_policy': (rbac.KEYS, ('object_type', 'object_id', 'action',
                                 'target_tenant'), ('target_tenant',)),
+    'policy': (qos.POLICY_KEYS, (), qos.UPDATE_KEYS),
     'trunk': (trunks.KEYS, ('port_id',),
               ('name', 'description', 'admin_state_up')),
 }
@@ -327,12 +329,63 @@ def _fixed_entries(responses, bodies):
     })
 
 
+def _qos_rule(rule_type, creating=False):
+    """A rule of ``rule_type`` as a write gives it (``creating``: with
+    the parameters a create needs), or as the service answers it."""
+    params = qos.parameters(rule_type)
+    if creating is None:
+        return fields(id='string', **{
+            name: 'integer' if valid is None or isinstance(valid[0], int)
+            else 'string' for name, (valid, _) in params.items()})
+    schema = fields(
+        [n for n, (_, needed) in params.items() if needed and creating],
+        **{name: {'type': 'integer', 'minimum': 0, 'maximum': qos.INT_MAX}
+           if valid is None else {'enum': list(valid)}
+           for name, (valid, _) in params.items()})
+    schema['additionalProperties'] = False
+    return schema
+
+
+def _qos_entries(responses, bodies):
+    """The QoS rules under their policy and their aliases, and the rule
+    types (the policies are a collection like the others)."""
+    base = PREFIX + '/qos'
+    responses[('GET', base + '/rule-types')] = {'200': openapi.many(
+        'rule_types', fields(('type',), type='string'))}
+    responses[('GET', base + '/rule-types/{rule_type}')] = {
+        '200': openapi.one('rule_type', fields(
+            ('type', 'drivers'), type='string', drivers=_LIST))}
+    for rule_type in qos.RULE_TYPES:
+        key = rule_type + '_rule'
+        shown = _qos_rule(rule_type, creating=None)
+        rules = '%s/policies/{policy_id}/%ss' % (base, key)
+        rule = rules + '/{rule_id}'
+        responses[('GET', rules)] = {'200': openapi.many(key + 's', shown)}
+        responses[('POST', rules)] = {'201': openapi.one(key, shown)}
+        bodies[('POST', rules)] = _only(openapi.one(
+            key, _qos_rule(rule_type, creating=True)))
+        responses[('GET', rule)] = {'200': openapi.one(key, shown)}
+        responses[('PUT', rule)] = {'200': openapi.one(key, shown)}
+        bodies[('PUT', rule)] = _only(openapi.one(key, _qos_rule(rule_type)))
+        responses[('DELETE', rule)] = {'204': None}
+        if rule_type in qos.ALIASED:
+            alias = '%s/alias_%ss/{rule_id}' % (base, key)
+            responses[('GET', alias)] = {'200': openapi.one(
+                'alias_' + key, shown)}
+            responses[('PUT', alias)] = {'200': openapi.one(
+                'alias_' + key, shown)}
+            bodies[('PUT', alias)] = _only(openapi.one(
+                'alias_' + key, _qos_rule(rule_type)))
+            responses[('DELETE', alias)] = {'204': None}
+
+
 def tables():
     """``(responses, bodies)``: the per-path schemas of
     :class:`nova_lite.wsgi.openapi.Service`."""
     responses, bodies = {}, {}
     _collection_entries(responses, bodies)
     _fixed_entries(responses, bodies)
+    _qos_entries(responses, bodies)
     return responses, bodies
 
 

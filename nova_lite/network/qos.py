@@ -73,6 +73,16 @@ RULE_TYPES = {
     'minimum_packet_rate': {'min_kpps': (_RANGE, _REQUIRED),
                             'direction': ((ANY,) + DIRECTIONS, 'egress')},
 }
+
+
+def parameters(rule_type):
+    """{parameter: (its valid values, or None for a range of integers;
+    whether a create must give it)} of ``rule_type``."""
+    return {name: (None if valid == _RANGE else valid,
+                   default is _REQUIRED)
+            for name, (valid, default) in RULE_TYPES[rule_type].items()}
+
+
 # the types with Neutron's alias routes (qos-rules-alias and
 # qos-pps-minimum-rule-alias)
 ALIASED = policy.QOS_ALIASED
