@@ -100,3 +100,20 @@ def query(req, schema):
     params = {key: req.GET.getall(key)[-1] for key in req.GET.keys()}
     return validate(params, schema, what='query parameters',
                     top='query string')
+
+
+# The largest integer the databases' INTEGER columns hold.
+MAX_INT = 2147483647
+
+
+def integer(name, value, maximum=MAX_INT):
+    """``value``, which a schema let through as an integer or as digits,
+    as an int: 400 when given as digits past ``maximum`` (a schema's
+    maximum holds for numbers only; Nova's schemas take both forms)."""
+    number = int(value)
+    if number > maximum:
+        raise webob.exc.HTTPBadRequest(
+            'Invalid input for field/attribute %s. Value: %s. Must be '
+            '<= %d.' % (name, value, maximum))
+    return number
+

@@ -80,9 +80,12 @@ def update_quota_class(req):
         raise webob.exc.HTTPBadRequest(
             'quota_class_name has a length of %d; it must be 1 to 255 '
             'characters.' % len(class_name))
-    for name, value in validation.body(req, update_schema(req))[
-            'quota_class_set'].items():
-        quota_classes.set_limit(context, class_name, name, int(value))
+    # Every value is checked before any is written (a 400 changes nothing).
+    wanted = {name: validation.integer(name, value) for name, value in
+              validation.body(req, update_schema(req))[
+                  'quota_class_set'].items()}
+    for name, value in wanted.items():
+        quota_classes.set_limit(context, class_name, name, value)
     return _view(req, class_limits(context, class_name))
 
 

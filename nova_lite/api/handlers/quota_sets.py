@@ -102,7 +102,8 @@ def update_quota_set(req):
     force = str(data.pop('force', False)).lower() in ('true', '1', 'yes',
                                                       'on')
     usage = {} if force else quota.usage_for(context, project_id, user_id)
-    wanted = {name: int(value) for name, value in data.items()}
+    wanted = {name: validation.integer(name, value)
+              for name, value in data.items()}
     # Every value is checked before any is written (a 400 changes nothing).
     for name, value in wanted.items():
         if not force and 0 <= value < usage.get(name, 0):

@@ -173,3 +173,21 @@ class QuotaClassSetsTest(test_servers.ServersTestBase):
         self.assertEqual(403, self.api.put(
             path, {'quota_class_set': {'instances': 1}}).status)
         self.assertEqual(403, self.api.get(path).status)
+
+    def test_limits_given_as_digits_past_the_integer_range(self):
+        # Nova's schemas take a limit as a number or as digits; digits
+        # past what the database holds are a 400 and nothing is written,
+        # in the class and in a project's set alike.
+        too_big = str(2 ** 31)
+        for path, key in (('/os-quota-class-sets/default',
+                           'quota_class_set'),
+                          ('/os-quota-sets/p1', 'quota_set')):
+            r = self.admin_api.put(path, {key: {
+                'cores': 7, 'instances': too_big}})
+            self.assertEqual(400, r.status, r)
+            self.assertIn('Must be <= 2147483647',
+                          r.body['badRequest']['message'])
+            r = self.admin_api.put(path, {key: {'instances': '2147483647'}})
+            self.assertEqual(200, r.status, r)
+            self.assertEqual(2147483647, r.body[key]['instances'])
+            self.assertNotEqual(7, r.body[key]['cores'])
