@@ -106,14 +106,17 @@ def query(req, schema):
 MAX_INT = 2147483647
 
 
-def integer(name, value, maximum=MAX_INT):
+def integer(name, value, minimum=-1, maximum=MAX_INT):
     """``value``, which a schema let through as an integer or as digits,
-    as an int: 400 when given as digits past ``maximum`` (a schema's
-    maximum holds for numbers only; Nova's schemas take both forms)."""
+    as an int: 400 when given as digits past ``minimum`` or ``maximum``
+    (a schema's bounds hold for numbers only; Nova's schemas take both
+    forms)."""
     number = int(value)
-    if number > maximum:
-        raise webob.exc.HTTPBadRequest(
-            'Invalid input for field/attribute %s. Value: %s. Must be '
-            '<= %d.' % (name, value, maximum))
+    for bad, word, bound in ((number > maximum, '<=', maximum),
+                             (number < minimum, '>=', minimum)):
+        if bad:
+            raise webob.exc.HTTPBadRequest(
+                'Invalid input for field/attribute %s. Value: %s. Must be '
+                '%s %d.' % (name, value, word, bound))
     return number
 

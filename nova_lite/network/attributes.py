@@ -29,7 +29,7 @@ RESOURCES = {
         ipv6_address_scope='string?', l2_adjacency='boolean',
         is_default='boolean', provider__network_type='string?',
         provider__physical_network='string?',
-        provider__segmentation_id='integer?'),
+        provider__segmentation_id='integer?', qos_policy_id='string?'),
     'subnet': dict(
         network_id='string', cidr='string', ip_version='integer',
         gateway_ip='string?', allocation_pools=LIST, enable_dhcp='boolean',
@@ -45,7 +45,8 @@ RESOURCES = {
         binding__profile='object?', binding__vif_type='string',
         binding__vif_details='object?', port_security_enabled='boolean',
         allowed_address_pairs=LIST, extra_dhcp_opts=LIST,
-        dns_name='string', dns_assignment=LIST, trunk_details='object?'),
+        dns_name='string', dns_assignment=LIST, trunk_details='object?',
+        qos_policy_id='string?', qos_network_policy_id='string?'),
     'security_group': dict(security_group_rules=LIST, stateful='boolean',
                            shared='boolean'),
     'security_group_rule': dict(
@@ -57,7 +58,8 @@ RESOURCES = {
     'floatingip': dict(
         floating_network_id='string', floating_ip_address='string',
         fixed_ip_address='string?', port_id='string?', router_id='string?',
-        subnet_id='string?', status='string', port_details='object?'),
+        subnet_id='string?', status='string', port_details='object?',
+        qos_policy_id='string?'),
     'router': dict(
         admin_state_up='boolean', status='string',
         external_gateway_info='object?', routes=LIST,

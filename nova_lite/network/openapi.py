@@ -97,6 +97,8 @@ _IDS = {name: openapi.UUID for name in (
     'network_id', 'port_id', 'subnet_id', 'floating_network_id',
     'security_group_id', 'remote_group_id', 'remote_address_group_id',
     'address_scope_id', 'subnetpool_id', 'object_id', 'segment_id')}
+# A QoS policy is detached with null.
+_IDS['qos_policy_id'] = {'anyOf': [openapi.UUID, {'type': 'null'}]}
 _PREFIXLEN = {'type': 'integer', 'minimum': 0, 'maximum': 128}
 _ROUTE = dict(fields(('destination', 'nexthop'), destination=CIDR,
                      nexthop=IPV4), additionalProperties=False)
@@ -138,7 +140,8 @@ REQUEST_TYPES = {
                    external_gateway_info={'anyOf': [{'type': 'null'}, dict(
                        fields(('network_id',), network_id=openapi.UUID,
                               enable_snat='boolean',
-                              external_fixed_ips=_LIST),
+                              external_fixed_ips=_LIST,
+                              qos_policy_id=_IDS['qos_policy_id']),
                        additionalProperties=False)]}),
 }
 

@@ -10,6 +10,7 @@ ports of given servers are read without reading every port.
 """
 
 import sqlalchemy as sa
+from sqlalchemy.orm import exc as orm_exc
 
 from nova_lite.db.api import models
 from nova_lite.db import rows
@@ -99,16 +100,21 @@ def resource_get_by_devices(context, kind, device_ids):
 def resource_update(context, kind, uuid, body, ips=None):
     """Replace a resource's fields; with ``ips``, the addresses it holds
     too (NetworkResourceNotFound, IpAddressInUse)."""
-    with _writer(context) as s:
-        row = _get(s, kind, uuid)
-        row.body = body
-        row.device_id = _device_of(kind, body)
-        row.updated_at = types.utcnow()
-        if ips is not None:
-            s.execute(sa.delete(A).where(A.owner_uuid == uuid))
+    try:
+        with _writer(context) as s:
+            row = _get(s, kind, uuid)
+            row.body = body
+            row.device_id = _device_of(kind, body)
+            row.updated_at = types.utcnow()
+            if ips is not None:
+                s.execute(sa.delete(A).where(A.owner_uuid == uuid))
+                s.flush()
+                _add_ips(s, uuid, ips)
             s.flush()
-            _add_ips(s, uuid, ips)
-        s.flush()
+    except orm_exc.StaleDataError:
+        # A concurrent delete took the row between the read and the
+        # update: the resource is gone, as a read after it would say.
+        raise exception.NetworkResourceNotFound(kind=kind, uuid=uuid)
     return row
 
 

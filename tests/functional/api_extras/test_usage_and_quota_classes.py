@@ -187,6 +187,9 @@ class QuotaClassSetsTest(test_servers.ServersTestBase):
             self.assertEqual(400, r.status, r)
             self.assertIn('Must be <= 2147483647',
                           r.body['badRequest']['message'])
+            r = self.admin_api.put(path, {key: {'cores': '-2'}})
+            self.assertEqual(400, r.status, r)
+            self.assertIn('Must be >= -1', r.body['badRequest']['message'])
             r = self.admin_api.put(path, {key: {'instances': '2147483647'}})
             self.assertEqual(200, r.status, r)
             self.assertEqual(2147483647, r.body[key]['instances'])

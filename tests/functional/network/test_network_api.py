@@ -3,6 +3,11 @@ and error format, against the compute API in-process (APIFixture)."""
 
 from unittest import mock
 
+import sqlalchemy as sa
+
+from nova_lite.db.api import models
+from nova_lite.db.api import network_api
+
 from nova_lite.network import objects as net_obj
 from tests.functional.api import fixtures as api_fixtures
 from tests.functional.network import base
@@ -165,6 +170,28 @@ class NetworkAPITest(base.NetworkTestCase):
         self.assertEqual('10.0.0.3', second['fixed_ips'][0]['ip_address'])
         listed = self.call('GET', '/ports?network_id=%s' % net['id'])['ports']
         self.assertEqual(2, len(listed))
+
+    def test_update_of_a_resource_deleted_meanwhile_is_404(self):
+        # A delete that lands between an update's read and its write
+        # leaves the update nothing to change (SQLAlchemy's
+        # StaleDataError): the resource is gone, a 404, not a 500.
+        group = self.call('POST', '/security-groups', {'security_group': {
+            'name': 'g'}}, status=201)['security_group']
+        real_get = network_api._get
+
+        def read_then_deleted(s, kind, uuid):
+            row = real_get(s, kind, uuid)
+            s.execute(sa.delete(models.NetworkResource).where(
+                models.NetworkResource.uuid == uuid).execution_options(
+                    synchronize_session=False))
+            return row
+
+        with mock.patch.object(network_api, '_get',
+                               side_effect=read_then_deleted):
+            gone = self.call('PUT', '/security-groups/%s/tags' % group['id'],
+                             {'tags': ['a']}, status=404)
+        self.assertEqual('NetworkResourceNotFound',
+                         gone['NeutronError']['type'])
 
     def test_shared_network_needs_admin_and_is_seen_by_all(self):
         self.call('POST', '/networks', {'network': {'shared': True}},
