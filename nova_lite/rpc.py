@@ -54,6 +54,7 @@ import threading
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
+from oslo_messaging._drivers import amqpdriver
 from oslo_messaging import opts as messaging_opts
 from oslo_messaging.rpc import dispatcher
 from oslo_messaging.rpc import server as rpc_server
@@ -378,10 +379,46 @@ def stop_consuming(server):
     nobody acknowledged, for the next consumer. Closing it again in
     ``server.wait()`` does nothing.
     """
-    server.stop()
     listener = getattr(server, 'listener', None)
+    if isinstance(listener, amqpdriver.RpcAMQPListener):
+        _refuse_deliveries(listener)
+    server.stop()
     if listener is not None:
         listener.cleanup()
+
+
+def _refuse_deliveries(listener):
+    """From now on, put back what the broker delivers to ``listener``.
+
+    Its consumer stays registered until the connection closes, and the
+    listener acknowledges a delivery in its consumer callback, before
+    anyone polls it: a delivery that arrived between the end of the
+    polling and the close would be acknowledged and never handled. Made a
+    :class:`_RefusingListener`, the listener requeues such a delivery
+    instead (in the connection's own thread, where it acknowledged), and
+    the broker hands it to the next consumer.
+    """
+    refusing = _REFUSING.get(type(listener))
+    if refusing is None:
+        refusing = _REFUSING[type(listener)] = type(
+            'Refusing' + type(listener).__name__,
+            (_RefusingListener, type(listener)), {})
+    listener.__class__ = refusing
+
+
+class _RefusingListener:
+    """Mixed into an oslo.messaging RPC listener that is stopping."""
+
+    def __call__(self, message):
+        try:
+            message.requeue()
+        except Exception as exc:
+            # Unacknowledged, it goes back when the connection closes.
+            LOG.debug('Could not requeue a delivery while stopping: %s',
+                      exc)
+
+
+_REFUSING = {}
 
 
 class RuledDispatcher(dispatcher.RPCDispatcher):

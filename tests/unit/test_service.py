@@ -3,9 +3,11 @@
 import datetime
 import threading
 import time
+from unittest import mock
 
 import fixtures
 import oslo_messaging as messaging
+from oslo_messaging._drivers import amqpdriver
 from oslo_service import periodic_task
 import testtools
 
@@ -247,6 +249,25 @@ class GracefulStopTestCase(testtools.TestCase):
         rpc.stop_consuming(RecordingServer(self.calls))
         self.assertEqual(['stop consuming', 'close consumer connection'],
                          self.calls)
+
+    def test_a_stopping_listener_puts_back_what_is_delivered(self):
+        """A delivery between the end of the polling and the close of
+        the connection goes back to the broker, unacknowledged, for the
+        next consumer."""
+        listener = amqpdriver.RpcAMQPListener.__new__(
+            amqpdriver.RpcAMQPListener)
+        listener.incoming = []
+        listener.cleanup = mock.Mock()
+        server = mock.Mock(listener=listener)
+        rpc.stop_consuming(server)
+        message = mock.Mock()
+        listener(message)
+        message.requeue.assert_called_once_with()
+        message.acknowledge.assert_not_called()
+        self.assertEqual([], listener.incoming)
+        server.stop.assert_called_once_with()
+        listener.cleanup.assert_called_once_with()
+        self.assertIsInstance(listener, amqpdriver.RpcAMQPListener)
 
     def test_stop_order(self):
         self.conf.flags(graceful_shutdown_timeout=0)
