@@ -37,6 +37,7 @@ from nova_lite import objects
 from nova_lite.scheduler import manager as sched_manager
 from nova_lite.sim import cloud
 from nova_lite.sim import config as sim_config
+from nova_lite.sim import fast as fast_path
 from nova_lite.sim import metrics
 from nova_lite.sim import report
 from nova_lite.sim import workload
@@ -93,7 +94,8 @@ def request_spec(context, event, flavors):
 class Replay:
     """The state of one run: manager, live servers, records."""
 
-    def __init__(self, doc, placement, seed=0, decisions=None):
+    def __init__(self, doc, placement, seed=0, decisions=None,
+                 exact=False):
         self.doc = doc
         self.placement = placement
         self.hosts = cloud.SimHostManager(doc)
@@ -118,6 +120,45 @@ class Replay:
         self.phase_seconds = dict.fromkeys(sched_manager.Timings.PHASES,
                                            0.0)
         self.samples = []
+        # The incremental decisions (nova_lite.sim.fast), unless every
+        # create must take the full path.
+        self.fast = None
+        self.fast_reason = 'exact replay asked' if exact else None
+        if not exact:
+            self.fast = fast_path.FastPath(self)
+            self.fast_reason = self.fast.reason
+            if self.fast.reason is not None:
+                self.fast = None
+
+    def fast_summary(self):
+        """How many creates took each path (for the report)."""
+        counts = dict(self.fast.counts) if self.fast is not None else {
+            'fast': 0, 'exact': len(self.results)}
+        counts['whole_run_exact_because'] = self.fast_reason
+        return counts
+
+    def _fast_create(self, event, spec, uuid, record):
+        """The create through the fast path: the record, or None when
+        it takes the full path."""
+        started = time.perf_counter()
+        try:
+            answer = self.fast.create(event, spec, uuid)
+        except exception.NoValidHost as err:
+            record.update(result='NoValidHost',
+                          reason=err.kwargs.get('reason') or str(err))
+            self._write(record, err.kwargs.get('decision'))
+            return record
+        finally:
+            self.schedule_seconds += time.perf_counter() - started
+        if answer is None:
+            return None
+        (host, nodename, node), decision_json = answer
+        self.hosts.placed(node, uuid, spec.project_id)
+        self.fast.host_changed(node)
+        self.live[event['id']] = (node, spec.flavor)
+        record.update(result='placed', host=host, node=nodename)
+        self._write(record, decision_json)
+        return record
 
     def _schedule(self, spec, uuid):
         started = time.perf_counter()
@@ -134,6 +175,11 @@ class Replay:
         spec = request_spec(self.context, event, self.flavors)
         uuid = cloud.server_uuid(event['id'])
         record = {'time': event['time'], 'id': event['id']}
+        if self.fast is not None:
+            done = self._fast_create(event, spec, uuid, record)
+            if done is not None:
+                return done
+            self.fast.before_exact()
         try:
             selection = self._schedule(spec, uuid)
         except exception.NoValidHost as err:
@@ -143,6 +189,8 @@ class Replay:
             return record
         node = selection.compute_node_uuid
         self.hosts.placed(node, uuid, spec.project_id)
+        if self.fast is not None:
+            self.fast.exact_create(node, uuid)
         self.live[event['id']] = (node, spec.flavor)
         record.update(result='placed', host=selection.service_host,
                       node=selection.nodename)
@@ -154,8 +202,12 @@ class Replay:
         if found is None:
             return  # it was never placed
         node, flavor = found
-        self.placement.delete_allocations(cloud.server_uuid(event['id']))
-        self.hosts.removed(node, cloud.server_uuid(event['id']), flavor)
+        uuid = cloud.server_uuid(event['id'])
+        self.hosts.removed(node, uuid, flavor)
+        if self.fast is not None:
+            self.fast.delete(uuid)
+        else:
+            self.placement.delete_allocations(uuid)
 
     def _write(self, record, decision_json):
         attempt = json.loads(decision_json) if decision_json else None
@@ -179,13 +231,18 @@ class Replay:
                 self.delete(event)
         while marks:
             self.samples.append(self._sample(marks.pop(0)))
+        if self.fast is not None:
+            # Placement ends holding every live server's allocation.
+            self.fast.flush()
         return time.perf_counter() - started
 
     def _sample(self, until):
         # NOTE(sim): one read of every provider's usage; the simulator's
         # placement is nova_lite's, so its capacity extension is there.
-        return metrics.sample(until, self.placement.get_capacity(),
-                              set(self.hosts.hosts))
+        # The fast path's usage table is that answer without the read.
+        providers = (self.fast.capacity() if self.fast is not None else
+                     self.placement.get_capacity())
+        return metrics.sample(until, providers, set(self.hosts.hosts))
 
 
 def check_flavors(events, doc):
@@ -223,8 +280,14 @@ def seed_database(doc, workdir):
 
 
 def run_one(doc, events, config_path, seeded, workdir, name, seed=0,
-            decisions_path=None, samples=20):
-    """The report of one replay under ``config_path``."""
+            decisions_path=None, samples=20, exact=False, keep=None):
+    """The report of one replay under ``config_path``.
+
+    :param exact: every create takes the full path (no
+        :mod:`~nova_lite.sim.fast` decisions).
+    :param keep: a list the finished :class:`Replay` is appended to
+        (tests read its placement database afterwards).
+    """
     path = cloud.copy_database(seeded, cloud.database_path(workdir, name))
     decisions = open(decisions_path, 'w') if decisions_path else None
     replay = None
@@ -232,8 +295,10 @@ def run_one(doc, events, config_path, seeded, workdir, name, seed=0,
         with sim_config.applied(CONF, config_path) as (options, unknown):
             client = cloud.start_placement(CONF, path)
             try:
-                replay = Replay(doc, client, seed, decisions)
+                replay = Replay(doc, client, seed, decisions, exact=exact)
                 wall = replay.run(events, samples)
+                if keep is not None:
+                    keep.append(replay)
             finally:
                 cloud.stop_placement(CONF)
                 if replay is not None:
@@ -241,5 +306,7 @@ def run_one(doc, events, config_path, seeded, workdir, name, seed=0,
     finally:
         if decisions is not None:
             decisions.close()
-    return report.run_report(name, config_path, options, unknown, seed,
-                             replay, wall)
+    rep = report.run_report(name, config_path, options, unknown, seed,
+                            replay, wall)
+    rep['paths'] = replay.fast_summary()
+    return rep
