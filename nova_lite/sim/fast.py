@@ -123,6 +123,47 @@ def whole_run_reason(doc):
     return None
 
 
+class _KeptWeighing(weights.RequestWeighing):
+    """The scheduler's :class:`~nova_lite.scheduler.weights.RequestWeighing`
+    kept from request to request of one shape; :meth:`best` is its
+    :meth:`weigh` (the same steps, in the same order) without building
+    the whole ordered host list a replay does not read: only the hosts
+    the pick may draw from."""
+
+    def best(self, hosts, count):
+        """``(the first hosts best first, their weights)``: at least
+        ``count`` of them and every host tied with the best."""
+        if len(hosts) <= 1:
+            return self.weigh(hosts)
+        changed, self._changed = self._changed, []
+        self._single = None
+        if self._members is not None and hosts == self._members:
+            positions = sorted({self._pos[h] for h in changed
+                                if h in self._pos})
+            self._update(positions)
+        else:
+            self._rebuild(hosts)
+            positions = None
+        ranges = [weights._range(w, lo, hi) for w, (lo, hi) in
+                  zip(self.weighers, self._extremes, strict=True)]
+        if (positions is not None and ranges == self._ranges and
+                all(self._local) and self._sortable):
+            for position in positions:
+                if not self._sortable:
+                    break
+                self._move(position)
+        else:
+            self._ranges = ranges
+            self._all_totals()
+        members, totals, order = self._members, self._totals, self._order
+        top = totals[order[0]]
+        end = min(len(order), max(1, count))
+        while end < len(order) and totals[order[end]] == top:
+            end += 1
+        return ([members[p] for p in order[:end]],
+                [totals[p] for p in order[:end]])
+
+
 class _Shape:
     """One request shape's kept answers."""
 
@@ -174,19 +215,20 @@ class FastPath:
         self.log = []           # nodes, each time one changed
         self.shapes = {}
         self.pending = {}       # server uuid -> allocation body
-        self.claimed = {}       # server uuid -> (node, resources)
+        self.claimed = {}       # server uuid -> {node: resources}
         self.counts = {'fast': 0, 'exact': 0, 'shapes': 0,
                        'exact_shapes': 0, 'mismatched_shapes': 0}
 
     # -- the replay's calls --------------------------------------------------
 
-    def create(self, event, spec, uuid):
-        """``(selection-like (host, node, node uuid), decision json)`` or
-        raises NoValidHost (with ``decision`` in its kwargs); None when
-        this create takes the full path."""
+    def create(self, event, uuid, make_spec):
+        """``((host, node, node uuid), decision record, request spec)``,
+        or raises NoValidHost (with ``decision`` in its kwargs); None when
+        this create takes the full path. ``make_spec()`` builds the
+        event's request spec (once per shape)."""
         if self.reason is not None:
             return None
-        shape = self._shape(event, spec)
+        shape = self._shape(event, make_spec)
         if shape is None or shape.exact:
             return None
         if not shape.checked:
@@ -201,8 +243,11 @@ class FastPath:
     def exact_create(self, node, uuid):
         """A create the full path placed (claimed in placement, which
         held every claim: :meth:`before_exact`)."""
-        self.claimed[uuid] = (node, None)
-        self._reread(node)
+        allocations = {
+            rp: value['resources'] for rp, value in
+            self.placement.get_allocations(uuid)['allocations'].items()}
+        self.claimed[uuid] = allocations
+        self._add(allocations, 1)
 
     def before_exact(self):
         """Placement must hold every claim before the full path runs."""
@@ -210,21 +255,19 @@ class FastPath:
         self.flush()
 
     def delete(self, uuid):
-        """Give a deleted server's resources back; True when its
-        allocation was only here (nothing to delete in placement)."""
-        node, resources = self.claimed.pop(uuid)
-        if self.pending.pop(uuid, None) is not None:
+        """Give a deleted server's resources back (in placement too when
+        its allocation was written there)."""
+        allocations = self.claimed.pop(uuid)
+        if self.pending.pop(uuid, None) is None:
+            self.placement.delete_allocations(uuid)
+        self._add(allocations, -1)
+
+    def _add(self, allocations, sign):
+        for node, resources in allocations.items():
             provider = self.providers[node]
             for rc, amount in resources.items():
-                provider.add(rc, -amount)
+                provider.add(rc, sign * amount)
             self._changed(node)
-            return True
-        # The re-read below takes placement's usage as the table's: the
-        # claims kept here go there first.
-        self.flush()
-        self.placement.delete_allocations(uuid)
-        self._reread(node)
-        return False
 
     def host_changed(self, node):
         self._changed(node)
@@ -247,11 +290,11 @@ class FastPath:
 
     # -- shapes --------------------------------------------------------------
 
-    def _shape(self, event, spec):
+    def _shape(self, event, make_spec):
         key = shape_key(event)
         if key in self.shapes:
             return self.shapes[key]
-        shape = self.shapes[key] = self._new_shape(spec)
+        shape = self.shapes[key] = self._new_shape(make_spec())
         self.counts['shapes'] += 1
         if shape is None:
             self.counts['exact_shapes'] += 1
@@ -314,13 +357,6 @@ class FastPath:
         if state is not None:
             self._refresh(node, state)
         self.log.append(node)
-
-    def _reread(self, node):
-        usages = self.placement.get_usages(node)['usages']
-        provider = self.providers[node]
-        for rc, row in provider.inv.items():
-            provider.inv[rc] = row[:4] + (usages.get(rc, 0),)
-        self._changed(node)
 
     def _state(self, node):
         state = self.states.get(node)
@@ -388,9 +424,14 @@ class FastPath:
         passed = len(handler.filters)
         shape.members = [self.states[n] for n in states
                          if verdict[n] == passed]
+        # How many hosts each filter let through: a host passed the
+        # filters before the one that rejected it.
+        rejected = [0] * (passed + 1)
+        for node in states:
+            rejected[verdict[node]] += 1
         steps, count = [], len(states)
         for index, host_filter in enumerate(handler.filters):
-            out = sum(1 for n in states if verdict[n] > index)
+            out = count - rejected[index]
             steps.append(filters.FilterStep(host_filter.name, count, out))
             count = out
             if not out:
@@ -430,10 +471,14 @@ class FastPath:
             raise
         weighing = shape.weighing
         if weighing is None or weighing.handler is not weight_handler:
-            weighing = shape.weighing = weight_handler.for_request(spec)
-        ordered, totals = weighing.weigh(result.hosts)
+            weighing = shape.weighing = _KeptWeighing(weight_handler, spec)
+        # NOTE(sim): every host tied with the best is among these, and
+        # the host_subset_size best: weights.pick makes the same draws
+        # from them as from the whole list.
+        ordered, totals = weighing.best(
+            result.hosts, CONF.filter_scheduler.host_subset_size)
         recorder.weighed(weighing.top(decision.TOP_HOSTS),
-                         weighing.multipliers(), count=len(ordered))
+                         weighing.multipliers(), count=len(result.hosts))
         chosen = weights.pick(ordered, totals)[0]
         node = chosen.uuid
         self.counts['fast'] += 1
@@ -443,10 +488,10 @@ class FastPath:
         provider = self.providers[node]
         for rc, amount in shape.resources.items():
             provider.add(rc, amount)
-        self.claimed[uuid] = (node, shape.resources)
+        self.claimed[uuid] = {node: shape.resources}
         self.pending[uuid] = {
             'allocations': {node: {'resources': dict(shape.resources)}},
             'project_id': spec.project_id, 'user_id': spec.user_id,
             'consumer_generation': None, 'consumer_type': 'INSTANCE'}
-        attempt = recorder.attempt_for(0, [])
-        return (chosen.host, chosen.nodename, node), decision.dumps(attempt)
+        return ((chosen.host, chosen.nodename, node),
+                recorder.attempt_for(0, []), spec)

@@ -137,12 +137,13 @@ class Replay:
         counts['whole_run_exact_because'] = self.fast_reason
         return counts
 
-    def _fast_create(self, event, spec, uuid, record):
+    def _fast_create(self, event, uuid, record):
         """The create through the fast path: the record, or None when
         it takes the full path."""
         started = time.perf_counter()
         try:
-            answer = self.fast.create(event, spec, uuid)
+            answer = self.fast.create(event, uuid, lambda: request_spec(
+                self.context, event, self.flavors))
         except exception.NoValidHost as err:
             record.update(result='NoValidHost',
                           reason=err.kwargs.get('reason') or str(err))
@@ -152,12 +153,12 @@ class Replay:
             self.schedule_seconds += time.perf_counter() - started
         if answer is None:
             return None
-        (host, nodename, node), decision_json = answer
+        (host, nodename, node), attempt, spec = answer
         self.hosts.placed(node, uuid, spec.project_id)
         self.fast.host_changed(node)
         self.live[event['id']] = (node, spec.flavor)
         record.update(result='placed', host=host, node=nodename)
-        self._write(record, decision_json)
+        self._write(record, attempt)
         return record
 
     def _schedule(self, spec, uuid):
@@ -172,14 +173,14 @@ class Replay:
                 self.phase_seconds[name] += seconds
 
     def create(self, event):
-        spec = request_spec(self.context, event, self.flavors)
         uuid = cloud.server_uuid(event['id'])
         record = {'time': event['time'], 'id': event['id']}
         if self.fast is not None:
-            done = self._fast_create(event, spec, uuid, record)
+            done = self._fast_create(event, uuid, record)
             if done is not None:
                 return done
             self.fast.before_exact()
+        spec = request_spec(self.context, event, self.flavors)
         try:
             selection = self._schedule(spec, uuid)
         except exception.NoValidHost as err:
@@ -210,7 +211,11 @@ class Replay:
             self.placement.delete_allocations(uuid)
 
     def _write(self, record, decision_json):
-        attempt = json.loads(decision_json) if decision_json else None
+        """Keep ``record``; ``decision_json`` is the decision record as
+        JSON or (from the fast path) as the dict it encodes."""
+        attempt = decision_json
+        if isinstance(decision_json, str):
+            attempt = json.loads(decision_json) if decision_json else None
         record['why'] = report.why(record, attempt)
         self.results.append(record)
         if self.decisions is not None:
