@@ -125,7 +125,7 @@ def sim_run(args):
                 rep = runner.run_one(
                     doc, events, path, seeded, workdir, name, args.seed,
                     os.path.join(args.output, name + '.decisions.jsonl'),
-                    args.samples)
+                    args.samples, exact=args.exact)
             except sim_config.ConfigError as err:
                 raise CommandError(str(err))
             _write(os.path.join(args.output, name + '.json'), rep)
@@ -160,6 +160,10 @@ def _build_run(acts):
     run.add_argument('--samples', type=int, default=20,
                      help='utilisation readings over the trace (default '
                      '20)')
+    run.add_argument('--exact', action='store_true',
+                     help='every create through the whole scheduler '
+                     'request and placement query (no incremental fast '
+                     'path; same decisions, much slower)')
     run.set_defaults(func=sim_run)
 
 

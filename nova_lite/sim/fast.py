@@ -56,7 +56,10 @@ What takes the full path (``SchedulerManager.schedule`` and placement's
   the full path for the rest of the run (counted in the report).
 """
 
+import itertools
 import json
+import math
+import operator
 
 from oslo_log import log as logging
 
@@ -162,6 +165,39 @@ class _KeptWeighing(weights.RequestWeighing):
             end += 1
         return ([members[p] for p in order[:end]],
                 [totals[p] for p in order[:end]])
+
+    def _all_totals(self):
+        """:meth:`RequestWeighing._all_totals` with each weigher's values
+        and totals computed by ``map`` over the operators: the same
+        operations on each host in the same order, so the same floats.
+        (Adding ``0.0 * multiplier`` where the scheduler skips a zero
+        value leaves a total as it is: totals are never -0.0, and this
+        form is only used with a finite multiplier.)"""
+        totals = [0.0] * len(self._members)
+        for index, (low, high) in enumerate(self._ranges):
+            span = high - low
+            if span == 0:
+                continue
+            overrides = self._overrides[index]
+            raws = self._lists[index]
+            default = self._defaults[index]
+            if not overrides and math.isfinite(default):
+                totals = list(map(operator.add, totals, map(
+                    operator.mul, map(operator.truediv, map(
+                        operator.sub, raws, itertools.repeat(low)),
+                        itertools.repeat(span)),
+                    itertools.repeat(default))))
+                continue
+            for position, raw in enumerate(raws):
+                value = (raw - low) / span
+                if value:
+                    totals[position] += value * self._multiplier(
+                        index, position)
+        self._totals = totals
+        self._order = sorted(range(len(totals)), key=totals.__getitem__,
+                             reverse=True)
+        self._sortable = not any(map(math.isnan, totals))
+        self._keys = None
 
 
 class _Shape:

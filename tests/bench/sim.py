@@ -3,22 +3,27 @@
 A synthetic cloud of ``NOVA_LITE_BENCH_SIM_HOSTS`` (default 1,000)
 compute nodes (32 VCPU at 4.0, 128 GiB, 2 TB each) and a generated trace
 of ``NOVA_LITE_BENCH_SIM_EVENTS`` creates (default 1,000; 200 with
-``--quick``; Poisson arrivals, exponential lifetimes, three flavors) are
-replayed under a packing and a spreading configuration, each through the
-real scheduler manager and placement in this process (what
-``nova-lite-manage sim run`` does), then spreading again with
-``[scheduler] max_placement_results = 50`` (and randomized candidates),
-which shows how much of a decision's cost follows the number of hosts
-placement returns.
+``--quick``; Poisson arrivals, exponential lifetimes, three flavors, each
+server deleted after its lifetime) are replayed under a packing and a
+spreading configuration (``NOVA_LITE_BENCH_SIM_CONFIGS``, comma list) the
+way ``nova-lite-manage sim run`` does: through the fast path
+(:mod:`nova_lite.sim.fast`). Then the first
+``NOVA_LITE_BENCH_SIM_EXACT_EVENTS`` creates (default 200, 50 with
+``--quick``, 0 for none) under spreading with ``--exact`` (every create a
+whole request through the scheduler manager and placement), and spreading
+with ``[scheduler] max_placement_results = 50`` and randomized
+candidates, which always takes the full path: the rows the fast path is
+measured against. ``NOVA_LITE_BENCH_SIM_PROFILE=0`` skips the profile.
 
 Per configuration: decisions per second of scheduler time (the figure
 the simulator is judged by), decisions per second of process CPU time
 over the whole replay (usage samples included; steadier on a shared
-machine), wall time of the whole replay, and the scheduler's own split
-of a decision's time (``host_states``: the host manager's fresh host
+machine), wall time of the whole replay, how many creates took the fast
+path, and for the full-path rows the scheduler's own split of a
+decision's time (``host_states``: the host manager's fresh host
 state per candidate, from memory here; ``placement``: the candidates
-request; ``claims``: the claim in placement). Then a short replay under
-cProfile: the functions with the most own time, so the figure says where
+request; ``claims``: the claim in placement). Then 1,000 creates of the
+spreading configuration under cProfile: the functions with the most own time, so the figure says where
 the time goes.
 """
 
@@ -72,7 +77,7 @@ def synthetic_snapshot(hosts):
                         for i in range(hosts)]})
 
 
-def _profile(doc, events, conf_path, seeded, workdir, count=100):
+def _profile(doc, events, conf_path, seeded, workdir, count=1000):
     profiler = cProfile.Profile()
     creates = [e for e in events if e['action'] == 'create'][:count]
     profiler.enable()
@@ -91,15 +96,55 @@ def _profile(doc, events, conf_path, seeded, workdir, count=100):
              'calls': v[1]} for k, v in top]
 
 
+def _row(rep, hosts, name, cpu, seed_seconds, exact):
+    row = {'hosts': hosts, 'config': name,
+           'path': 'exact' if exact else 'fast',
+           'creates': rep['creates'], 'placed': rep['placed'],
+           'decisions_per_second': rep['decisions_per_second'],
+           'replay_wall_s': rep['wall_seconds'],
+           # The whole replay's process CPU (deletes and usage samples
+           # included): steadier than wall time on a busy machine.
+           'decisions_per_cpu_second': round(
+               rep['creates'] / cpu, 1) if cpu else None,
+           'replay_cpu_s': round(cpu, 1),
+           'fast_decisions': rep['paths'].get('fast'),
+           'seed_placement_s': round(seed_seconds, 1),
+           'load_avg_1m': os.getloadavg()[0]}
+    if exact:
+        for phase, ms in rep['ms_per_decision'].items():
+            row['%s_ms' % phase] = ms
+    return row
+
+
+def _prefix(events, creates):
+    """The events up to the ``creates``-th create."""
+    seen = 0
+    for index, event in enumerate(events):
+        if event['action'] == 'create':
+            seen += 1
+            if seen > creates:
+                return events[:index]
+    return events
+
+
 def run(args):
     objects.register_all()
     placement_fixture.ensure_parsed(CONF)
     hosts = int(os.environ.get('NOVA_LITE_BENCH_SIM_HOSTS', 1000))
     count = int(os.environ.get('NOVA_LITE_BENCH_SIM_EVENTS',
                                200 if args.quick else 1000))
+    exact_count = int(os.environ.get('NOVA_LITE_BENCH_SIM_EXACT_EVENTS',
+                                     50 if args.quick else 200))
+    names = os.environ.get('NOVA_LITE_BENCH_SIM_CONFIGS',
+                           'pack,spread').split(',')
+    profile_on = os.environ.get('NOVA_LITE_BENCH_SIM_PROFILE', '1') != '0'
     doc = synthetic_snapshot(hosts)
     events = workload.generate({'small': 5, 'medium': 3, 'large': 1},
                                count, rate=20.0, lifetime=300.0, seed=1)
+    runs = [(name, events, False) for name in names]
+    if exact_count:
+        short = _prefix(events, exact_count)
+        runs += [('spread', short, True), ('spread-limit50', short, True)]
     rows, reports = [], []
     with tempfile.TemporaryDirectory(prefix='bench-sim-') as workdir:
         started = time.perf_counter()
@@ -110,30 +155,25 @@ def run(args):
             paths[name] = os.path.join(workdir, name + '.conf')
             with open(paths[name], 'w') as f:
                 f.write(text)
+        for name, trace, exact in runs:
             cpu0 = time.process_time()
-            rep = runner.run_one(doc, events, paths[name], seeded, workdir,
-                                 name, samples=5)
+            rep = runner.run_one(doc, trace, paths[name], seeded, workdir,
+                                 '%s-%s' % (name, exact), samples=5,
+                                 exact=exact)
             cpu = time.process_time() - cpu0
-            reports.append(rep)
-            row = {'hosts': hosts, 'config': name,
-                   'creates': rep['creates'], 'placed': rep['placed'],
-                   'decisions_per_second': rep['decisions_per_second'],
-                   'replay_wall_s': rep['wall_seconds'],
-                   # The whole replay's process CPU (usage samples
-                   # included): steadier than wall time on a busy machine.
-                   'decisions_per_cpu_second': round(
-                       rep['creates'] / cpu, 1) if cpu else None,
-                   'seed_placement_s': round(seed_seconds, 1),
-                   'load_avg_1m': os.getloadavg()[0]}
-            for phase, ms in rep['ms_per_decision'].items():
-                row['%s_ms' % phase] = ms
-            rows.append(row)
-        comparison = report.compare(reports[:2])
-        profile = _profile(doc, events, paths['spread'], seeded, workdir)
+            if not exact:
+                reports.append(rep)
+            rows.append(_row(rep, hosts, name, cpu, seed_seconds, exact))
+        comparison = (report.compare(reports[:2]) if len(reports) > 1
+                      else {'differing_decisions': None})
+        profile = (_profile(doc, events, paths['spread'], seeded, workdir)
+                   if profile_on else None)
     return {'rows': rows,
             'differing_decisions': comparison['differing_decisions'],
             'profile_top_own_time': profile,
             'target_decisions_per_second': 1000,
-            'note': 'real scheduler manager and nova_lite placement '
-                    '(SQLite, in process, through its WSGI app); '
-                    'ms per decision split by the scheduler\'s Timings'}
+            'note': 'fast path (nova_lite.sim.fast) and, on a prefix of '
+                    'the trace, the full path: the real scheduler manager '
+                    'and nova_lite placement (SQLite, in process, through '
+                    'its WSGI app); ms per decision (full path) split by '
+                    'the scheduler\'s Timings'}

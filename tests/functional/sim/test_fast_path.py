@@ -19,6 +19,7 @@ import random
 import fixtures
 import testtools
 
+from nova_lite.cmd import manage
 from nova_lite import conf as nl_conf
 from nova_lite import objects
 from nova_lite.sim import cloud
@@ -228,3 +229,43 @@ class FastPathEquivalenceTest(testtools.TestCase):
     def test_limited_candidates(self):
         for seed in (7, 8):
             self._check('limit', seed)
+
+
+class ExactFlagTest(testtools.TestCase):
+    """``sim run --exact`` takes the full path for every create and
+    writes the decisions the default run writes."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(testing.ConfFixture())
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+        stdout = self.useFixture(fixtures.StringStream('stdout'))
+        self.useFixture(fixtures.MonkeyPatch('sys.stdout', stdout.stream))
+
+    def _path(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def test_exact_and_fast_runs_agree(self):
+        snap = os.path.join(self.tmp, 'snapshot.json')
+        snapshot.save(cloud_doc(9), snap)
+        trace_path = self._path('trace.jsonl', ''.join(
+            json.dumps(e) + '\n' for e in trace(9, count=60)))
+        conf = self._path('spread.conf', CONFIGS['spread'])
+        outputs = {}
+        for label, extra in (('fast', []), ('exact', ['--exact'])):
+            out = os.path.join(self.tmp, label)
+            self.assertEqual(0, manage.main(
+                ['sim', 'run', '--snapshot', snap, '--workload', trace_path,
+                 '--config', conf, '-o', out, '--seed', '9'] + extra))
+            with open(os.path.join(out, 'spread.json')) as f:
+                outputs[label] = (json.load(f), _decisions(
+                    os.path.join(out, 'spread.decisions.jsonl')))
+        fast, exact = outputs['fast'], outputs['exact']
+        self.assertEqual(exact[1], fast[1])
+        self.assertEqual(0, exact[0]['paths']['fast'])
+        self.assertEqual('exact replay asked',
+                         exact[0]['paths']['whole_run_exact_because'])
+        self.assertGreater(fast[0]['paths']['fast'], 30)
