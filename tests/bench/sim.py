@@ -23,8 +23,8 @@ path, and for the full-path rows the scheduler's own split of a
 decision's time (``host_states``: the host manager's fresh host
 state per candidate, from memory here; ``placement``: the candidates
 request; ``claims``: the claim in placement). Then 1,000 creates of the
-spreading configuration under cProfile: the functions with the most own time, so the figure says where
-the time goes.
+spreading configuration under cProfile: the functions with the most own
+time, so the figure says where the time goes.
 """
 
 import cProfile
