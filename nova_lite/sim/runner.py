@@ -1,6 +1,9 @@
 """One replay of a workload under one scheduler configuration.
 
-Every create goes through :meth:`SchedulerManager.schedule
+Creates take the fast path (:mod:`nova_lite.sim.fast`: the same
+decisions, evaluated incrementally) unless the create or the run needs
+the full one, or ``exact`` asks for it. On the full path a create goes
+through :meth:`SchedulerManager.schedule
 <nova_lite.scheduler.manager.SchedulerManager.schedule>` - the same
 request-spec, placement query, filters, weighers, pick and claim in
 placement as a real boot, with the decision record the real scheduler
