@@ -229,6 +229,27 @@ def instance_count_by_host(context, host):
             models.Instance.host == host, models.Instance.deleted == 0))
 
 
+@session.retry_on_transient
+def instance_counts(context, project_id, user_id=None):
+    """{'instances', 'cores', 'ram'} of the project's (user's) live
+    instances, soft-deleted ones left out (a restore checks the quota
+    again), as Nova: one aggregate query on the project's index, no
+    instance row read."""
+    model = models.Instance
+    query = _filter_deleted(sa.select(
+        sa.func.count(model.id),
+        sa.func.coalesce(sa.func.sum(model.vcpus), 0),
+        sa.func.coalesce(sa.func.sum(model.memory_mb), 0)).where(
+            model.project_id == project_id,
+            sa.or_(model.vm_state.is_(None),
+                   model.vm_state != 'soft-delete')), model, context)
+    if user_id:
+        query = query.where(model.user_id == user_id)
+    with _reader(context) as s:
+        count, cores, ram = s.execute(query).one()
+    return {'instances': int(count), 'cores': int(cores), 'ram': int(ram)}
+
+
 def _check_expected(instance, expected, field, error):
     if expected is None:
         return
