@@ -1,0 +1,51 @@
+"""What a page of servers reads: bounded by the page, not by every server
+of the cloud (the statements a page runs, the instance rows it loads)."""
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from nova_lite.db.cell import models as cell_models
+from tests.functional import test_servers
+
+
+class ServerListReadsTest(test_servers.ServersTestBase):
+
+    CELLS = ('cell1', 'cell2')
+
+    def setUp(self):
+        super().setUp()
+        self.statements = []
+        self.loaded = []
+
+        def record(conn, cursor, statement, params, context, many):
+            self.statements.append(' '.join(statement.split()))
+
+        def load(target, context):
+            self.loaded.append(target.uuid)
+        event.listen(sa.engine.Engine, 'before_cursor_execute', record)
+        self.addCleanup(event.remove, sa.engine.Engine,
+                        'before_cursor_execute', record)
+        event.listen(cell_models.Instance, 'load', load)
+        self.addCleanup(event.remove, cell_models.Instance, 'load', load)
+
+    def reset(self):
+        del self.statements[:]
+        del self.loaded[:]
+
+    def from_table(self, table):
+        return [s for s in self.statements if s.startswith('SELECT')
+                and ' FROM %s ' % table in s + ' ']
+
+    def test_detail_reads_the_page_hints_in_one_query(self):
+        first = self.boot('ACTIVE', name='s0')
+        self.boot('ACTIVE', name='s1',
+                  scheduler_hints={'different_host': [first['id']]})
+        self.boot('ACTIVE', name='s2')
+        self.reset()
+        response = self.api.get('/servers/detail')
+        self.assertEqual(200, response.status)
+        hints = {s['name']: s['scheduler_hints']
+                 for s in response.body['servers']}
+        self.assertEqual({'s0': {}, 's1': {'different_host': [first['id']]},
+                          's2': {}}, hints)
+        self.assertEqual(1, len(self.from_table('request_specs')))
