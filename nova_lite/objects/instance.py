@@ -171,10 +171,10 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
 
     @classmethod
     def get_by_filters(cls, context, filters=None, sort_keys=None,
-                       limit=None, marker=None):
+                       limit=None, marker=None, after=None):
         rows = _db().instance_get_all_by_filters(
             context, filters, sort_keys=sort_keys, limit=limit,
-            marker=marker)
+            marker=marker, after=after)
         return cls(context, objects=[Instance._from_db(context, r)
                                      for r in rows])
 

@@ -49,3 +49,24 @@ class ServerListReadsTest(test_servers.ServersTestBase):
         self.assertEqual({'s0': {}, 's1': {'different_host': [first['id']]},
                           's2': {}}, hints)
         self.assertEqual(1, len(self.from_table('request_specs')))
+
+    def names(self, query):
+        response = self.api.get('/servers?' + query)
+        self.assertEqual(200, response.status, response)
+        return [s['name'] for s in response.body['servers']]
+
+    def test_sorted_pages_load_a_page_per_cell(self):
+        for name in ('echo', 'alpha', 'delta', 'bravo', 'charlie'):
+            self.boot('ACTIVE', name=name)
+        query = 'sort_key=display_name&sort_dir=asc&limit=2'
+        self.reset()
+        self.assertEqual(['alpha', 'bravo'], self.names(query))
+        self.assertLessEqual(len(self.loaded), 2)
+        marker = self.api.get('/servers?' + query).body['servers'][-1]['id']
+        self.reset()
+        self.assertEqual(['charlie', 'delta'],
+                         self.names(query + '&marker=' + marker))
+        # the marker's own row, then at most a page
+        self.assertLessEqual(len(self.loaded), 3)
+        self.assertEqual(['echo'], self.names(
+            'sort_key=display_name&sort_dir=desc&limit=1'))

@@ -161,6 +161,11 @@ def get_all(context, filters=None, limit=None, marker=None,
     the uuid of the last server of the previous page.
     """
     filters = filters or {}
+    if sort and not filters.get('name'):
+        page = _sorted_page(context, filters, limit, marker,
+                            want_down_cells, cell_timeout, sort)
+        if page is not None:
+            return page
     keyset = not sort and not filters.get('name')
     if marker is not None and keyset:
         after = _marker_server(context, marker)
@@ -185,6 +190,34 @@ def get_all(context, filters=None, limit=None, marker=None,
             raise exception.Invalid(
                 reason='marker [%s] not found' % marker)
         servers = servers[uuids.index(marker) + 1:]
+    return servers if limit is None else servers[:limit]
+
+
+def _sorted_page(context, filters, limit, marker, with_down,
+                 cell_timeout, sort):
+    """A page in a user's order: each cell sorts and cuts its own rows
+    (``limit`` at most, after the marker's sort values), the API merges
+    them. None when the marker is not a live server (the caller then
+    looks for it in the whole list, as before)."""
+    order = server_sort.full_order(sort)
+    after = values = None
+    if marker is not None:
+        after = _marker_server(context, marker)
+        if after is None:
+            return None
+        values = server_sort.values(after, order)
+    in_cells = []
+    for servers in _scatter(context, filters, with_down, cell_timeout,
+                            limit, order=order, after=values):
+        in_cells.extend(servers)
+    seen = {s.uuid for s in in_cells}
+    servers = in_cells + [s for s in _build_request_servers(
+        context, filters) if s.uuid not in seen]
+    if after is not None:
+        servers = [s for s in servers
+                   if server_sort.is_after(s, after, order)]
+    servers = server_sort.sort(
+        sorted(servers, key=Server.sort_key, reverse=True), sort)
     return servers if limit is None else servers[:limit]
 
 
@@ -246,14 +279,17 @@ def _build_request_servers(context, filters):
     return result
 
 
-def _scatter(context, filters, with_down, cell_timeout, per_cell=None):
-    """Per cell, its matching servers (sorted); a scatter-gather."""
+def _scatter(context, filters, with_down, cell_timeout, per_cell=None,
+             order=None, after=None):
+    """Per cell, its matching servers (sorted); a scatter-gather.
+    ``order``: [(key, direction)] the cells sort by (default newest
+    first), ``after``: the sort values a cell's rows come after."""
     mappings = objects.CellMappingList.get_all(context).objects
     timeout = cell_timeout or CONF.api.cell_timeout
     by_uuid = {cell.uuid: cell for cell in mappings}
     results = cells.scatter_gather(
         context, mappings, _cell_servers_here, filters, per_cell, by_uuid,
-        timeout=timeout)
+        order, after, timeout=timeout)
     answers = []
     for cell in mappings:
         result = results[cell.uuid]
@@ -283,13 +319,14 @@ def _down_cell(context, cell, filters, with_down, error):
             if not m.queued_for_delete]
 
 
-def _cell_servers_here(cctxt, filters, limit, cells_by_uuid):
+def _cell_servers_here(cctxt, filters, limit, cells_by_uuid, order=None,
+                       after=None):
     """The matching servers of the cell ``cctxt`` is targeted at."""
     # NOTE(nova_lite): the merge's order (created_at, then uuid), so
     # that a per-cell limit and the ``before`` key cut where it does.
     instances = objects.InstanceList.get_by_filters(
-        cctxt, filters, sort_keys=['created_at', 'uuid'],
-        limit=limit).objects
+        cctxt, filters, sort_keys=order or ['created_at', 'uuid'],
+        limit=limit, after=after).objects
     errored = [i.uuid for i in instances
                if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
     faults = {}
