@@ -70,3 +70,19 @@ class ServerListReadsTest(test_servers.ServersTestBase):
         self.assertLessEqual(len(self.loaded), 3)
         self.assertEqual(['echo'], self.names(
             'sort_key=display_name&sort_dir=desc&limit=1'))
+
+    def test_name_filter_is_matched_by_the_cells(self):
+        for name in ('web-0', 'db-0', 'web-1', 'web-2', 'db-1'):
+            self.boot('ACTIVE', name=name)
+        self.reset()
+        self.assertEqual(['web-2', 'web-1'], self.names('name=^web&limit=2'))
+        self.assertLessEqual(len(self.loaded), 2)
+        marker = self.api.get('/servers?name=^web&limit=2').body[
+            'servers'][-1]['id']
+        self.reset()
+        self.assertEqual(['web-0'], self.names(
+            'name=^web&limit=2&marker=' + marker))
+        self.assertLessEqual(len(self.loaded), 2)
+        self.assertEqual(['db-0', 'db-1'], self.names(
+            'name=db&sort_key=display_name&sort_dir=asc'))
+        self.assertEqual([], self.names('name=^WEB'))

@@ -161,12 +161,13 @@ def get_all(context, filters=None, limit=None, marker=None,
     the uuid of the last server of the previous page.
     """
     filters = filters or {}
-    if sort and not filters.get('name'):
+    _name_pattern(filters)
+    if sort:
         page = _sorted_page(context, filters, limit, marker,
                             want_down_cells, cell_timeout, sort)
         if page is not None:
             return page
-    keyset = not sort and not filters.get('name')
+    keyset = not sort
     if marker is not None and keyset:
         after = _marker_server(context, marker)
         if after is not None:
@@ -175,7 +176,7 @@ def get_all(context, filters=None, limit=None, marker=None,
             # later pages cost what the first does, not the whole list.
             filters = dict(filters, before=after)
             marker = None
-    # NOTE(nova_lite): without a marker or a name pattern the first
+    # NOTE(nova_lite): without a marker the first
     # ``limit`` of the merge are among each source's first ``limit``.
     per_source = limit if marker is None and keyset else None
     servers = _all_servers(context, filters,
@@ -240,12 +241,7 @@ def _all_servers(context, filters, with_down,
     if after is not None:
         created = after.instance.created_at
         filters['before'] = (created.replace(tzinfo=None), after.uuid)
-    name = filters.pop('name', None)
-    try:
-        pattern = re.compile(name) if name else None
-    except re.error as exc:
-        raise exception.Invalid(reason='name %r is not a valid regular '
-                                'expression: %s' % (name, exc))
+    pattern = _name_pattern(filters)
     results = _scatter(context, filters, with_down, cell_timeout,
                             per_source)
     in_cells = set()
@@ -266,14 +262,30 @@ def _all_servers(context, filters, with_down,
             pattern.search(s.instance.display_name or '')]
 
 
+def _name_pattern(filters):
+    """The compiled ``name`` filter (None without one; Invalid when it
+    is not a regular expression). The cells match it in SQL (REGEXP),
+    the API on build requests and again on what the cells return."""
+    name = filters.get('name')
+    try:
+        return re.compile(name) if name else None
+    except re.error as exc:
+        raise exception.Invalid(reason='name %r is not a valid regular '
+                                'expression: %s' % (name, exc))
+
+
 def _build_request_servers(context, filters):
     if filters.get('deleted'):
         return []
+    pattern = _name_pattern(filters)
     project_id = filters.get('project_id')
     result = []
     for build_request in objects.BuildRequestList.get_all(
             context, project_id=project_id):
         instance = instance_from_build_request(context, build_request)
+        if pattern is not None and not pattern.search(
+                instance.display_name or ''):
+            continue
         if _matches(instance, filters):
             result.append(Server(instance, build_request=True))
     return result

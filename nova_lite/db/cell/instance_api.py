@@ -153,6 +153,7 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
     ``changes-since`` and ``changes-before`` (datetimes) keep rows
     updated in that window, deleted ones too unless ``deleted`` is
     given (Nova's list of recent changes shows deletions);
+    ``name`` a regular expression the display name matches;
     ``touched-since`` those created or updated since then (an instance
     created in its final state has no ``updated_at``); ``before``
     (``(created_at, uuid)``) those after that key in newest-first order
@@ -185,6 +186,7 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
         query = query.where(sa.or_(
             model.created_at < created,
             sa.and_(model.created_at == created, model.uuid < uuid)))
+    name = filters.pop('name', None)
     touched = filters.pop('touched-since', None)
     if touched is not None:
         query = query.where(sa.or_(model.created_at >= touched,
@@ -206,6 +208,12 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
                    for key, direction in keys]
         if after is not None:
             query = query.where(_after(columns, after))
+        if name:
+            # NOTE(nova_lite): a regular expression, as Nova (REGEXP on
+            # MySQL, Python's re.search on SQLite); case-sensitive on
+            # MariaDB too, as the API matches build requests.
+            query = query.where(_sort_column(
+                model, 'display_name', dialect).regexp_match(name))
         query = query.order_by(*[
             column.asc() if direction == 'asc' else column.desc()
             for column, direction in columns])

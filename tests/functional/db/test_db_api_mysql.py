@@ -80,6 +80,10 @@ class TestDBAPIOnMySQL(testtools.TestCase):
                                      ('uuid', 'desc')],
             after=['Alpha', rows[1].uuid])
         self.assertEqual([None], [r.display_name for r in desc])
+        named = instance_api.instance_get_all_by_filters(
+            self.ctx, {'name': '^[ab]'}, sort_keys=order)
+        self.assertEqual(['alpha', 'bravo'],
+                         [r.display_name for r in named])
 
     def test_api_db(self):
         cell = api_db.cell_mapping_create(self.api_ctx, {
