@@ -4,8 +4,9 @@ Each cell sorts its servers in the user's order itself, ties broken
 newest first (:func:`full_order`), and returns at most a page of them,
 after the marker's sort values; the merged pages are sorted again here,
 key by key (a stable sort from the last key to the first), so the order
-is the same whichever cell a server lives in. Unknown values (a down cell's minimal record, an unset
-column) sort as the smallest, as NULLs do in MySQL.
+is the same whichever cell a server lives in. Unknown values (a down
+cell's minimal record, an unset column) sort as the smallest, as NULLs do
+in MySQL.
 """
 
 from nova_lite import exception

@@ -140,7 +140,8 @@ def _after(columns, values):
             beyond = sa.false() if value is None else sa.or_(
                 column < value, column.is_(None))
         equal = [c.is_(None) if v is None else c == v
-                 for (c, _d), v in zip(columns[:index], values)]
+                 for (c, _d), v in zip(columns[:index], values[:index],
+                                             strict=True)]
         alternatives.append(sa.and_(*equal, beyond))
     return sa.or_(*alternatives)
 
