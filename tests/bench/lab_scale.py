@@ -159,7 +159,7 @@ def _reservation_settled(lab, reservation, count):
     """(active, error) of a multi-create of ``count``, None while any
     builds (or is not listed yet)."""
     status, body = lab.compute(
-        'GET', '/servers?reservation_id=%s&limit=1000' % reservation,
+        'GET', '/servers/detail?reservation_id=%s&limit=1000' % reservation,
         admin=False)
     if status != 200:
         raise lab_mod.LabError('servers of %s: %s %s'
@@ -212,15 +212,16 @@ def fill(lab, servers, batch, window, timeout=None):
         time.sleep(boot_throughput.POLL_SECONDS)
     elapsed = (settled_at[-1][0] if settled_at else time.monotonic()) - \
         started
-    tenths = []
-    mark = started
+    tenths, mark = [], (started, 0)
     for step in range(1, 11):
-        goal = servers * step / 10
-        at = next((t for t, n in settled_at if n >= goal), None)
-        if at is None:
+        point = next(((t, n) for t, n in settled_at
+                      if n >= servers * step / 10), None)
+        if point is None:
             break
-        tenths.append(round(servers / 10 / max(at - mark, 1e-6), 1))
-        mark = at
+        if point[0] > mark[0]:
+            tenths.append(round((point[1] - mark[1]) /
+                                (point[0] - mark[0]), 1))
+            mark = point
     return {'servers': servers, 'batch': batch, 'window': window,
             'posted': posted, 'active': active, 'error': error,
             'not_settled': posted - active - error,
@@ -255,6 +256,31 @@ def openstack_server_list(lab):
             'stderr_tail': out.stderr[-300:] if out.returncode else ''}
 
 
+def database_use(lab):
+    """The lab's MariaDB connections now (its databases' sessions in the
+    process list) and the size of its tables (data and indexes, MB),
+    by database."""
+    import sqlalchemy as sa
+    from tests import db_fixtures
+    engine = sa.create_engine(db_fixtures.MYSQL_SERVER_URL + '/',
+                              poolclass=sa.pool.NullPool)
+    pattern = lab.name + '%'
+    try:
+        with engine.connect() as conn:
+            connections = conn.execute(sa.text(
+                'SELECT COUNT(*) FROM information_schema.processlist '
+                'WHERE db LIKE :p'), {'p': pattern}).scalar()
+            sizes = conn.execute(sa.text(
+                'SELECT table_schema, SUM(data_length + index_length) '
+                'FROM information_schema.tables WHERE table_schema LIKE :p '
+                'GROUP BY table_schema'), {'p': pattern}).all()
+    finally:
+        engine.dispose()
+    return {'connections': connections,
+            'mb': {schema[len(lab.name) + 1:] or schema: round(
+                size / 1048576, 1) for schema, size in sizes}}
+
+
 def measure_servers(lab, servers):
     """The fill and what is read of a full lab (a result row)."""
     env = os.environ.get
@@ -267,6 +293,7 @@ def measure_servers(lab, servers):
         lab, '/servers/detail?all_tenants=1&limit=1000', admin=True)
     row['openstack_server_list'] = openstack_server_list(lab)
     row['placement_usages'] = _project_usages(lab)
+    row['database'] = database_use(lab)
     return row
 
 
