@@ -2,6 +2,8 @@
 quota check, a list page and the periodic tasks load from a cell database
 stays bounded by the answer, not by every instance of the cell."""
 
+import sqlite3
+
 import sqlalchemy as sa
 from sqlalchemy import event
 
@@ -60,3 +62,49 @@ class ScaleReadsTest(test_cell_api.CellDBTestCase):
                              self.ctx, 'nobody'))
         self.assertEqual([], self.loaded)
         self.assertEqual(3, len(self.selects))
+
+
+class ScaleQueryPlansTest(test_cell_api.CellDBTestCase):
+    """The cell database answers a list page from an index in its order:
+    no sort of every live instance of the project (or the cell)."""
+
+    def setUp(self):
+        super().setUp()
+        for project in ('p1', 'p1', 'p2'):
+            api.instance_create(self.ctx, {
+                'project_id': project, 'host': 'h1', 'node': 'n1',
+                'vm_state': 'active'})
+
+    def plans(self, func):
+        """The query plan of each SELECT from instances ``func`` runs."""
+        captured = []
+
+        def record(conn, cursor, statement, params, context, many):
+            if statement.lstrip().upper().startswith('SELECT') and \
+                    'FROM instances' in ' '.join(statement.split()):
+                captured.append((conn.engine.url.database, statement,
+                                 params))
+        event.listen(sa.engine.Engine, 'before_cursor_execute', record)
+        try:
+            func()
+        finally:
+            event.remove(sa.engine.Engine, 'before_cursor_execute', record)
+        plans = []
+        for path, statement, params in captured:
+            connection = sqlite3.connect(path)
+            try:
+                plans.append(' / '.join(row[-1] for row in connection.execute(
+                    'EXPLAIN QUERY PLAN ' + statement, params)))
+            finally:
+                connection.close()
+        return plans
+
+    def test_list_pages_read_an_index_in_their_order(self):
+        order = ['created_at', 'uuid']
+        for filters in ({'project_id': 'p1'}, {}):
+            plans = self.plans(
+                lambda f=filters: api.instance_get_all_by_filters(
+                    self.ctx, f, sort_keys=order, limit=2))
+            self.assertEqual(1, len(plans))
+            self.assertNotIn('TEMP B-TREE', plans[0])
+            self.assertIn('USING INDEX', plans[0])
