@@ -315,6 +315,7 @@ def measure(label, cells, computes_per_cell, nodes, burst, servers=0):
         count_hypervisors(lab)
         listing_s = time.monotonic() - listing_started
         cli = openstack_hypervisor_list(lab, expected)
+        before_fill = by_kind(lab)
         filled = measure_servers(lab, servers) if servers else None
         kinds = by_kind(lab)
         row = {'lab': label, 'cells': cells,
@@ -330,6 +331,9 @@ def measure(label, cells, computes_per_cell, nodes, burst, servers=0):
                'by_kind': kinds}
         if filled is not None:
             row['servers'] = filled
+            row['pss_mb_before_fill'] = round(
+                sum(k['pss_mb'] for k in before_fill.values()), 1)
+            row['by_kind_before_fill'] = before_fill
         row['burst'] = _burst(lab, 'burst', burst)
         row['load_after'] = _load()
         return row
