@@ -36,6 +36,7 @@ burst of 20.
 """
 
 import collections
+import json
 import os
 import re
 import time
@@ -141,8 +142,9 @@ def _project_usages(lab):
     return {rc: n for rc, n in usages.items() if n}
 
 
-def _burst(lab, label, total):
-    lab.set_member_quota(instances=total * 2)
+def _burst(lab, label, total, already=0):
+    # NOTE(bench): a quota below what the fill left is refused (400).
+    lab.set_member_quota(instances=already + total * 2)
     lab.usages_in_use = lambda: _project_usages(lab)
     per_request = min(10, total)
 
@@ -334,7 +336,11 @@ def measure(label, cells, computes_per_cell, nodes, burst, servers=0):
             row['pss_mb_before_fill'] = round(
                 sum(k['pss_mb'] for k in before_fill.values()), 1)
             row['by_kind_before_fill'] = before_fill
-        row['burst'] = _burst(lab, 'burst', burst)
+        if filled is not None:
+            # What was measured so far survives a later failure.
+            print('lab_scale %s before the burst: %s'
+                  % (label, json.dumps(row, default=str)), flush=True)
+        row['burst'] = _burst(lab, 'burst', burst, already=servers)
         row['load_after'] = _load()
         return row
     finally:
