@@ -23,6 +23,7 @@ Everything SQL goes through a transaction context made here, so that:
 import functools
 import os
 import random
+import re
 import sqlite3
 import threading
 import time
@@ -122,6 +123,13 @@ def _marking_ended(end):
     return wrapper
 
 
+def _regexp(pattern, value):
+    """SQLite's ``value REGEXP pattern``: Python's ``re.search``."""
+    if pattern is None or value is None:
+        return None
+    return re.search(pattern, value) is not None
+
+
 def _pool_sqlite_engine(engine, busy_timeout_ms, writer):
     """Give a SQLite file engine a connection pool and our PRAGMAs.
 
@@ -150,6 +158,10 @@ def _pool_sqlite_engine(engine, busy_timeout_ms, writer):
         dbapi_con.execute('PRAGMA journal_mode = WAL')
         dbapi_con.execute('PRAGMA synchronous = NORMAL')
         dbapi_con.execute('PRAGMA foreign_keys = ON')
+        # NOTE(nova_lite): REGEXP (the server list's name filter), as
+        # SQLAlchemy's own SQLite connections define it.
+        dbapi_con.create_function('regexp', 2, _regexp,
+                                  deterministic=True)
 
     @sqlalchemy.event.listens_for(engine, 'checkout')
     def _on_checkout(dbapi_con, con_record, con_proxy):

@@ -171,10 +171,10 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
 
     @classmethod
     def get_by_filters(cls, context, filters=None, sort_keys=None,
-                       limit=None, marker=None):
+                       limit=None, marker=None, after=None):
         rows = _db().instance_get_all_by_filters(
             context, filters, sort_keys=sort_keys, limit=limit,
-            marker=marker)
+            marker=marker, after=after)
         return cls(context, objects=[Instance._from_db(context, r)
                                      for r in rows])
 
@@ -207,13 +207,4 @@ class InstanceList(base.NovaLiteObjectListBase, base.NovaLiteObject):
     def get_counts(cls, context, project_id, user_id=None):
         """{'instances', 'cores', 'ram'} the project's (user's) instances
         of this cell use."""
-        filters = {'project_id': project_id}
-        if user_id:
-            filters['user_id'] = user_id
-        # NOTE(nova_lite): soft-deleted instances do not count, as in
-        # Nova (a restore checks the quota again).
-        rows = [row for row in _db().instance_get_all_by_filters(
-            context, filters) if row.vm_state != 'soft-delete']
-        return {'instances': len(rows),
-                'cores': sum(row.vcpus or 0 for row in rows),
-                'ram': sum(row.memory_mb or 0 for row in rows)}
+        return _db().instance_counts(context, project_id, user_id)

@@ -332,6 +332,14 @@ class RequestSpec(base.NovaLiteObject):
         _db().request_spec_destroy(context, instance_uuid)
 
     @classmethod
+    def get_by_instance_uuids(cls, context, instance_uuids):
+        """{instance uuid: spec} of those of ``instance_uuids`` that have
+        a stored spec, read in one query."""
+        return {row.instance_uuid: cls.from_json_dict(context, row.spec)
+                for row in _db().request_spec_get_by_instance_uuids(
+                    context, instance_uuids)}
+
+    @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):
         """The stored spec of ``instance_uuid`` (RequestSpecNotFound)."""
         row = _db().request_spec_get_by_instance_uuid(context, instance_uuid)

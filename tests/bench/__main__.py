@@ -10,7 +10,7 @@ import time
 
 BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
               'placement_cpu', 'compute_periodic', 'compute_registration',
-              'hypervisor_list',
+              'hypervisor_list', 'server_scale',
               'scheduler_select', 'scheduler_race', 'lab_scale',
               'boot_throughput', 'move_latency', 'dashboard',
               'boot_side_by_side', 'placement_side_by_side', 'sim')

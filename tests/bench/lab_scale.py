@@ -19,6 +19,15 @@ then for each:
 * a burst of 100 boots (10 requests of 10, as ``boot_throughput``) with
   its deletes, servers ACTIVE per second and CPU per server by process.
 
+With ``NOVA_LITE_BENCH_LAB_SERVERS=N`` the large lab is first filled
+with N servers (:func:`fill`: multi-creates of
+``NOVA_LITE_BENCH_LAB_BATCH`` servers, default 100, with at most
+``NOVA_LITE_BENCH_LAB_WINDOW``, default 400, building at once), which stay
+while the rest is measured: the fill's seconds and servers/s (overall and
+per tenth), ``GET /servers/detail?limit=1000`` as the member and with
+``all_tenants``, the real ``openstack server list --all-projects`` (which
+pages through every server), then the memory and the burst as above.
+
 The large lab's burst rate is reported as a ratio of the small lab's.
 Environment: ``NOVA_LITE_BENCH_CELLS``, ``NOVA_LITE_BENCH_COMPUTES_PER_CELL``,
 ``NOVA_LITE_BENCH_NODES`` (the large lab), ``NOVA_LITE_BENCH_SMALL=0``
@@ -27,6 +36,7 @@ burst of 20.
 """
 
 import collections
+import json
 import os
 import re
 import time
@@ -132,8 +142,9 @@ def _project_usages(lab):
     return {rc: n for rc, n in usages.items() if n}
 
 
-def _burst(lab, label, total):
-    lab.set_member_quota(instances=total * 2)
+def _burst(lab, label, total, already=0):
+    # NOTE(bench): a quota below what the fill left is refused (400).
+    lab.set_member_quota(instances=already + total * 2)
     lab.usages_in_use = lambda: _project_usages(lab)
     per_request = min(10, total)
 
@@ -146,7 +157,149 @@ def _burst(lab, label, total):
     return row
 
 
-def measure(label, cells, computes_per_cell, nodes, burst):
+def _reservation_settled(lab, reservation, count):
+    """(active, error) of a multi-create of ``count``, None while any
+    builds (or is not listed yet)."""
+    status, body = lab.compute(
+        'GET', '/servers/detail?reservation_id=%s&limit=1000' % reservation,
+        admin=False)
+    if status != 200:
+        raise lab_mod.LabError('servers of %s: %s %s'
+                               % (reservation, status, body))
+    states = [s.get('status') for s in body['servers']]
+    if len(states) < count or any(st not in ('ACTIVE', 'ERROR')
+                                  for st in states):
+        return None
+    return states.count('ACTIVE'), states.count('ERROR')
+
+
+def fill(lab, servers, batch, window, timeout=None):
+    """Boot ``servers`` servers into the lab and leave them: multi-creates
+    (``min_count = max_count = batch``) posted while fewer than
+    ``window`` are building, each followed by its reservation id (one
+    indexed query a poll, whatever the lab holds). A result row."""
+    lab.set_member_quota(instances=servers + 1000)
+    timeout = timeout or max(600, servers)
+    posted, outstanding = 0, {}
+    active = error = 0
+    settled_at = []     # (monotonic, servers settled so far)
+    started = time.monotonic()
+    deadline = started + timeout
+    while (posted < servers or outstanding) and \
+            time.monotonic() < deadline:
+        for reservation, count in list(outstanding.items()):
+            done = _reservation_settled(lab, reservation, count)
+            if done is None:
+                continue
+            del outstanding[reservation]
+            active += done[0]
+            error += done[1]
+            settled_at.append((time.monotonic(), active + error))
+        building = sum(outstanding.values())
+        if posted < servers and building + batch <= window:
+            count = min(batch, servers - posted)
+            body = {'server': {'name': 'fill-%06d' % posted,
+                               'flavorRef': '1',
+                               'imageRef': boot_throughput.IMAGE_ID,
+                               'networks': 'none', 'min_count': count,
+                               'max_count': count,
+                               'return_reservation_id': True}}
+            status, reply = lab.compute('POST', '/servers', body,
+                                        admin=False)
+            if status != 202:
+                raise lab_mod.LabError('fill: %s %s' % (status, reply))
+            outstanding[reply['reservation_id']] = count
+            posted += count
+            continue
+        time.sleep(boot_throughput.POLL_SECONDS)
+    elapsed = (settled_at[-1][0] if settled_at else time.monotonic()) - \
+        started
+    tenths, mark = [], (started, 0)
+    for step in range(1, 11):
+        point = next(((t, n) for t, n in settled_at
+                      if n >= servers * step / 10), None)
+        if point is None:
+            break
+        if point[0] > mark[0]:
+            tenths.append(round((point[1] - mark[1]) /
+                                (point[0] - mark[0]), 1))
+            mark = point
+    return {'servers': servers, 'batch': batch, 'window': window,
+            'posted': posted, 'active': active, 'error': error,
+            'not_settled': posted - active - error,
+            'seconds': round(elapsed, 1),
+            'servers_per_s': round((active + error) / max(elapsed, 1e-6),
+                                   2),
+            'servers_per_s_by_tenth': tenths}
+
+
+def _timed_get(lab, path, admin):
+    started = time.monotonic()
+    status, body = lab.compute('GET', path, admin=admin)
+    if status != 200:
+        raise lab_mod.LabError('%s: %s %s' % (path, status, body))
+    return {'seconds': round(time.monotonic() - started, 2),
+            'listed': len(body['servers'])}
+
+
+def openstack_server_list(lab):
+    """The real ``openstack server list --all-projects`` (every page,
+    1,000 a page): seconds, client CPU-seconds, rows."""
+    openstack = openstack_cli.command()
+    if openstack is None:
+        return {'skipped': 'python-openstackclient not installed'}
+    argv = [openstack, '--os-cloud', 'nova-lite-admin', 'server', 'list',
+            '--all-projects']
+    out, wall, cpu = openstack_cli._timed(argv, lab.env, timeout=3600)
+    return {'command': 'openstack server list --all-projects',
+            'rc': out.returncode,
+            'listed': len(openstack_cli.table_ids(out.stdout)),
+            'seconds': wall, 'client_cpu_s': cpu,
+            'stderr_tail': out.stderr[-300:] if out.returncode else ''}
+
+
+def database_use(lab):
+    """The lab's MariaDB connections now (its databases' sessions in the
+    process list) and the size of its tables (data and indexes, MB),
+    by database."""
+    import sqlalchemy as sa
+    from tests import db_fixtures
+    engine = sa.create_engine(db_fixtures.MYSQL_SERVER_URL + '/',
+                              poolclass=sa.pool.NullPool)
+    pattern = lab.name + '%'
+    try:
+        with engine.connect() as conn:
+            connections = conn.execute(sa.text(
+                'SELECT COUNT(*) FROM information_schema.processlist '
+                'WHERE db LIKE :p'), {'p': pattern}).scalar()
+            sizes = conn.execute(sa.text(
+                'SELECT table_schema, SUM(data_length + index_length) '
+                'FROM information_schema.tables WHERE table_schema LIKE :p '
+                'GROUP BY table_schema'), {'p': pattern}).all()
+    finally:
+        engine.dispose()
+    return {'connections': connections,
+            'mb': {schema[len(lab.name) + 1:] or schema: round(
+                size / 1048576, 1) for schema, size in sizes}}
+
+
+def measure_servers(lab, servers):
+    """The fill and what is read of a full lab (a result row)."""
+    env = os.environ.get
+    row = {'fill': fill(lab, servers,
+                        int(env('NOVA_LITE_BENCH_LAB_BATCH', '100')),
+                        int(env('NOVA_LITE_BENCH_LAB_WINDOW', '400')))}
+    row['detail_limit_1000_member'] = _timed_get(
+        lab, '/servers/detail?limit=1000', admin=False)
+    row['detail_limit_1000_all_tenants'] = _timed_get(
+        lab, '/servers/detail?all_tenants=1&limit=1000', admin=True)
+    row['openstack_server_list'] = openstack_server_list(lab)
+    row['placement_usages'] = _project_usages(lab)
+    row['database'] = database_use(lab)
+    return row
+
+
+def measure(label, cells, computes_per_cell, nodes, burst, servers=0):
     lab = lab_mod.Lab(cells=cells, computes_per_cell=computes_per_cell,
                       nodes_per_compute=nodes, database='mysql',
                       name_prefix='nl_scale')
@@ -164,6 +317,8 @@ def measure(label, cells, computes_per_cell, nodes, burst):
         count_hypervisors(lab)
         listing_s = time.monotonic() - listing_started
         cli = openstack_hypervisor_list(lab, expected)
+        before_fill = by_kind(lab)
+        filled = measure_servers(lab, servers) if servers else None
         kinds = by_kind(lab)
         row = {'lab': label, 'cells': cells,
                'computes': cells * computes_per_cell,
@@ -176,7 +331,16 @@ def measure(label, cells, computes_per_cell, nodes, burst):
                'phases_s': dict(phases(result.stdout)),
                'pss_mb': round(sum(k['pss_mb'] for k in kinds.values()), 1),
                'by_kind': kinds}
-        row['burst'] = _burst(lab, 'burst', burst)
+        if filled is not None:
+            row['servers'] = filled
+            row['pss_mb_before_fill'] = round(
+                sum(k['pss_mb'] for k in before_fill.values()), 1)
+            row['by_kind_before_fill'] = before_fill
+        if filled is not None:
+            # What was measured so far survives a later failure.
+            print('lab_scale %s before the burst: %s'
+                  % (label, json.dumps(row, default=str)), flush=True)
+        row['burst'] = _burst(lab, 'burst', burst, already=servers)
         row['load_after'] = _load()
         return row
     finally:
@@ -205,7 +369,8 @@ def run(args):
     rows = []
     if env('NOVA_LITE_BENCH_SMALL', '1') != '0':
         rows.append(measure('small', 1, 2, 1, burst))
-    rows.append(measure('large', *large, burst=burst))
+    rows.append(measure('large', *large, burst=burst,
+                        servers=int(env('NOVA_LITE_BENCH_LAB_SERVERS', '0'))))
     result = {'rows': rows}
     if len(rows) == 2:
         small, big = (r['burst']['servers_active_per_s'] for r in rows)

@@ -161,7 +161,13 @@ def get_all(context, filters=None, limit=None, marker=None,
     the uuid of the last server of the previous page.
     """
     filters = filters or {}
-    keyset = not sort and not filters.get('name')
+    _name_pattern(filters)
+    if sort:
+        page = _sorted_page(context, filters, limit, marker,
+                            want_down_cells, cell_timeout, sort)
+        if page is not None:
+            return page
+    keyset = not sort
     if marker is not None and keyset:
         after = _marker_server(context, marker)
         if after is not None:
@@ -170,7 +176,7 @@ def get_all(context, filters=None, limit=None, marker=None,
             # later pages cost what the first does, not the whole list.
             filters = dict(filters, before=after)
             marker = None
-    # NOTE(nova_lite): without a marker or a name pattern the first
+    # NOTE(nova_lite): without a marker the first
     # ``limit`` of the merge are among each source's first ``limit``.
     per_source = limit if marker is None and keyset else None
     servers = _all_servers(context, filters,
@@ -185,6 +191,34 @@ def get_all(context, filters=None, limit=None, marker=None,
             raise exception.Invalid(
                 reason='marker [%s] not found' % marker)
         servers = servers[uuids.index(marker) + 1:]
+    return servers if limit is None else servers[:limit]
+
+
+def _sorted_page(context, filters, limit, marker, with_down,
+                 cell_timeout, sort):
+    """A page in a user's order: each cell sorts and cuts its own rows
+    (``limit`` at most, after the marker's sort values), the API merges
+    them. None when the marker is not a live server (the caller then
+    looks for it in the whole list, as before)."""
+    order = server_sort.full_order(sort)
+    after = values = None
+    if marker is not None:
+        after = _marker_server(context, marker)
+        if after is None:
+            return None
+        values = server_sort.values(after, order)
+    in_cells = []
+    for servers in _scatter(context, filters, with_down, cell_timeout,
+                            limit, order=order, after=values):
+        in_cells.extend(servers)
+    seen = {s.uuid for s in in_cells}
+    servers = in_cells + [s for s in _build_request_servers(
+        context, filters) if s.uuid not in seen]
+    if after is not None:
+        servers = [s for s in servers
+                   if server_sort.is_after(s, after, order)]
+    servers = server_sort.sort(
+        sorted(servers, key=Server.sort_key, reverse=True), sort)
     return servers if limit is None else servers[:limit]
 
 
@@ -207,12 +241,7 @@ def _all_servers(context, filters, with_down,
     if after is not None:
         created = after.instance.created_at
         filters['before'] = (created.replace(tzinfo=None), after.uuid)
-    name = filters.pop('name', None)
-    try:
-        pattern = re.compile(name) if name else None
-    except re.error as exc:
-        raise exception.Invalid(reason='name %r is not a valid regular '
-                                'expression: %s' % (name, exc))
+    pattern = _name_pattern(filters)
     results = _scatter(context, filters, with_down, cell_timeout,
                             per_source)
     in_cells = set()
@@ -233,27 +262,46 @@ def _all_servers(context, filters, with_down,
             pattern.search(s.instance.display_name or '')]
 
 
+def _name_pattern(filters):
+    """The compiled ``name`` filter (None without one; Invalid when it
+    is not a regular expression). The cells match it in SQL (REGEXP),
+    the API on build requests and again on what the cells return."""
+    name = filters.get('name')
+    try:
+        return re.compile(name) if name else None
+    except re.error as exc:
+        raise exception.Invalid(reason='name %r is not a valid regular '
+                                'expression: %s' % (name, exc))
+
+
 def _build_request_servers(context, filters):
     if filters.get('deleted'):
         return []
+    pattern = _name_pattern(filters)
     project_id = filters.get('project_id')
     result = []
     for build_request in objects.BuildRequestList.get_all(
             context, project_id=project_id):
         instance = instance_from_build_request(context, build_request)
+        if pattern is not None and not pattern.search(
+                instance.display_name or ''):
+            continue
         if _matches(instance, filters):
             result.append(Server(instance, build_request=True))
     return result
 
 
-def _scatter(context, filters, with_down, cell_timeout, per_cell=None):
-    """Per cell, its matching servers (sorted); a scatter-gather."""
+def _scatter(context, filters, with_down, cell_timeout, per_cell=None,
+             order=None, after=None):
+    """Per cell, its matching servers (sorted); a scatter-gather.
+    ``order``: [(key, direction)] the cells sort by (default newest
+    first), ``after``: the sort values a cell's rows come after."""
     mappings = objects.CellMappingList.get_all(context).objects
     timeout = cell_timeout or CONF.api.cell_timeout
     by_uuid = {cell.uuid: cell for cell in mappings}
     results = cells.scatter_gather(
         context, mappings, _cell_servers_here, filters, per_cell, by_uuid,
-        timeout=timeout)
+        order, after, timeout=timeout)
     answers = []
     for cell in mappings:
         result = results[cell.uuid]
@@ -283,13 +331,14 @@ def _down_cell(context, cell, filters, with_down, error):
             if not m.queued_for_delete]
 
 
-def _cell_servers_here(cctxt, filters, limit, cells_by_uuid):
+def _cell_servers_here(cctxt, filters, limit, cells_by_uuid, order=None,
+                       after=None):
     """The matching servers of the cell ``cctxt`` is targeted at."""
     # NOTE(nova_lite): the merge's order (created_at, then uuid), so
     # that a per-cell limit and the ``before`` key cut where it does.
     instances = objects.InstanceList.get_by_filters(
-        cctxt, filters, sort_keys=['created_at', 'uuid'],
-        limit=limit).objects
+        cctxt, filters, sort_keys=order or ['created_at', 'uuid'],
+        limit=limit, after=after).objects
     errored = [i.uuid for i in instances
                if i.vm_state in (vm_states.ERROR, vm_states.DELETED)]
     faults = {}

@@ -1,10 +1,12 @@
 """``sort_key`` / ``sort_dir`` of the server list, across cells.
 
-Each cell returns its servers newest first; when the user asks for another
-order the merged list is sorted again here, key by key (a stable sort from
-the last key to the first), so the order is the same whichever cell a
-server lives in. Unknown values (a down cell's minimal record, an unset
-column) sort as the smallest, as NULLs do in MySQL.
+Each cell sorts its servers in the user's order itself, ties broken
+newest first (:func:`full_order`), and returns at most a page of them,
+after the marker's sort values; the merged pages are sorted again here,
+key by key (a stable sort from the last key to the first), so the order
+is the same whichever cell a server lives in. Unknown values (a down
+cell's minimal record, an unset column) sort as the smallest, as NULLs do
+in MySQL.
 """
 
 from nova_lite import exception
@@ -75,3 +77,30 @@ def sort(servers, sort_spec):
         ordered.sort(key=lambda s, k=key: _value(s, k),
                      reverse=direction == 'desc')
     return ordered
+
+
+# The default order, which breaks a user's order's ties (uuid: unique).
+_TIES = (('created_at', 'desc'), ('uuid', 'desc'))
+
+
+def full_order(sort_spec):
+    """``sort_spec`` and the default order after it: a total order, the
+    one :func:`sort` gives a newest-first list."""
+    keys = {key for key, _direction in sort_spec}
+    return list(sort_spec) + [tie for tie in _TIES if tie[0] not in keys]
+
+
+def values(server, order):
+    """The server's values of the keys of ``order``, as stored (None when
+    unknown, datetimes naive UTC): a keyset marker for the cells."""
+    return [_value(server, key)[1] for key, _direction in order]
+
+
+def is_after(server, marker, order):
+    """Whether ``server`` comes after ``marker`` in ``order``."""
+    for key, direction in order:
+        mine, theirs = _value(server, key), _value(marker, key)
+        if mine == theirs:
+            continue
+        return mine > theirs if direction == 'asc' else mine < theirs
+    return False

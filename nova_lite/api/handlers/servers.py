@@ -407,6 +407,8 @@ def _read_list(req, rule, render):
     if by_ip is not None:
         servers = [s for s in servers if s.uuid in by_ip][:limit]
     views.network_snapshot(req, device_ids=[s.uuid for s in servers])
+    if render is _list_item:
+        _prefetch_hints(req, context, servers)
     body = {'servers': [render(req, s) for s in servers]}
     if limit and len(servers) == limit:
         body['servers_links'] = [{'rel': 'next', 'href': '%s?%s' % (
@@ -472,9 +474,28 @@ def _groups_of(req, server):
         return []
 
 
+# Where a list keeps the scheduler hints of its page's servers.
+_HINTS_KEY = 'nova_lite.servers.hints'
+
+
+def _prefetch_hints(req, context, servers):
+    """At 2.100+ a detailed list shows each server's scheduler hints:
+    read the page's request specs in one query, not one per server."""
+    if not microversion.at_least(req, '2.100'):
+        return
+    uuids = [s.uuid for s in servers if not s.down]
+    specs = objects.RequestSpec.get_by_instance_uuids(context, uuids)
+    req.environ[_HINTS_KEY] = {
+        uuid: dict(spec.get('scheduler_hints', {}))
+        for uuid, spec in specs.items()}
+
+
 def _hints_of(req, server):
     if not microversion.at_least(req, '2.100'):
         return None
+    prefetched = req.environ.get(_HINTS_KEY)
+    if prefetched is not None:
+        return prefetched.get(server.uuid, {})
     try:
         spec = objects.RequestSpec.get_by_instance_uuid(util.context(req),
                                                         server.uuid)

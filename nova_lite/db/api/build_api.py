@@ -58,6 +58,17 @@ def request_spec_get_by_instance_uuid(context, instance_uuid):
 
 
 @session.retry_on_transient
+def request_spec_get_by_instance_uuids(context, instance_uuids):
+    """The stored specs of ``instance_uuids`` (those that have one), in
+    one query: a list page reads its specs at once."""
+    if not instance_uuids:
+        return []
+    with _reader(context) as s:
+        return list(s.scalars(sa.select(models.RequestSpec).where(
+            models.RequestSpec.instance_uuid.in_(list(instance_uuids)))))
+
+
+@session.retry_on_transient
 def request_spec_update(context, instance_uuid, spec):
     """Replace the stored spec (moves keep it current)."""
     with _writer(context) as s:

@@ -117,19 +117,52 @@ def tags_match(tags, tag_filters):
 
 
 @session.retry_on_transient
+def _sort_column(model, key, dialect):
+    """The column ``key`` as a sort compares it: strings by code point
+    on MySQL too (its default collation ignores case), so that every cell
+    orders as the API merges (Python's order)."""
+    column = getattr(model, key)
+    if dialect == 'mysql' and isinstance(column.type, sa.String):
+        return sa.func.binary(column, type_=column.type)
+    return column
+
+
+def _after(columns, values):
+    """Rows after ``values`` in the order of ``columns`` ([(column,
+    direction)]), NULL the smallest value (as MySQL and SQLite sort it):
+    a keyset page's condition."""
+    alternatives = []
+    for index, (column, direction) in enumerate(columns):
+        value = values[index]
+        if direction == 'asc':
+            beyond = column.is_not(None) if value is None else column > value
+        else:
+            beyond = sa.false() if value is None else sa.or_(
+                column < value, column.is_(None))
+        equal = [c.is_(None) if v is None else c == v
+                 for (c, _d), v in zip(columns[:index], values[:index],
+                                             strict=True)]
+        alternatives.append(sa.and_(*equal, beyond))
+    return sa.or_(*alternatives)
+
+
 def instance_get_all_by_filters(context, filters=None, sort_keys=None,
-                                limit=None, marker=None):
+                                limit=None, marker=None, after=None):
     """Instances matching ``filters`` (exact matches, lists mean any of).
 
     ``deleted`` (bool) in filters overrides ``context.read_deleted``;
     ``changes-since`` and ``changes-before`` (datetimes) keep rows
     updated in that window, deleted ones too unless ``deleted`` is
     given (Nova's list of recent changes shows deletions);
+    ``name`` a regular expression the display name matches;
     ``touched-since`` those created or updated since then (an instance
     created in its final state has no ``updated_at``); ``before``
     (``(created_at, uuid)``) those after that key in newest-first order
     (keyset paging: sort by created_at then uuid). Sorted by
-    ``sort_keys`` (default created_at then id, newest first); ``marker`` is
+    ``sort_keys`` (default created_at then id, newest first; a key alone
+    sorts descending, a ``(key, 'asc'|'desc')`` pair as it says);
+    ``after``: the values of the sort keys of a row, only the rows after
+    it in that order (keyset paging for any order); ``marker`` is
     the uuid of the last instance of the previous page. Without tag
     filters or ``marker`` the ``limit`` is the query's.
     """
@@ -154,6 +187,7 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
         query = query.where(sa.or_(
             model.created_at < created,
             sa.and_(model.created_at == created, model.uuid < uuid)))
+    name = filters.pop('name', None)
     touched = filters.pop('touched-since', None)
     if touched is not None:
         query = query.where(sa.or_(model.created_at >= touched,
@@ -165,11 +199,25 @@ def instance_get_all_by_filters(context, filters=None, sort_keys=None,
             query = query.where(column.in_(value) if isinstance(
                 value, (list, tuple, set)) else column == value)
     tag_filters = {k: filters.pop(k) for k in _TAG_FILTERS if k in filters}
-    keys = sort_keys or ['created_at', 'id']
-    query = query.order_by(*[getattr(model, k).desc() for k in keys])
+    keys = [(k, 'desc') if isinstance(k, str) else tuple(k)
+            for k in sort_keys or ['created_at', 'id']]
     if limit is not None and not tag_filters and marker is None:
         query = query.limit(limit)
     with _reader(context) as s:
+        dialect = s.get_bind().dialect.name
+        columns = [(_sort_column(model, key, dialect), direction)
+                   for key, direction in keys]
+        if after is not None:
+            query = query.where(_after(columns, after))
+        if name:
+            # NOTE(nova_lite): a regular expression, as Nova (REGEXP on
+            # MySQL, Python's re.search on SQLite); case-sensitive on
+            # MariaDB too, as the API matches build requests.
+            query = query.where(_sort_column(
+                model, 'display_name', dialect).regexp_match(name))
+        query = query.order_by(*[
+            column.asc() if direction == 'asc' else column.desc()
+            for column, direction in columns])
         rows = list(s.scalars(query))
     if tag_filters:
         rows = [r for r in rows if tags_match((r.extra or {}).get('tags'),
@@ -227,6 +275,27 @@ def instance_count_by_host(context, host):
     with _reader(context) as s:
         return s.scalar(sa.select(sa.func.count()).where(
             models.Instance.host == host, models.Instance.deleted == 0))
+
+
+@session.retry_on_transient
+def instance_counts(context, project_id, user_id=None):
+    """{'instances', 'cores', 'ram'} of the project's (user's) live
+    instances, soft-deleted ones left out (a restore checks the quota
+    again), as Nova: one aggregate query on the project's index, no
+    instance row read."""
+    model = models.Instance
+    query = _filter_deleted(sa.select(
+        sa.func.count(model.id),
+        sa.func.coalesce(sa.func.sum(model.vcpus), 0),
+        sa.func.coalesce(sa.func.sum(model.memory_mb), 0)).where(
+            model.project_id == project_id,
+            sa.or_(model.vm_state.is_(None),
+                   model.vm_state != 'soft-delete')), model, context)
+    if user_id:
+        query = query.where(model.user_id == user_id)
+    with _reader(context) as s:
+        count, cores, ram = s.execute(query).one()
+    return {'instances': int(count), 'cores': int(cores), 'ram': int(ram)}
 
 
 def _check_expected(instance, expected, field, error):

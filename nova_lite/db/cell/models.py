@@ -126,6 +126,12 @@ class Instance(Base, types.TimestampMixin, types.SoftDeleteMixin):
         sa.Index('instances_updated_at_idx', 'updated_at'),
         sa.Index('instances_created_at_idx', 'created_at'),
         sa.Index('instances_deleted_at_idx', 'deleted_at'),
+        # The server list's order (newest first, then uuid), of all
+        # projects and of one.
+        sa.Index('instances_deleted_created_at_uuid_idx', 'deleted',
+                 'created_at', 'uuid'),
+        sa.Index('instances_project_id_deleted_created_at_uuid_idx',
+                 'project_id', 'deleted', 'created_at', 'uuid'),
     )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)

@@ -59,6 +59,32 @@ class TestDBAPIOnMySQL(testtools.TestCase):
                           instance_api.instance_get_by_uuid, self.ctx,
                           inst.uuid)
 
+    def test_sort_and_keyset_order_strings_as_python(self):
+        # MariaDB's collation ignores case; the API merges cells in
+        # Python's order, so a cell must sort (and cut a page) by it too.
+        for name in ('bravo', 'Alpha', 'alpha', None, 'Bravo'):
+            instance_api.instance_create(self.ctx, {'display_name': name,
+                                                    'project_id': 'p'})
+        order = [('display_name', 'asc'), ('uuid', 'desc')]
+        rows = instance_api.instance_get_all_by_filters(
+            self.ctx, {}, sort_keys=order)
+        names = [r.display_name for r in rows]
+        self.assertEqual([None, 'Alpha', 'Bravo', 'alpha', 'bravo'], names)
+        after = instance_api.instance_get_all_by_filters(
+            self.ctx, {}, sort_keys=order, limit=2,
+            after=[rows[1].display_name, rows[1].uuid])
+        self.assertEqual(['Bravo', 'alpha'],
+                         [r.display_name for r in after])
+        desc = instance_api.instance_get_all_by_filters(
+            self.ctx, {}, sort_keys=[('display_name', 'desc'),
+                                     ('uuid', 'desc')],
+            after=['Alpha', rows[1].uuid])
+        self.assertEqual([None], [r.display_name for r in desc])
+        named = instance_api.instance_get_all_by_filters(
+            self.ctx, {'name': '^[ab]'}, sort_keys=order)
+        self.assertEqual(['alpha', 'bravo'],
+                         [r.display_name for r in named])
+
     def test_api_db(self):
         cell = api_db.cell_mapping_create(self.api_ctx, {
             'name': 'c', 'transport_url': 'fake://',
