@@ -5,6 +5,7 @@
     sim import (--placement-url URL [--compute-url URL] [auth] |
                 --from-json FILE) -o SNAPSHOT
     sim record --compute-url URL [auth] -o TRACE [--since TIME]
+    sim synthetic [--hosts N] [--zones N] -o SNAPSHOT
     sim generate --snapshot S -o TRACE [--events N] [--rate R]
                  [--lifetime S] [--flavor-mix NAME=W,...] [--seed N]
     sim run --snapshot S --workload W --config A.conf [--config B.conf]
@@ -32,6 +33,7 @@ from nova_lite.sim import report
 from nova_lite.sim import report_html
 from nova_lite.sim import runner
 from nova_lite.sim import snapshot
+from nova_lite.sim import synthetic
 from nova_lite.sim import workload
 
 
@@ -212,6 +214,28 @@ def sim_report(args):
     print(_write_html(args.directory, reports, comparison))
 
 
+def sim_synthetic(args):
+    if args.hosts < 1 or args.zones < 1:
+        raise CommandError('--hosts and --zones must be at least 1.',
+                           code=2)
+    doc = synthetic.cloud(args.hosts, args.zones)
+    snapshot.save(doc, args.output)
+    print('%d hosts in %d zones, %d flavors -> %s' % (
+        args.hosts, max(1, len(doc['aggregates'])), len(doc['flavors']),
+        args.output))
+
+
+def _build_synthetic(acts):
+    syn = acts.add_parser('synthetic', help='write the snapshot of a '
+                          'synthetic cloud (identical hosts)')
+    syn.add_argument('--hosts', type=int, default=1000)
+    syn.add_argument('--zones', type=int, default=2,
+                     help='availability zones, one aggregate each '
+                     '(default 2)')
+    syn.add_argument('-o', '--output', required=True, metavar='SNAPSHOT')
+    syn.set_defaults(func=sim_synthetic)
+
+
 def _build_report(acts):
     rep = acts.add_parser('report', help='write report.html of a sim run '
                           'directory again')
@@ -275,6 +299,7 @@ def build_parser(categories):
                               parser_class=common.Parser)
     _build_import(acts)
     _build_record(acts)
+    _build_synthetic(acts)
     _build_generate(acts)
     _build_run(acts)
     _build_report(acts)

@@ -92,18 +92,22 @@ def _fits(flavor, free):
                if amount)
 
 
-def host_figures(doc, hosts, live):
+def host_figures(doc, hosts, live, results=()):
     """The end state per host: utilisation per class (with a histogram
     of its spread), fragmentation (the largest snapshot flavor that still
-    fits each host) and per aggregate / zone balance."""
+    fits each host) and per aggregate / zone balance (servers placed
+    there over the run, servers there at the end, mean utilisation)."""
     invs = {p['uuid']: p['inventories'] for p in doc['providers']}
     flavors = sorted(doc['flavors'], key=lambda f: (
         f['ram'], f['vcpus'], f['disk'] + f['ephemeral'], f['name']))
     per_host, largest = {}, {}
     counts = dict.fromkeys([f['name'] for f in flavors] + ['none'], 0)
-    servers = {}
+    servers, placed = {}, {}
     for node, _flavor in live.values():
         servers[node] = servers.get(node, 0) + 1
+    for record in results:
+        if record['result'] == 'placed':
+            placed[record['node']] = placed.get(record['node'], 0) + 1
     for node, template in hosts.cell.templates.items():
         inv = invs.get(node, {})
         free = _free(template, inv)
@@ -118,6 +122,7 @@ def host_figures(doc, hosts, live):
         largest[template.nodename] = best
         per_host[node] = {'host': template.host, 'node': template.nodename,
                           'servers': servers.get(node, 0),
+                          'placed': placed.get(template.nodename, 0),
                           'utilisation': util}
     histogram = {}
     for row in per_host.values():
@@ -131,6 +136,7 @@ def host_figures(doc, hosts, live):
         row = {'name': agg['name'],
                'zone': agg['metadata'].get('availability_zone'),
                'hosts': len(members),
+               'placed': sum(r['placed'] for r in members),
                'servers': sum(r['servers'] for r in members)}
         for rc in ('VCPU', 'MEMORY_MB'):
             values = [r['utilisation'][rc] for r in members
@@ -181,7 +187,8 @@ def run_report(name, config_path, options, unknown, seed, replay, wall):
         'filter_removals': filter_removals(results),
         'outcomes': results,
     }
-    rep.update(host_figures(replay.doc, replay.hosts, replay.live))
+    rep.update(host_figures(replay.doc, replay.hosts, replay.live,
+                            results))
     return rep
 
 

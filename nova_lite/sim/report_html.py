@@ -14,7 +14,8 @@ link, finds it):
 - ``fragmentation``: per flavor, the hosts where it is the largest that
   still fits at the end;
 - ``never-used``: hosts that never received a server;
-- ``aggregates``: servers and utilisation per aggregate / zone;
+- ``aggregates``: servers placed over the run, servers and
+  utilisation at the end, per aggregate / zone;
 - ``differences``: the requests whose outcome differs between the
   configurations, each with every run's explanation.
 """
@@ -301,16 +302,18 @@ def _aggregates(reports):
                 names.append(agg['name'])
     by_run = {r['name']: {a['name']: a for a in r.get('aggregates') or []}
               for r in reports}
-    series = [(r['name'], [by_run[r['name']].get(n, {}).get('servers', 0)
+    series = [(r['name'], [by_run[r['name']].get(n, {}).get('placed', 0)
                            for n in names]) for r in reports]
     rows = [[r['name'], a['name'], a.get('zone'), a['hosts'],
-             a['servers'], a.get('VCPU_mean'), a.get('MEMORY_MB_mean')]
+             a.get('placed'), a['servers'], a.get('VCPU_mean'),
+             a.get('MEMORY_MB_mean')]
             for r in reports for a in r.get('aggregates') or []]
     return _section('aggregates', 'Aggregates and zones', _figure(
-        'aggregates', 'Servers per aggregate at the end',
-        bar_chart('servers per aggregate', names, series)) + _table(
-            ['run', 'aggregate', 'zone', 'hosts', 'servers',
-             'VCPU mean', 'MEMORY_MB mean'], rows))
+        'aggregates', 'Servers placed per aggregate over the run',
+        bar_chart('servers placed per aggregate', names, series)) + _table(
+            ['run', 'aggregate', 'zone', 'hosts', 'placed over the run',
+             'servers at the end', 'VCPU mean at the end',
+             'MEMORY_MB mean at the end'], rows))
 
 
 def _differences(comparison):
