@@ -4,8 +4,9 @@ A synthetic 1,000-host cloud (``sim synthetic``), a generated trace
 (``sim generate``; fewer creates than the document's 20,000, which
 ``tox -e bench -- sim_example`` replays), and the two weigher settings:
 packing must leave most hosts empty with a utilisation spread far above
-spreading's, spreading must use many times more hosts, and the comparison must list the differing decisions with
-both runs' explanations, in the JSON and in report.html.
+spreading's, spreading must use many times more hosts, and the
+comparison must list the differing decisions with both runs'
+explanations, in the JSON and in report.html.
 """
 
 import json
