@@ -22,7 +22,9 @@ and writes one trace event per action that the scheduler decided:
   their action's ``start_time``, for moves that were confirmed or
   completed; a reverted resize, a failed move and an evacuation leave the
   trace unchanged;
-- ``delete`` at the ``delete`` action's ``start_time``.
+- ``delete`` at the ``delete`` action's ``start_time`` (a deleted
+  server without one - deleted before it had a host - at its last
+  ``updated`` time).
 
 Times are seconds since the first recorded create. Each create also
 carries ``observed``: where the cloud really put it (the host of the
@@ -80,11 +82,14 @@ def _parse_time(text):
 
 
 def list_servers(api):
-    """Every server, live and deleted, once each, oldest first."""
+    """Every server, live and deleted, once each, oldest first; a
+    deleted one has ``deleted`` set."""
     found = {}
-    for query in ('all_tenants=1', 'all_tenants=1&deleted=True'):
+    for query, deleted in (('all_tenants=1', False),
+                           ('all_tenants=1&deleted=True', True)):
         for server in api.pages('/servers/detail?' + query, 'servers'):
-            found.setdefault(server['id'], server)
+            if server['id'] not in found:
+                found[server['id']] = dict(server, deleted=deleted)
     return sorted(found.values(), key=lambda s: (s.get('created') or '',
                                                  s['id']))
 
@@ -244,6 +249,13 @@ class Recorder:
             elif action['action'] == 'delete':
                 events.append({'when': when, 'action': 'delete',
                                'id': server['id']})
+        if server.get('deleted') and server.get('updated') and not any(
+                e['action'] == 'delete' for e in events):
+            # NOTE(sim): a server deleted before it had a host (one that
+            # went to ERROR, say) may have no delete action: its last
+            # update is when it went.
+            events.append({'when': _parse_time(server['updated']),
+                           'action': 'delete', 'id': server['id']})
         return events
 
     @staticmethod
@@ -263,10 +275,9 @@ class Recorder:
         if host is None and not moved:
             host = server.get('OS-EXT-SRV-ATTR:host')
         if host is None:
-            if server.get('status') == 'ERROR' or \
-                    server.get('fault'):
-                return {'result': 'NoValidHost'}
-            return {}
+            # Never on a host: the scheduler found none (the server went
+            # to ERROR in cell0).
+            return {'result': 'NoValidHost'}
         observed = {'result': 'placed', 'host': host}
         if not moved and server.get('OS-EXT-SRV-ATTR:hypervisor_hostname'):
             observed['node'] = server['OS-EXT-SRV-ATTR:hypervisor_hostname']
