@@ -79,7 +79,8 @@ def sim_generate(args):
                                '(import with --compute-url, or add them).')
         mix = workload.parse_mix(args.flavor_mix, names)
         events = workload.generate(mix, args.events, args.rate,
-                                   args.lifetime, args.projects, args.seed)
+                                   args.lifetime, args.projects, args.seed,
+                                   args.end_at_last_create)
         workload.save(events, args.output)
     except (snapshot.SnapshotError, workload.WorkloadError, OSError) as err:
         raise CommandError(str(err))
@@ -138,6 +139,9 @@ def _build_generate(acts):
                      '(default): never deleted')
     gen.add_argument('--flavor-mix', metavar='NAME=WEIGHT,...',
                      help='default: every flavor of the snapshot, equally')
+    gen.add_argument('--end-at-last-create', action='store_true',
+                     help='leave out deletes after the last create (the '
+                     'servers alive then stay to the end)')
     gen.add_argument('--projects', type=int, default=1)
     gen.add_argument('--seed', type=int, default=0)
     gen.set_defaults(func=sim_generate)

@@ -136,7 +136,8 @@ def parse_mix(text, flavor_names):
     return mix
 
 
-def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0):
+def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0,
+             end_at_last_create=False):
     """A trace of ``count`` creates (and their deletes).
 
     :param mix: ``{flavor name: weight}``.
@@ -146,6 +147,10 @@ def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0):
     :param projects: servers belong to projects ``p0`` .. ``p<n-1>``,
         drawn uniformly.
     :param seed: the same seed gives the same trace.
+    :param end_at_last_create: leave out the deletes that would come
+        after the last create: the trace ends with the last arrival and
+        the servers alive then stay (a report's end state is the cloud
+        in use, not drained).
     """
     if count < 0 or rate <= 0 or projects < 1:
         raise WorkloadError('count >= 0, rate > 0 and projects >= 1 needed')
@@ -163,5 +168,9 @@ def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0):
         if lifetime:
             events.append({'time': round(now + rng.expovariate(
                 1.0 / lifetime), 3), 'action': 'delete', 'id': server})
+    if end_at_last_create and events:
+        last = now
+        events = [e for e in events
+                  if e['action'] == 'create' or e['time'] <= last]
     events.sort(key=lambda e: e['time'])
     return events

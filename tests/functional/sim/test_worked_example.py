@@ -52,8 +52,9 @@ class WorkedExampleTest(testtools.TestCase):
         self._manage('synthetic', '--hosts', str(HOSTS), '-o', snap)
         self._manage('generate', '--snapshot', snap, '-o', trace,
                      '--events', str(CREATES), '--rate', '5',
-                     '--lifetime', '60', '--flavor-mix',
-                     'small=5,medium=3,large=1', '--seed', '1')
+                     '--lifetime', '60', '--end-at-last-create',
+                     '--flavor-mix', 'small=5,medium=3,large=1',
+                     '--seed', '1')
         self._manage('run', '--snapshot', snap, '--workload', trace,
                      '--config', self._path('pack.conf', synthetic.PACK),
                      '--config', self._path('spread.conf',

@@ -100,6 +100,18 @@ class GenerateTest(testtools.TestCase):
         # About 200 creates at 2 per second: about 100 seconds.
         self.assertTrue(70 < creates[-1]['time'] < 130, creates[-1]['time'])
 
+    def test_end_at_last_create_keeps_the_servers_alive_then(self):
+        mix = {'f': 1}
+        full = workload.generate(mix, 100, rate=1.0, lifetime=30, seed=2)
+        window = workload.generate(mix, 100, rate=1.0, lifetime=30, seed=2,
+                                   end_at_last_create=True)
+        last = [e for e in full if e['action'] == 'create'][-1]['time']
+        self.assertEqual(
+            [e for e in full if e['action'] == 'create' or
+             e['time'] <= last], window)
+        self.assertEqual(window[-1]['time'], last)
+        self.assertLess(len(window), len(full))
+
     def test_no_lifetime_no_deletes(self):
         events = workload.generate({'f': 1}, 10)
         self.assertEqual({'create'}, {e['action'] for e in events})
