@@ -30,7 +30,11 @@ MANAGE = ('import sys; from nova_lite.cmd import manage; '
 class RecordTest(test_servers.ServersTestBase):
 
     COMPUTES = ('host1', 'host2', 'host3')
-    FLAGS = {'DEFAULT': {'allow_resize_to_same_host': False}}
+    # The image asks for x86_64: the replay's hosts must offer it too
+    # (their supported instances come from the hypervisors' cpu_info).
+    FLAGS = {'DEFAULT': {'allow_resize_to_same_host': False},
+             'image_catalog': {'default_image_properties': {
+                 'hw_architecture': 'x86_64'}}}
 
     def _session(self):
         session = requests.Session()
@@ -81,6 +85,8 @@ class RecordTest(test_servers.ServersTestBase):
         self.assertEqual('m1.small', events[3]['flavor'])
         self.assertEqual({'different_host': [first['id']]},
                          creates[third['id']]['hints'])
+        self.assertEqual({'hw_architecture': 'x86_64'},
+                         creates[first['id']]['image_properties'])
         self.assertEqual(self.cloud.get_server(second['id'])['tenant_id'],
                          creates[second['id']]['project'])
         # Where the cloud put each server at its build.
