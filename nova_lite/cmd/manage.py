@@ -10,7 +10,8 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     cell_v2 map_cell0 | create_cell | list_cells | update_cell |
             delete_cell | discover_hosts | list_hosts | delete_host
     scheduler explain SERVER [--json]
-    sim import | generate | run  (doc/simulation.md)
+    sim import | record | synthetic | generate | run | report
+        (doc/simulation.md)
     notifications listen [--topic T] [--pool P] [--json] [--count N]
                          [--timeout S]
     api openapi --service compute|image|network|placement [--missing]

@@ -4,10 +4,13 @@
 
     sim import (--placement-url URL [--compute-url URL] [auth] |
                 --from-json FILE) -o SNAPSHOT
+    sim record --compute-url URL [auth] -o TRACE [--since TIME]
+    sim synthetic [--hosts N] [--zones N] -o SNAPSHOT
     sim generate --snapshot S -o TRACE [--events N] [--rate R]
                  [--lifetime S] [--flavor-mix NAME=W,...] [--seed N]
     sim run --snapshot S --workload W --config A.conf [--config B.conf]
             [-o DIR] [--seed N] [--samples N]
+    sim report DIR
 
 Auth of ``import`` is the OpenStack client's: ``--os-token``, or
 ``--os-auth-url`` with ``--os-username``, ``--os-password``,
@@ -25,9 +28,12 @@ from nova_lite.cmd.manage_common import CommandError
 from nova_lite import objects
 from nova_lite.sim import config as sim_config
 from nova_lite.sim import importer
+from nova_lite.sim import recorder
 from nova_lite.sim import report
+from nova_lite.sim import report_html
 from nova_lite.sim import runner
 from nova_lite.sim import snapshot
+from nova_lite.sim import synthetic
 from nova_lite.sim import workload
 
 
@@ -73,12 +79,50 @@ def sim_generate(args):
                                '(import with --compute-url, or add them).')
         mix = workload.parse_mix(args.flavor_mix, names)
         events = workload.generate(mix, args.events, args.rate,
-                                   args.lifetime, args.projects, args.seed)
+                                   args.lifetime, args.projects, args.seed,
+                                   args.end_at_last_create)
         workload.save(events, args.output)
     except (snapshot.SnapshotError, workload.WorkloadError, OSError) as err:
         raise CommandError(str(err))
     print('%d events (%d creates) -> %s' % (
         len(events), args.events, args.output))
+
+
+def sim_record(args):
+    since = None
+    if args.since:
+        try:
+            since = recorder._parse_time(args.since)
+        except ValueError:
+            raise CommandError('--since: not an ISO 8601 time: %s'
+                               % args.since, code=2)
+    try:
+        events, warnings = recorder.record(args.compute_url, _token(args),
+                                           since=since)
+        workload.save(events, args.output)
+    except (importer.SourceError, OSError) as err:
+        raise CommandError(str(err))
+    for warning in warnings:
+        print('WARNING: %s' % warning, file=sys.stderr)
+    counts = {}
+    for event in events:
+        counts[event['action']] = counts.get(event['action'], 0) + 1
+    print('%d events (%s) -> %s' % (len(events), ', '.join(
+        '%d %s' % (n, a) for a, n in sorted(counts.items())) or 'none',
+        args.output))
+
+
+def _build_record(acts):
+    rec = acts.add_parser('record', help="write a cloud's workload as a "
+                          'trace (from its instance actions)')
+    rec.add_argument('--compute-url', required=True,
+                     help='compute API endpoint (read as an admin)')
+    _add_auth(rec)
+    rec.add_argument('--since', metavar='TIME',
+                     help='only servers created at or after this ISO 8601 '
+                     'time (UTC)')
+    rec.add_argument('-o', '--output', required=True, metavar='TRACE')
+    rec.set_defaults(func=sim_record)
 
 
 def _build_generate(acts):
@@ -95,6 +139,9 @@ def _build_generate(acts):
                      '(default): never deleted')
     gen.add_argument('--flavor-mix', metavar='NAME=WEIGHT,...',
                      help='default: every flavor of the snapshot, equally')
+    gen.add_argument('--end-at-last-create', action='store_true',
+                     help='leave out deletes after the last create (the '
+                     'servers alive then stay to the end)')
     gen.add_argument('--projects', type=int, default=1)
     gen.add_argument('--seed', type=int, default=0)
     gen.set_defaults(func=sim_generate)
@@ -133,11 +180,71 @@ def sim_run(args):
             print('%s: %d placed, %d NoValidHost, %.1f decisions/s' % (
                 name, rep['placed'], rep['no_valid_host'],
                 rep['decisions_per_second'] or 0))
+    comparison = None
     if len(reports) > 1:
         comparison = report.compare(reports)
         _write(os.path.join(args.output, 'comparison.json'), comparison)
         print(report.format_table(comparison))
+    _write_html(args.output, reports, comparison)
     print('reports in %s' % args.output)
+
+
+def _write_html(directory, reports, comparison):
+    path = os.path.join(directory, 'report.html')
+    with open(path, 'w') as f:
+        f.write(report_html.render(
+            reports, comparison, 'nova-lite sim: %s' % ' vs '.join(
+                r['name'] for r in reports)))
+    return path
+
+
+def sim_report(args):
+    """report.html again from a ``sim run`` directory's JSON."""
+    reports = []
+    try:
+        names = sorted(os.listdir(args.directory))
+    except OSError as err:
+        raise CommandError(str(err))
+    for name in names:
+        if name.endswith('.json') and name != 'comparison.json':
+            with open(os.path.join(args.directory, name)) as f:
+                doc = json.load(f)
+            if 'outcomes' in doc:
+                reports.append(doc)
+    if not reports:
+        raise CommandError('No run report (NAME.json) in %s.'
+                           % args.directory)
+    comparison = report.compare(reports) if len(reports) > 1 else None
+    print(_write_html(args.directory, reports, comparison))
+
+
+def sim_synthetic(args):
+    if args.hosts < 1 or args.zones < 1:
+        raise CommandError('--hosts and --zones must be at least 1.',
+                           code=2)
+    doc = synthetic.cloud(args.hosts, args.zones)
+    snapshot.save(doc, args.output)
+    print('%d hosts in %d zones, %d flavors -> %s' % (
+        args.hosts, max(1, len(doc['aggregates'])), len(doc['flavors']),
+        args.output))
+
+
+def _build_synthetic(acts):
+    syn = acts.add_parser('synthetic', help='write the snapshot of a '
+                          'synthetic cloud (identical hosts)')
+    syn.add_argument('--hosts', type=int, default=1000)
+    syn.add_argument('--zones', type=int, default=2,
+                     help='availability zones, one aggregate each '
+                     '(default 2)')
+    syn.add_argument('-o', '--output', required=True, metavar='SNAPSHOT')
+    syn.set_defaults(func=sim_synthetic)
+
+
+def _build_report(acts):
+    rep = acts.add_parser('report', help='write report.html of a sim run '
+                          'directory again')
+    rep.add_argument('directory', help='the -o directory of sim run')
+    rep.set_defaults(func=sim_report)
 
 
 def _write(path, doc):
@@ -199,8 +306,11 @@ def build_parser(categories):
     acts = sim.add_subparsers(dest='action', required=True, metavar='ACTION',
                               parser_class=common.Parser)
     _build_import(acts)
+    _build_record(acts)
+    _build_synthetic(acts)
     _build_generate(acts)
     _build_run(acts)
+    _build_report(acts)
     return acts
 
 

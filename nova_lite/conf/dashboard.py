@@ -39,6 +39,13 @@ the heat map always shows every node.
 Keystone URL the login form asks for a token (``auth_strategy =
 keystone``); default: ``[keystone_authtoken] www_authenticate_uri``.
 """),
+    cfg.StrOpt('sim_reports_dir',
+               help="""
+A directory of ``nova-lite-manage sim run`` output directories (each with
+its ``report.html``). When set, ``/dashboard/sim`` lists them and
+``/dashboard/sim/NAME`` shows NAME's report; unset, those pages answer
+404.
+"""),
     cfg.StrOpt('login_project', default='admin',
                help="""
 Project a Keystone login is scoped to when the form names none.

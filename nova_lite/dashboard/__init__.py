@@ -15,6 +15,9 @@ authentication as the API and the ``os_compute_api:os-dashboard`` policy
 * ``GET /dashboard/servers/{uuid}`` (and ``/dashboard/api/servers/{uuid}``
   in JSON): where the server is, its allocations (and a migration's),
   its scheduling decisions as a funnel of filters and bars of weights.
+* ``GET /dashboard/sim`` and ``/dashboard/sim/{name}``: the what-if
+  scheduling reports of ``[dashboard] sim_reports_dir``
+  (:mod:`.sim_reports`).
 * ``GET|POST /dashboard/login``, ``GET /dashboard/logout``: a browser has
   no ``X-Auth-Token``; the login form gets a credential (noauth2: the
   token is the username; http_basic: the checked user and password;

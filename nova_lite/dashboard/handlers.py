@@ -10,6 +10,7 @@ from nova_lite import cells
 from nova_lite.dashboard import policy
 from nova_lite.dashboard import server_view
 from nova_lite.dashboard import session
+from nova_lite.dashboard import sim_reports
 from nova_lite.dashboard import views
 from nova_lite import exception
 from nova_lite import objects
@@ -185,6 +186,12 @@ def _route(req):
         return capacity_api(req)
     if len(parts) == 2 and parts[0] == 'servers':
         return server_page(req, parts[1])
+    if parts == ['sim']:
+        _admin(req)
+        return _html(sim_reports.listing(util.conf(req)))
+    if len(parts) == 2 and parts[0] == 'sim':
+        _admin(req)
+        return _html(sim_reports.report(util.conf(req), parts[1]))
     if len(parts) == 3 and parts[:2] == ['api', 'servers']:
         return server_api(req, parts[2])
     raise webob.exc.HTTPNotFound('No such dashboard page.')

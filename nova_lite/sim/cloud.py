@@ -151,7 +151,9 @@ def _node_row(prov, host, hyp):
         'cpu_info': '{}', 'cpu_allocation_ratio': ratio('VCPU'),
         'ram_allocation_ratio': ratio('MEMORY_MB'),
         'disk_allocation_ratio': ratio('DISK_GB'), 'failed_builds': 0,
-        'stats': {}, 'updated_at': None, 'created_at': None}
+        'stats': {'supported_instances': (hyp or {}).get(
+            'supported_instances') or []},
+        'updated_at': None, 'created_at': None}
 
 
 class SimHostManager(hm.HostManager):

@@ -298,6 +298,12 @@ class FastPath:
             self.placement.delete_allocations(uuid)
         self._add(allocations, -1)
 
+    def moved(self, uuid):
+        """A server moved by the full path (placement holds its
+        allocation): its old claim is given back, its new one taken."""
+        self._add(self.claimed.pop(uuid), -1)
+        self.exact_create(None, uuid)
+
     def _add(self, allocations, sign):
         for node, resources in allocations.items():
             provider = self.providers[node]

@@ -9,7 +9,9 @@ request-spec, placement query, filters, weighers, pick and claim in
 placement as a real boot, with the decision record the real scheduler
 writes - with :class:`~nova_lite.sim.cloud.SimHostManager` as its host
 manager and placement in this process. A delete removes the server's
-allocations in placement and gives its resources back to its host. The
+allocations in placement and gives its resources back to its host; a
+resize or migrate is scheduled like a build, away from its host, and
+confirmed at once (:meth:`Replay.move`). The
 build itself takes no time: simulated time only orders the events and
 labels the report.
 
@@ -42,6 +44,7 @@ from nova_lite.sim import cloud
 from nova_lite.sim import config as sim_config
 from nova_lite.sim import fast as fast_path
 from nova_lite.sim import metrics
+from nova_lite.sim import moves
 from nova_lite.sim import report
 from nova_lite.sim import workload
 
@@ -83,7 +86,23 @@ def _hints(event):
     return hints
 
 
-def request_spec(context, event, flavors):
+def _group(event, members):
+    """The event's server group as the scheduler reads it (members: the
+    group's live servers, this one included)."""
+    group = event.get('server_group')
+    if not group:
+        return None
+    uuids = [cloud.server_uuid(n) for n in sorted(members.get(
+        group['id'], ()))] + [cloud.server_uuid(event['id'])]
+    return {'uuid': group['id'], 'policy': group.get('policy'),
+            'rules': {}, 'members': uuids}
+
+
+def request_spec(context, event, flavors, ignore_hosts=None,
+                 groups=None):
+    hints = _hints(event)
+    if event.get('server_group'):
+        hints.setdefault('group', event['server_group']['id'])
     return objects.RequestSpec.from_components(
         context, instance_uuid=cloud.server_uuid(event['id']),
         flavor=flavor_of(event, flavors),
@@ -91,7 +110,8 @@ def request_spec(context, event, flavors):
         project_id=event.get('project', 'sim'),
         user_id=event.get('user', 'sim'),
         availability_zone=event.get('availability_zone'),
-        scheduler_hints=_hints(event))
+        scheduler_hints=hints, ignore_hosts=ignore_hosts,
+        instance_group=_group(event, groups or {}))
 
 
 class Replay:
@@ -116,6 +136,8 @@ class Replay:
         self.context = nl_context.get_admin_context()
         self.flavors = {f['name']: f for f in doc['flavors']}
         self.live = {}          # trace id -> (node uuid, flavor object)
+        self.created = {}       # trace id -> its create event
+        self.groups = {}        # server group id -> live trace ids
         self.results = []       # one small record per create
         self.decisions = decisions  # a file for the full records, or None
         self.schedule_seconds = 0.0
@@ -146,7 +168,7 @@ class Replay:
         started = time.perf_counter()
         try:
             answer = self.fast.create(event, uuid, lambda: request_spec(
-                self.context, event, self.flavors))
+                self.context, event, self.flavors, groups=self.groups))
         except exception.NoValidHost as err:
             record.update(result='NoValidHost',
                           reason=err.kwargs.get('reason') or str(err))
@@ -176,6 +198,7 @@ class Replay:
                 self.phase_seconds[name] += seconds
 
     def create(self, event):
+        self.created[event['id']] = event
         uuid = cloud.server_uuid(event['id'])
         record = {'time': event['time'], 'id': event['id']}
         if self.fast is not None:
@@ -183,7 +206,8 @@ class Replay:
             if done is not None:
                 return done
             self.fast.before_exact()
-        spec = request_spec(self.context, event, self.flavors)
+        spec = request_spec(self.context, event, self.flavors,
+                            groups=self.groups)
         try:
             selection = self._schedule(spec, uuid)
         except exception.NoValidHost as err:
@@ -196,9 +220,24 @@ class Replay:
         if self.fast is not None:
             self.fast.exact_create(node, uuid)
         self.live[event['id']] = (node, spec.flavor)
+        if event.get('server_group'):
+            self.groups.setdefault(event['server_group']['id'], set()).add(
+                event['id'])
         record.update(result='placed', host=selection.service_host,
                       node=selection.nodename)
         self._write(record, selection.decision)
+        return record
+
+    def move(self, event):
+        """A resize or migrate (:func:`~nova_lite.sim.moves.move`), on
+        placement's allocations: the fast path writes its claims first
+        and takes the server's allocation as placement holds it after."""
+        if self.fast is None:
+            return moves.move(self, event)
+        self.fast.flush()
+        record = moves.move(self, event)
+        if record is not None:
+            self.fast.moved(cloud.server_uuid(event['id']))
         return record
 
     def delete(self, event):
@@ -206,6 +245,9 @@ class Replay:
         if found is None:
             return  # it was never placed
         node, flavor = found
+        group = self.created[event['id']].get('server_group')
+        if group:
+            self.groups.get(group['id'], set()).discard(event['id'])
         uuid = cloud.server_uuid(event['id'])
         self.hosts.removed(node, uuid, flavor)
         if self.fast is not None:
@@ -219,7 +261,7 @@ class Replay:
         attempt = decision_json
         if isinstance(decision_json, str):
             attempt = json.loads(decision_json) if decision_json else None
-        record['why'] = report.why(record, attempt)
+        report.annotate(record, attempt)
         self.results.append(record)
         if self.decisions is not None:
             line = dict(record, decision=attempt)
@@ -235,8 +277,10 @@ class Replay:
                 self.samples.append(self._sample(marks.pop(0)))
             if event['action'] == 'create':
                 self.create(event)
-            else:
+            elif event['action'] == 'delete':
                 self.delete(event)
+            else:
+                self.move(event)
         while marks:
             self.samples.append(self._sample(marks.pop(0)))
         if self.fast is not None:
@@ -258,7 +302,8 @@ def check_flavors(events, doc):
     create whose flavor the snapshot does not have."""
     names = {f['name'] for f in doc['flavors']}
     for event in events:
-        if event['action'] == 'create' and 'flavor' in event and \
+        if event['action'] in ('create', 'resize') and \
+                'flavor' in event and \
                 event['flavor'] not in names:
             raise workload.WorkloadError(
                 'server %s: flavor %s is not in the snapshot' % (

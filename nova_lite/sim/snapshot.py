@@ -17,7 +17,9 @@ One JSON document (``FORMAT``, ``VERSION`` 1)::
      "aggregates": [{"name": "az1", "hosts": ["host1"],
                      "metadata": {"availability_zone": "az1"}}],
      "hypervisors": [{"id": "<provider uuid>", "hypervisor_hostname":
-                      "node1", "service": {"host": "host1"}}]}
+                      "node1", "service": {"host": "host1"},
+                      "hypervisor_type": "QEMU",
+                      "supported_instances": [["x86_64", "QEMU", "hvm"]]}]}
 
 Field names are the public APIs' own (placement's for providers, the
 compute API's for flavors, aggregates and hypervisors), so a snapshot can
@@ -25,6 +27,12 @@ be written by hand or by any script from those APIs' answers. Only
 ``providers`` is required. :func:`validate` checks the shape and returns
 the document with every optional field filled, so the rest of the
 simulator reads one form.
+
+A hypervisor's ``supported_instances`` (``[arch, hypervisor type, vm
+mode]`` triples, what ImagePropertiesFilter matches an image's
+``hw_architecture`` against) is not in the compute API: when the file
+does not give it, it is ``[[cpu_info.arch, hypervisor_type, "hvm"]]``
+(the API shows both), or nothing without an architecture.
 
 A *host* of the simulation is a root provider with ``VCPU`` or
 ``MEMORY_MB`` inventory (a compute node); its compute host name comes from
@@ -117,17 +125,40 @@ def _aggregate(index, agg):
             'hosts': sorted(agg.get('hosts') or []), 'metadata': metadata}
 
 
+def _supported(hyp):
+    """``supported_instances`` of a hypervisor: given, or what its CPU
+    architecture and type say (``[[arch, type, "hvm"]]``), or none."""
+    given = hyp.get('supported_instances')
+    if given is not None:
+        return [list(triple) for triple in given]
+    cpu = hyp.get('cpu_info')
+    if isinstance(cpu, str):
+        try:
+            cpu = json.loads(cpu)
+        except ValueError:
+            cpu = None
+    arch = cpu.get('arch') if isinstance(cpu, dict) else None
+    if not arch:
+        return []
+    return [[arch, hyp.get('hypervisor_type') or 'fake', 'hvm']]
+
+
 def _hypervisor(index, hyp):
     where = 'hypervisors[%d]' % index
     _require(isinstance(hyp, dict) and hyp.get('hypervisor_hostname'),
              where, 'needs a hypervisor_hostname')
     service = hyp.get('service') or {}
-    return {'id': str(hyp.get('id') or ''),
-            'hypervisor_hostname': hyp['hypervisor_hostname'],
-            'service': {'host': service.get('host') or
-                        hyp['hypervisor_hostname']},
-            'status': hyp.get('status') or 'enabled',
-            'state': hyp.get('state') or 'up'}
+    out = {'id': str(hyp.get('id') or ''),
+           'hypervisor_hostname': hyp['hypervisor_hostname'],
+           'service': {'host': service.get('host') or
+                       hyp['hypervisor_hostname']},
+           'status': hyp.get('status') or 'enabled',
+           'state': hyp.get('state') or 'up',
+           'supported_instances': _supported(hyp)}
+    for key in ('hypervisor_type', 'hypervisor_version'):
+        if hyp.get(key) is not None:
+            out[key] = hyp[key]
+    return out
 
 
 def validate(doc):

@@ -12,15 +12,24 @@
 
 - ``time``: seconds since the start of the trace (simulated: the replay
   never waits); events are replayed in time order, ties in file order.
-- ``action``: ``create`` or ``delete``.
-- ``id``: the trace's name of the server; a delete names a created one.
+- ``action``: ``create``, ``delete``, ``resize`` or ``migrate``.
+- ``id``: the trace's name of the server; a delete, resize or migrate
+  names a created one.
   Hints that name servers (``same_host``, ``different_host``) use these
   ids too.
 - a create gives ``flavor`` (a name from the snapshot's flavors) or
   ``resources`` (``{resource class: amount}``: VCPU, MEMORY_MB and
   DISK_GB become the flavor's sizes, other classes ``resources:<RC>``
   extra specs); optional ``hints``, ``project`` (default ``sim``),
-  ``user``, ``image_properties`` and ``availability_zone``.
+  ``user``, ``image_properties``, ``availability_zone`` and
+  ``server_group`` (``{"id": ..., "policy": "anti-affinity"}``: members
+  are the trace's servers naming the same id).
+- a ``resize`` gives the new ``flavor`` or ``resources``; a ``migrate``
+  nothing more: both move the server to another host (a resize may stay
+  on its host when ``allow_resize_to_same_host`` is set), confirmed at
+  once.
+- ``observed`` (optional, written by ``sim record``): where the recorded
+  cloud put the server; the replay does not read it.
 
 Lines that are empty or start with ``#`` are skipped. :func:`generate`
 writes such a trace from a distribution (Poisson arrivals, a weighted
@@ -30,7 +39,8 @@ flavor mix, exponential lifetimes), repeatable with a seed.
 import json
 import random
 
-ACTIONS = ('create', 'delete')
+ACTIONS = ('create', 'delete', 'resize', 'migrate')
+MOVES = ('resize', 'migrate')
 
 
 class WorkloadError(ValueError):
@@ -42,6 +52,16 @@ def _check(cond, lineno, what):
         raise WorkloadError('line %d: %s' % (lineno, what))
 
 
+def _check_size(lineno, event):
+    _check(('flavor' in event) != ('resources' in event), lineno,
+           'a %s gives either flavor or resources' % event['action'])
+    if 'resources' in event:
+        res = event['resources']
+        _check(isinstance(res, dict) and res and all(
+            isinstance(v, int) and v >= 0 for v in res.values()), lineno,
+            'resources must map resource classes to integers')
+
+
 def parse_event(lineno, event, created):
     """``event`` checked (``created``: ids created so far, updated)."""
     _check(isinstance(event, dict), lineno, 'not a JSON object')
@@ -51,21 +71,22 @@ def parse_event(lineno, event, created):
            'action must be one of %s' % ', '.join(ACTIONS))
     _check(isinstance(event.get('id'), str) and event['id'], lineno,
            'id must be a non-empty string')
-    if event['action'] == 'delete':
+    if event['action'] != 'create':
         _check(event['id'] in created, lineno,
-               'delete of %s, which no earlier line creates' % event['id'])
+               '%s of %s, which no earlier line creates' % (
+                   event['action'], event['id']))
+        if event['action'] == 'resize':
+            _check_size(lineno, event)
         return event
     _check(event['id'] not in created, lineno,
            '%s is created twice' % event['id'])
-    _check(('flavor' in event) != ('resources' in event), lineno,
-           'a create gives either flavor or resources')
-    if 'resources' in event:
-        res = event['resources']
-        _check(isinstance(res, dict) and res and all(
-            isinstance(v, int) and v >= 0 for v in res.values()), lineno,
-            'resources must map resource classes to integers')
+    _check_size(lineno, event)
     _check(isinstance(event.get('hints', {}), dict), lineno,
            'hints must be an object')
+    group = event.get('server_group')
+    _check(group is None or (isinstance(group, dict) and
+                             isinstance(group.get('id'), str)), lineno,
+           'server_group must be an object with an id')
     created.add(event['id'])
     return event
 
@@ -115,7 +136,8 @@ def parse_mix(text, flavor_names):
     return mix
 
 
-def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0):
+def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0,
+             end_at_last_create=False):
     """A trace of ``count`` creates (and their deletes).
 
     :param mix: ``{flavor name: weight}``.
@@ -125,6 +147,10 @@ def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0):
     :param projects: servers belong to projects ``p0`` .. ``p<n-1>``,
         drawn uniformly.
     :param seed: the same seed gives the same trace.
+    :param end_at_last_create: leave out the deletes that would come
+        after the last create: the trace ends with the last arrival and
+        the servers alive then stay (a report's end state is the cloud
+        in use, not drained).
     """
     if count < 0 or rate <= 0 or projects < 1:
         raise WorkloadError('count >= 0, rate > 0 and projects >= 1 needed')
@@ -142,5 +168,9 @@ def generate(mix, count, rate=1.0, lifetime=None, projects=1, seed=0):
         if lifetime:
             events.append({'time': round(now + rng.expovariate(
                 1.0 / lifetime), 3), 'action': 'delete', 'id': server})
+    if end_at_last_create and events:
+        last = now
+        events = [e for e in events
+                  if e['action'] == 'create' or e['time'] <= last]
     events.sort(key=lambda e: e['time'])
     return events

@@ -13,7 +13,8 @@ BENCHMARKS = ('db_floor', 'rpc_floor', 'placement_candidates',
               'hypervisor_list', 'server_scale',
               'scheduler_select', 'scheduler_race', 'lab_scale',
               'boot_throughput', 'move_latency', 'dashboard',
-              'boot_side_by_side', 'placement_side_by_side', 'sim')
+              'boot_side_by_side', 'placement_side_by_side', 'sim',
+              'sim_example')
 RESULTS_DIR = 'bench-results'
 
 

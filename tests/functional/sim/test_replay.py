@@ -105,10 +105,39 @@ class ReplayTest(testtools.TestCase):
         self.assertNotEqual(first['runs']['pack']['outcome'],
                             first['runs']['spread']['outcome'])
         self.assertIn('picked', first['runs']['pack']['why'])
+        self._check_html(pack, spread)
         with open(os.path.join(self.out, 'pack.decisions.jsonl')) as f:
             decisions = [json.loads(line) for line in f]
         self.assertEqual(60, len(decisions))
         self.assertIn('RAMWeigher', decisions[0]['decision']['multipliers'])
+
+    def _check_html(self, pack, spread):
+        """report.html: every section, its charts, no outside resource;
+        the figures are the JSON's."""
+        with open(os.path.join(self.out, 'report.html')) as f:
+            page = f.read()
+        for section in ('summary', 'timeline', 'utilisation', 'filters',
+                        'fragmentation', 'never-used', 'aggregates',
+                        'differences'):
+            self.assertIn('<section id="%s">' % section, page)
+        for chart in ('timeline', 'utilisation-VCPU-stdev',
+                      'utilisation-MEMORY_MB-mean', 'spread-VCPU',
+                      'fragmentation'):
+            self.assertIn('data-chart="%s"><svg' % chart, page)
+        self.assertNotIn('<script', page)
+        self.assertNotIn('http://cdn', page)
+        self.assertNotIn('src=', page)
+        # Packing leaves hosts empty: the first tenth of its histogram
+        # holds them (and those whose servers were all deleted).
+        self.assertGreaterEqual(pack['utilisation_histogram']['VCPU'][0],
+                                pack['hosts_never_used'])
+        self.assertEqual(HOSTS, sum(spread['utilisation_histogram'][
+            'VCPU']))
+        self.assertEqual(HOSTS, sum(pack['fragmentation'][
+            'largest_flavor_fitting'].values()))
+        cmp = self._report('comparison.json')
+        first = cmp['differing'][0]
+        self.assertIn('<td>%s</td>' % first['id'], page)
 
     def test_same_seed_same_decisions_and_full_hosts_say_why(self):
         trace = os.path.join(self.tmp, 'w.jsonl')

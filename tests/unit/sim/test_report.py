@@ -147,3 +147,47 @@ class ConfigTest(testtools.TestCase):
     def _enter(self, path):
         with sim_config.applied(self.conf, path):
             pass
+
+
+class FilterRemovalsTest(testtools.TestCase):
+
+    def test_removed_hosts_are_summed_per_filter(self):
+        attempt = {'filters': [
+            {'name': 'ComputeFilter', 'in': 5, 'out': 5, 'skipped': False},
+            {'name': 'RamFilter', 'in': 5, 'out': 3, 'skipped': False},
+            {'name': 'AggregateFilter', 'in': 3, 'out': 0, 'skipped': True},
+            {'name': 'DiskFilter', 'in': 3, 'out': 0, 'skipped': False}]}
+        record = {'result': 'NoValidHost', 'reason': 'none'}
+        report.annotate(record, attempt)
+        self.assertEqual({'RamFilter': 2, 'DiskFilter': 3},
+                         record['removed'])
+        other = {'result': 'NoValidHost', 'reason': 'none',
+                 'removed': {'RamFilter': 4}}
+        self.assertEqual(
+            {'RamFilter': {'hosts_removed': 6, 'decisions': 2},
+             'DiskFilter': {'hosts_removed': 3, 'decisions': 1}},
+            report.filter_removals([record, other, {'result': 'placed'}]))
+        self.assertEqual(['RamFilter', 'DiskFilter'], list(
+            report.filter_removals([record, other])))
+
+
+class HtmlTest(testtools.TestCase):
+
+    def test_sections_charts_and_escaping(self):
+        from nova_lite.sim import report_html
+        rep = _report('a<b', [_placed('v1', 'h1')], 0.5)
+        rep.update(timeline=[{'until': 1.0, 'placed': 1,
+                              'no_valid_host': 0, 'utilisation': {
+                                  'VCPU': {'mean': 0.5, 'stdev': 0.5}}}],
+                   utilisation_histogram={'VCPU': [1] + [0] * 9},
+                   filter_removals={'RamFilter': {'hosts_removed': 3,
+                                                  'decisions': 1}},
+                   fragmentation={'largest_flavor_fitting': {'small': 2}},
+                   aggregates=[{'name': 'az1', 'zone': 'az1', 'hosts': 2,
+                                'placed': 1, 'servers': 1}])
+        page = report_html.render([rep])
+        self.assertIn('<section id="filters">', page)
+        self.assertIn('data-chart="utilisation-VCPU-stdev"><svg', page)
+        self.assertIn('data-label="a&lt;b"', page)
+        self.assertNotIn('a<b', page)
+        self.assertIn('One configuration: nothing to compare.', page)

@@ -39,7 +39,9 @@ class TraceTest(testtools.TestCase):
             ('{nope', 'line 1: not JSON'),
             ({'time': -1, 'action': 'create', 'id': 'a', 'flavor': 'f'},
              'line 1: time'),
-            ({'time': 0, 'action': 'resize', 'id': 'a'}, 'action must be'),
+            ({'time': 0, 'action': 'reboot', 'id': 'a'}, 'action must be'),
+            ({'time': 0, 'action': 'resize', 'id': 'a'},
+             'resize of a, which no earlier line creates'),
             ({'time': 0, 'action': 'delete', 'id': 'a'},
              'no earlier line creates'),
             ({'time': 0, 'action': 'create', 'id': 'a'},
@@ -51,6 +53,26 @@ class TraceTest(testtools.TestCase):
             err = self.assertRaises(workload.WorkloadError, workload.load,
                                     self._trace(line))
             self.assertIn(text, str(err))
+
+    def test_moves_of_created_servers(self):
+        create = {'time': 0, 'action': 'create', 'id': 'a', 'flavor': 'f',
+                  'server_group': {'id': 'g', 'policy': 'anti-affinity'}}
+        events = workload.load(self._trace(
+            create, {'time': 1, 'action': 'resize', 'id': 'a',
+                     'flavor': 'g'},
+            {'time': 2, 'action': 'migrate', 'id': 'a'}))
+        self.assertEqual(['create', 'resize', 'migrate'],
+                         [e['action'] for e in events])
+        err = self.assertRaises(workload.WorkloadError, workload.load,
+                                self._trace(create, {
+                                    'time': 1, 'action': 'resize',
+                                    'id': 'a'}))
+        self.assertIn('line 2: a resize gives either flavor or resources',
+                      str(err))
+        err = self.assertRaises(workload.WorkloadError, workload.load,
+                                self._trace(dict(create,
+                                                 server_group='g')))
+        self.assertIn('server_group must be an object', str(err))
 
     def test_created_twice_is_refused(self):
         line = {'time': 0, 'action': 'create', 'id': 'a', 'flavor': 'f'}
@@ -77,6 +99,18 @@ class GenerateTest(testtools.TestCase):
         self.assertTrue(120 < small < 180, small)
         # About 200 creates at 2 per second: about 100 seconds.
         self.assertTrue(70 < creates[-1]['time'] < 130, creates[-1]['time'])
+
+    def test_end_at_last_create_keeps_the_servers_alive_then(self):
+        mix = {'f': 1}
+        full = workload.generate(mix, 100, rate=1.0, lifetime=30, seed=2)
+        window = workload.generate(mix, 100, rate=1.0, lifetime=30, seed=2,
+                                   end_at_last_create=True)
+        last = [e for e in full if e['action'] == 'create'][-1]['time']
+        self.assertEqual(
+            [e for e in full if e['action'] == 'create' or
+             e['time'] <= last], window)
+        self.assertEqual(window[-1]['time'], last)
+        self.assertLess(len(window), len(full))
 
     def test_no_lifetime_no_deletes(self):
         events = workload.generate({'f': 1}, 10)
