@@ -1,0 +1,69 @@
+"""The chaos a timeline applies to a running lab, and its undoing.
+
+RPC rules reach the services over the bus (the ``fanout`` of
+``nova-lite-manage chaos``); computes and cells are acted on as processes
+(:mod:`nova_lite.scenario.processes`). :meth:`LabControls.undo_all` takes
+everything back, so a run leaves the lab as it found it, whatever
+happened.
+"""
+
+
+class LabControls:
+    """Chaos in a stacked lab. ``fanout(send)`` calls ``send(api, ctxt)``
+    with the base RPC API of every topic on every bus."""
+
+    def __init__(self, processes, fanout):
+        self.processes = processes
+        self.fanout = fanout
+
+    def rpc_rule(self, rule):
+        self.fanout(lambda api, ctxt: api.chaos_add(ctxt, rule))
+        return 'rule %s' % sorted(rule.items())
+
+    def rpc_release(self, match, discard=False):
+        self.fanout(lambda api, ctxt: api.chaos_release(
+            ctxt, match, discard=discard))
+        return '%s %s' % ('discarded' if discard else 'released', match)
+
+    def rpc_clear(self, discard=False):
+        self.fanout(lambda api, ctxt: api.chaos_clear(ctxt, discard=discard))
+        return 'rules cleared'
+
+    def fault(self, fault):
+        self.fanout(lambda api, ctxt: api.chaos_fault(ctxt, fault))
+        return 'fault %s' % sorted(fault.items())
+
+    def kill_compute(self, hosts):
+        names = self.processes.computes(hosts)
+        killed = [n for n in names if self.processes.kill(n)]
+        return 'killed %s' % (', '.join(killed) or 'nothing')
+
+    def restart_compute(self, hosts):
+        names = self.processes.computes(hosts)
+        for name in names:
+            if name not in self.processes.killed:
+                self.processes.kill(name)
+        started = [n for n in names if self.processes.start(n)]
+        return 'started %s' % (', '.join(started) or 'nothing')
+
+    def freeze_cell(self, cell):
+        return 'froze %s' % ', '.join(self.processes.freeze_cell(cell))
+
+    def thaw_cell(self, cell):
+        return 'thawed %s' % (', '.join(self.processes.thaw(cell))
+                              or 'nothing')
+
+    def undo_all(self):
+        """Clear every rule, thaw every frozen process, start every killed
+        compute; what was done, for the report."""
+        done = []
+        for name, undo in (('rpc_clear', self.rpc_clear),
+                           ('thaw', self.processes.thaw),
+                           ('restart', self.processes.restart_killed)):
+            try:
+                result = undo()
+            except Exception as exc:  # reported, and the rest still runs
+                done.append('%s failed: %s' % (name, exc))
+            else:
+                done.append('%s: %s' % (name, result))
+        return done
