@@ -30,6 +30,8 @@ fi
 nl_stop $(nl_service_names_stop_order | grep '^compute-')
 nl_stop $(nl_service_names_stop_order | grep -vx keystone)
 nl_stop keystone
+# The record of the processes a chaos scenario froze (all stopped now).
+rm -f "$STATE/chaos-frozen.json"
 if [ "$PURGE" = True ]; then
     nl_purge
 fi
