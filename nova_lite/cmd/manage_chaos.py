@@ -10,6 +10,7 @@ functional test::
     nova-lite-manage chaos release [--method M] [--server H] [--instance U]
                                    [--discard]
     nova-lite-manage chaos fault heartbeats|partition --host H [--seconds S]
+    nova-lite-manage chaos cell-down|cell-up CELL [--state-dir DIR]
     nova-lite-manage chaos clear [--discard] [--state-dir DIR]
     nova-lite-manage chaos run FILE  (nova_lite.cmd.manage_chaos_run)
 
@@ -29,13 +30,18 @@ rule; its messages can be matched where they are dispatched
 partitioned from the bus for S seconds); ``list`` shows them and
 ``clear`` undoes them with the rules.
 
-The lab faults a scenario applies to processes (a cell's conductor and
-computes frozen, :mod:`nova_lite.scenario.processes`) are recorded in the
-lab's state directory: ``list`` names them and ``clear`` thaws them too.
+``cell-down CELL`` takes a cell down as a lab user sees it: its database
+cut for the API (:mod:`nova_lite.scenario.cell_databases`) and its
+conductor and computes frozen (:mod:`nova_lite.scenario.processes`);
+``cell-up CELL`` brings it back. Both are recorded in the lab's state
+directory: ``list`` names them and ``clear`` (and ``unstack.sh``) undoes
+them too.
 
 ``--bus`` matches a bus by its RabbitMQ virtual host ('' for the default
 one), as the services know it.
 """
+
+import sys
 
 import oslo_messaging as messaging
 from oslo_serialization import jsonutils
@@ -49,6 +55,8 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
 from nova_lite import rpc
 from nova_lite import rpc_rules
+from nova_lite.scenario import cell_databases
+from nova_lite.scenario import controls as controls_mod
 from nova_lite.scenario import processes
 from nova_lite import service_faults
 
@@ -121,6 +129,25 @@ def fault(args):
     return 0
 
 
+def _controls(args):
+    state = manage_chaos_run.state_dir(args)
+    if state is None:
+        raise CommandError('no lab state directory: give --state-dir',
+                           code=2)
+    return controls_mod.LabControls(processes.Processes(state), _fanout,
+                                    common.admin_context)
+
+
+def cell_down(args):
+    print(_controls(args).freeze_cell(args.cell))
+    return 0
+
+
+def cell_up(args):
+    print(_controls(args).thaw_cell(args.cell))
+    return 0
+
+
 def clear(args):
     buses = _fanout(lambda api, ctxt: api.chaos_clear(
         ctxt, discard=args.discard))
@@ -128,14 +155,23 @@ def clear(args):
           % ('discarded' if args.discard else 'released', ', '.join(buses)))
     state = manage_chaos_run.state_dir(args)
     if state is not None:
+        restored = cell_databases.restore(common.admin_context(), state)
         thawed = processes.Processes(state).thaw()
-        print('Frozen processes thawed: %s.' % (', '.join(thawed) or 'none'))
+        print('Cell databases given back: %s. Frozen processes thawed: %s.'
+              % (', '.join(restored) or 'none', ', '.join(thawed) or 'none'))
     return 0
 
 
-def _frozen(args):
+def _lab_faults(args):
+    """``[{'fault', ...}]``: the processes frozen and the cell databases
+    cut in the lab (recorded in its state directory)."""
     state = manage_chaos_run.state_dir(args)
-    return [] if state is None else processes.Processes(state).frozen()
+    if state is None:
+        return []
+    return ([{'fault': 'frozen', 'process': name}
+             for name in processes.Processes(state).frozen()] +
+            [{'fault': 'cell_database_cut', 'cell': name}
+             for name in sorted(cell_databases.cut_cells(state))])
 
 
 def _services(ctxt):
@@ -144,8 +180,13 @@ def _services(ctxt):
     for cell in api_db.cell_mapping_get_all(ctxt):
         if cell.uuid == common.CELL0_UUID:
             continue
-        for row in cell_db.service_get_all(common.cell_context(cell)):
-            found.append((cell, row))
+        try:
+            rows = cell_db.service_get_all(common.cell_context(cell))
+        except Exception as exc:  # noqa: BLE001 - a cell down is listed
+            print('Cell %s: its database does not answer (%s)'
+                  % (cell.name, common.first_line(exc)), file=sys.stderr)
+            continue
+        found.extend((cell, row) for row in rows)
     return found
 
 
@@ -174,7 +215,7 @@ def list_rules(args):
         answer = _ask(ctxt, list(dict.fromkeys(buses)), row.topic, row.host,
                       args.timeout)
         answers.append((cell.name, row, answer))
-    frozen = _frozen(args)
+    lab_faults = _lab_faults(args)
     if args.json:
         print(jsonutils.dumps([
             {'cell': name, 'host': row.host, 'binary': row.binary,
@@ -182,8 +223,7 @@ def list_rules(args):
              'rules': (answer or {}).get('rules', []),
              'held': (answer or {}).get('held', []),
              'faults': (answer or {}).get('faults', [])}
-            for name, row, answer in answers] + [
-            {'fault': 'frozen', 'process': name} for name in frozen],
+            for name, row, answer in answers] + lab_faults,
             indent=2, sort_keys=True))
         return 0
     rows = []
@@ -198,8 +238,9 @@ def list_rules(args):
                      len(answer['held']), faults or '-'))
     common.print_table(('Cell', 'Host', 'Binary', 'Rules', 'Held',
                         'Faults'), rows)
-    if frozen:
-        print('Lab faults: frozen (SIGSTOP) %s' % ', '.join(frozen))
+    for lab_fault in lab_faults:
+        print('Lab fault: %s %s' % (lab_fault['fault'], lab_fault.get(
+            'process', lab_fault.get('cell'))))
     return 0
 
 
@@ -254,6 +295,14 @@ def build_parser(categories):
     fault_p.add_argument('--seconds', type=float,
                          help='partition: how long (default 30)')
     fault_p.set_defaults(func=fault)
+    for name, func, what in (
+            ('cell-down', cell_down, "cut the cell's database for the "
+             'API and freeze its conductor and computes'),
+            ('cell-up', cell_up, 'undo cell-down')):
+        cell_p = acts.add_parser(name, help=what)
+        cell_p.add_argument('cell', metavar='CELL', help="the cell's name")
+        cell_p.add_argument('--state-dir', help="the lab's state directory")
+        cell_p.set_defaults(func=func)
     clear_p = acts.add_parser('clear', help='remove every rule everywhere')
     clear_p.add_argument('--discard', action='store_true',
                          help='drop the held messages instead of '

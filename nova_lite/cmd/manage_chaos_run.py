@@ -26,6 +26,7 @@ import time
 
 from oslo_serialization import jsonutils
 
+from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
 from nova_lite import conf as nl_conf
 from nova_lite.scenario import controls as controls_mod
@@ -91,7 +92,8 @@ def run(args, fanout):
         args.placement or _endpoint(CONF.placement_api.bind_host,
                                     CONF.placement_api.bind_port),
         args.token, recorder, current_deadline)
-    controls = controls_mod.LabControls(processes.Processes(state), fanout)
+    controls = controls_mod.LabControls(processes.Processes(state), fanout,
+                                        common.admin_context)
     the_run = runner.Run(scenario, compute, placement, controls,
                          log=lambda line: print(line, flush=True))
     report = the_run.execute()

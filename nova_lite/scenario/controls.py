@@ -1,20 +1,26 @@
 """The chaos a timeline applies to a running lab, and its undoing.
 
-RPC rules reach the services over the bus (the ``fanout`` of
-``nova-lite-manage chaos``); computes and cells are acted on as processes
-(:mod:`nova_lite.scenario.processes`). :meth:`LabControls.undo_all` takes
+RPC rules and service faults reach the services over the bus (the
+``fanout`` of ``nova-lite-manage chaos``); computes and cells are acted on
+as processes (:mod:`nova_lite.scenario.processes`), and a cell down has
+its database cut for the API as well
+(:mod:`nova_lite.scenario.cell_databases`). :meth:`LabControls.undo_all` takes
 everything back, so a run leaves the lab as it found it, whatever
 happened.
 """
 
+from nova_lite.scenario import cell_databases
+
 
 class LabControls:
     """Chaos in a stacked lab. ``fanout(send)`` calls ``send(api, ctxt)``
-    with the base RPC API of every topic on every bus."""
+    with the base RPC API of every topic on every bus; ``admin_context()``
+    gives a context for the API database."""
 
-    def __init__(self, processes, fanout):
+    def __init__(self, processes, fanout, admin_context):
         self.processes = processes
         self.fanout = fanout
+        self.admin_context = admin_context
 
     def rpc_rule(self, rule):
         self.fanout(lambda api, ctxt: api.chaos_add(ctxt, rule))
@@ -47,17 +53,29 @@ class LabControls:
         return 'started %s' % (', '.join(started) or 'nothing')
 
     def freeze_cell(self, cell):
-        return 'froze %s' % ', '.join(self.processes.freeze_cell(cell))
+        """The cell down: its database cut for the API, its conductor and
+        computes frozen."""
+        cell_databases.cut(self.admin_context(), self.processes.state, cell)
+        return 'cut %s database; froze %s' % (
+            cell, ', '.join(self.processes.freeze_cell(cell)))
 
     def thaw_cell(self, cell):
-        return 'thawed %s' % (', '.join(self.processes.thaw(cell))
-                              or 'nothing')
+        restored = cell_databases.restore(self.admin_context(),
+                                          self.processes.state, cell)
+        return 'restored %s database; thawed %s' % (
+            ', '.join(restored) or 'no', ', '.join(
+                self.processes.thaw(cell)) or 'nothing')
+
+    def restore_databases(self):
+        return cell_databases.restore(self.admin_context(),
+                                      self.processes.state)
 
     def undo_all(self):
         """Clear every rule, thaw every frozen process, start every killed
         compute; what was done, for the report."""
         done = []
         for name, undo in (('rpc_clear', self.rpc_clear),
+                           ('cell databases', self.restore_databases),
                            ('thaw', self.processes.thaw),
                            ('restart', self.processes.restart_killed)):
             try:

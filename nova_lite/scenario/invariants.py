@@ -41,11 +41,15 @@ def stuck_builds(obs):
                   if state == BUILDING)
 
 
-def expected_allocation(server):
+def expected_allocation(server, allocations=None):
     """What placement should hold for ``server``: its flavor on its host,
-    nothing when it has no host."""
+    nothing when it has no host, but for a build that has no host yet:
+    the scheduler's claim comes before the compute sets the host, so it
+    may hold its flavor or nothing (as ``allocations`` say)."""
     if not server.get('OS-EXT-SRV-ATTR:host'):
-        return {}
+        if server['status'] != BUILDING or \
+                server['id'] not in (allocations or {}):
+            return {}
     flavor = server['flavor']
     return {rc: flavor[key] for rc, key in FLAVOR_CLASSES
             if flavor.get(key)}
@@ -57,7 +61,7 @@ def mismatches(obs):
     found = {}
     allocations = obs['allocations']
     for sid, server in obs['servers'].items():
-        want = expected_allocation(server)
+        want = expected_allocation(server, allocations)
         have = allocations.get(sid, {})
         if want and have and want != have:
             found[sid] = (want, have)
@@ -71,7 +75,7 @@ def orphans(obs):
     return {
         'allocations': sorted(c for c in allocations if c not in servers),
         'instances': sorted(sid for sid, s in servers.items()
-                            if expected_allocation(s)
+                            if expected_allocation(s, allocations)
                             and sid not in allocations)}
 
 
@@ -82,7 +86,8 @@ def usage(obs):
         for rc, amount in alloc.items():
             used[rc] = used.get(rc, 0) + amount
     for server in obs['servers'].values():
-        for rc, amount in expected_allocation(server).items():
+        for rc, amount in expected_allocation(
+                server, obs['allocations']).items():
             wanted[rc] = wanted.get(rc, 0) + amount
     return used, wanted
 

@@ -15,6 +15,7 @@ thaw it whoever froze it.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -67,8 +68,7 @@ class Processes:
             return False
         try:
             with open('/proc/%d/cmdline' % pid, 'rb') as f:
-                self.killed[name] = [a.decode() for a in
-                                     f.read().split(b'\0') if a]
+                self.killed[name] = command_line(f.read())
         except OSError:
             pass
         _signal_group(pid, signal.SIGCONT)
@@ -140,6 +140,18 @@ class Processes:
             return
         with open(path, 'w') as f:
             json.dump(frozen, f)
+
+
+def command_line(raw):
+    """The argv in ``/proc/PID/cmdline``'s bytes. A service's master
+    process renames itself (``nova-lite-compute: master process [ARGV]``,
+    one string); its argv is then the part in brackets (lab paths have no
+    spaces)."""
+    argv = [a.decode() for a in raw.split(b'\0') if a]
+    if len(argv) == 1:
+        renamed = re.search(r'\[(.+)\]$', argv[0])
+        argv = (renamed.group(1) if renamed else argv[0]).split()
+    return argv
 
 
 def _alive(pid):

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 
+from nova_lite.scenario import cell_databases
 from nova_lite.scenario import processes
 from tests.integration import lab as lab_mod
 
@@ -27,6 +28,12 @@ class TestChaosScenarios(lab_mod.LabTestCase):
 
     LAB_KWARGS = dict(cells=2, computes_per_cell=1, nodes_per_compute=2,
                       database='mysql', name_prefix='nl_labc')
+
+    @classmethod
+    def prepare_lab(cls, lab):
+        # No build timeout: a dropped build stays in BUILD (the broken
+        # scenario shows how that is reported).
+        lab.env['NOVA_LITE_BUILD_TIMEOUT'] = '0'
 
     def manage(self, *args, timeout=300):
         conf = os.path.join(self.lab.state, 'etc', 'api-level.conf')
@@ -88,15 +95,20 @@ class TestChaosScenarios(lab_mod.LabTestCase):
                        '--seconds', '600')):
             self.assertEqual(0, self.manage('chaos', 'fault',
                                             *fault).returncode)
-        procs = processes.Processes(self.lab.state)
-        frozen = procs.freeze_cell('cell2')
-        self.assertIn('conductor-cell2', frozen)
+        result = self.manage('chaos', 'cell-down', 'cell2')
+        self.assertEqual(0, result.returncode, result.stderr)
+        self.assertIn('conductor-cell2', result.stdout)
+        # The API sees cell2 down (Nova's down-cell listing).
+        status, body = self.lab.compute('GET', '/servers/detail')
+        self.assertEqual(200, status, body)
         listed = self.list_chaos()
         self.assertTrue(any(e.get('rules') for e in listed), listed)
         faults = {f['fault']: e['host'] for e in listed
                   for f in e.get('faults', [])}
         self.assertEqual({'heartbeats': 'cell1-compute1'}, faults, listed)
         self.assertIn({'fault': 'frozen', 'process': 'conductor-cell2'},
+                      listed)
+        self.assertIn({'fault': 'cell_database_cut', 'cell': 'cell2'},
                       listed)
 
         result = self.manage('chaos', 'clear')
@@ -109,18 +121,24 @@ class TestChaosScenarios(lab_mod.LabTestCase):
         # record of the frozen ones goes.
         self.manage('chaos', 'add', 'drop', '--method', 'build_and_run_'
                     'instance')
-        procs.freeze_cell('cell1')
-        self.assertTrue(os.path.exists(os.path.join(
-            self.lab.state, processes.FROZEN_FILE)))
+        self.assertEqual(0, self.manage('chaos', 'cell-down',
+                                        'cell1').returncode)
+        for record in (processes.FROZEN_FILE, cell_databases.RECORD_FILE):
+            self.assertTrue(os.path.exists(os.path.join(
+                self.lab.state, record)), record)
         pids = self.lab.pids()
         result = self.lab.script('unstack.sh')
         self.assertEqual(0, result.returncode, result.stderr)
         self.assertEqual({}, self.lab.leftover_processes(pids))
-        self.assertFalse(os.path.exists(os.path.join(
-            self.lab.state, processes.FROZEN_FILE)))
-        # A lab stacked again starts with no rule and nothing frozen.
+        for record in (processes.FROZEN_FILE, cell_databases.RECORD_FILE):
+            self.assertFalse(os.path.exists(os.path.join(
+                self.lab.state, record)), record)
+        # A lab stacked again starts with no rule and nothing frozen, and
+        # cell1's database is its own again: a server boots and lists.
         self.lab.stack()
         self.assert_no_chaos_left()
+        self.assertNotIn('nonexistent-chaos', self.manage(
+            'cell_v2', 'list_cells', '--verbose').stdout)
 
     def list_chaos(self):
         result = self.manage('chaos', 'list', '--json')

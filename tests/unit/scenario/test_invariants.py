@@ -10,8 +10,8 @@ TINY = {'vcpus': 1, 'ram': 512, 'disk': 1}
 TINY_ALLOC = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
 
 
-def server(status, host='h1', flavor=TINY, task_state=None):
-    return {'status': status, 'OS-EXT-SRV-ATTR:host': host,
+def server(status, host='h1', flavor=TINY, task_state=None, sid=None):
+    return {'id': sid, 'status': status, 'OS-EXT-SRV-ATTR:host': host,
             'flavor': flavor, 'OS-EXT-STS:task_state': task_state}
 
 
@@ -93,6 +93,18 @@ class TestInvariants(testtools.TestCase):
         results = verdicts(ALL, obs)
         self.assertTrue(results['no_orphans']['passed'])
         self.assertTrue(results['allocations_match_servers']['passed'])
+
+    def test_build_without_host_may_hold_its_claim(self):
+        for allocations in ({'a': dict(TINY_ALLOC), 'b': dict(TINY_ALLOC)},
+                            {'b': dict(TINY_ALLOC)}):
+            obs = observation(servers={'a': server('BUILD', host=None,
+                                                   sid='a'),
+                                       'b': server('ACTIVE', sid='b')},
+                              allocations=allocations)
+            results = verdicts(ALL, obs)
+            self.assertTrue(results['no_orphans']['passed'], results)
+            self.assertTrue(results['allocations_match_servers']['passed'],
+                            results)
 
     def test_deleted_servers_are_gone(self):
         obs = observation(servers={}, allocations={})

@@ -107,3 +107,4 @@ class TestLoad(testtools.TestCase):
         exc = self.assertRaises(loader.ScenarioError, loader.load,
                                 '/nonexistent/s.yaml')
         self.assertIn('/nonexistent/s.yaml', str(exc))
+
