@@ -138,4 +138,4 @@ class BaseRPC:
     def chaos_list(self, context):
         return {'host': self._service.host, 'binary': self._service.binary,
                 'rules': rpc_rules.rules(), 'held': rpc_rules.held(),
-                'faults': service_faults.active()}
+                'faults': service_faults.active(self._service)}

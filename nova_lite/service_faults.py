@@ -57,24 +57,25 @@ def apply(service, fault):
         applied = {'fault': kind, 'host': host, 'seconds': seconds,
                    'rules': rules}
     with _LOCK:
-        _ACTIVE.append(applied)
+        _ACTIVE.append((service, applied))
     LOG.warning('Lab fault applied to %s on %s: %s', service.binary,
                 service.host, applied)
     return applied
 
 
-def active():
-    """The faults applied in this process and not cleared (a partition
+def active(service):
+    """The faults ``service`` applied and did not clear (a partition
     stays listed until cleared, though its rules expire)."""
     with _LOCK:
-        return [dict(f) for f in _ACTIVE]
+        return [dict(f) for s, f in _ACTIVE if s is service]
 
 
 def clear(service):
-    """Undo every fault of this process; how many there were."""
+    """Undo every fault ``service`` applied (in functional tests several
+    services share a process); how many there were."""
     with _LOCK:
-        undone = list(_ACTIVE)
-        del _ACTIVE[:]
+        undone = [f for s, f in _ACTIVE if s is service]
+        _ACTIVE[:] = [(s, f) for s, f in _ACTIVE if s is not service]
     for fault in undone:
         if fault['fault'] == 'heartbeats':
             service.resume_heartbeats()

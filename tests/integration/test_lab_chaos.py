@@ -49,6 +49,13 @@ class TestChaosScenarios(lab_mod.LabTestCase):
         seconds = time.monotonic() - started
         with open(path) as f:
             report = json.load(f)
+        keep = os.environ.get('NOVA_LITE_CHAOS_REPORT_DIR')
+        if keep:
+            # Where a run's reports are kept for a look afterwards.
+            with open(os.path.join(keep, name + '.txt'), 'w') as f:
+                f.write(result.stdout)
+            with open(os.path.join(keep, name + '.json'), 'w') as f:
+                json.dump(report, f, indent=2)
         return result, report, seconds
 
     def _shipped(self):

@@ -65,7 +65,18 @@ class TestServiceFaults(testtools.TestCase):
         self.assertIsNone(self.endpoint.chaos_fault(
             None, {'fault': 'partition', 'host': 'compute1',
                    'seconds': -1}))
-        self.assertEqual([], service_faults.active())
+        self.assertEqual([], service_faults.active(self.service))
+
+    def test_clear_by_another_service_leaves_this_ones_faults(self):
+        # Functional tests run every service in one process.
+        other = FakeService()
+        other.host = 'conductor'
+        self.endpoint.chaos_fault(None, {'fault': 'heartbeats',
+                                         'host': 'compute1'})
+        baserpc.BaseRPC(other).chaos_clear(None)
+        self.assertFalse(self.service.heartbeating)
+        self.endpoint.chaos_clear(None)
+        self.assertTrue(self.service.heartbeating)
 
     def test_control_messages_are_never_matched(self):
         self.assertIn('chaos_fault', rpc_rules.CONTROL_METHODS)
