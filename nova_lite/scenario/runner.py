@@ -76,13 +76,31 @@ class Run:
         self._settle()
         obs = self._observe()
         results = invariants.evaluate(self.scenario['invariants'], obs)
-        undone = self.controls.undo_all()
+        undone = self._bounded(self.controls.undo_all,
+                               self.scenario['settle_timeout'])
+        if undone is None:
+            undone = ['the undoing did not end within %ss'
+                      % self.scenario['settle_timeout']]
+            results.append({'check': 'chaos_undone', 'passed': False,
+                            'detail': undone[0]})
         self.log('chaos undone: %s' % '; '.join(undone))
         obs['cleanup'] = {'undone': undone}
         if self.scenario['cleanup']:
             obs['cleanup'].update(self._cleanup())
             results.append(invariants.cleanup_result(obs['cleanup']))
         return report_mod.build(self.scenario, obs, results)
+
+    @staticmethod
+    def _bounded(func, seconds):
+        """``func()`` in a thread; its result, or None when it did not
+        end within ``seconds`` (a bus that does not answer must not hang
+        the run)."""
+        result = []
+        thread = threading.Thread(target=lambda: result.append(func()),
+                                  daemon=True)
+        thread.start()
+        thread.join(seconds)
+        return result[0] if result else None
 
     def _flavors(self):
         try:

@@ -1,6 +1,7 @@
 """The runner against a fake lab: phases, triggers, bounds and undoing."""
 
 import itertools
+import threading
 
 import fixtures
 import testtools
@@ -187,3 +188,15 @@ class TestRunner(testtools.TestCase):
         self.assertIn("no flavor 'm1.missing'",
                       report['invariants'][0]['detail'])
         self.assertEqual({}, report['requests'])
+
+    def test_undoing_that_never_ends_is_reported(self):
+        run, compute, controls = make_run(HAPPY.replace(
+            'settle_timeout: 2', 'settle_timeout: 0.2'))
+        never = threading.Event()
+        self.addCleanup(never.set)
+        controls.undo_all = lambda: never.wait() and []
+        report = run.execute()
+        self.assertFalse(report['passed'])
+        self.assertIn({'check': 'chaos_undone', 'passed': False,
+                       'detail': 'the undoing did not end within 0.2s'},
+                      report['invariants'])
