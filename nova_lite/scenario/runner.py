@@ -10,6 +10,7 @@ what ran out is reported (the ``run_completed`` invariant), never waited
 for.
 """
 
+import datetime
 import threading
 import time
 
@@ -28,6 +29,15 @@ def _changing(server):
     return server == http.NO_ANSWER or (server is not None and (
         server['status'] in TRANSIENT
         or server.get('OS-EXT-STS:task_state')))
+
+
+def _heartbeated_since(service, since):
+    """Whether the service (os-services) is up and heartbeated after
+    ``since`` (naive UTC, as the API gives ``updated_at``)."""
+    updated = service.get('updated_at')
+    if service['state'] != 'up' or not updated:
+        return False
+    return datetime.datetime.fromisoformat(updated.rstrip('Z')) >= since
 
 
 class Run:
@@ -326,17 +336,20 @@ class Run:
         return getattr(controls, do)(entry['cell'])
 
     def _measure_recovery(self, name):
-        """Seconds until every compute service is up and no server of the
-        run is changing (a deleted one is gone); None when the deadline
-        came first."""
+        """Seconds until every compute service has heartbeated since the
+        action (a restarted or thawed compute is really back, not only
+        not yet seen down) and no server of the run is changing (a deleted
+        one is gone); None when the deadline came first."""
         began = time.monotonic()
+        since = datetime.datetime.now(datetime.timezone.utc).replace(
+            tzinfo=None)
         self.recoveries[name] = None
         while time.monotonic() + POLL < self.deadline:
             services = self.compute.compute_services()
             if services is not None and all(
-                    s['state'] == 'up' for s in services) and not any(
-                    _changing(self.compute.server(sid))
-                    for sid in list(self.servers)):
+                    _heartbeated_since(s, since) for s in services) and \
+                    not any(_changing(self.compute.server(sid))
+                            for sid in list(self.servers)):
                 self.recoveries[name] = round(time.monotonic() - began, 2)
                 return
             time.sleep(POLL)

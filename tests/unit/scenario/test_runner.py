@@ -1,5 +1,6 @@
 """The runner against a fake lab: phases, triggers, bounds and undoing."""
 
+import datetime
 import itertools
 import threading
 
@@ -61,7 +62,9 @@ class FakeCompute:
         return list(self.by_id.values())
 
     def compute_services(self):
-        return [{'state': 'up'}]
+        now = datetime.datetime.now(datetime.timezone.utc)
+        return [{'state': 'up', 'updated_at': now.replace(
+            tzinfo=None).isoformat()}]
 
 
 class FakePlacement:
@@ -200,3 +203,19 @@ class TestRunner(testtools.TestCase):
         self.assertIn({'check': 'chaos_undone', 'passed': False,
                        'detail': 'the undoing did not end within 0.2s'},
                       report['invariants'])
+
+
+class TestHeartbeatedSince(testtools.TestCase):
+
+    def test_seen_up_is_not_enough(self):
+        since = datetime.datetime(2026, 1, 1, 12, 0, 0)
+        self.assertTrue(runner._heartbeated_since(
+            {'state': 'up', 'updated_at': '2026-01-01T12:00:01.000000'},
+            since))
+        self.assertFalse(runner._heartbeated_since(
+            {'state': 'up', 'updated_at': '2026-01-01T11:59:59.000000'},
+            since))
+        self.assertFalse(runner._heartbeated_since(
+            {'state': 'down', 'updated_at': '2026-01-01T12:00:01'}, since))
+        self.assertFalse(runner._heartbeated_since(
+            {'state': 'up', 'updated_at': None}, since))
