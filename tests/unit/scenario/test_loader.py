@@ -1,6 +1,7 @@
 """Scenario files: what is accepted, what is refused and how it is said."""
 
 import os
+import re
 import tempfile
 
 import testtools
@@ -108,3 +109,14 @@ class TestLoad(testtools.TestCase):
                                 '/nonexistent/s.yaml')
         self.assertIn('/nonexistent/s.yaml', str(exc))
 
+
+
+class TestDocExample(testtools.TestCase):
+
+    def test_doc_example_is_the_shipped_scenario(self):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__)))))
+        with open(os.path.join(root, 'doc', 'chaos.md')) as f:
+            example = re.search(r'```yaml\n(.*?)```', f.read(), re.S).group(1)
+        self.assertEqual(loader.load('delete-during-build'),
+                         loader.parse(example))
