@@ -6,6 +6,9 @@ is felt) and must end with every invariant passing; the deliberately
 broken one must report its failure and exit 1 within its own bounds.
 Then the faults are put back in place and taken away again, by ``chaos
 clear`` and by ``unstack.sh``: neither leaves a rule or a fault behind.
+
+With ``NOVA_LITE_CHAOS_REPORT_DIR`` set, each run's output and JSON report
+are kept there.
 """
 
 import json
