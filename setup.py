@@ -32,7 +32,8 @@ setuptools.setup(
                                 'db/*/migrations/versions/*.py',
                                 'placement/db/alembic.ini',
                                 'placement/db/migrations/*.py',
-                                'placement/db/migrations/versions/*.py']},
+                                'placement/db/migrations/versions/*.py',
+                                'scenario/scenarios/*.yaml']},
     install_requires=_requirements('requirements.txt'),
     entry_points={
         'console_scripts': CONSOLE_SCRIPTS,

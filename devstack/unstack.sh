@@ -26,10 +26,18 @@ if [ "${NL_USED_RECORD:-False}" = True ]; then
 else
     nl_say "no $NL_RECORD: using local.conf and the environment"
 fi
+# A cell database a chaos scenario cut for the API gets its real
+# connection back (and every rule, fault and frozen process goes) while
+# the services still run.
+if [ -f "$STATE/chaos-cell-databases.json" ]; then
+    nl_manage chaos clear --state-dir "$STATE" || nl_say "WARNING: chaos clear failed (see $LOGS/manage.log)"
+fi
 # Computes first, then everything else together, Keystone (if any) last.
 nl_stop $(nl_service_names_stop_order | grep '^compute-')
 nl_stop $(nl_service_names_stop_order | grep -vx keystone)
 nl_stop keystone
+# The record of the processes a chaos scenario froze (all stopped now).
+rm -f "$STATE/chaos-frozen.json"
 if [ "$PURGE" = True ]; then
     nl_purge
 fi

@@ -16,11 +16,16 @@ knowing its manager:
   process (:mod:`nova_lite.rpc_rules`), for ``nova-lite-manage chaos`` in
   a running lab. The bus is trusted: whoever can send on it
   can already cast any method to any service.
+* ``chaos_fault(context, fault)`` (cast, usually fanout): a lab fault the
+  service named by ``fault['host']`` applies to itself
+  (:mod:`nova_lite.service_faults`); ``chaos_clear`` undoes them and
+  ``chaos_list`` lists them.
 
 Version history:
 
 * 1.0 - Initial version: ping, report_state.
 * 1.1 - chaos_add, chaos_list, chaos_release, chaos_clear.
+* 1.2 - chaos_fault; chaos_list answers ``faults`` too.
 """
 
 import oslo_messaging as messaging
@@ -28,11 +33,12 @@ from oslo_log import log as logging
 
 from nova_lite import rpc
 from nova_lite import rpc_rules
+from nova_lite import service_faults
 
 LOG = logging.getLogger(__name__)
 
 NAMESPACE = 'baseapi'
-VERSION = '1.1'
+VERSION = '1.2'
 
 
 class BaseAPI:
@@ -76,8 +82,16 @@ class BaseAPI:
         cctxt = self.client.prepare(server=server, fanout=fanout)
         cctxt.cast(context, 'chaos_clear', discard=discard)
 
+    def chaos_fault(self, context, fault, server=None, fanout=True):
+        """Apply the lab fault ``fault`` (``{'fault', 'host', ...}``,
+        :mod:`nova_lite.service_faults`) in the service of that host."""
+        cctxt = self.client.prepare(server=server, fanout=fanout,
+                                    version='1.2')
+        cctxt.cast(context, 'chaos_fault', fault=fault)
+
     def chaos_list(self, context, server, timeout=None):
-        """``{'host', 'binary', 'rules', 'held'}`` of one service."""
+        """``{'host', 'binary', 'rules', 'held', 'faults'}`` of one
+        service (no ``faults`` from a service older than 1.2)."""
         cctxt = self.client.prepare(server=server, timeout=timeout)
         return cctxt.call(context, 'chaos_list')
 
@@ -111,8 +125,17 @@ class BaseRPC:
         return rpc_rules.release(discard=discard, **match)
 
     def chaos_clear(self, context, discard=False):
+        service_faults.clear(self._service)
         return rpc_rules.clear(discard=discard)
+
+    def chaos_fault(self, context, fault):
+        try:
+            return service_faults.apply(self._service, fault)
+        except (TypeError, ValueError) as exc:
+            LOG.warning('Lab fault refused: %s (%s)', exc, fault)
+            return None
 
     def chaos_list(self, context):
         return {'host': self._service.host, 'binary': self._service.binary,
-                'rules': rpc_rules.rules(), 'held': rpc_rules.held()}
+                'rules': rpc_rules.rules(), 'held': rpc_rules.held(),
+                'faults': service_faults.active(self._service)}

@@ -92,7 +92,7 @@ ACTIONS = ('hold', 'delay', 'drop', 'duplicate', 'fail')
 # (nova_lite.baserpc): never matched, so a rule cannot keep
 # ``nova-lite-manage chaos clear`` from reaching a service.
 CONTROL_METHODS = frozenset(('chaos_add', 'chaos_list', 'chaos_clear',
-                             'chaos_release'))
+                             'chaos_release', 'chaos_fault'))
 POINTS = ('send', 'dispatch')
 ERRORS = ('timeout', 'remote')
 

@@ -332,6 +332,13 @@ class Service(os_service.ServiceBase):
         with self._record_lock:
             self._heartbeats_stopped = True
 
+    def resume_heartbeats(self):
+        """Heartbeat again after :meth:`stop_heartbeats` (a lab fault
+        cleared), at once."""
+        with self._record_lock:
+            self._heartbeats_stopped = False
+        self.report_state()
+
     def _note_record_failure(self, exc):
         if self._record_ok:
             LOG.warning('%s on %s cannot update its service record: %s',

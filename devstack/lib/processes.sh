@@ -27,6 +27,8 @@ nl_check_alive() {
 
 # nl_stop NAME...: TERM every named process (and its process group), wait
 # for all of them together, KILL what is left after NL_STOP_TIMEOUT seconds.
+# A process a chaos scenario froze (SIGSTOP) is continued first, so that
+# it takes the TERM as any other.
 nl_stop() {
     local timeout=${NL_STOP_TIMEOUT:-30} name pid
     local -A pids=()
@@ -34,6 +36,7 @@ nl_stop() {
         [ -f "$PIDS/$name.pid" ] || continue
         pid=$(cat "$PIDS/$name.pid")
         if kill -0 "$pid" 2>/dev/null; then
+            kill -CONT -- "-$pid" 2>/dev/null || kill -CONT "$pid" 2>/dev/null
             kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
             pids[$name]=$pid
         else

@@ -18,7 +18,10 @@ The operator's tool for the databases, with nova-manage's sub-commands::
     chaos add ACTION [--at send|dispatch] [--bus B] [--topic T] [--server H]
               [--method M] [--instance UUID] [--count N] [--window S]
               [--seconds S] [--error timeout|remote] | list [--json] |
-          release [--method M] [--server H] [--instance U] | clear
+          release [--method M] [--server H] [--instance U] |
+          fault heartbeats|partition --host H [--seconds S] |
+          cell-down|cell-up CELL | clear | run FILE [--report F.json]
+          (doc/chaos.md)
 
 oslo.config reads ``--config-file``/``--config-dir``; everything else goes
 to argparse. Every command can run twice: the second run changes nothing

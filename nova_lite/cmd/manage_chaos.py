@@ -1,4 +1,4 @@
-"""nova-lite-manage chaos add | list | clear: RPC rules in a running lab.
+"""nova-lite-manage chaos add | list | release | clear | run: chaos in a lab.
 
 The rules of :mod:`nova_lite.rpc_rules` live in each process. This command
 sends them over the bus to every service (the base API's ``chaos_*``
@@ -9,7 +9,10 @@ functional test::
     nova-lite-manage chaos list [--json] [--timeout S]
     nova-lite-manage chaos release [--method M] [--server H] [--instance U]
                                    [--discard]
-    nova-lite-manage chaos clear [--discard]
+    nova-lite-manage chaos fault heartbeats|partition --host H [--seconds S]
+    nova-lite-manage chaos cell-down|cell-up CELL [--state-dir DIR]
+    nova-lite-manage chaos clear [--discard] [--state-dir DIR]
+    nova-lite-manage chaos run FILE  (nova_lite.cmd.manage_chaos_run)
 
 Run it with the lab's API-level configuration (``[DEFAULT]
 transport_url`` is the API bus, ``[api_database] connection`` names the
@@ -22,14 +25,29 @@ rule; its messages can be matched where they are dispatched
 (``--at dispatch``). Rules live in memory: a restarted service, and so
 ``unstack.sh``, leaves none behind.
 
+``fault`` sends a lab fault the service of one host applies to itself
+(:mod:`nova_lite.service_faults`: its heartbeats stopped, or its host
+partitioned from the bus for S seconds); ``list`` shows them and
+``clear`` undoes them with the rules.
+
+``cell-down CELL`` takes a cell down as a lab user sees it: its database
+cut for the API (:mod:`nova_lite.scenario.cell_databases`) and its
+conductor and computes frozen (:mod:`nova_lite.scenario.processes`);
+``cell-up CELL`` brings it back. Both are recorded in the lab's state
+directory: ``list`` names them and ``clear`` (and ``unstack.sh``) undoes
+them too.
+
 ``--bus`` matches a bus by its RabbitMQ virtual host ('' for the default
 one), as the services know it.
 """
+
+import sys
 
 import oslo_messaging as messaging
 from oslo_serialization import jsonutils
 
 from nova_lite import baserpc
+from nova_lite.cmd import manage_chaos_run
 from nova_lite.cmd import manage_common as common
 from nova_lite.cmd.manage_common import CommandError
 from nova_lite import conf as nl_conf
@@ -37,6 +55,10 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
 from nova_lite import rpc
 from nova_lite import rpc_rules
+from nova_lite.scenario import cell_databases
+from nova_lite.scenario import controls as controls_mod
+from nova_lite.scenario import processes
+from nova_lite import service_faults
 
 CONF = nl_conf.CONF
 
@@ -97,12 +119,59 @@ def release(args):
     return 0
 
 
+def fault(args):
+    applied = {'fault': args.fault, 'host': args.host}
+    if args.seconds is not None:
+        applied['seconds'] = args.seconds
+    buses = _fanout(lambda api, ctxt: api.chaos_fault(ctxt, applied))
+    print('Fault %s sent to the services of bus(es) %s.'
+          % (jsonutils.dumps(applied, sort_keys=True), ', '.join(buses)))
+    return 0
+
+
+def _controls(args):
+    state = manage_chaos_run.state_dir(args)
+    if state is None:
+        raise CommandError('no lab state directory: give --state-dir',
+                           code=2)
+    return controls_mod.LabControls(processes.Processes(state), _fanout,
+                                    common.admin_context)
+
+
+def cell_down(args):
+    print(_controls(args).freeze_cell(args.cell))
+    return 0
+
+
+def cell_up(args):
+    print(_controls(args).thaw_cell(args.cell))
+    return 0
+
+
 def clear(args):
     buses = _fanout(lambda api, ctxt: api.chaos_clear(
         ctxt, discard=args.discard))
     print('Rules cleared (held messages %s) on bus(es) %s.'
           % ('discarded' if args.discard else 'released', ', '.join(buses)))
+    state = manage_chaos_run.state_dir(args)
+    if state is not None:
+        restored = cell_databases.restore(common.admin_context(), state)
+        thawed = processes.Processes(state).thaw()
+        print('Cell databases given back: %s. Frozen processes thawed: %s.'
+              % (', '.join(restored) or 'none', ', '.join(thawed) or 'none'))
     return 0
+
+
+def _lab_faults(args):
+    """``[{'fault', ...}]``: the processes frozen and the cell databases
+    cut in the lab (recorded in its state directory)."""
+    state = manage_chaos_run.state_dir(args)
+    if state is None:
+        return []
+    return ([{'fault': 'frozen', 'process': name}
+             for name in processes.Processes(state).frozen()] +
+            [{'fault': 'cell_database_cut', 'cell': name}
+             for name in sorted(cell_databases.cut_cells(state))])
 
 
 def _services(ctxt):
@@ -111,8 +180,13 @@ def _services(ctxt):
     for cell in api_db.cell_mapping_get_all(ctxt):
         if cell.uuid == common.CELL0_UUID:
             continue
-        for row in cell_db.service_get_all(common.cell_context(cell)):
-            found.append((cell, row))
+        try:
+            rows = cell_db.service_get_all(common.cell_context(cell))
+        except Exception as exc:  # noqa: BLE001 - a cell down is listed
+            print('Cell %s: its database does not answer (%s)'
+                  % (cell.name, common.first_line(exc)), file=sys.stderr)
+            continue
+        found.extend((cell, row) for row in rows)
     return found
 
 
@@ -141,23 +215,32 @@ def list_rules(args):
         answer = _ask(ctxt, list(dict.fromkeys(buses)), row.topic, row.host,
                       args.timeout)
         answers.append((cell.name, row, answer))
+    lab_faults = _lab_faults(args)
     if args.json:
         print(jsonutils.dumps([
             {'cell': name, 'host': row.host, 'binary': row.binary,
              'answered': answer is not None,
              'rules': (answer or {}).get('rules', []),
-             'held': (answer or {}).get('held', [])}
-            for name, row, answer in answers], indent=2, sort_keys=True))
+             'held': (answer or {}).get('held', []),
+             'faults': (answer or {}).get('faults', [])}
+            for name, row, answer in answers] + lab_faults,
+            indent=2, sort_keys=True))
         return 0
     rows = []
     for name, row, answer in answers:
         if answer is None:
-            rows.append((name, row.host, row.binary, 'no answer', '-'))
+            rows.append((name, row.host, row.binary, 'no answer', '-',
+                         '-'))
             continue
         rules = '; '.join(_describe(r) for r in answer['rules']) or '-'
+        faults = ', '.join(f['fault'] for f in answer.get('faults', []))
         rows.append((name, row.host, row.binary, rules,
-                     len(answer['held'])))
-    common.print_table(('Cell', 'Host', 'Binary', 'Rules', 'Held'), rows)
+                     len(answer['held']), faults or '-'))
+    common.print_table(('Cell', 'Host', 'Binary', 'Rules', 'Held',
+                        'Faults'), rows)
+    for lab_fault in lab_faults:
+        print('Lab fault: %s %s' % (lab_fault['fault'], lab_fault.get(
+            'process', lab_fault.get('cell'))))
     return 0
 
 
@@ -171,7 +254,8 @@ def _describe(rule):
 
 def build_parser(categories):
     chaos = categories.add_parser(
-        'chaos', help='RPC rules in the running services (doc/chaos.md)')
+        'chaos', help='RPC rules, lab faults and scenarios in a running '
+        'lab (doc/chaos.md)')
     acts = chaos.add_subparsers(dest='action', required=True,
                                 metavar='ACTION', parser_class=common.Parser)
     add_p = acts.add_parser('add', help='add a rule in every service')
@@ -191,6 +275,8 @@ def build_parser(categories):
     list_p.add_argument('--json', action='store_true')
     list_p.add_argument('--timeout', type=int, default=5,
                         help='seconds to wait for each service')
+    list_p.add_argument('--state-dir', help="the lab's state directory "
+                        '(its frozen processes)')
     list_p.set_defaults(func=list_rules)
     release_p = acts.add_parser('release', help='let held messages go')
     for name in ('topic', 'server', 'method', 'instance'):
@@ -199,8 +285,29 @@ def build_parser(categories):
     release_p.add_argument('--discard', action='store_true',
                            help='drop them instead')
     release_p.set_defaults(func=release)
+    fault_p = acts.add_parser('fault', help='a lab fault in the service '
+                              'of one host')
+    fault_p.add_argument('fault', choices=service_faults.FAULTS,
+                         metavar='FAULT',
+                         help='|'.join(service_faults.FAULTS))
+    fault_p.add_argument('--host', required=True,
+                         help='the host of the service')
+    fault_p.add_argument('--seconds', type=float,
+                         help='partition: how long (default 30)')
+    fault_p.set_defaults(func=fault)
+    for name, func, what in (
+            ('cell-down', cell_down, "cut the cell's database for the "
+             'API and freeze its conductor and computes'),
+            ('cell-up', cell_up, 'undo cell-down')):
+        cell_p = acts.add_parser(name, help=what)
+        cell_p.add_argument('cell', metavar='CELL', help="the cell's name")
+        cell_p.add_argument('--state-dir', help="the lab's state directory")
+        cell_p.set_defaults(func=func)
     clear_p = acts.add_parser('clear', help='remove every rule everywhere')
     clear_p.add_argument('--discard', action='store_true',
                          help='drop the held messages instead of '
                          'releasing them')
+    clear_p.add_argument('--state-dir', help="the lab's state directory "
+                         '(its frozen processes are thawed)')
     clear_p.set_defaults(func=clear)
+    manage_chaos_run.add_parser(acts, _fanout)

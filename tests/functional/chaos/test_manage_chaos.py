@@ -88,3 +88,23 @@ class ManageChaosTestCase(testtools.TestCase):
                                self.manage, 'chaos', 'add', 'drop',
                                '--count', '0')
         self.assertEqual([], rpc_rules.rules())
+
+    def test_fault_heartbeats_listed_and_cleared(self):
+        service = self.cloud.computes['host1']
+        code, out = self.manage('chaos', 'fault', 'heartbeats', '--host',
+                                'host1')
+        self.assertEqual(0, code)
+        deadline = time.monotonic() + 10
+        while not service._heartbeats_stopped:
+            self.assertLess(time.monotonic(), deadline, 'heartbeats go on')
+            time.sleep(0.02)
+        code, out = self.manage('chaos', 'list', '--json', '--timeout', '1')
+        self.assertIn('"fault": "heartbeats"', out)
+        code, out = self.manage('chaos', 'clear')
+        self.assertEqual(0, code)
+        deadline = time.monotonic() + 10
+        while service._heartbeats_stopped:
+            self.assertLess(time.monotonic(), deadline, 'still stopped')
+            time.sleep(0.02)
+        code, out = self.manage('chaos', 'list', '--json', '--timeout', '1')
+        self.assertNotIn('"fault": "heartbeats"', out)

@@ -1,0 +1,82 @@
+"""Lab faults a service applies to itself, through its base RPC endpoint."""
+
+import testtools
+
+from nova_lite import baserpc
+from nova_lite import rpc_rules
+from nova_lite import service_faults
+
+
+class FakeService:
+    host = 'compute1'
+    binary = 'nova-lite-compute'
+
+    def __init__(self):
+        self.heartbeating = True
+
+    def stop_heartbeats(self):
+        self.heartbeating = False
+
+    def resume_heartbeats(self):
+        self.heartbeating = True
+
+
+class TestServiceFaults(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.service = FakeService()
+        self.endpoint = baserpc.BaseRPC(self.service)
+        self.addCleanup(service_faults.clear, self.service)
+        self.addCleanup(rpc_rules.clear)
+
+    def test_fault_for_another_host_is_ignored(self):
+        self.assertIsNone(self.endpoint.chaos_fault(
+            None, {'fault': 'heartbeats', 'host': 'compute2'}))
+        self.assertTrue(self.service.heartbeating)
+        self.assertEqual([], self.endpoint.chaos_list(None)['faults'])
+
+    def test_heartbeats_stopped_listed_and_cleared(self):
+        self.endpoint.chaos_fault(None, {'fault': 'heartbeats',
+                                         'host': 'compute1'})
+        self.assertFalse(self.service.heartbeating)
+        self.assertEqual([{'fault': 'heartbeats', 'host': 'compute1'}],
+                         self.endpoint.chaos_list(None)['faults'])
+        self.endpoint.chaos_clear(None)
+        self.assertTrue(self.service.heartbeating)
+        self.assertEqual([], self.endpoint.chaos_list(None)['faults'])
+
+    def test_partition_is_two_local_rules_until_cleared(self):
+        applied = self.endpoint.chaos_fault(
+            None, {'fault': 'partition', 'host': 'compute1',
+                   'seconds': 60})
+        rules = {r['id']: r for r in rpc_rules.rules()}
+        self.assertEqual(sorted(applied['rules']), sorted(rules))
+        self.assertEqual({('fail', 'send'), ('delay', 'dispatch')},
+                         {(r['action'], r['at']) for r in rules.values()})
+        self.assertEqual({60}, {r['window'] for r in rules.values()})
+        self.endpoint.chaos_clear(None)
+        self.assertEqual([], rpc_rules.rules())
+        self.assertEqual([], self.endpoint.chaos_list(None)['faults'])
+
+    def test_unknown_fault_is_refused_not_raised(self):
+        self.assertIsNone(self.endpoint.chaos_fault(
+            None, {'fault': 'meteor', 'host': 'compute1'}))
+        self.assertIsNone(self.endpoint.chaos_fault(
+            None, {'fault': 'partition', 'host': 'compute1',
+                   'seconds': -1}))
+        self.assertEqual([], service_faults.active(self.service))
+
+    def test_clear_by_another_service_leaves_this_ones_faults(self):
+        # Functional tests run every service in one process.
+        other = FakeService()
+        other.host = 'conductor'
+        self.endpoint.chaos_fault(None, {'fault': 'heartbeats',
+                                         'host': 'compute1'})
+        baserpc.BaseRPC(other).chaos_clear(None)
+        self.assertFalse(self.service.heartbeating)
+        self.endpoint.chaos_clear(None)
+        self.assertTrue(self.service.heartbeating)
+
+    def test_control_messages_are_never_matched(self):
+        self.assertIn('chaos_fault', rpc_rules.CONTROL_METHODS)
