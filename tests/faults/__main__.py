@@ -228,7 +228,7 @@ def main(argv=None):
                     'python': platform.python_version()},
         'faults': {r['fault']: {k: r.get(k) for k in (
             'passed', 'stuck', 'lost', 'orphans', 'servers',
-            'error_with_guest', 'down_s', 'recovery_s',
+            'error_with_guest', 'down_s', 'recovery_s', 'retries',
             'failures', 'wall_s')} for r in results},
     }
     with open(os.path.join(RESULTS_DIR, 'summary.json'), 'w') as f:

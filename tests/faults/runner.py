@@ -12,6 +12,7 @@ settle, the invariants, a new burst, clean up.
 
 import collections
 import os
+import re
 import shutil
 import time
 import traceback
@@ -93,6 +94,37 @@ def computes_up(lab, limit_s=90):
             return round(time.monotonic() - started, 1)
         time.sleep(1)
     return None
+
+
+# The warning of a retried database transaction (nova_lite.db.session:
+# the first attempt, then every tenth) and of a retried conductor call
+# of a build (nova_lite.compute.conductor_retry).
+_RETRY_LINE = re.compile(r' failed \((.*)\); retry(?:ing for| \d+ in) ')
+_ERROR_CODE = re.compile(r'\((\d{4}),')
+_ERROR_NAME = re.compile(r'\b(DB\w+|MessagingTimeout|\w+Error)\b')
+
+
+def retries(lab):
+    """Counter of the retry warnings in ``lab``'s logs, by what failed:
+    a MySQL error code (1213 deadlock, 2013 lost connection, ...) or the
+    error's class name."""
+    found = collections.Counter()
+    for _, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as log:
+            for line in log:
+                match = _RETRY_LINE.search(line)
+                if not match:
+                    continue
+                error = match.group(1)
+                code = _ERROR_CODE.search(error)
+                name = _ERROR_NAME.search(error)
+                if code:
+                    found[code.group(1)] += 1
+                elif 'Timed out waiting for a reply' in error:
+                    found['MessagingTimeout'] += 1
+                else:
+                    found[name.group(1) if name else 'other'] += 1
+    return found
 
 
 def new_burst(lab, count):
@@ -202,6 +234,7 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
             result['stack_s'] = round(lab.stack_seconds, 1)
             lab.set_member_quota()
         served_500_before = lab_mod.served_500(lab)
+        retries_before = retries(lab)
         burst = faultlab.Burst(lab, fault.name, args.burst).start()
         burst.wait_answered(fault.inject_at)
         _say('%s: %d POSTs answered, injecting: %s'
@@ -223,6 +256,8 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
         result['new_burst'] = new_burst(lab, args.new_burst)
         result['served_500'] = lab_mod.new_lines(
             lab_mod.served_500(lab), served_500_before)
+        # Reported, not judged: what the fault made the lab retry.
+        result['retries'] = dict(retries(lab) - retries_before)
     except Exception:
         result['error'] = traceback.format_exc()
     result['failures'] = failures(result)
@@ -237,10 +272,10 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
     if kept is None and not args.keep:
         destroy(lab, result)
     result['wall_s'] = round(time.monotonic() - started, 1)
-    _say('%s: %s (%.0fs)' % (fault.name,
-                              'PASS' if result['passed'] else
-                              'FAIL: ' + '; '.join(result['failures']),
-                              result['wall_s']))
+    _say('%s: %s (%.0fs; retries %s)' % (
+        fault.name, 'PASS' if result['passed'] else
+        'FAIL: ' + '; '.join(result['failures']), result['wall_s'],
+        result.get('retries', '-')))
     return result, kept
 
 
