@@ -98,10 +98,13 @@ def computes_up(lab, limit_s=90):
 
 # The warning of a retried database transaction (nova_lite.db.session:
 # the first attempt, then every tenth) and of a retried conductor call
-# of a build (nova_lite.compute.conductor_retry).
-_RETRY_LINE = re.compile(r' failed \((.*)\); retry(?:ing for| \d+ in) ')
+# of a build (nova_lite.compute.conductor_retry); the error's text may
+# span lines (SQLAlchemy adds the statement), not the next log record.
+_RETRY_WARNING = re.compile(
+    r' failed \(((?:(?!\n\d{4}-\d\d-\d\d ).){0,4000}?)\); '
+    r'retry(?:ing for| \d+ in) ', re.S)
 _ERROR_CODE = re.compile(r'\((\d{4}),')
-_ERROR_NAME = re.compile(r'\b(DB\w+|MessagingTimeout|\w+Error)\b')
+_ERROR_NAME = re.compile(r'\b(DB\w+|\w+Error)\b')
 
 
 def retries(lab):
@@ -111,19 +114,17 @@ def retries(lab):
     found = collections.Counter()
     for _, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
         with open(path, errors='replace') as log:
-            for line in log:
-                match = _RETRY_LINE.search(line)
-                if not match:
-                    continue
-                error = match.group(1)
-                code = _ERROR_CODE.search(error)
-                name = _ERROR_NAME.search(error)
-                if code:
-                    found[code.group(1)] += 1
-                elif 'Timed out waiting for a reply' in error:
-                    found['MessagingTimeout'] += 1
-                else:
-                    found[name.group(1) if name else 'other'] += 1
+            text = log.read()
+        for match in _RETRY_WARNING.finditer(text):
+            error = match.group(1)
+            code = _ERROR_CODE.search(error)
+            name = _ERROR_NAME.search(error)
+            if code:
+                found[code.group(1)] += 1
+            elif 'Timed out waiting for a reply' in error:
+                found['MessagingTimeout'] += 1
+            else:
+                found[name.group(1) if name else 'other'] += 1
     return found
 
 
