@@ -167,8 +167,8 @@ class Proxy:
     """One listening port relaying each connection to the first synced
     node (see the module's text); :attr:`log` lists the switches."""
 
-    def __init__(self, nodes, port):
-        self.nodes, self.port = nodes, port
+    def __init__(self, nodes, port, interval=CHECK_INTERVAL):
+        self.nodes, self.port, self.interval = nodes, port, interval
         self.healthy = []
         self.log = []
         self._conns = {}          # node index -> set of socket pairs
@@ -207,7 +207,7 @@ class Proxy:
                 _close(sock)
 
     def _watch(self):
-        while not self._stop.wait(CHECK_INTERVAL):
+        while not self._stop.wait(self.interval):
             try:
                 self.check()
             except Exception:  # noqa: BLE001 - keep watching
