@@ -268,6 +268,7 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
         dest = os.path.join(results_dir, 'logs', fault.name)
         _keep_logs(lab, dest, result)
         _keep_broker_state(rabbit, dest)
+        _keep_database_logs(mysql, dest)
     elif clean_up(lab):
         kept = lab
     if kept is None and not args.keep:
@@ -339,6 +340,16 @@ def _keep_broker_state(rabbit, dest):
     if os.path.isdir(logs):
         shutil.copytree(logs, os.path.join(dest, 'rabbitmq'),
                         dirs_exist_ok=True)
+
+
+def _keep_database_logs(mysql, dest):
+    """The error logs of the Galera cluster's nodes (when the fault's
+    databases were on it) into ``dest``/galera<i>.log."""
+    for node in getattr(mysql, 'nodes', ()):
+        if os.path.exists(node.log):
+            os.makedirs(dest, exist_ok=True)
+            shutil.copy(node.log, os.path.join(dest, 'galera%d.log'
+                                               % node.index))
 
 
 def _keep_logs(lab, dest, result):
