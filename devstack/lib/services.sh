@@ -97,14 +97,20 @@ nl_install_service_packages() {
     # The RabbitMQ and MariaDB packages, installed when their binaries are
     # missing; nothing is started. The fault suite and the big fuzz run
     # (tests/faults, tests/fuzz) run private servers from these binaries
-    # on their own ports and data directories.
+    # on their own ports and data directories. With the argument "galera":
+    # also MariaDB's Galera provider (galera-4) and rsync (its state
+    # transfers), for the fault suite's private Galera cluster.
     local missing=""
     [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || missing="rabbitmq-server"
     if [ ! -x /usr/sbin/mariadbd ] && [ ! -x /usr/sbin/mysqld ]; then
         missing="$missing mariadb-server"
     fi
+    if [ "${1:-}" = "galera" ]; then
+        [ -e /usr/lib/galera/libgalera_smm.so ] || missing="$missing galera-4"
+        command -v rsync >/dev/null 2>&1 || missing="$missing rsync"
+    fi
     if [ -z "$missing" ]; then
-        nl_say "RabbitMQ and MariaDB binaries are installed"
+        nl_say "RabbitMQ and MariaDB binaries are installed${1:+ (and galera-4, rsync)}"
         return 0
     fi
     if [ "${INSTALL_SERVICES:-auto}" = "False" ] || ! nl_can_install; then

@@ -470,6 +470,9 @@ def _start_build(cctxt, instance_uuid, values, expected_task_state,
                           instance_uuid, event, host=host, read_back=False)
     except (exception.InstanceNotFound, exception.UnexpectedTaskStateError,
             exception.UnexpectedVMStateError):
+        written = _written_earlier(cctxt, instance_uuid, values)
+        if written is not None:
+            return written
         # The write was refused (and rolled back): the event still starts
         # (best effort, as _record_event makes it).
         _record_event(objects.InstanceActionEvent.event_start, cctxt,
@@ -482,10 +485,40 @@ def _start_build(cctxt, instance_uuid, values, expected_task_state,
 def _finish_build(cctxt, instance_uuid, values, expected_task_state, event):
     instance = objects.Instance(cctxt, uuid=instance_uuid)
     _set_changes(instance, values)
-    with db_transaction.cell_writing(cctxt):
-        instance.save(expected_task_state=expected_task_state)
-        _record_event(objects.InstanceActionEvent.event_finish, cctxt,
-                      instance_uuid, event, read_back=False)
+    try:
+        with db_transaction.cell_writing(cctxt):
+            instance.save(expected_task_state=expected_task_state)
+            _record_event(objects.InstanceActionEvent.event_finish, cctxt,
+                          instance_uuid, event, read_back=False)
+    except exception.UnexpectedTaskStateError:
+        if _written_earlier(cctxt, instance_uuid, values) is None:
+            raise
+
+
+# The columns that tell one step of a build from another.
+_STATE_FIELDS = ('vm_state', 'task_state', 'host', 'node')
+
+
+def _written_earlier(cctxt, instance_uuid, values):
+    """The instance, when a guarded build write was refused in an attempt
+    after a lost connection (``db_transaction.after_lost_connection``)
+    and the row already holds what ``values`` sets of its state (vm and
+    task state, host, node): the earlier attempt's COMMIT went through
+    and only its answer was lost (a Galera node or the proxy in front
+    going away), so the build goes on instead of failing a write that was
+    made. None otherwise (the refusal stands)."""
+    given = [name for name in _STATE_FIELDS if name in values]
+    if not given or not db_transaction.after_lost_connection():
+        return None
+    try:
+        stored = objects.Instance.get_by_uuid(cctxt, instance_uuid)
+    except exception.InstanceNotFound:
+        return None
+    if any(getattr(stored, name) != values[name] for name in given):
+        return None
+    LOG.info('Build write of instance %s was made by an attempt whose '
+             'connection was lost after its COMMIT', instance_uuid)
+    return stored
 
 
 def _write_node_usage(cctxt, node):

@@ -403,13 +403,25 @@ def retry_on_transient(func=None, max_retries=None):
 FIRST_RETRY_INTERVAL = 0.05
 
 
+def after_lost_connection():
+    """True inside a retried function's attempt that follows one which
+    lost its database connection: that attempt's COMMIT may have gone
+    through, its answer lost (a Galera node, a proxy or a VIP going away
+    during the COMMIT). A writer whose rows then already exist (a
+    duplicate key) or whose guarded UPDATE finds its own result checks
+    for what the earlier attempt stored instead of failing the work."""
+    return getattr(_RETRYING, 'lost_connection', False)
+
+
 def _run_with_retries(fn, args, kwargs, max_retries):
     timeout, max_interval = _retry_budget()
     deadline = time.monotonic() + timeout
     interval = FIRST_RETRY_INTERVAL
     attempt = 0
+    lost_connection = False
     while True:
         _RETRYING.depth = getattr(_RETRYING, 'depth', 0) + 1
+        _RETRYING.lost_connection = lost_connection
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
@@ -418,6 +430,10 @@ def _run_with_retries(fn, args, kwargs, max_retries):
             if (not _is_transient(exc) or left <= 0 or
                     (max_retries is not None and attempt > max_retries)):
                 raise
+            # Once lost, a connection's COMMIT stays in doubt for every
+            # later attempt (a deadlock after it proves nothing).
+            lost_connection = (lost_connection or
+                               isinstance(exc, db_exc.DBConnectionError))
             if attempt == 1 or attempt % 10 == 0:
                 LOG.warning('%s failed (%s); retrying for %.0f s more',
                             fn.__name__, exc, left)
@@ -425,3 +441,4 @@ def _run_with_retries(fn, args, kwargs, max_retries):
             interval = min(interval * 2, max_interval)
         finally:
             _RETRYING.depth -= 1
+            _RETRYING.lost_connection = False

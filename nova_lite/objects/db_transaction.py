@@ -14,6 +14,9 @@ from nova_lite.db import session
 # Retry a whole function (a transaction) on a transient database error;
 # a call already inside a transaction is not retried on its own.
 retry_on_transient = session.retry_on_transient
+# True in a retried attempt whose predecessor lost its connection (its
+# COMMIT may have gone through).
+after_lost_connection = session.after_lost_connection
 
 
 def api_reading(context):

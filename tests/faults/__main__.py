@@ -1,7 +1,9 @@
 """Fault suite: ``python -m tests.faults [FAULT ...] [options]``.
 
 Starts a private RabbitMQ node and a private MariaDB (ports from
-``--port-base``, data in a temporary directory), then for each fault a
+``--port-base``, data in a temporary directory; for the Galera fault also
+a private 3-node Galera cluster behind a proxy, tests/faults/galera.py),
+then for each fault a
 lab on them (devstack/stack.sh: 1 cell, 1 compute, 5 fake nodes, slow
 spawns, short timeouts; a fresh one after a failed fault), a burst of
 creates, the fault, its repair and the invariants (faultlab). Prints
@@ -11,9 +13,10 @@ a table, writes ``fault-results/<fault>.json`` and
 ``.ci-results/faults.subunit`` (``tests.faults.<fault>``: CI's summary
 line counts them). Exit status 1 when a fault failed.
 
-The RabbitMQ and MariaDB binaries are installed when missing and this
-process may (root with apt-get, ``INSTALL_SERVICES`` not False); without
-them every fault is skipped, or fails with NOVA_LITE_REQUIRE_SERVICES=1
+The RabbitMQ and MariaDB binaries (and Galera's provider and rsync when
+the Galera fault runs) are installed when missing and this process may
+(root with apt-get, ``INSTALL_SERVICES`` not False); without them every
+fault is skipped, or fails with NOVA_LITE_REQUIRE_SERVICES=1
 (CI).
 """
 
@@ -28,6 +31,7 @@ import tempfile
 import time
 
 from tests.faults import faultlab
+from tests.faults import galera
 from tests.faults import runner
 from tests.faults import scenarios
 from tests.faults import services
@@ -119,14 +123,18 @@ def _ensure_running(rabbit, mysql):
     """A previous fault's repair may have failed: start what is down."""
     if not services.port_open(rabbit.port):
         rabbit.start()
-    if not services.port_open(mysql.port):
+    if isinstance(mysql, galera.GaleraCluster):
+        mysql.start()
+    elif not services.port_open(mysql.port):
         mysql.stop()
         mysql.start()
 
 
-def _busy_ports(base):
-    return [p for p in (base + 10, base + 11, base + 12, base + 20)
-            if services.port_open(p)]
+def _busy_ports(base, with_galera):
+    ports = [base + 10, base + 11, base + 12, base + 20]
+    if with_galera:
+        ports += galera.GaleraCluster.ports(base)
+    return [p for p in ports if services.port_open(p)]
 
 
 def main(argv=None):
@@ -138,18 +146,20 @@ def main(argv=None):
     faults = ([scenarios.BY_NAME[n] for n in args.faults] or
               scenarios.FAULTS)
     report = suite_results.Results('faults')
-    missing = services.ensure_binaries()
+    with_galera = any(f.database == 'galera' for f in faults)
+    missing = services.ensure_binaries(galera=with_galera)
     if missing:
         required = os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1'
         reason = ('this machine has no %s (install rabbitmq-server and '
-                  'mariadb-server)' % missing)
+                  'mariadb-server%s)' % (missing, ', galera-4 and rsync'
+                                         if with_galera else ''))
         print('%s fault suite: %s' % ('FAIL' if required else 'SKIP',
                                        reason))
         for fault in faults:
             report.add(fault.name, 'fail' if required else 'skip', reason)
         report.write()
         return 1 if required else 0
-    busy = _busy_ports(args.port_base)
+    busy = _busy_ports(args.port_base, with_galera)
     if busy:
         reason = ('ports %s of the suite\'s range are in use (set '
                   'NOVA_LITE_FAULTS_PORT_BASE)' % busy)
@@ -162,6 +172,9 @@ def main(argv=None):
     root = tempfile.mkdtemp(prefix='nova-lite-faults-')
     rabbit = services.PrivateRabbit(root, args.port_base + 10)
     mysql = services.PrivateMariaDB(root, args.port_base + 20)
+    databases = {'mariadb': mysql}
+    if with_galera:
+        databases['galera'] = galera.GaleraCluster(root, args.port_base)
     shim = rabbit.write_ctl_shim(os.path.join(root, 'bin'))
     # SIGTERM (CI's timeout) tears down like ^C.
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
@@ -174,13 +187,33 @@ def main(argv=None):
         rabbit.start()
         mysql.start()
         for index, fault in enumerate(faults):
-            _ensure_running(rabbit, mysql)
+            database = databases[fault.database]
+            if lab is not None and lab.database_server is not database:
+                # A fault on the other database server: a lab of its own.
+                runner.destroy(lab)
+                lab = None
+            if fault.database == 'galera' and not database.nodes[0].proc:
+                runner._say('3-node Galera cluster on %s, proxy on %d'
+                            % ([n.port for n in database.nodes],
+                               database.port))
+            try:
+                _ensure_running(rabbit, database)
+            except services.ServiceError as e:
+                if fault.database != 'galera':
+                    raise
+                # The Galera cluster did not form: this fault fails, the
+                # others still run.
+                runner._say('%s: FAIL: %s' % (fault.name, e))
+                results.append({'fault': fault.name, 'passed': False,
+                                'failures': [str(e)], 'wall_s': 0})
+                report.check(fault.name, False, str(e))
+                continue
             if lab is None:
                 lab = faultlab.FaultLab(
-                    rabbit, mysql, shim, args.port_base + 40 + 2 * index,
+                    rabbit, database, shim, args.port_base + 40 + 2 * index,
                     args.options, cells=args.cells, nodes=args.nodes)
-            result, lab = runner.run_fault(fault, rabbit, mysql, lab, args,
-                                           RESULTS_DIR)
+            result, lab = runner.run_fault(fault, rabbit, database, lab,
+                                           args, RESULTS_DIR)
             results.append(result)
             report.check(fault.name, result['passed'], _reason(result))
             with open(os.path.join(RESULTS_DIR, fault.name + '.json'),
@@ -195,7 +228,8 @@ def main(argv=None):
             runner.destroy(lab)
         wall = time.monotonic() - started
         rabbit.destroy()
-        mysql.destroy()
+        for database in databases.values():
+            database.destroy()
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
     summary = {
@@ -206,7 +240,7 @@ def main(argv=None):
                     'python': platform.python_version()},
         'faults': {r['fault']: {k: r.get(k) for k in (
             'passed', 'stuck', 'lost', 'orphans', 'servers',
-            'error_with_guest', 'down_s', 'recovery_s',
+            'error_with_guest', 'down_s', 'recovery_s', 'retries',
             'failures', 'wall_s')} for r in results},
     }
     with open(os.path.join(RESULTS_DIR, 'summary.json'), 'w') as f:

@@ -74,6 +74,7 @@ class FaultLab(lab_mod.Lab):
                          name_prefix=name_prefix,
                          report_interval=lab_mod.TEST_REPORT_INTERVAL)
         self.options = dict(options)
+        self.database_server = mysql
         self.api_port, self.placement_port = api_port, api_port + 1
         self.api = 'http://127.0.0.1:%d' % self.api_port
         self.placement = 'http://127.0.0.1:%d' % self.placement_port

@@ -12,6 +12,7 @@ settle, the invariants, a new burst, clean up.
 
 import collections
 import os
+import re
 import shutil
 import time
 import traceback
@@ -93,6 +94,38 @@ def computes_up(lab, limit_s=90):
             return round(time.monotonic() - started, 1)
         time.sleep(1)
     return None
+
+
+# The warning of a retried database transaction (nova_lite.db.session:
+# the first attempt, then every tenth) and of a retried conductor call
+# of a build (nova_lite.compute.conductor_retry); the error's text may
+# span lines (SQLAlchemy adds the statement), not the next log record.
+_RETRY_WARNING = re.compile(
+    r' failed \(((?:(?!\n\d{4}-\d\d-\d\d ).){0,4000}?)\); '
+    r'retry(?:ing for| \d+ in) ', re.S)
+_ERROR_CODE = re.compile(r'\((\d{4}),')
+_ERROR_NAME = re.compile(r'\b(DB\w+|\w+Error)\b')
+
+
+def retries(lab):
+    """Counter of the retry warnings in ``lab``'s logs, by what failed:
+    a MySQL error code (1213 deadlock, 2013 lost connection, ...) or the
+    error's class name."""
+    found = collections.Counter()
+    for _, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
+        with open(path, errors='replace') as log:
+            text = log.read()
+        for match in _RETRY_WARNING.finditer(text):
+            error = match.group(1)
+            code = _ERROR_CODE.search(error)
+            name = _ERROR_NAME.search(error)
+            if code:
+                found[code.group(1)] += 1
+            elif 'Timed out waiting for a reply' in error:
+                found['MessagingTimeout'] += 1
+            else:
+                found[name.group(1) if name else 'other'] += 1
+    return found
 
 
 def new_burst(lab, count):
@@ -202,6 +235,7 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
             result['stack_s'] = round(lab.stack_seconds, 1)
             lab.set_member_quota()
         served_500_before = lab_mod.served_500(lab)
+        retries_before = retries(lab)
         burst = faultlab.Burst(lab, fault.name, args.burst).start()
         burst.wait_answered(fault.inject_at)
         _say('%s: %d POSTs answered, injecting: %s'
@@ -223,6 +257,8 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
         result['new_burst'] = new_burst(lab, args.new_burst)
         result['served_500'] = lab_mod.new_lines(
             lab_mod.served_500(lab), served_500_before)
+        # Reported, not judged: what the fault made the lab retry.
+        result['retries'] = dict(retries(lab) - retries_before)
     except Exception:
         result['error'] = traceback.format_exc()
     result['failures'] = failures(result)
@@ -232,15 +268,16 @@ def run_fault(fault, rabbit, mysql, lab, args, results_dir):
         dest = os.path.join(results_dir, 'logs', fault.name)
         _keep_logs(lab, dest, result)
         _keep_broker_state(rabbit, dest)
+        _keep_database_logs(mysql, dest)
     elif clean_up(lab):
         kept = lab
     if kept is None and not args.keep:
         destroy(lab, result)
     result['wall_s'] = round(time.monotonic() - started, 1)
-    _say('%s: %s (%.0fs)' % (fault.name,
-                              'PASS' if result['passed'] else
-                              'FAIL: ' + '; '.join(result['failures']),
-                              result['wall_s']))
+    _say('%s: %s (%.0fs; retries %s)' % (
+        fault.name, 'PASS' if result['passed'] else
+        'FAIL: ' + '; '.join(result['failures']), result['wall_s'],
+        result.get('retries', '-')))
     return result, kept
 
 
@@ -303,6 +340,16 @@ def _keep_broker_state(rabbit, dest):
     if os.path.isdir(logs):
         shutil.copytree(logs, os.path.join(dest, 'rabbitmq'),
                         dirs_exist_ok=True)
+
+
+def _keep_database_logs(mysql, dest):
+    """The error logs of the Galera cluster's nodes (when the fault's
+    databases were on it) into ``dest``/galera<i>.log."""
+    for node in getattr(mysql, 'nodes', ()):
+        if os.path.exists(node.log):
+            os.makedirs(dest, exist_ok=True)
+            shutil.copy(node.log, os.path.join(dest, 'galera%d.log'
+                                               % node.index))
 
 
 def _keep_logs(lab, dest, result):

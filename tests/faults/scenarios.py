@@ -21,6 +21,7 @@ from tests.faults import services
 RABBIT_SHORT_OUTAGE = 5
 RABBIT_LONG_OUTAGE = 40
 DB_OUTAGE = 30
+GALERA_NODE_OUTAGE = 15
 CELL_CONDUCTOR_OUTAGE = 40
 # While the broker is down the API answers a create within this (503, or
 # 202 and the build completes later), and GETs keep answering.
@@ -28,9 +29,15 @@ OUTAGE_ANSWER_SECONDS = 10
 
 
 class Fault:
-    def __init__(self, name, description, inject, inject_at=10):
+    """``database``: the lab's databases live on the private MariaDB
+    (``'mariadb'``) or on the private Galera cluster (``'galera'``,
+    tests/faults/galera.py)."""
+
+    def __init__(self, name, description, inject, inject_at=10,
+                 database='mariadb'):
         self.name, self.description = name, description
         self.inject, self.inject_at = inject, inject_at
+        self.database = database
 
 
 def _sleep_until(start, seconds):
@@ -150,6 +157,29 @@ def mariadb_restart(ctx):
     outage.wait_down(DB_OUTAGE)
     ctx.mysql.start()
     return outage.mark_up()
+
+
+def galera_node_stop(ctx):
+    """Stop (SIGTERM) the Galera node the proxy sends every connection
+    to; the open connections drop, new ones go to the next synced node.
+    The node stays down until the burst is answered and
+    GALERA_NODE_OUTAGE seconds have passed, then joins again (IST)."""
+    cluster = ctx.mysql
+    node = next(n for n in cluster.nodes if n.index in cluster.proxy.healthy)
+    outage = Outage()
+    node.stop()
+    outage.mark_stopped()
+    size_down = cluster.size()
+    ctx.burst.join()
+    outage.wait_down(GALERA_NODE_OUTAGE)
+    cluster.start()
+    info = outage.mark_up()
+    info.update(stopped_node=node.index, cluster_size_while_down=size_down,
+                proxy_switches=[{'at': round(t - outage.began, 1),
+                                 'synced': synced}
+                                for t, synced in cluster.proxy.switches()
+                                if t >= outage.began])
+    return info
 
 
 def _process_fault(ctx, service, sig, down):
@@ -275,6 +305,9 @@ FAULTS = [
     Fault('compute_sigterm_burst', 'SIGTERM the compute %d times while '
           'creates go on, starting it again each time' % SIGTERM_CYCLES,
           compute_sigterm_burst, inject_at=10),
+    Fault('galera_node_stop', 'stop 1 of 3 Galera nodes (the one the '
+          'proxy uses) mid-burst, %ds, start' % GALERA_NODE_OUTAGE,
+          galera_node_stop, database='galera'),
 ]
 
 BY_NAME = {f.name: f for f in FAULTS}

@@ -21,6 +21,8 @@ import time
 
 RABBIT_BIN = '/usr/lib/rabbitmq/bin'
 MARIADB_DAEMONS = ('/usr/sbin/mariadbd', '/usr/sbin/mysqld')
+# MariaDB's Galera provider (Debian: galera-4).
+GALERA_PROVIDER = '/usr/lib/galera/libgalera_smm.so'
 
 
 class ServiceError(Exception):
@@ -56,8 +58,9 @@ def _pid_alive(pid):
         return False
 
 
-def missing_binaries():
-    """What this machine lacks for the private servers ('' when nothing)."""
+def missing_binaries(galera=False):
+    """What this machine lacks for the private servers ('' when nothing);
+    ``galera``: for the Galera cluster too (its provider, rsync)."""
     missing = []
     if not os.path.exists(os.path.join(RABBIT_BIN, 'rabbitmq-server')):
         missing.append('rabbitmq-server (%s)' % RABBIT_BIN)
@@ -66,22 +69,28 @@ def missing_binaries():
     if not shutil.which('mariadb-install-db') and \
             not shutil.which('mysql_install_db'):
         missing.append('mariadb-install-db')
+    if galera:
+        if not os.path.exists(GALERA_PROVIDER):
+            missing.append('galera-4 (%s)' % GALERA_PROVIDER)
+        if not shutil.which('rsync'):
+            missing.append('rsync')
     return ', '.join(missing)
 
 
-def ensure_binaries():
+def ensure_binaries(galera=False):
     """What this machine still lacks ('' when nothing), after installing
     the packages when it may (INSTALL_SERVICES, as root with apt-get:
     ``nl_install_service_packages`` of devstack/lib/services.sh, the code
     stack.sh and CI use). Nothing is started: the servers are private."""
-    if not missing_binaries():
+    if not missing_binaries(galera):
         return ''
     root = os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))
     subprocess.run(
         ['bash', '-c', '. devstack/lib/services.sh && '
-         'nl_install_service_packages'], cwd=root, timeout=1200)
-    return missing_binaries()
+         'nl_install_service_packages%s' % (' galera' if galera else '')],
+        cwd=root, timeout=1200)
+    return missing_binaries(galera)
 
 
 class PrivateRabbit:
@@ -234,6 +243,7 @@ class PrivateMariaDB:
         self.pidfile = os.path.join(self.root, 'mysqld.pid')
         self.log = os.path.join(self.root, 'error.log')
         self.daemon = next(d for d in MARIADB_DAEMONS if os.path.exists(d))
+        self.user = _user()
         self.proc = None
         os.makedirs(self.root, exist_ok=True)
 
@@ -246,7 +256,8 @@ class PrivateMariaDB:
                 shutil.which('mysql_install_db'))
         result = subprocess.run(
             [tool, '--no-defaults', '--datadir=' + self.datadir,
-             '--user=%s' % _user(), '--auth-root-authentication-method=normal',
+             '--user=%s' % self.user,
+             '--auth-root-authentication-method=normal',
              '--skip-test-db'], capture_output=True, text=True, timeout=300)
         if result.returncode:
             raise ServiceError('mariadb-install-db: %s%s' % (

@@ -2,13 +2,17 @@
 placement arithmetic, audit parsing and the verdict of a run."""
 
 import os
+import socket
+import socketserver
 import sys
+import threading
 import types
 
 import fixtures
 import testtools
 
 from tests.faults import faultlab
+from tests.faults import galera
 from tests.faults import runner
 from tests.integration import lab as lab_mod
 from tests import suite_results
@@ -182,6 +186,117 @@ class TestFaultSuite(testtools.TestCase):
         self.assertEqual(['error: LabError: stack.sh failed'],
                          runner.failures({'error': 'Traceback\n'
                                           'LabError: stack.sh failed'}))
+
+
+class _Echo(socketserver.BaseRequestHandler):
+    def handle(self):
+        while True:
+            data = self.request.recv(1024)
+            if not data:
+                return
+            self.request.sendall(self.server.name + b':' + data)
+
+
+class _FakeNode:
+    """A Galera node for the proxy: an echo server naming itself, and
+    whether it is synced."""
+
+    def __init__(self, test, index):
+        self.index, self.is_synced = index, True
+        server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), _Echo)
+        server.daemon_threads = True
+        server.name = b'node%d' % index
+        self.port = server.server_address[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        test.addCleanup(server.server_close)
+        test.addCleanup(server.shutdown)
+
+    def synced(self):
+        return self.is_synced
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+class TestGaleraProxy(testtools.TestCase):
+    """The proxy in front of the suite's Galera nodes: each connection
+    to the first synced node; a node no longer synced loses its
+    connections and gets no new ones."""
+
+    def setUp(self):
+        super().setUp()
+        self.nodes = [_FakeNode(self, i) for i in (1, 2, 3)]
+        # Checked when the test says (no watcher in between).
+        self.proxy = galera.Proxy(self.nodes, _free_port(), interval=3600)
+        self.proxy.start()
+        self.addCleanup(self.proxy.stop)
+
+    def _connect(self):
+        sock = socket.create_connection(('127.0.0.1', self.proxy.port),
+                                        timeout=5)
+        self.addCleanup(sock.close)
+        return sock
+
+    def _ask(self, sock):
+        sock.sendall(b'x')
+        return sock.recv(1024)
+
+    def test_connections_go_to_the_first_synced_node(self):
+        self.assertEqual(b'node1:x', self._ask(self._connect()))
+        self.nodes[0].is_synced = False
+        self.proxy.check()
+        self.assertEqual(b'node2:x', self._ask(self._connect()))
+        self.assertEqual([[1, 2, 3], [2, 3]],
+                         [synced for _, synced in self.proxy.switches()])
+
+    def test_a_node_no_longer_synced_loses_its_connections(self):
+        on_first = self._connect()
+        self.assertEqual(b'node1:x', self._ask(on_first))
+        self.nodes[0].is_synced = False
+        self.proxy.check()
+        # closed by the proxy: end of stream (or a reset)
+        try:
+            answer = self._ask(on_first)
+        except OSError:
+            answer = b''
+        self.assertEqual(b'', answer)
+
+    def test_no_synced_node_refuses_by_closing(self):
+        for node in self.nodes:
+            node.is_synced = False
+        self.proxy.check()
+        sock = self._connect()
+        try:
+            answer = self._ask(sock)
+        except OSError:
+            answer = b''
+        self.assertEqual(b'', answer)
+
+
+class TestRetryCount(testtools.TestCase):
+    def test_retry_warnings_counted_by_error(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        os.makedirs(os.path.join(state, 'logs'))
+        with open(os.path.join(state, 'logs', 'api.log'), 'w') as f:
+            f.write(
+                "2026-01-01 00:00:00.1 1 WARNING nova_lite.db.session [-] "
+                "q failed ((pymysql.err.OperationalError) (2013, 'Lost "
+                "connection to MySQL server during query')\n[SQL: select 1]"
+                "\n(Background on this error at: https://sqlalche.me/e/21/"
+                "e3q8)); retrying for 60 s more\n"
+                "2026-01-01 00:00:00.2 1 INFO x [-] a check failed (no)\n"
+                "2026-01-01 00:00:00.3 1 WARNING y [-] claim failed ("
+                "(pymysql.err.OperationalError) (1213, 'Deadlock found when "
+                "trying to get lock')); retrying for 59 s more\n"
+                "2026-01-01 00:00:00.4 1 WARNING z [-] build_finish failed "
+                "(Timed out waiting for a reply to message ID 4); retry 2 "
+                "in 1.0 s\n")
+        lab = types.SimpleNamespace(state=state)
+        self.assertEqual({'2013': 1, '1213': 1, 'MessagingTimeout': 1},
+                         dict(runner.retries(lab)))
 
 
 class TestSuiteResults(testtools.TestCase):

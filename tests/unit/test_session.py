@@ -4,6 +4,7 @@ import os
 import threading
 
 import fixtures
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 import testtools
 
@@ -89,6 +90,27 @@ class TestSQLiteFileSessions(testtools.TestCase):
 
         self.assertEqual('done', flaky())
         self.assertEqual(3, len(attempts))
+
+    def test_after_lost_connection_in_attempts_after_a_lost_one(self):
+        # A lost connection leaves its COMMIT in doubt for every later
+        # attempt; a deadlock before it does not (it rolled back).
+        self.useFixture(fixtures.MockPatchObject(
+            session, 'FIRST_RETRY_INTERVAL', 0.001))
+        errors = [db_exc.DBDeadlock('deadlock'),
+                  db_exc.DBConnectionError('lost'),
+                  db_exc.DBDeadlock('deadlock')]
+        seen = []
+
+        @session.retry_on_transient
+        def flaky():
+            seen.append(session.after_lost_connection())
+            if errors:
+                raise errors.pop(0)
+            return 'done'
+
+        self.assertEqual('done', flaky())
+        self.assertEqual([False, False, True, True], seen)
+        self.assertFalse(session.after_lost_connection())
 
     def test_retry_on_transient_does_not_retry_other_errors(self):
         attempts = []

@@ -388,9 +388,46 @@ def _store_all(context, build_requests, specs, group):
     ``retry_on_transient`` then runs this again on the same objects:
     each attempt first forgets what the rolled-back one gave them (their
     ``id`` is read-only once set).
+
+    The lost connection may also have come after the COMMIT went through
+    (a Galera node or the proxy in front going away while it answered):
+    the retry then meets the rows of the earlier attempt (a conflict on
+    the request specs' key), which it takes as stored, not as a failed
+    create whose servers would stay in BUILD with no build cast.
     """
     for build_request in build_requests:
         _forget_stored(build_request)
+    try:
+        _insert_all(context, build_requests, specs, group)
+    except exception.Conflict:
+        if not (db_transaction.after_lost_connection() and
+                _stored_earlier(context, build_requests)):
+            raise
+        LOG.info('Build requests of %s were stored by an attempt whose '
+                 'connection was lost after its COMMIT',
+                 ', '.join(br.instance_uuid for br in build_requests))
+
+
+def _stored_earlier(context, build_requests):
+    """True when every one of ``build_requests`` is stored (one
+    transaction stored them all or none); they then take the stored
+    rows' ids and times."""
+    stored = []
+    for build_request in build_requests:
+        try:
+            stored.append(objects.BuildRequest.get_by_instance_uuid(
+                context, build_request.instance_uuid))
+        except exception.BuildRequestNotFound:
+            return False
+    for build_request, row in zip(build_requests, stored, strict=True):
+        for name in ('id', 'created_at', 'updated_at'):
+            if row.obj_attr_is_set(name):
+                setattr(build_request, name, getattr(row, name))
+        build_request.obj_reset_changes()
+    return True
+
+
+def _insert_all(context, build_requests, specs, group):
     with db_transaction.api_writing(context):
         # The specs and mappings are not read back (one INSERT each); the
         # build requests are, for their ids and times.

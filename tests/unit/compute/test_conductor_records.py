@@ -6,6 +6,8 @@ RPC is what these return.
 
 import contextlib
 
+import fixtures
+from oslo_db import exception as db_exc
 import oslo_messaging as messaging
 from oslo_utils import uuidutils
 from sqlalchemy import engine as sa_engine
@@ -16,8 +18,10 @@ from nova_lite.compute import task_states
 from nova_lite.compute import vm_states
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite import context as nl_context
+from nova_lite.db import session
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import db_transaction
 from nova_lite import testing
 
 NODE_UUID = '0d6b3f5e-9c4a-4e1b-8f2d-7a6c5b4e3d21'
@@ -460,3 +464,101 @@ class ConductorRecordsTestCase(testtools.TestCase):
             node={'id': node.id, 'values': {'vcpus_used': 2}}))
         self.assertEqual(vm_states.ACTIVE, objects.Instance.get_by_uuid(
             self.ctxt, instance.uuid).vm_state)
+
+
+class BuildWritesAfterLostCommitTestCase(testtools.TestCase):
+    """A build write whose COMMIT went through but whose answer was lost
+    (a Galera node or the proxy in front going away): the retry finds
+    its expected task state gone, because its own write changed it; the
+    build must go on, not fail a write that was made."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(testing.ConfFixture())
+        self.useFixture(testing.DatabaseFixture(with_cell0=False, api=False))
+        self.useFixture(fixtures.MockPatchObject(
+            session, 'FIRST_RETRY_INTERVAL', 0.001))
+        self.ctxt = nl_context.get_admin_context()
+        self.conductor = conductor_manager.ConductorManager(host='cond')
+        self.instance = objects.Instance(
+            self.ctxt, vm_state=vm_states.BUILDING,
+            task_state=task_states.SCHEDULING)
+        self.instance.create()
+        self.conductor.action_start(self.ctxt, self.instance.uuid, 'create')
+
+    def _answer_lost_after_first_commit(self, fail=None):
+        real = db_transaction.cell_writing
+        calls = []
+
+        @contextlib.contextmanager
+        def cell_writing(cctxt):
+            calls.append(1)
+            with real(cctxt) as writer:
+                yield writer
+            if len(calls) == 1:
+                raise fail or db_exc.DBConnectionError('Lost connection')
+        self.useFixture(fixtures.MockPatchObject(
+            db_transaction, 'cell_writing', cell_writing))
+        return calls
+
+    def _start(self):
+        return unwrapped(self.conductor.build_start)(
+            self.ctxt, self.instance.uuid,
+            {'task_state': task_states.SPAWNING, 'host': 'h1'},
+            [task_states.SCHEDULING, None], [vm_states.BUILDING], 'build',
+            'h1')
+
+    def _finish(self):
+        return unwrapped(self.conductor.build_finish)(
+            self.ctxt, self.instance.uuid,
+            {'vm_state': vm_states.ACTIVE, 'task_state': None},
+            [task_states.SPAWNING], 'build')
+
+    def test_build_start_goes_on(self):
+        calls = self._answer_lost_after_first_commit()
+        written = self._start()
+        self.assertEqual(2, len(calls))
+        self.assertEqual((task_states.SPAWNING, 'h1'),
+                         (written.task_state, written.host))
+
+    def test_build_finish_goes_on(self):
+        self._start()
+        calls = self._answer_lost_after_first_commit()
+        self._finish()
+        self.assertEqual(2, len(calls))
+        stored = objects.Instance.get_by_uuid(self.ctxt, self.instance.uuid)
+        self.assertEqual((vm_states.ACTIVE, None),
+                         (stored.vm_state, stored.task_state))
+
+    def test_a_refusal_after_a_deadlock_stands(self):
+        # A deadlock rolled its transaction back: the state found is not
+        # its own write's.
+        self._start()
+        self._answer_lost_after_first_commit(
+            fail=db_exc.DBDeadlock('Deadlock found'))
+        self.assertRaises(exception.UnexpectedTaskStateError, self._finish)
+
+    def test_another_state_after_a_lost_connection_stands(self):
+        # The first attempt lost its connection before its COMMIT, and
+        # another write (a delete) changed the task state meanwhile: the
+        # retry's refusal stands.
+        self._start()
+        real = db_transaction.cell_writing
+        calls = []
+
+        @contextlib.contextmanager
+        def cell_writing(cctxt):
+            calls.append(1)
+            if len(calls) == 1:
+                with fixtures.MockPatchObject(db_transaction,
+                                              'cell_writing', real):
+                    self.conductor.instance_update(
+                        self.ctxt, self.instance.uuid,
+                        {'task_state': task_states.DELETING})
+                raise db_exc.DBConnectionError('Lost connection')
+            with real(cctxt) as writer:
+                yield writer
+        self.useFixture(fixtures.MockPatchObject(
+            db_transaction, 'cell_writing', cell_writing))
+        self.assertRaises(exception.UnexpectedTaskStateError, self._finish)
+        self.assertEqual(2, len(calls))
