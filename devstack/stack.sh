@@ -12,6 +12,7 @@ NL_REPO=$(dirname "$NL_DEVSTACK_DIR")
 . "$NL_DEVSTACK_DIR/lib/settings.sh"
 . "$NL_DEVSTACK_DIR/lib/processes.sh"
 . "$NL_DEVSTACK_DIR/lib/lab.sh"
+. "$NL_DEVSTACK_DIR/lib/cellnode.sh"
 . "$NL_DEVSTACK_DIR/lib/keystone.sh"
 . "$NL_DEVSTACK_DIR/lib/networks.sh"
 
@@ -44,7 +45,10 @@ if nl_is_controller; then
     nl_ensure_rabbitmq || fail
     if [ "$NOVA_LITE_DATABASE" = mysql ]; then nl_ensure_mariadb || fail; fi
 else
+    # A cell node's own RabbitMQ and MariaDB (private instances).
+    if nl_runs_cell_rabbit || nl_runs_cell_mysql; then nl_cell_servers_start || fail; fi
     nl_check_controller_reachable || fail
+    nl_check_cell_reachable || fail
 fi
 
 step "virtualenv with nova_lite ($VENV)"
@@ -61,6 +65,9 @@ if nl_is_controller; then
 
     step "databases ($NOVA_LITE_DATABASE)"
     nl_create_databases || fail
+elif nl_runs_cell_rabbit || nl_runs_cell_mysql; then
+    step "vhost and database of $NOVA_LITE_CELL_NAME on this node's servers"
+    { nl_cell_vhost && nl_cell_database; } || fail
 fi
 
 step "configuration files ($ETC)"
@@ -70,6 +77,9 @@ nl_post_config || fail
 if nl_is_controller; then
     step "schemas and cell mappings"
     nl_sync_and_map || fail manage
+elif nl_runs_cell_mysql; then
+    step "schema of $NOVA_LITE_CELL_NAME, its mapping on the controller"
+    nl_cell_sync_and_map || fail manage
 fi
 
 if nl_keystone_here; then

@@ -11,6 +11,7 @@ NL_RECORDED_WINS=True
 . "$NL_DEVSTACK_DIR/lib/settings.sh"
 . "$NL_DEVSTACK_DIR/lib/processes.sh"
 . "$NL_DEVSTACK_DIR/lib/lab.sh"
+. "$NL_DEVSTACK_DIR/lib/cellnode.sh"
 . "$NL_DEVSTACK_DIR/lib/keystone.sh"
 
 PURGE=False
@@ -36,6 +37,8 @@ fi
 nl_stop $(nl_service_names_stop_order | grep '^compute-')
 nl_stop $(nl_service_names_stop_order | grep -vx keystone)
 nl_stop keystone
+# A cell node's own RabbitMQ and MariaDB, last.
+nl_cell_servers_stop
 # The record of the processes a chaos scenario froze (all stopped now).
 rm -f "$STATE/chaos-frozen.json"
 if [ "$PURGE" = True ]; then

@@ -23,6 +23,7 @@ Example::
 from concurrent import futures
 import contextlib
 import copy
+import time
 
 from oslo_log import log as logging
 
@@ -84,8 +85,17 @@ def target_cell(context, cell_mapping):
     yield cctxt
 
 
-def _run_in_cell(context, cell, fn, args, kwargs):
-    with target_cell(context, cell) as cctxt:
+@contextlib.contextmanager
+def waiting(seconds):
+    """A cell read in the body that the caller waits for ``seconds`` at
+    most: a database that refuses connections (its node is down) is
+    retried ([database] transient_retry_timeout) for no longer."""
+    with db_session.retries_until(time.monotonic() + seconds):
+        yield
+
+
+def _run_in_cell(context, cell, fn, args, kwargs, timeout):
+    with waiting(timeout), target_cell(context, cell) as cctxt:
         return fn(cctxt, *args, **kwargs)
 
 
@@ -106,7 +116,8 @@ def scatter_gather(context, cell_mappings, fn, *args, timeout=None,
         max_workers=len(cell_mappings), thread_name_prefix='scatter')
     try:
         pending = {executor.submit(_run_in_cell, context, cell, fn, args,
-                                   kwargs): cell for cell in cell_mappings}
+                                   kwargs, timeout): cell
+                   for cell in cell_mappings}
         done, not_done = futures.wait(pending, timeout=timeout)
         for future in done:
             cell = pending[future]

@@ -4,7 +4,11 @@ NL_API_VHOST=$NOVA_LITE_NAME
 NL_FAILED_SERVICE=""
 NL_SCHEDULER_KEPT=False
 
-nl_cells() { local i; for i in $(seq 1 "$NOVA_LITE_CELLS"); do echo "cell$i"; done; }
+# The cells this node serves: 1..NOVA_LITE_CELLS, or a cell node's one.
+nl_cells() {
+    if nl_is_cell_node; then echo "$NOVA_LITE_CELL_NAME"; return; fi
+    local i; for i in $(seq 1 "$NOVA_LITE_CELLS"); do echo "cell$i"; done
+}
 nl_computes() {  # nl_computes CELL: this node's compute hosts in one cell
     local i
     for i in $(seq 1 "$NOVA_LITE_COMPUTES_PER_CELL"); do
@@ -295,9 +299,10 @@ heartbeat_timeout_threshold = $NOVA_LITE_RABBIT_HEARTBEAT
 notification_format = $NOVA_LITE_NOTIFICATIONS
 
 [oslo_messaging_notifications]
-# Every service notifies on the API bus, as Nova's cells v2 does.
+# Every service notifies on the API bus, as Nova's cells v2 does (a cell
+# node's services on their cell's bus: they use no other).
 driver = $(_nl_notification_driver)
-transport_url = $(nl_rabbit_url $NL_API_VHOST)
+transport_url = $(_nl_notification_url)
 
 [placement]
 endpoint = $NL_PLACEMENT_URL
@@ -307,6 +312,14 @@ CONF
     # nova-lite-api), with the same service credentials.
     printf '\n[glance]\nendpoint = %s/image\n' "$NL_API_URL"
     _nl_service_auth
+}
+
+_nl_notification_url() {
+    if nl_is_cell_node; then
+        nl_rabbit_url "${NOVA_LITE_NAME}_$NOVA_LITE_CELL_NAME"
+    else
+        nl_rabbit_url "$NL_API_VHOST"
+    fi
 }
 
 # messagingv2 unless notifications are off (noop sends nothing).
@@ -361,6 +374,13 @@ nl_write_configs() {
             > "$NOVA_LITE_PLACEMENT_CONF"
     fi
     nl_write_htpasswd || return 1
+    if nl_is_cell_node && ! _nl_runs_api_level; then
+        # nova-lite-manage on a cell node: the controller's API database
+        # (the cell's mapping), this cell's database.
+        printf '[api_database]\nconnection = %s\n\n[database]\nconnection = %s\n' \
+            "$(nl_db_url "${NOVA_LITE_NAME}_api")" \
+            "$(nl_db_url "${NOVA_LITE_NAME}_$NOVA_LITE_CELL_NAME")" > "$ETC/manage.conf"
+    fi
     local cell host
     for cell in $(nl_cells); do
         if nl_enabled cell-conductor; then
@@ -428,6 +448,9 @@ bind_port = $NOVA_LITE_API_PORT
 workers = 2
 auth_strategy = $(_nl_auth_strategy)
 $(_nl_http_basic_opts)
+# Seconds a list or show waits for a cell's database before it takes the
+# cell for down (minimal records from 2.69, left out before).
+cell_timeout = $NOVA_LITE_CELL_TIMEOUT
 
 [placement_api]
 bind_host = $NOVA_LITE_HOST_IP
@@ -451,7 +474,9 @@ CONF
 nl_manage() {
     # Passwords of URLs are not logged.
     echo "+ nova-lite-manage $*" | sed -E 's#://([^:/@]+):[^@/]*@#://\1:***@#g' >> "$LOGS/manage.log"
-    "$VENV/bin/nova-lite-manage" --config-file "$ETC/api-level.conf" "$@" >> "$LOGS/manage.log" 2>&1
+    local conf=$ETC/api-level.conf
+    [ -f "$conf" ] || conf=$ETC/manage.conf
+    "$VENV/bin/nova-lite-manage" --config-file "$conf" "$@" >> "$LOGS/manage.log" 2>&1
 }
 
 # The schemas are independent of each other and each nova-lite-manage
@@ -524,8 +549,11 @@ nl_start_services() {
     # Computes keep their records through their cell conductor: start them
     # once every cell conductor consumes (those of a compute node run on
     # other nodes: it waits for them the same way).
-    # (+1: the super conductor records itself in the default cell.)
-    nl_wait_up $((NOVA_LITE_CELLS + 1)) 60 --binary nova-lite-conductor || return 1
+    # (+1: the super conductor records itself in the default cell; a cell
+    # node waits for its cell's conductor only.)
+    local conductors=$((NOVA_LITE_CELLS + 1))
+    nl_is_cell_node && conductors=1
+    nl_wait_up "$conductors" 60 --binary nova-lite-conductor || return 1
     for host in $(nl_my_computes); do
         nl_start "compute-$host" "$VENV/bin/nova-lite-compute" \
             --config-file "$ETC/$host.conf" --config-dir "$ETC/$host.conf.d"
@@ -550,10 +578,12 @@ nl_lab_service_names() {
 nl_service_names_stop_order() {
     # Every pid file, computes first, then cell conductors, API level last.
     local f
+    # A cell node's own bus and database servers are stopped after them
+    # (nl_cell_servers_stop), not here.
     for f in "$PIDS"/compute-*.pid "$PIDS"/conductor-*.pid "$PIDS"/conductor.pid \
              "$PIDS"/scheduler.pid "$PIDS"/api.pid "$PIDS"/placement.pid "$PIDS"/*.pid; do
         [ -f "$f" ] && basename "$f" .pid
-    done | awk '!seen[$0]++'
+    done | awk '!seen[$0]++' | grep -vx -e cell-rabbit -e cell-mysql
 }
 
 # Count the services that heartbeat within service_down_time, all cells.
@@ -853,7 +883,7 @@ nova_lite lab is up ($secs s)
   compute API    $NL_API_URL/v2.1 (auth: $NOVA_LITE_AUTH)
   placement      $NL_PLACEMENT_URL/$identity
   database       $NOVA_LITE_DATABASE
-  cells          cell0 $(nl_cells | tr '\n' ' ')
+  cells          cell0 $(nl_cells | tr '\n' ' ')$(nl_is_cell_node && printf '\n  cell node      %s: bus %s:%s, database %s:%s' "$NOVA_LITE_CELL_NAME" "$NL_CELL_URL_HOST" "$NOVA_LITE_CELL_RABBIT_PORT" "$NL_CELL_URL_HOST" "$NOVA_LITE_CELL_MYSQL_PORT")
 $(nl_enabled compute && for cell in $(nl_cells); do echo "  $cell hosts    $(nl_computes "$cell" | tr '\n' ' ')($NOVA_LITE_NODES_PER_COMPUTE fake nodes each)"; done)
   logs           $LOGS
   pid files      $PIDS
@@ -869,6 +899,10 @@ EOT
 nl_purge() {
     # The controller owns the databases, vhosts and users; a subnode
     # removes only its own state.
+    if nl_is_cell_node && { nl_runs_cell_rabbit || nl_runs_cell_mysql; }; then
+        rm -rf "$NL_CELL_SERVERS"
+        nl_say "removed this cell node's RabbitMQ and MariaDB data ($NL_CELL_SERVERS); the mapping of $NOVA_LITE_CELL_NAME on the controller goes with the controller's purge (or nova-lite-manage cell_v2 delete_cell)"
+    fi
     if ! nl_is_controller; then
         nl_say "not the controller: the lab's databases and vhosts are left to it"
     elif [ "$NOVA_LITE_DATABASE" = mysql ] && [ -x "$VENV/bin/python" ]; then
@@ -910,12 +944,13 @@ PY
 nl_check_roles() {
     local svc
     for svc in ${NOVA_LITE_ENABLED_SERVICES//,/ }; do
-        case " $NL_ALL_SERVICES keystone " in
+        case " $NL_ALL_SERVICES keystone rabbit mysql " in
             *" $svc "*) ;;
-            *) nl_say "ERROR: unknown service '$svc' in NOVA_LITE_ENABLED_SERVICES (known: $NL_ALL_SERVICES keystone)"
+            *) nl_say "ERROR: unknown service '$svc' in NOVA_LITE_ENABLED_SERVICES (known: $NL_ALL_SERVICES keystone rabbit mysql)"
                return 1 ;;
         esac
     done
+    nl_check_cell_node_roles || return 1
     nl_say "this node ($NOVA_LITE_HOST_IP) runs: $NOVA_LITE_ENABLED_SERVICES; controller: $NOVA_LITE_SERVICE_HOST"
     if ! nl_all_in_one && [ "$NOVA_LITE_DATABASE" != mysql ]; then
         nl_say "ERROR: a lab split over several nodes needs NOVA_LITE_DATABASE=mysql"

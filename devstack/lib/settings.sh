@@ -49,9 +49,32 @@ NOVA_LITE_ENABLED_SERVICES=${NOVA_LITE_ENABLED_SERVICES:-${_nl_default_services/
 # Compute host names of this node: <prefix><cell>-compute<i> (a subnode
 # sets a prefix so that its hosts differ from every other node's).
 NOVA_LITE_COMPUTE_PREFIX=${NOVA_LITE_COMPUTE_PREFIX:-}
+# A cell node (doc/multinode.md, "Cell nodes"): NOVA_LITE_CELL_NAME is the
+# one cell this node serves (its cell conductor, its computes) instead of
+# cells 1..NOVA_LITE_CELLS; that cell's bus and database are at
+# NOVA_LITE_CELL_HOST (default: this node), on the ports below. With the
+# services rabbit and mysql this node runs them: a private RabbitMQ and a
+# private MariaDB of its own (data under the state directory), never the
+# machine's shared ones; it maps the cell on the controller.
+NOVA_LITE_CELL_NAME=${NOVA_LITE_CELL_NAME:-}
+NOVA_LITE_CELL_HOST=${NOVA_LITE_CELL_HOST:-$NOVA_LITE_HOST_IP}
+NOVA_LITE_CELL_RABBIT_PORT=${NOVA_LITE_CELL_RABBIT_PORT:-5672}
+NOVA_LITE_CELL_MYSQL_PORT=${NOVA_LITE_CELL_MYSQL_PORT:-3306}
+# Seconds the compute API waits for a cell's database ([api] cell_timeout,
+# Nova's CELL_TIMEOUT of 60 s): a refused connection is retried
+# ([database] transient_retry_timeout) for no longer, then the cell is
+# down. A lab whose cells live on their own nodes wants less (a dead
+# node's cell makes every list wait this long).
+NOVA_LITE_CELL_TIMEOUT=${NOVA_LITE_CELL_TIMEOUT:-60}
 
 # nl_enabled SERVICE: true when this node runs SERVICE.
 nl_enabled() { case ,$NOVA_LITE_ENABLED_SERVICES, in *,$1,*) return 0 ;; esac; return 1; }
+
+# This node serves one cell of its own (NOVA_LITE_CELL_NAME).
+nl_is_cell_node() { [ -n "$NOVA_LITE_CELL_NAME" ]; }
+# This node runs its cell's own bus / database server.
+nl_runs_cell_rabbit() { nl_is_cell_node && nl_enabled rabbit; }
+nl_runs_cell_mysql() { nl_is_cell_node && nl_enabled mysql; }
 
 # This node runs every nova_lite service (the single-machine lab).
 nl_all_in_one() {
@@ -178,6 +201,16 @@ else
     NOVA_LITE_RABBIT_URL=${NOVA_LITE_RABBIT_URL:-rabbit://guest:guest@127.0.0.1:5672/}
     NOVA_LITE_MYSQL_URL=${NOVA_LITE_MYSQL_URL:-mysql+pymysql://root@127.0.0.1:3306}
 fi
+# The cell node's bus and database (NOVA_LITE_CELL_HOST), with the lab's
+# users beyond loopback as above.
+NL_CELL_URL_HOST=$(_nl_url_host "$NOVA_LITE_CELL_HOST")
+if nl_beyond_loopback; then
+    NL_CELL_RABBIT_URL=rabbit://$NOVA_LITE_NAME:${NOVA_LITE_RABBIT_PASSWORD:-}@$NL_CELL_URL_HOST:$NOVA_LITE_CELL_RABBIT_PORT/
+    NL_CELL_MYSQL_URL=mysql+pymysql://$NOVA_LITE_NAME:${NOVA_LITE_DATABASE_PASSWORD:-}@$NL_CELL_URL_HOST:$NOVA_LITE_CELL_MYSQL_PORT
+else
+    NL_CELL_RABBIT_URL=rabbit://guest:guest@$NL_CELL_URL_HOST:$NOVA_LITE_CELL_RABBIT_PORT/
+    NL_CELL_MYSQL_URL=mysql+pymysql://root@$NL_CELL_URL_HOST:$NOVA_LITE_CELL_MYSQL_PORT
+fi
 # TLS to the database: PyMySQL's default ("preferred") builds a TLS
 # context, loading the system CA bundle, for every new connection (~24 ms
 # of CPU each, measured), even when the server has no TLS; a pool's
@@ -224,15 +257,25 @@ PIDS=$STATE/pids
 LOGS=$STATE/logs
 DBDIR=$STATE/db
 
-# nl_rabbit_url VHOST: the bus URL of one vhost under NOVA_LITE_RABBIT_URL.
-nl_rabbit_url() { echo "${NOVA_LITE_RABBIT_URL%/}/$1"; }
+# The vhost and database of a cell node's cell (on its own servers).
+_nl_cell_node_name() { nl_is_cell_node && [ "$1" = "${NOVA_LITE_NAME}_$NOVA_LITE_CELL_NAME" ]; }
 
-# nl_db_url NAME: the database URL of one database of the lab.
+# nl_rabbit_url VHOST: the bus URL of one vhost under NOVA_LITE_RABBIT_URL
+# (a cell node's cell: under its own bus).
+nl_rabbit_url() {
+    if _nl_cell_node_name "$1"; then echo "${NL_CELL_RABBIT_URL%/}/$1"; return; fi
+    echo "${NOVA_LITE_RABBIT_URL%/}/$1"
+}
+
+# nl_db_url NAME: the database URL of one database of the lab (a cell
+# node's cell: on its own server).
 nl_db_url() {
     if [ "$NOVA_LITE_DATABASE" = mysql ]; then
+        local server=$NOVA_LITE_MYSQL_URL
+        _nl_cell_node_name "$1" && server=$NL_CELL_MYSQL_URL
         case $NOVA_LITE_DATABASE_TLS in
-            off) echo "$NOVA_LITE_MYSQL_URL/$1?charset=utf8mb4&ssl_disabled=True" ;;
-            *) echo "$NOVA_LITE_MYSQL_URL/$1?charset=utf8mb4" ;;
+            off) echo "$server/$1?charset=utf8mb4&ssl_disabled=True" ;;
+            *) echo "$server/$1?charset=utf8mb4" ;;
         esac
     else
         echo "sqlite:///$DBDIR/$1.sqlite"
@@ -246,7 +289,8 @@ NOVA_LITE_CELLS NOVA_LITE_COMPUTES_PER_CELL NOVA_LITE_NODES_PER_COMPUTE
 NOVA_LITE_KEYSTONE NOVA_LITE_KEYSTONE_PORT NOVA_LITE_KEYSTONE_VENV
 NOVA_LITE_HOST_IP NOVA_LITE_SERVICE_HOST NOVA_LITE_ENABLED_SERVICES
 NOVA_LITE_COMPUTE_PREFIX NOVA_LITE_MYSQL_ADMIN_URL NOVA_LITE_AUTH
-NOVA_LITE_DATABASE_TLS"
+NOVA_LITE_DATABASE_TLS NOVA_LITE_CELL_NAME NOVA_LITE_CELL_HOST
+NOVA_LITE_CELL_RABBIT_PORT NOVA_LITE_CELL_MYSQL_PORT"
 
 # nl_record_settings: write the lab's identity into $NL_RECORD.
 nl_record_settings() {

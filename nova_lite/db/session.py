@@ -20,6 +20,7 @@ Everything SQL goes through a transaction context made here, so that:
   dropped; then the error reaches the caller (503 at the REST APIs).
 """
 
+import contextlib
 import functools
 import os
 import random
@@ -356,6 +357,22 @@ def _is_transient(exc):
 
 
 _RETRYING = threading.local()
+_RETRY_DEADLINE = threading.local()
+
+
+@contextlib.contextmanager
+def retries_until(deadline):
+    """Transient retries of this thread end by ``deadline`` (a
+    ``time.monotonic()`` value) in the body, even when ``[database]
+    transient_retry_timeout`` would go on: a read whose caller stops
+    waiting then (a cell's part of a scatter-gather) gives up with it."""
+    outer = getattr(_RETRY_DEADLINE, 'value', None)
+    _RETRY_DEADLINE.value = (deadline if outer is None
+                             else min(outer, deadline))
+    try:
+        yield
+    finally:
+        _RETRY_DEADLINE.value = outer
 
 
 def _in_transaction(args):
@@ -416,6 +433,9 @@ def after_lost_connection():
 def _run_with_retries(fn, args, kwargs, max_retries):
     timeout, max_interval = _retry_budget()
     deadline = time.monotonic() + timeout
+    limit = getattr(_RETRY_DEADLINE, 'value', None)
+    if limit is not None:
+        deadline = min(deadline, limit)
     interval = FIRST_RETRY_INTERVAL
     attempt = 0
     lost_connection = False

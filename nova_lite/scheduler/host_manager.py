@@ -112,7 +112,10 @@ class CellHosts:
 
     def refresh(self, context):
         """Bring the cache up to date with the cell database."""
-        with self.locked():
+        # Retries of a cell that refuses connections end when the
+        # request stops waiting for it ([scheduler] cell_timeout).
+        with self.locked(), db_session.retries_until(
+                time.monotonic() + CONF.scheduler.cell_timeout):
             self._refresh(self._context(context))
 
     def _refresh(self, cctxt):

@@ -202,7 +202,11 @@ class SchedulerManager(manager.Manager):
             if cell.is_cell0:
                 continue
             try:
-                with cells.target_cell(context, cell) as cctxt:
+                # A cell whose database refuses connections (its node is
+                # down) holds the pass up for [scheduler] cell_timeout at
+                # most, not the whole transient retry budget.
+                with cells.waiting(CONF.scheduler.cell_timeout), \
+                        cells.target_cell(context, cell) as cctxt:
                     new, conflicts = host_discovery.discover_in_cell(
                         context, cell, cctxt)
             except Exception as err:  # noqa: BLE001 - next period retries

@@ -94,24 +94,25 @@ def ensure_binaries(galera=False):
 
 
 class PrivateRabbit:
-    """One RabbitMQ node: AMQP on ``port``, distribution on ``port + 1``,
-    its own epmd on ``port + 2``."""
+    """One RabbitMQ node: AMQP on ``bind``:``port``, distribution on
+    ``port + 1`` and its own epmd on ``port + 2`` (both on loopback)."""
 
     NODENAME = 'nl_faults@localhost'
 
-    def __init__(self, root, port):
+    def __init__(self, root, port, bind='127.0.0.1', nodename=None):
         self.root = os.path.join(root, 'rabbit')
         self.port = port
+        self.bind = bind
         self.pidfile = os.path.join(self.root, 'rabbit.pid')
         self.log = os.path.join(self.root, 'server.log')
         self.proc = None
         for sub in ('home', 'mnesia', 'log'):
             os.makedirs(os.path.join(self.root, sub), exist_ok=True)
         with open(os.path.join(self.root, 'rabbitmq.conf'), 'w') as f:
-            f.write('listeners.tcp.default = 127.0.0.1:%d\n'
+            f.write('listeners.tcp.default = %s:%d\n'
                     'loopback_users.guest = true\n'
                     # A quiet laptop disk must not block publishers.
-                    'disk_free_limit.absolute = 50MB\n' % port)
+                    'disk_free_limit.absolute = 50MB\n' % (bind, port))
         with open(os.path.join(self.root, 'enabled_plugins'), 'w') as f:
             f.write('[].\n')
         # An empty env file: /etc/rabbitmq/rabbitmq-env.conf names the
@@ -119,8 +120,8 @@ class PrivateRabbit:
         open(os.path.join(self.root, 'rabbitmq-env.conf'), 'w').close()
         self.env = {
             'HOME': os.path.join(self.root, 'home'),
-            'RABBITMQ_NODENAME': self.NODENAME,
-            'RABBITMQ_NODE_IP_ADDRESS': '127.0.0.1',
+            'RABBITMQ_NODENAME': nodename or self.NODENAME,
+            'RABBITMQ_NODE_IP_ADDRESS': bind,
             'RABBITMQ_NODE_PORT': str(port),
             'RABBITMQ_DIST_PORT': str(port + 1),
             'ERL_EPMD_PORT': str(port + 2),
@@ -186,7 +187,8 @@ class PrivateRabbit:
                 env=self._env(), stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True)
         wait_until(lambda: self.proc.poll() is not None or
-                   port_open(self.port), timeout, 'RabbitMQ on %d' % self.port)
+                   port_open(self.port, self.bind), timeout,
+                   'RabbitMQ on %d' % self.port)
         if self.proc.poll() is not None:
             raise ServiceError('rabbitmq-server exited %s; see %s'
                                % (self.proc.returncode, self.log))
@@ -233,19 +235,23 @@ class PrivateRabbit:
 
 
 class PrivateMariaDB:
-    """One mariadbd on ``port``, datadir and socket under ``root``."""
+    """One mariadbd on ``bind``:``port``, datadir and socket under
+    ``root``."""
 
-    def __init__(self, root, port):
+    def __init__(self, root, port, bind='127.0.0.1'):
         self.root = os.path.join(root, 'mysql')
         self.port = port
+        self.bind = bind
         self.datadir = os.path.join(self.root, 'data')
+        # Its own temporary files: two installs at once in one /tmp clash.
+        self.tmpdir = os.path.join(self.root, 'tmp')
         self.socket = os.path.join(self.root, 'mysqld.sock')
         self.pidfile = os.path.join(self.root, 'mysqld.pid')
         self.log = os.path.join(self.root, 'error.log')
         self.daemon = next(d for d in MARIADB_DAEMONS if os.path.exists(d))
         self.user = _user()
         self.proc = None
-        os.makedirs(self.root, exist_ok=True)
+        os.makedirs(self.tmpdir, exist_ok=True)
 
     @property
     def url(self):
@@ -256,6 +262,7 @@ class PrivateMariaDB:
                 shutil.which('mysql_install_db'))
         result = subprocess.run(
             [tool, '--no-defaults', '--datadir=' + self.datadir,
+             '--tmpdir=' + self.tmpdir,
              '--user=%s' % self.user,
              '--auth-root-authentication-method=normal',
              '--skip-test-db'], capture_output=True, text=True, timeout=300)
@@ -269,7 +276,8 @@ class PrivateMariaDB:
         with open(os.path.join(self.root, 'stdout.log'), 'ab') as out:
             self.proc = subprocess.Popen(
                 [self.daemon, '--no-defaults', '--datadir=' + self.datadir,
-                 '--port=%d' % self.port, '--bind-address=127.0.0.1',
+                 '--tmpdir=' + self.tmpdir,
+                 '--port=%d' % self.port, '--bind-address=' + self.bind,
                  '--socket=' + self.socket, '--pid-file=' + self.pidfile,
                  '--log-error=' + self.log, '--user=%s' % _user(),
                  '--skip-log-bin', '--max-connections=1000',
@@ -278,7 +286,8 @@ class PrivateMariaDB:
                 stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True)
         wait_until(lambda: self.proc.poll() is not None or
-                   port_open(self.port), timeout, 'MariaDB on %d' % self.port)
+                   port_open(self.port, self.bind), timeout,
+                   'MariaDB on %d' % self.port)
         if self.proc.poll() is not None:
             raise ServiceError('mariadbd exited %s; see %s'
                                % (self.proc.returncode, self.log))

@@ -78,13 +78,13 @@ def _setns(path):
 class Network:
     """A hub with a bridge and one namespace per host."""
 
-    def __init__(self, hosts, subnet=SUBNET):
+    def __init__(self, hosts, subnet=SUBNET, prefix='nl'):
         tag = uuid.uuid4().hex[:6]
-        self.hub = 'nlhub-%s' % tag
+        self.hub = '%shub-%s' % (prefix, tag)
         self.hosts = {}   # host name -> (namespace, address)
         for i, host in enumerate(hosts, start=1):
-            self.hosts[host] = ('nl%s-%s' % (tag, host), '%s.%d' % (subnet,
-                                                                   i))
+            self.hosts[host] = ('%s%s-%s' % (prefix, tag, host),
+                                '%s.%d' % (subnet, i))
         self.created = []
 
     def ns(self, host):

@@ -40,7 +40,13 @@ VERSION = 'compute 2.95'
 HOSTS = ('ctl', 'cmp1', 'cmp2')
 
 
-class TestControllerAndTwoComputeHosts(testtools.TestCase):
+class NamespaceLab(testtools.TestCase):
+    """Hosts in network namespaces, the controller's RabbitMQ and MariaDB
+    (private servers in its namespace), stack.sh and clients per host."""
+
+    HOSTS = HOSTS
+    SUBNET = netns.SUBNET
+    PREFIX = 'nl'
 
     def setUp(self):
         super().setUp()
@@ -53,7 +59,7 @@ class TestControllerAndTwoComputeHosts(testtools.TestCase):
         base.require_service(self, not missing,
                              'multi-node lab: missing %s' % missing)
         self.root = tempfile.mkdtemp(prefix='nova-lite-multinode-')
-        self.net = netns.Network(HOSTS)
+        self.net = netns.Network(self.HOSTS, self.SUBNET, self.PREFIX)
         self.addCleanup(self._clean_up)
         self.net.create()
         self.name = 'nl_mn_%s' % uuid.uuid4().hex[:6]
@@ -180,9 +186,13 @@ class TestControllerAndTwoComputeHosts(testtools.TestCase):
             base.wait_for(check, timeout=timeout, interval=1, what=what)
         except Exception:
             self.fail('%s: %s' % (what, [
-                (s['name'], s['status'], s.get('OS-EXT-SRV-ATTR:host'),
+                (s.get('name'), s['status'], s.get('OS-EXT-SRV-ATTR:host'),
                  s.get('fault')) for s in (found or [[]])[0]]))
         return found[0]
+
+
+
+class TestControllerAndTwoComputeHosts(NamespaceLab):
 
     def memory_used(self, host_of):
         """{compute host: MEMORY_MB used on its nodes} from placement."""

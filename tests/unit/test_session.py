@@ -2,6 +2,7 @@
 
 import os
 import threading
+import time
 
 import fixtures
 from oslo_db import exception as db_exc
@@ -111,6 +112,25 @@ class TestSQLiteFileSessions(testtools.TestCase):
         self.assertEqual('done', flaky())
         self.assertEqual([False, False, True, True], seen)
         self.assertFalse(session.after_lost_connection())
+
+    def test_retries_end_at_the_callers_deadline(self):
+        """A cell read whose caller stops waiting (a scatter-gather's
+        cell timeout) gives up then, not after transient_retry_timeout."""
+        attempts = []
+
+        @session.retry_on_transient
+        def refused():
+            attempts.append(1)
+            if len(attempts) < 3:
+                raise sa.exc.OperationalError(
+                    'SELECT', {}, Exception('database is locked'))
+            return 'answered'
+
+        with session.retries_until(time.monotonic()):
+            self.assertRaises(sa.exc.OperationalError, refused)
+        self.assertEqual(1, len(attempts))
+        # Outside the caller's deadline the budget is the usual one.
+        self.assertEqual('answered', refused())
 
     def test_retry_on_transient_does_not_retry_other_errors(self):
         attempts = []

@@ -130,7 +130,10 @@ def get(context, uuid, with_fault=True):
 
 def _get_in_cell(context, mapping, with_fault):
     cell = mapping.cell_mapping
-    with cells.target_cell(context, cell) as cctxt:
+    # A cell that does not answer within [api] cell_timeout is down, as
+    # for a list.
+    with cells.waiting(CONF.api.cell_timeout), \
+            cells.target_cell(context, cell) as cctxt:
         try:
             instance = objects.Instance.get_by_uuid(
                 cctxt, mapping.instance_uuid)
