@@ -34,6 +34,13 @@ MINIMAL_LIST = {'id', 'status', 'links'}
 MINIMAL_DETAIL = MINIMAL_LIST | {'tenant_id', 'created'}
 
 
+def named(servers, name):
+    """The servers of one multi-create named ``name``: Nova names them
+    ``name-1``, ``name-2``... (``multi_instance_display_name_template``)."""
+    return [s for s in servers
+            if (s.get('name') or '').rsplit('-', 1)[0] == name]
+
+
 class TestControllerAndTwoCellNodes(multinode.NamespaceLab):
 
     HOSTS = ('ctl', 'cella', 'cellb')
@@ -203,11 +210,11 @@ class TestControllerAndTwoCellNodes(multinode.NamespaceLab):
         # The other cell keeps booting.
         self.boot('during', 4)
         servers = self.wait_servers(
-            lambda ss: len([s for s in ss if s.get('name') == 'during'])
-            == 4 and all(s['status'] in ('ACTIVE', 'ERROR')
-                         for s in ss if s.get('name') == 'during'),
+            lambda ss: len(named(ss, 'during')) == 4 and all(
+                s['status'] in ('ACTIVE', 'ERROR')
+                for s in named(ss, 'during')),
             '4 servers settled with cellb down')
-        during = [s for s in servers if s.get('name') == 'during']
+        during = named(servers, 'during')
         self.assertEqual({('ACTIVE', 'cell2-compute1')}, {
             (s['status'], s['OS-EXT-SRV-ATTR:host']) for s in during})
         self.mark('4 servers ACTIVE in cella with cellb down')
@@ -227,16 +234,16 @@ class TestControllerAndTwoCellNodes(multinode.NamespaceLab):
         for sid in down:
             self.assertEqual('cell3-compute1',
                              whole[sid]['OS-EXT-SRV-ATTR:host'])
-            self.assertEqual('before', whole[sid]['name'])
+            self.assertEqual([whole[sid]], named([whole[sid]], 'before'))
         self.mark("cellb's servers whole")
         # And it takes new servers again (it is the emptier cell).
         self.boot('after', 4)
         servers = self.wait_servers(
-            lambda ss: len([s for s in ss if s.get('name') == 'after'])
-            == 4 and all(s['status'] in ('ACTIVE', 'ERROR')
-                         for s in ss if s.get('name') == 'after'),
+            lambda ss: len(named(ss, 'after')) == 4 and all(
+                s['status'] in ('ACTIVE', 'ERROR')
+                for s in named(ss, 'after')),
             '4 servers settled after cellb came back')
-        after = [s for s in servers if s.get('name') == 'after']
+        after = named(servers, 'after')
         self.assertEqual({'ACTIVE'}, {s['status'] for s in after})
         self.assertIn('cell3-compute1',
                       {s['OS-EXT-SRV-ATTR:host'] for s in after})
