@@ -28,9 +28,10 @@ else
     nl_say "no $NL_RECORD: using local.conf and the environment"
 fi
 # A cell database a chaos scenario cut for the API gets its real
-# connection back (and every rule, fault and frozen process goes) while
-# the services still run.
-if [ -f "$STATE/chaos-cell-databases.json" ]; then
+# connection back, and a REST fault (placement, compute API) goes (with
+# every rule, fault and frozen process) while the services still run.
+if [ -f "$STATE/chaos-cell-databases.json" ] ||
+        [ -f "$STATE/chaos-api-faults.json" ]; then
     nl_manage chaos clear --state-dir "$STATE" || nl_say "WARNING: chaos clear failed (see $LOGS/manage.log)"
 fi
 # Computes first, then everything else together, Keystone (if any) last.
@@ -41,6 +42,8 @@ nl_stop keystone
 nl_cell_servers_stop
 # The record of the processes a chaos scenario froze (all stopped now).
 rm -f "$STATE/chaos-frozen.json"
+# A REST fault the services would read again at the next stack.sh.
+rm -f "$STATE/chaos-api-faults.json"
 if [ "$PURGE" = True ]; then
     nl_purge
 fi

@@ -1,5 +1,5 @@
 """Lab faults a service applies to itself: heartbeats stopped, host
-partitioned from its bus.
+partitioned from its bus, database slow or failing.
 
 They reach the services as the RPC rules do, over the bus
 (:mod:`nova_lite.baserpc` ``chaos_fault``, fanout), and each service acts
@@ -16,6 +16,11 @@ needed and ``nova-lite-manage chaos clear`` undoes them the same way:
   consumer is cut off. Both rules expire with the window, so the host
   comes back by itself; ``chaos clear`` ends it sooner (the control
   methods are never matched by a rule).
+* ``database`` with ``delay`` and/or ``error_rate``: every statement of
+  the service's process waits ``delay`` seconds and a fraction
+  ``error_rate`` fails as a lost connection does
+  (:mod:`nova_lite.db.lab_faults`), so its own retries run. Host ``*``
+  names every service.
 
 The faults live in the process: a restarted service, and so
 ``unstack.sh``, has none.
@@ -25,11 +30,14 @@ import threading
 
 from oslo_log import log as logging
 
+from nova_lite.db import lab_faults as db_faults
 from nova_lite import rpc_rules
 
 LOG = logging.getLogger(__name__)
 
-FAULTS = ('heartbeats', 'partition')
+FAULTS = ('heartbeats', 'partition', 'database')
+# The host of a fault every service applies.
+EVERY_HOST = '*'
 
 _LOCK = threading.Lock()
 _ACTIVE = []
@@ -41,9 +49,13 @@ def apply(service, fault):
     kind, host = fault.get('fault'), fault.get('host')
     if kind not in FAULTS:
         raise ValueError('fault must be one of %s' % ', '.join(FAULTS))
-    if host != service.host:
+    if host != service.host and not (kind == 'database' and
+                                     host == EVERY_HOST):
         return None
-    if kind == 'heartbeats':
+    if kind == 'database':
+        applied = dict(db_faults.set_fault(service, fault), fault=kind,
+                       host=host)
+    elif kind == 'heartbeats':
         service.stop_heartbeats()
         applied = {'fault': kind, 'host': host}
     else:
@@ -79,6 +91,8 @@ def clear(service):
     for fault in undone:
         if fault['fault'] == 'heartbeats':
             service.resume_heartbeats()
+        elif fault['fault'] == 'database':
+            db_faults.unset_fault(service)
         else:
             for rule_id in fault['rules']:
                 rpc_rules.remove(rule_id)

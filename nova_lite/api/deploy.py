@@ -103,7 +103,7 @@ def deploy(conf=None, placement_client=None, prewarm=False):
         microversion.TABLE,
         environ={util.CONF_KEY: conf, util.PLACEMENT_KEY: placement_client},
         request_id_headers=COMPUTE_REQUEST_ID_HEADERS,
-        streaming=image_router.is_data_upload)), conf)
+        streaming=image_router.is_data_upload, lab_fault='compute')), conf)
 
 
 def _lazy_placement_client(conf):

@@ -20,6 +20,9 @@ The operator's tool for the databases, with nova-manage's sub-commands::
               [--seconds S] [--error timeout|remote] | list [--json] |
           release [--method M] [--server H] [--instance U] |
           fault heartbeats|partition --host H [--seconds S] |
+          fault database --host H|--all [--delay S] [--error-rate R] |
+          fault placement|compute-api [--delay S] [--jitter S]
+                [--error-rate R] [--seconds T] [--state-dir DIR] |
           cell-down|cell-up CELL | clear | run FILE [--report F.json]
           (doc/chaos.md)
 

@@ -10,6 +10,11 @@ functional test::
     nova-lite-manage chaos release [--method M] [--server H] [--instance U]
                                    [--discard]
     nova-lite-manage chaos fault heartbeats|partition --host H [--seconds S]
+    nova-lite-manage chaos fault database --host H|--all [--delay S]
+                                          [--error-rate R]
+    nova-lite-manage chaos fault placement|compute-api [--delay S]
+                     [--jitter S] [--error-rate R] [--seconds T]
+                     [--state-dir DIR]
     nova-lite-manage chaos cell-down|cell-up CELL [--state-dir DIR]
     nova-lite-manage chaos clear [--discard] [--state-dir DIR]
     nova-lite-manage chaos run FILE  (nova_lite.cmd.manage_chaos_run)
@@ -27,8 +32,12 @@ rule; its messages can be matched where they are dispatched
 
 ``fault`` sends a lab fault the service of one host applies to itself
 (:mod:`nova_lite.service_faults`: its heartbeats stopped, or its host
-partitioned from the bus for S seconds); ``list`` shows them and
-``clear`` undoes them with the rules.
+partitioned from the bus for S seconds, or its database statements
+delayed and failing); ``list`` shows them and ``clear`` undoes them with
+the rules. ``fault placement|compute-api`` delays that REST service's
+requests and answers a fraction with 503 (:mod:`nova_lite.wsgi.lab_faults`,
+a file of the lab's state directory the service checks once a second);
+``list`` names it and ``clear`` removes it.
 
 ``cell-down CELL`` takes a cell down as a lab user sees it: its database
 cut for the API (:mod:`nova_lite.scenario.cell_databases`) and its
@@ -42,6 +51,7 @@ one), as the services know it.
 """
 
 import sys
+import time
 
 import oslo_messaging as messaging
 from oslo_serialization import jsonutils
@@ -53,12 +63,14 @@ from nova_lite.cmd.manage_common import CommandError
 from nova_lite import conf as nl_conf
 from nova_lite.db.api import api as api_db
 from nova_lite.db.cell import api as cell_db
+from nova_lite.db import lab_faults as db_faults
 from nova_lite import rpc
 from nova_lite import rpc_rules
 from nova_lite.scenario import cell_databases
 from nova_lite.scenario import controls as controls_mod
 from nova_lite.scenario import processes
 from nova_lite import service_faults
+from nova_lite.wsgi import lab_faults
 
 CONF = nl_conf.CONF
 
@@ -119,9 +131,48 @@ def release(args):
     return 0
 
 
-def fault(args):
-    applied = {'fault': args.fault, 'host': args.host}
+# REST faults (nova_lite.wsgi.lab_faults): the CLI name of each service.
+HTTP_FAULTS = {'placement': 'placement', 'compute-api': 'compute'}
+FAULT_CHOICES = service_faults.FAULTS + tuple(HTTP_FAULTS)
+
+
+def _http_fault(args):
+    state = manage_chaos_run.state_dir(args)
+    if state is None:
+        raise CommandError('no lab state directory: give --state-dir',
+                           code=2)
+    fault = {'delay': args.delay, 'jitter': args.jitter,
+             'error_rate': args.error_rate}
     if args.seconds is not None:
+        fault['until'] = time.time() + args.seconds
+    try:
+        written = lab_faults.write(state, HTTP_FAULTS[args.fault], fault)
+    except ValueError as exc:
+        raise CommandError('Invalid fault: %s' % exc, code=2)
+    print('Fault %s set for %s (state directory %s).'
+          % (jsonutils.dumps(written, sort_keys=True), args.fault, state))
+    return 0
+
+
+def fault(args):
+    if args.fault in HTTP_FAULTS:
+        return _http_fault(args)
+    if args.all == (args.host is not None):
+        raise CommandError('give --host or --all', code=2)
+    if args.all and args.fault != 'database':
+        raise CommandError('--all: only a database fault', code=2)
+    applied = {'fault': args.fault,
+               'host': service_faults.EVERY_HOST if args.all else args.host}
+    if args.fault == 'database':
+        if args.jitter is not None:
+            raise CommandError('--jitter: only a REST fault', code=2)
+        applied.update(delay=args.delay or 0,
+                       error_rate=args.error_rate or 0)
+        try:
+            db_faults.check(applied)
+        except ValueError as exc:
+            raise CommandError('Invalid fault: %s' % exc, code=2)
+    elif args.seconds is not None:
         applied['seconds'] = args.seconds
     buses = _fanout(lambda api, ctxt: api.chaos_fault(ctxt, applied))
     print('Fault %s sent to the services of bus(es) %s.'
@@ -157,8 +208,11 @@ def clear(args):
     if state is not None:
         restored = cell_databases.restore(common.admin_context(), state)
         thawed = processes.Processes(state).thaw()
-        print('Cell databases given back: %s. Frozen processes thawed: %s.'
-              % (', '.join(restored) or 'none', ', '.join(thawed) or 'none'))
+        http = lab_faults.remove(state)
+        print('Cell databases given back: %s. Frozen processes thawed: %s. '
+              'REST faults removed: %s.'
+              % (', '.join(restored) or 'none', ', '.join(thawed) or 'none',
+                 ', '.join(http) or 'none'))
     return 0
 
 
@@ -171,7 +225,10 @@ def _lab_faults(args):
     return ([{'fault': 'frozen', 'process': name}
              for name in processes.Processes(state).frozen()] +
             [{'fault': 'cell_database_cut', 'cell': name}
-             for name in sorted(cell_databases.cut_cells(state))])
+             for name in sorted(cell_databases.cut_cells(state))] +
+            [dict(f, fault='rest', service=name) for name, f in
+             sorted(lab_faults.read(state).items())
+             if f.get('until') is None or f['until'] > time.time()])
 
 
 def _services(ctxt):
@@ -215,7 +272,7 @@ def list_rules(args):
         answer = _ask(ctxt, list(dict.fromkeys(buses)), row.topic, row.host,
                       args.timeout)
         answers.append((cell.name, row, answer))
-    lab_faults = _lab_faults(args)
+    lab = _lab_faults(args)
     if args.json:
         print(jsonutils.dumps([
             {'cell': name, 'host': row.host, 'binary': row.binary,
@@ -223,7 +280,7 @@ def list_rules(args):
              'rules': (answer or {}).get('rules', []),
              'held': (answer or {}).get('held', []),
              'faults': (answer or {}).get('faults', [])}
-            for name, row, answer in answers] + lab_faults,
+            for name, row, answer in answers] + lab,
             indent=2, sort_keys=True))
         return 0
     rows = []
@@ -233,15 +290,28 @@ def list_rules(args):
                          '-'))
             continue
         rules = '; '.join(_describe(r) for r in answer['rules']) or '-'
-        faults = ', '.join(f['fault'] for f in answer.get('faults', []))
+        faults = ', '.join(_describe_fault(f)
+                           for f in answer.get('faults', []))
         rows.append((name, row.host, row.binary, rules,
                      len(answer['held']), faults or '-'))
     common.print_table(('Cell', 'Host', 'Binary', 'Rules', 'Held',
                         'Faults'), rows)
-    for lab_fault in lab_faults:
+    for lab_fault in lab:
+        if lab_fault['fault'] == 'rest':
+            print('Lab fault: rest %s delay=%s jitter=%s error_rate=%s'
+                  % tuple(lab_fault[k] for k in (
+                      'service', 'delay', 'jitter', 'error_rate')))
+            continue
         print('Lab fault: %s %s' % (lab_fault['fault'], lab_fault.get(
             'process', lab_fault.get('cell'))))
     return 0
+
+
+def _describe_fault(fault):
+    if fault['fault'] == 'database':
+        return 'database(delay=%s error_rate=%s)' % (fault['delay'],
+                                                    fault['error_rate'])
+    return fault['fault']
 
 
 def _describe(rule):
@@ -286,14 +356,27 @@ def build_parser(categories):
                            help='drop them instead')
     release_p.set_defaults(func=release)
     fault_p = acts.add_parser('fault', help='a lab fault in the service '
-                              'of one host')
-    fault_p.add_argument('fault', choices=service_faults.FAULTS,
-                         metavar='FAULT',
-                         help='|'.join(service_faults.FAULTS))
-    fault_p.add_argument('--host', required=True,
-                         help='the host of the service')
+                              'of one host, or of a REST service')
+    fault_p.add_argument('fault', choices=FAULT_CHOICES, metavar='FAULT',
+                         help='|'.join(FAULT_CHOICES))
+    fault_p.add_argument('--host', help='the host of the service')
+    fault_p.add_argument('--all', action='store_true',
+                         help='database: every service')
     fault_p.add_argument('--seconds', type=float,
-                         help='partition: how long (default 30)')
+                         help='partition: how long (default 30); '
+                         'placement|compute-api: ends by itself after S '
+                         'seconds (default: at chaos clear)')
+    fault_p.add_argument('--delay', type=float,
+                         help='database|placement|compute-api: seconds '
+                         'each statement or request waits')
+    fault_p.add_argument('--jitter', type=float,
+                         help='placement|compute-api: plus up to S '
+                         'seconds, uniform random')
+    fault_p.add_argument('--error-rate', type=float,
+                         help='database|placement|compute-api: the '
+                         'fraction (0-1) failing (lost connection, 503)')
+    fault_p.add_argument('--state-dir', help="placement|compute-api: the "
+                         "lab's state directory")
     fault_p.set_defaults(func=fault)
     for name, func, what in (
             ('cell-down', cell_down, "cut the cell's database for the "

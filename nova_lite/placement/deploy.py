@@ -26,7 +26,8 @@ MAX_BODY = 16 * 1024 * 1024
 def deploy(conf):
     """The placement WSGI application for ``conf``."""
     app = pipeline.assemble(handler.PlacementHandler(), conf, auth.SETTINGS,
-                            microversion.TABLE, max_body=MAX_BODY)
+                            microversion.TABLE, max_body=MAX_BODY,
+                            lab_fault='placement')
     if conf.cors.allowed_origin:
         app = cors.CORS(app, conf)
     return app

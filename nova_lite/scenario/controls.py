@@ -4,12 +4,17 @@ RPC rules and service faults reach the services over the bus (the
 ``fanout`` of ``nova-lite-manage chaos``); computes and cells are acted on
 as processes (:mod:`nova_lite.scenario.processes`), and a cell down has
 its database cut for the API as well
-(:mod:`nova_lite.scenario.cell_databases`). :meth:`LabControls.undo_all` takes
+(:mod:`nova_lite.scenario.cell_databases`); a REST service's fault is a
+file of the lab's state directory (:mod:`nova_lite.wsgi.lab_faults`).
+:meth:`LabControls.undo_all` takes
 everything back, so a run leaves the lab as it found it, whatever
 happened.
 """
 
+import time
+
 from nova_lite.scenario import cell_databases
+from nova_lite.wsgi import lab_faults
 
 
 class LabControls:
@@ -38,6 +43,19 @@ class LabControls:
     def fault(self, fault):
         self.fanout(lambda api, ctxt: api.chaos_fault(ctxt, fault))
         return 'fault %s' % sorted(fault.items())
+
+    def api_fault(self, service, fault, seconds=None):
+        """Delay and fail requests of a REST service
+        (:mod:`nova_lite.wsgi.lab_faults`) until the lab's chaos clear,
+        or for ``seconds``."""
+        if seconds is not None:
+            fault = dict(fault, until=time.time() + seconds)
+        written = lab_faults.write(self.processes.state, service, fault)
+        return 'api fault %s %s' % (service, sorted(written.items()))
+
+    def clear_api_faults(self):
+        return 'removed %s' % (', '.join(lab_faults.remove(
+            self.processes.state)) or 'none')
 
     def kill_compute(self, hosts):
         names = self.processes.computes(hosts)
@@ -76,6 +94,7 @@ class LabControls:
         done = []
         for name, undo in (('rpc_clear', self.rpc_clear),
                            ('cell databases', self.restore_databases),
+                           ('api faults', self.clear_api_faults),
                            ('thaw', self.processes.thaw),
                            ('restart', self.processes.restart_killed)):
             try:

@@ -92,7 +92,8 @@ def _check_triggers(scenario, source):
         needs = {'rpc_rule': 'rule', 'kill_compute': 'host',
                  'restart_compute': 'host', 'freeze_cell': 'cell',
                  'stop_heartbeats': 'host', 'partition': 'host',
-                 'thaw_cell': 'cell'}.get(entry['do'])
+                 'thaw_cell': 'cell', 'database_fault': 'host',
+                 'api_fault': 'service'}.get(entry['do'])
         if needs and needs not in entry:
             raise ScenarioError('%s: timeline[%d]: %s needs %r'
                                 % (source, index, entry['do'], needs))

@@ -333,6 +333,19 @@ class Run:
                 extra, fault='heartbeats' if do == 'stop_heartbeats'
                 else do, host=host))
                 for host in ([hosts] if isinstance(hosts, str) else hosts))
+        if do == 'database_fault':
+            hosts = entry['host']
+            return '; '.join(controls.fault({
+                'fault': 'database', 'host': host,
+                'delay': entry.get('latency', 0),
+                'error_rate': entry.get('error_rate', 0)})
+                for host in ([hosts] if isinstance(hosts, str) else hosts))
+        if do == 'api_fault':
+            return controls.api_fault(entry['service'], {
+                'delay': entry.get('latency', 0),
+                'jitter': entry.get('jitter', 0),
+                'error_rate': entry.get('error_rate', 0)},
+                entry.get('seconds'))
         return getattr(controls, do)(entry['cell'])
 
     def _measure_recovery(self, name):

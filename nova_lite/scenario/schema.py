@@ -17,7 +17,8 @@ PHASES = ('boot', 'delete', 'resize', 'confirm', 'list', 'pause')
 # What the timeline does; each entry waits for its trigger.
 CHAOS_ACTIONS = ('rpc_rule', 'rpc_release', 'rpc_clear', 'kill_compute',
                  'restart_compute', 'freeze_cell', 'thaw_cell',
-                 'stop_heartbeats', 'partition')
+                 'stop_heartbeats', 'partition', 'database_fault',
+                 'api_fault')
 # What the report checks at the end.
 INVARIANTS = ('requests_answered', 'no_stuck_builds',
               'allocations_match_servers', 'no_orphans', 'servers_in_state',
@@ -74,8 +75,16 @@ _CHAOS = {
         # kill_compute / restart_compute: hosts, or 'all'.
         'host': _HOSTS,
         'cell': {'type': 'string'},
-        # partition: how long the host is cut off.
+        # partition: how long the host is cut off; api_fault: how long
+        # the fault lasts (default: until the lab's chaos clear).
         'seconds': {'type': 'number', 'exclusiveMinimum': 0},
+        # database_fault (host: hosts, or '*' for every service) and
+        # api_fault (service): seconds each statement or request waits
+        # (plus up to ``jitter``, api_fault), the fraction that fails.
+        'latency': _SECONDS,
+        'jitter': _SECONDS,
+        'error_rate': {'type': 'number', 'minimum': 0, 'maximum': 1},
+        'service': {'enum': ['placement', 'compute']},
         # Name the recovery this action starts (its time is reported).
         'recovery': _NAME,
     },

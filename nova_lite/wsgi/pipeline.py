@@ -8,6 +8,8 @@ From the outside in:
    service's format, an unexpected exception a 500 without traceback;
 3. health check (oslo.middleware) at ``/healthcheck``, before auth, so a
    load balancer needs no credentials;
+3b. in a lab, its REST fault if one is set (``lab_faults.py``: delay,
+   503s in the service's format);
 4. the service's own environ values, if any;
 5. microversion: parse the version header(s), answer 400/406 for bad
    ones, echo the version and ``Vary`` on every response - before auth so
@@ -25,6 +27,7 @@ from oslo_middleware import request_id
 
 from nova_lite.wsgi import auth
 from nova_lite.wsgi import faults
+from nova_lite.wsgi import lab_faults
 from nova_lite.wsgi import layer
 from nova_lite.wsgi import microversion
 from nova_lite.wsgi import request_input
@@ -84,7 +87,7 @@ class _RequestId(layer.Layer, request_id.RequestId):
 
 def assemble(router, conf, auth_settings, versions, environ=None,
              max_body=request_input.DEFAULT_MAX_BODY,
-             request_id_headers=(), streaming=None):
+             request_id_headers=(), streaming=None, lab_fault=None):
     """``router`` behind the shared layers, in the order above.
 
     :param auth_settings: the service's :class:`auth.AuthSettings`; its
@@ -97,6 +100,8 @@ def assemble(router, conf, auth_settings, versions, environ=None,
         ``x-compute-request-id``).
     :param streaming: ``(environ) -> bool``: requests whose body the
         handler streams itself (see ``request_input.InputGuard``).
+    :param lab_fault: the service's name in the lab's REST faults
+        (``lab_faults.SERVICES``), or None for none.
     """
     errors = auth_settings.errors
     app = auth.wrap(router, conf, auth_settings)
@@ -104,6 +109,8 @@ def assemble(router, conf, auth_settings, versions, environ=None,
     app = microversion.MicroversionMiddleware(app, versions, errors)
     if environ:
         app = Environ(app, environ)
+    if lab_fault:
+        app = lab_faults.wrap(app, conf, lab_fault, errors)
     app = HealthcheckRoute(app)
     app = faults.FaultWrapper(app, errors)
     return _RequestId(app, request_id_headers)

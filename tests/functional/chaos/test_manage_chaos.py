@@ -10,14 +10,17 @@ import io
 import threading
 import time
 
+import fixtures
 import testtools
 
 from nova_lite import baserpc
 from nova_lite.cmd import manage
 from nova_lite.cmd.manage_common import CommandError
 from nova_lite import context as nl_context
+from nova_lite.db import lab_faults as db_faults
 from nova_lite import rpc_rules
 from nova_lite.testing import integrated
+from nova_lite.wsgi import lab_faults
 
 # super conductor and scheduler on the API bus; cell conductor and host1
 # on cell1's bus.
@@ -108,3 +111,55 @@ class ManageChaosTestCase(testtools.TestCase):
             time.sleep(0.02)
         code, out = self.manage('chaos', 'list', '--json', '--timeout', '1')
         self.assertNotIn('"fault": "heartbeats"', out)
+
+    def test_fault_database_listed_and_cleared(self):
+        # Every service here shares the process, and so its engines: a
+        # small delay and no errors, so the commands still work.
+        code, out = self.manage('chaos', 'fault', 'database', '--host',
+                                'host1', '--delay', '0.001')
+        self.assertEqual(0, code)
+        deadline = time.monotonic() + 10
+        while db_faults.current() is None:
+            self.assertLess(time.monotonic(), deadline, 'no database fault')
+            time.sleep(0.02)
+        self.assertEqual({'delay': 0.001, 'error_rate': 0.0},
+                         db_faults.current())
+        code, out = self.manage('chaos', 'list', '--timeout', '1')
+        self.assertIn('database(delay=0.001 error_rate=0.0)', out)
+        self.manage('chaos', 'clear')
+        deadline = time.monotonic() + 10
+        while db_faults.current() is not None:
+            self.assertLess(time.monotonic(), deadline, 'still slow')
+            time.sleep(0.02)
+
+    def test_fault_database_needs_a_target_and_a_value(self):
+        self.assertRaisesRegex(CommandError, 'give --host or --all',
+                               self.manage, 'chaos', 'fault', 'database',
+                               '--delay', '1')
+        self.assertRaisesRegex(CommandError, 'needs a delay or an error',
+                               self.manage, 'chaos', 'fault', 'database',
+                               '--all')
+        self.assertIsNone(db_faults.current())
+
+    def test_fault_placement_listed_and_cleared(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        code, out = self.manage('chaos', 'fault', 'placement', '--delay',
+                                '0.5', '--error-rate', '0.25',
+                                '--state-dir', state)
+        self.assertEqual(0, code)
+        self.assertEqual({'placement': {'delay': 0.5, 'jitter': 0.0,
+                                        'error_rate': 0.25}},
+                         lab_faults.read(state))
+        code, out = self.manage('chaos', 'list', '--timeout', '1',
+                                '--state-dir', state)
+        self.assertIn('Lab fault: rest placement delay=0.5 jitter=0.0 '
+                      'error_rate=0.25', out)
+        code, out = self.manage('chaos', 'clear', '--state-dir', state)
+        self.assertIn('REST faults removed: placement.', out)
+        self.assertEqual({}, lab_faults.read(state))
+        code, out = self.manage('chaos', 'list', '--json', '--timeout', '1',
+                                '--state-dir', state)
+        self.assertNotIn('"rest"', out)
+        self.assertRaisesRegex(CommandError, 'error_rate is a fraction',
+                               self.manage, 'chaos', 'fault', 'compute-api',
+                               '--error-rate', '2', '--state-dir', state)

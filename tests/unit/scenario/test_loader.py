@@ -78,6 +78,34 @@ class TestParse(testtools.TestCase):
         exc = self.assertRaises(loader.ScenarioError, loader.parse, text)
         self.assertIn('timeline[0].rule.action', str(exc))
 
+    def test_database_fault_parses_and_is_checked(self):
+        text = MINIMAL + ('timeline:\n  - {do: database_fault, at: 1, '
+                          "host: '*', latency: 0.5, error_rate: 0.2}\n")
+        entry = loader.parse(text)['timeline'][0]
+        self.assertEqual(('*', 0.5, 0.2), (entry['host'], entry['latency'],
+                                           entry['error_rate']))
+        exc = self.assertRaises(loader.ScenarioError, loader.parse,
+                                text.replace("host: '*', ", ''))
+        self.assertIn("database_fault needs 'host'", str(exc))
+        self.assertRaises(loader.ScenarioError, loader.parse,
+                          text.replace('0.2', '1.5'))
+
+    def test_api_fault_parses_and_is_checked(self):
+        text = MINIMAL + ('timeline:\n  - {do: api_fault, at: 1, '
+                          'service: placement, latency: 1, jitter: 0.5, '
+                          'error_rate: 0.1, seconds: 20}\n')
+        entry = loader.parse(text)['timeline'][0]
+        self.assertEqual(('placement', 1, 0.5, 0.1, 20),
+                         tuple(entry[k] for k in (
+                             'service', 'latency', 'jitter', 'error_rate',
+                             'seconds')))
+        exc = self.assertRaises(loader.ScenarioError, loader.parse,
+                                text.replace('service: placement, ', ''))
+        self.assertIn("api_fault needs 'service'", str(exc))
+        exc = self.assertRaises(loader.ScenarioError, loader.parse,
+                                text.replace('placement', 'glance'))
+        self.assertIn('timeline[0].service', str(exc))
+
     def test_two_phases_of_one_name_need_names(self):
         text = MINIMAL.replace('- {do: boot, count: 2}',
                                '- {do: list}\n  - {do: list}')

@@ -89,6 +89,15 @@ class FakeControls:
         self.done.append(('rpc_release', discard))
         return 'ok'
 
+    def fault(self, fault):
+        self.done.append(('fault', sorted(fault.items())))
+        return 'ok'
+
+    def api_fault(self, service, fault, seconds=None):
+        self.done.append(('api_fault', service, sorted(fault.items()),
+                          seconds))
+        return 'ok'
+
     def kill_compute(self, hosts):
         raise LookupError('no such compute in the lab: %s' % hosts)
 
@@ -144,6 +153,25 @@ class TestRunner(testtools.TestCase):
         self.assertIn('released', report['recoveries'])
         self.assertEqual('cleanup_leaves_nothing',
                          report['invariants'][-1]['check'])
+
+    def test_database_and_api_faults_reach_the_controls(self):
+        text = HAPPY.replace(
+            "  - {do: rpc_rule, at: 0, rule: {action: hold}}\n",
+            "  - {do: database_fault, at: 0, host: [c1, c2], latency: 0.5}\n"
+            "  - {do: api_fault, at: 0, service: placement, error_rate: 0.3,"
+            " seconds: 9}\n")
+        run, compute, controls = make_run(text)
+        run.execute()
+        self.assertEqual([
+            ('fault', [('delay', 0.5), ('error_rate', 0), ('fault',
+                                                          'database'),
+                       ('host', 'c1')]),
+            ('fault', [('delay', 0.5), ('error_rate', 0), ('fault',
+                                                          'database'),
+                       ('host', 'c2')]),
+            ('api_fault', 'placement', [('delay', 0), ('error_rate', 0.3),
+                                        ('jitter', 0)], 9),
+            ('rpc_release', False), ('undo_all',)], controls.done)
 
     def test_stuck_builds_end_the_run_and_fail(self):
         text = ('name: stuck\ntimeout: 1\nsettle_timeout: 1\n'
