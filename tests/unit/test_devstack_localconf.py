@@ -117,7 +117,7 @@ class TestRoleSettings(testtools.TestCase):
         return subprocess.run(
             ['bash', '-c', 'NL_DEVSTACK_DIR=$PWD; source lib/services.sh; '
              'source lib/settings.sh; source lib/keystone.sh; '
-             'source lib/lab.sh; ' + script],
+             'source lib/lab.sh; source lib/cellnode.sh; ' + script],
             cwd=DEVSTACK, env=env, capture_output=True, text=True,
             timeout=30)
 
