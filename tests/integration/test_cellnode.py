@@ -103,6 +103,16 @@ class TestControllerAndTwoCellNodes(multinode.NamespaceLab):
             headers={'OpenStack-API-Version': at})
         self.assertEqual(202, status, body)
 
+    def boot_and_settle(self, name, count, when):
+        """Boot ``count`` servers named ``name``; they once ACTIVE or
+        ERROR."""
+        self.boot(name, count)
+        servers = self.wait_servers(
+            lambda ss: len(named(ss, name)) == count and all(
+                s['status'] in ('ACTIVE', 'ERROR') for s in named(ss, name)),
+            '%d servers settled %s' % (count, when))
+        return named(servers, name)
+
     def listed(self, path, version):
         status, body = self.compute(
             'GET', path, headers={'OpenStack-API-Version': version})
@@ -208,13 +218,7 @@ class TestControllerAndTwoCellNodes(multinode.NamespaceLab):
         self.mark('lists and shows checked with cellb down')
 
         # The other cell keeps booting.
-        self.boot('during', 4)
-        servers = self.wait_servers(
-            lambda ss: len(named(ss, 'during')) == 4 and all(
-                s['status'] in ('ACTIVE', 'ERROR')
-                for s in named(ss, 'during')),
-            '4 servers settled with cellb down')
-        during = named(servers, 'during')
+        during = self.boot_and_settle('during', 4, 'with cellb down')
         self.assertEqual({('ACTIVE', 'cell2-compute1')}, {
             (s['status'], s['OS-EXT-SRV-ATTR:host']) for s in during})
         self.mark('4 servers ACTIVE in cella with cellb down')
@@ -237,13 +241,7 @@ class TestControllerAndTwoCellNodes(multinode.NamespaceLab):
             self.assertEqual([whole[sid]], named([whole[sid]], 'before'))
         self.mark("cellb's servers whole")
         # And it takes new servers again (it is the emptier cell).
-        self.boot('after', 4)
-        servers = self.wait_servers(
-            lambda ss: len(named(ss, 'after')) == 4 and all(
-                s['status'] in ('ACTIVE', 'ERROR')
-                for s in named(ss, 'after')),
-            '4 servers settled after cellb came back')
-        after = named(servers, 'after')
+        after = self.boot_and_settle('after', 4, 'after cellb came back')
         self.assertEqual({'ACTIVE'}, {s['status'] for s in after})
         self.assertIn('cell3-compute1',
                       {s['OS-EXT-SRV-ATTR:host'] for s in after})
