@@ -230,6 +230,11 @@ class IntegratedFixture(fixtures.Fixture):
 
     def _setUp(self):
         self.conf = self.useFixture(nl_fixtures.ConfFixture())
+        if self.cast_as_call:
+            # A cast that waits for its handler lasts as long as the
+            # build's scheduling, not a send: the API's bound on a send
+            # ([api] build_cast_timeout) would turn a slow machine into 503s.
+            self.conf.flags(build_cast_timeout=120, group='api')
         for group, values in self.flags.items():
             self.conf.flags(group=None if group == 'DEFAULT' else group,
                             **values)
