@@ -42,6 +42,23 @@ def _fail_first_mapping(test, fail):
     return calls
 
 
+def post_two_and_see_them_built(test, cloud, calls):
+    """POST two servers through a store that failed once (``calls``
+    records its attempts): 202, a second attempt, both listed and
+    ACTIVE."""
+    body = {'server': {'name': 'vm', 'flavorRef': '1',
+                       'imageRef': integrated.CONF.image_catalog
+                       .default_image_uuid,
+                       'networks': 'none', 'min_count': 2}}
+    response = cloud.api.post('/servers', body)
+    test.assertEqual(202, response.status, response)
+    test.assertEqual(2, len(calls))
+    listed = cloud.api.get('/servers').body['servers']
+    test.assertEqual(2, len(listed))
+    for server in listed:
+        cloud.wait_for_server(server['id'], 'ACTIVE')
+
+
 class _KillsAPIConnections:
     """Kill every connection to the API database (MariaDB) server-side:
     what a restart does to them."""
@@ -116,14 +133,4 @@ class CreateOnMariaDBTestCase(_KillsAPIConnections, testtools.TestCase):
         cloud.start_compute('host1')
         self._killer(url)
         calls = _fail_first_mapping(self, self._kill_api_connections)
-        body = {'server': {'name': 'vm', 'flavorRef': '1',
-                           'imageRef': integrated.CONF.image_catalog
-                           .default_image_uuid,
-                           'networks': 'none', 'min_count': 2}}
-        response = cloud.api.post('/servers', body)
-        self.assertEqual(202, response.status, response)
-        self.assertEqual(2, len(calls))
-        listed = cloud.api.get('/servers').body['servers']
-        self.assertEqual(2, len(listed))
-        for server in listed:
-            cloud.wait_for_server(server['id'], 'ACTIVE')
+        post_two_and_see_them_built(self, cloud, calls)

@@ -20,6 +20,7 @@ from nova_lite import exception
 from nova_lite import objects
 from nova_lite.testing import integrated
 from tests import db_fixtures
+from tests.functional.api import test_create_db_restart
 
 FLAVOR = {'flavorid': '1', 'name': 'f', 'vcpus': 1, 'memory_mb': 512,
           'root_gb': 1, 'extra_specs': {}}
@@ -104,14 +105,5 @@ class CreateAfterLostCommitTestCase(testtools.TestCase):
         cloud = self.useFixture(integrated.IntegratedFixture())
         cloud.start_compute('host1')
         calls = _answer_lost_after_first_commit(self)
-        body = {'server': {'name': 'vm', 'flavorRef': '1',
-                           'imageRef': integrated.CONF.image_catalog
-                           .default_image_uuid,
-                           'networks': 'none', 'min_count': 2}}
-        response = cloud.api.post('/servers', body)
-        self.assertEqual(202, response.status, response)
-        self.assertEqual(2, len(calls))
-        listed = cloud.api.get('/servers').body['servers']
-        self.assertEqual(2, len(listed))
-        for server in listed:
-            cloud.wait_for_server(server['id'], 'ACTIVE')
+        test_create_db_restart.post_two_and_see_them_built(
+            self, cloud, calls)
