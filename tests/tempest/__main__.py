@@ -42,6 +42,9 @@ from tests.tempest import exceptions
 COMPUTE_REGEX = r'^tempest\.api\.compute'
 # What ``tempest run --smoke`` selects: the ``smoke`` attribute in the id.
 SMOKE_REGEX = r'\[.*\bsmoke\b'
+# A server id in a traceback (the lab log lines about it say why).
+UUID = re.compile(
+    r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
 
 
 def tempest_bin():
@@ -167,21 +170,35 @@ def report(found, regex, smoke, seconds, smoke_classes=()):
     return lines, (passed, len(failed) - len(known), skipped + len(known))
 
 
-def failure_details(failed, tracebacks, lab, tail=25, errors=40):
-    """Lines that say why: the end of each failed test's traceback, then
+def failure_details(failed, tracebacks, lab, tail=25, errors=40,
+                    mentions=30):
+    """Lines that say why: the end of each failed test's traceback, the
+    lab logs' WARNING and ERROR lines about the servers those tracebacks
+    name (a failed move or unshelve is a WARNING of the conductor), then
     the last ERROR lines of the lab's logs (the lab is purged after the
     run, and CI keeps only the end of its log)."""
     lines = []
+    named = set()
     for test_id in failed:
         lines.append('--- why %s failed (end of its traceback):' % test_id)
-        lines.extend(tracebacks.get(test_id, '(no traceback)')
-                     .rstrip().splitlines()[-tail:])
-    found = []
+        text = tracebacks.get(test_id, '(no traceback)')
+        named.update(UUID.findall(text))
+        lines.extend(text.rstrip().splitlines()[-tail:])
+    found, about = [], []
     for name, path in lab_mod.log_files(os.path.join(lab.state, 'logs')):
         with open(path, errors='replace') as f:
-            found.extend('%s: %s' % (name, line.rstrip()[:300])
-                         for line in f if ' ERROR ' in line)
+            for line in f:
+                if ' ERROR ' in line:
+                    found.append('%s: %s' % (name, line.rstrip()[:300]))
+                if (' WARNING ' in line or ' ERROR ' in line) and any(
+                        uuid in line for uuid in named):
+                    about.append('%s: %s' % (name, line.rstrip()[:300]))
     if failed:
+        if named:
+            lines.append('--- the lab logs\' WARNING and ERROR lines about '
+                         'the servers named above (last %d of %d):'
+                         % (min(mentions, len(about)), len(about)))
+            lines.extend(about[-mentions:])
         lines.append('--- the lab logs\' last %d ERROR lines (of %d):'
                      % (min(errors, len(found)), len(found)))
         lines.extend(found[-errors:])

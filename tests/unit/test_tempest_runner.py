@@ -58,6 +58,26 @@ class TestOutcomes(testtools.TestCase):
         self.assertNotIn('fine', text)
         self.assertEqual([], runner.failure_details([], {}, _Lab(state)))
 
+    def test_details_bring_the_warnings_about_the_failed_tests_servers(self):
+        state = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__('shutil').rmtree(state))
+        os.makedirs(os.path.join(state, 'logs'))
+        server = '12abcf43-17ca-4a5a-a69e-b2cffe9f1f18'
+        other = '00000000-17ca-4a5a-a69e-b2cffe9f1f18'
+        with open(os.path.join(state, 'logs', 'conductor.log'), 'w') as f:
+            f.write('2026 1 INFO x: Unshelving instance %s\n'
+                    '2026 1 WARNING x: Unshelve of instance %s failed\n'
+                    '2026 1 WARNING x: Unshelve of instance %s failed\n'
+                    % (server, server, other))
+        lines = runner.failure_details(
+            ['a.bad'], {'a.bad': 'TimeoutException: Server %s failed to '
+                        'reach ACTIVE' % server}, _Lab(state))
+        text = '\n'.join(lines)
+        self.assertIn('WARNING x: Unshelve of instance %s failed' % server,
+                      text)
+        self.assertNotIn(other, text)
+        self.assertNotIn('INFO', text)
+
 
 class TestTempestConf(testtools.TestCase):
     """What tempest.conf turns on: every feature Nova's fake driver has,
