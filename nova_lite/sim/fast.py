@@ -56,11 +56,10 @@ What takes the full path (``SchedulerManager.schedule`` and placement's
   the full path for the rest of the run (counted in the report).
 """
 
-import itertools
 import json
 import math
-import operator
 
+import numpy
 from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
@@ -80,6 +79,11 @@ LOG = logging.getLogger(__name__)
 _SHARING = 'MISC_SHARES_VIA_AGGREGATE'
 _QUERY_PARTS = frozenset(['resources', 'required', 'root_required',
                           'limit'])
+# Raw weights numpy may sum as Python does: ints and floats under 2**52
+# (so a difference of two of them is exact in a float too).
+_NUMBERS = frozenset([int, float])
+_EXACT = 2.0 ** 52
+_INEXACT = object()
 
 
 class _Provider:
@@ -128,36 +132,34 @@ def whole_run_reason(doc):
 
 class _KeptWeighing(weights.RequestWeighing):
     """The scheduler's :class:`~nova_lite.scheduler.weights.RequestWeighing`
-    kept from request to request of one shape; :meth:`best` is its
-    :meth:`weigh` (the same steps, in the same order) without building
-    the whole ordered host list a replay does not read: only the hosts
-    the pick may draw from."""
+    kept from request to request of one shape. :meth:`best` is its
+    :meth:`weigh` without building the whole ordered host list a replay
+    does not read: only the hosts the pick may draw from.
+
+    When a weigher's range moves (with packing, nearly every pick: the
+    packed host becomes an extreme) every total is summed again; here
+    with numpy over arrays of the raw weights kept beside the scheduler's
+    lists, doing for each host the scheduler's IEEE operations in its
+    order (float64 subtraction, division, multiplication and addition
+    are correctly rounded, as Python's are), so the same floats; and a
+    stable sort of the negated totals puts ties in the order
+    ``sorted(reverse=True)`` does. What numpy would not compute as Python
+    does is left to the scheduler's own sum: raw weights that are not
+    numbers, not finite, or integers too large for a float to hold
+    exactly, non-finite multipliers, and NaN totals.
+    """
+
+    def __init__(self, handler, spec):
+        super().__init__(handler, spec)
+        # Weigher index -> float64 array of its list of raw weights (of
+        # the current members), or _INEXACT.
+        self._arrays = {}
 
     def best(self, hosts, count):
         """``(the first hosts best first, their weights)``: at least
         ``count`` of them and every host tied with the best."""
-        if len(hosts) <= 1:
-            return self.weigh(hosts)
-        changed, self._changed = self._changed, []
-        self._single = None
-        if self._members is not None and hosts == self._members:
-            positions = sorted({self._pos[h] for h in changed
-                                if h in self._pos})
-            self._update(positions)
-        else:
-            self._rebuild(hosts)
-            positions = None
-        ranges = [weights._range(w, lo, hi) for w, (lo, hi) in
-                  zip(self.weighers, self._extremes, strict=True)]
-        if (positions is not None and ranges == self._ranges and
-                all(self._local) and self._sortable):
-            for position in positions:
-                if not self._sortable:
-                    break
-                self._move(position)
-        else:
-            self._ranges = ranges
-            self._all_totals()
+        if not self._weigh_totals(hosts):
+            return list(hosts), [0.0] * len(hosts)
         members, totals, order = self._members, self._totals, self._order
         top = totals[order[0]]
         end = min(len(order), max(1, count))
@@ -166,37 +168,90 @@ class _KeptWeighing(weights.RequestWeighing):
         return ([members[p] for p in order[:end]],
                 [totals[p] for p in order[:end]])
 
-    def _all_totals(self):
-        """:meth:`RequestWeighing._all_totals` with each weigher's values
-        and totals computed by ``map`` over the operators: the same
-        operations on each host in the same order, so the same floats.
-        (Adding ``0.0 * multiplier`` where the scheduler skips a zero
-        value leaves a total as it is: totals are never -0.0, and this
-        form is only used with a finite multiplier.)"""
-        totals = [0.0] * len(self._members)
+    def _rebuild(self, hosts):
+        super()._rebuild(hosts)
+        self._arrays = {}
+
+    def _update(self, positions):
+        super()._update(positions)
+        for index, array in list(self._arrays.items()):
+            if not self._local[index]:
+                del self._arrays[index]     # every host weighed again
+                continue
+            if array is _INEXACT:
+                continue
+            values = self._lists[index]
+            for position in positions:
+                value = values[position]
+                if type(value) not in _NUMBERS or not abs(value) < _EXACT:
+                    del self._arrays[index]
+                    break
+                array[position] = value
+
+    def _array(self, index):
+        """Weigher ``index``'s raw weights as float64, or None when they
+        are not all ints and floats that a float64 holds exactly and
+        whose differences it holds exactly too."""
+        array = self._arrays.get(index)
+        if array is None:
+            values = self._lists[index]
+            array = _INEXACT
+            if _NUMBERS.issuperset(map(type, values)):
+                floats = numpy.array(values, dtype=numpy.float64)
+                if numpy.abs(floats).max() < _EXACT:
+                    array = floats
+            self._arrays[index] = array
+        return None if array is _INEXACT else array
+
+    def _multipliers(self, index):
+        """Weigher ``index``'s multiplier of every host (a number, or an
+        array when some host's aggregate overrides it), or None when one
+        is not a finite number."""
+        default = self._defaults[index]
+        if type(default) is not float or not math.isfinite(default):
+            return None
+        overrides = self._overrides[index]
+        if not overrides:
+            return default
+        multipliers = numpy.full(len(self._members), default)
+        for position in overrides:
+            multiplier = self._multiplier(index, position)
+            if type(multiplier) is not float or not math.isfinite(
+                    multiplier):
+                return None
+            multipliers[position] = multiplier
+        return multipliers
+
+    def _array_totals(self):
+        """Every total as the scheduler sums it, as a float64 array, or
+        None when numpy's sum would not be the scheduler's. (Where the
+        scheduler skips a zero weight this adds ``0.0 * multiplier``,
+        which leaves a total as it is: a total is never -0.0 and the
+        multiplier is finite.)"""
+        totals = numpy.zeros(len(self._members))
         for index, (low, high) in enumerate(self._ranges):
             span = high - low
             if span == 0:
                 continue
-            overrides = self._overrides[index]
-            raws = self._lists[index]
-            default = self._defaults[index]
-            if not overrides and math.isfinite(default):
-                totals = list(map(operator.add, totals, map(
-                    operator.mul, map(operator.truediv, map(
-                        operator.sub, raws, itertools.repeat(low)),
-                        itertools.repeat(span)),
-                    itertools.repeat(default))))
-                continue
-            for position, raw in enumerate(raws):
-                value = (raw - low) / span
-                if value:
-                    totals[position] += value * self._multiplier(
-                        index, position)
-        self._totals = totals
-        self._order = sorted(range(len(totals)), key=totals.__getitem__,
-                             reverse=True)
-        self._sortable = not any(map(math.isnan, totals))
+            if not (type(low) in _NUMBERS and type(high) in _NUMBERS and
+                    abs(low) < _EXACT and abs(high) < _EXACT):
+                return None
+            raws = self._array(index)
+            multipliers = self._multipliers(index)
+            if raws is None or multipliers is None:
+                return None
+            totals = totals + (raws - low) / span * multipliers
+        return totals
+
+    def _all_totals(self):
+        with numpy.errstate(over='ignore', invalid='ignore'):
+            totals = self._array_totals()
+            if totals is None or numpy.isnan(totals).any():
+                super()._all_totals()
+                return
+            self._order = numpy.argsort(-totals, kind='stable').tolist()
+        self._totals = totals.tolist()
+        self._sortable = True
         self._keys = None
 
 

@@ -20,6 +20,7 @@ name (the smallest when several aggregates set it).
 """
 
 import bisect
+import itertools
 import operator
 import random
 import sys
@@ -177,6 +178,7 @@ class WeightHandler:
 
 
 _NO_KEYS = frozenset()
+_AGGREGATES = operator.attrgetter('aggregates')
 
 
 def _aggregate_keys(host_state):
@@ -274,12 +276,21 @@ class RequestWeighing:
     def weigh(self, hosts):
         """``(hosts best first, their weights)`` for ``hosts`` (the hosts
         that passed the filters, in their order)."""
+        if not self._weigh_totals(hosts):
+            # As get_weighed_hosts: one host is not weighed.
+            return list(hosts), [0.0] * len(hosts)
+        members, totals = self._members, self._totals
+        return ([members[p] for p in self._order],
+                [totals[p] for p in self._order])
+
+    def _weigh_totals(self, hosts):
+        """Bring the totals and their order up to date for ``hosts``;
+        False (nothing weighed) when there are fewer than two."""
         changed, self._changed = self._changed, []
         if len(hosts) <= 1:
-            # As get_weighed_hosts: one host is not weighed.
             self._members = None
             self._single = list(hosts)
-            return list(hosts), [0.0] * len(hosts)
+            return False
         self._single = None
         if self._members is not None and hosts == self._members:
             positions = sorted({self._pos[h] for h in changed
@@ -299,9 +310,7 @@ class RequestWeighing:
         else:
             self._ranges = ranges
             self._all_totals()
-        members, totals = self._members, self._totals
-        return ([members[p] for p in self._order],
-                [totals[p] for p in self._order])
+        return True
 
     def multipliers(self):
         """``{weigher name: configured multiplier}`` of this request."""
@@ -315,11 +324,15 @@ class RequestWeighing:
             return [WeighedHost(host) for host in self._single]
         if self._members is None:
             return []
+        # A weigher whose range is empty gives every host 0.
+        weighing = [(index, weigher) for index, (weigher, (low, high)) in
+                    enumerate(zip(self.weighers, self._ranges, strict=True))
+                    if high - low != 0]
         result = []
         for position in self._order[:count]:
             item = WeighedHost(self._members[position],
                                self._totals[position])
-            for index, weigher in enumerate(self.weighers):
+            for index, weigher in weighing:
                 value = self._value(index, position)
                 if value:
                     item.parts[weigher.name] = value * self._multiplier(
@@ -335,29 +348,31 @@ class RequestWeighing:
         self._members = list(hosts)
         self._pos = {host: index for index, host in enumerate(hosts)}
         self._lists, self._extremes = [], []
+        missing = None
         for index, weigher in enumerate(self.weighers):
-            if self._local[index]:
-                raw = self._raw[index]
-                if not raw:
-                    values = weigher.weigh_objects(hosts, spec)
-                    raw.update(zip(hosts, values, strict=True))
-                else:
+            raw = self._raw[index]
+            if self._local[index] and raw:
+                if missing is None:
+                    # The same for every weigher: each keeps the raw
+                    # weights of the same hosts.
                     missing = [h for h in hosts if h not in raw]
-                    if missing:
-                        raw.update(zip(missing,
-                                       weigher.weigh_objects(missing, spec),
-                                       strict=True))
-                    values = [raw[h] for h in hosts]
+                if missing:
+                    raw.update(zip(missing,
+                                   weigher.weigh_objects(missing, spec),
+                                   strict=True))
+                values = list(map(raw.__getitem__, hosts))
             else:
                 values = weigher.weigh_objects(hosts, spec)
+                if self._local[index]:
+                    raw.update(zip(hosts, values, strict=True))
             self._lists.append(values)
             self._extremes.append((min(values), max(values)))
             LOG.debug('Weigher %s: raw %s', weigher.name, values[:10])
         self._overrides = [{} for _w in self.weighers]
-        for position, host in enumerate(hosts):
-            if not host.aggregates:
-                continue
-            keys = _aggregate_keys(host)
+        # Most hosts are in no aggregate: skipped in C.
+        for position in itertools.compress(
+                range(len(hosts)), map(_AGGREGATES, hosts)):
+            keys = _aggregate_keys(hosts[position])
             for index, weigher in enumerate(self.weighers):
                 if weigher.multiplier_option in keys:
                     self._overrides[index][position] = None  # read lazily

@@ -64,6 +64,19 @@ def _random_spec(rng):
                            **kwargs)
 
 
+def _rounds(rng, hosts, count, keep):
+    """The host lists of ``count`` weighings: now and then a filter
+    drops some hosts (or brings them back), so the kept raw weights
+    must follow the hosts; it stops at an empty one."""
+    for _index in range(count):
+        current = hosts
+        if rng.random() < 0.3:
+            current = [h for h in hosts if rng.random() < keep]
+        if not current:
+            return
+        yield current
+
+
 def _as_tuples(weighed):
     return [(item.obj, item.weight, item.parts) for item in weighed]
 
@@ -94,14 +107,7 @@ class TestSameAsFullReweigh(fakes.TestCase):
             subset_size = rng.choice((1, 2, 5))
             shuffle = rng.random() < 0.3
             pick_rng = random.Random(rng.random())
-            for _index in range(10):
-                # Now and then a filter drops some hosts (or brings them
-                # back): the kept raw weights must follow the hosts.
-                current = hosts
-                if rng.random() < 0.3:
-                    current = [h for h in hosts if rng.random() < 0.8]
-                if not current:
-                    break
+            for current in _rounds(rng, hosts, 10, 0.8):
                 expected = handler.get_weighed_hosts(current, spec)
                 ordered, totals = weighing.weigh(current)
                 self.assertEqual([(w.obj, w.weight) for w in expected],
