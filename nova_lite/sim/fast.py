@@ -168,9 +168,9 @@ class _KeptWeighing(weights.RequestWeighing):
         return ([members[p] for p in order[:end]],
                 [totals[p] for p in order[:end]])
 
-    def _rebuild(self, hosts):
-        super()._rebuild(hosts)
+    def _rebuild(self, hosts, changed=()):
         self._arrays = {}
+        super()._rebuild(hosts, changed)
 
     def _update(self, positions):
         super()._update(positions)

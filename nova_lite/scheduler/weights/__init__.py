@@ -178,6 +178,9 @@ class WeightHandler:
 
 
 _NO_KEYS = frozenset()
+# How many hosts may come or go between two weighings of a request for
+# the kept lists to be edited rather than read again.
+_PATCH_MOST = 8
 _AGGREGATES = operator.attrgetter('aggregates')
 
 
@@ -297,7 +300,7 @@ class RequestWeighing:
                                 if h in self._pos})
             self._update(positions)
         else:
-            self._rebuild(hosts)
+            self._rebuild(hosts, changed)
             positions = None
         ranges = [_range(w, lo, hi) for w, (lo, hi) in
                   zip(self.weighers, self._extremes, strict=True)]
@@ -342,8 +345,15 @@ class RequestWeighing:
 
     # -- raw weights -------------------------------------------------------
 
-    def _rebuild(self, hosts):
-        """Raw weights of a new set of hosts (kept ones reused)."""
+    def _rebuild(self, hosts, changed=()):
+        """Raw weights of a new set of hosts (kept ones reused); the last
+        hosts less a few and plus a few are edited in (:meth:`_patch`),
+        then the ``changed`` ones among them re-weighed."""
+        if self._members is not None:
+            stale = self._patch(hosts, changed)
+            if stale is not None:
+                self._update(stale)
+                return
         spec = self.spec
         self._members = list(hosts)
         self._pos = {host: index for index, host in enumerate(hosts)}
@@ -368,6 +378,67 @@ class RequestWeighing:
             self._lists.append(values)
             self._extremes.append((min(values), max(values)))
             LOG.debug('Weigher %s: raw %s', weigher.name, values[:10])
+        self._new_positions()
+
+    def _patch(self, hosts, changed):
+        """``hosts`` as the last hosts with at most :data:`_PATCH_MOST`
+        hosts taken out or put in, kept order: each weigher's list edited
+        in place (the new hosts weighed), the extremes kept unless an
+        extreme went (or a NaN came or went, or the first host changed:
+        ``min`` and ``max`` start from it). The positions of the
+        ``changed`` hosts kept, still to re-weigh; None (nothing done)
+        when ``hosts`` is not that or a weigher depends on the picks."""
+        if not self.weighers or not all(self._local):
+            return None
+        old_pos = self._pos
+        pos = dict(zip(hosts, range(len(hosts)), strict=True))
+        gone = sorted(map(old_pos.__getitem__, set(old_pos).difference(pos)))
+        new = sorted(map(pos.__getitem__, set(pos).difference(old_pos)))
+        if not gone and not new or len(gone) + len(new) > _PATCH_MOST:
+            return None
+        members = list(self._members)
+        for position in reversed(gone):
+            del members[position]
+        for position in new:
+            members.insert(position, hosts[position])
+        if members != hosts:
+            return None     # the kept hosts came in another order
+        stale = sorted({pos[h] for h in changed if h in old_pos and h in pos})
+        entrants = [hosts[position] for position in new]
+        missing = [h for h in entrants if h not in self._raw[0]]
+        for index, weigher in enumerate(self.weighers):
+            raw = self._raw[index]
+            if missing:
+                raw.update(zip(missing, weigher.weigh_objects(missing,
+                                                              self.spec),
+                               strict=True))
+            values = self._lists[index]
+            low, high = self._extremes[index]
+            removed = [values[position] for position in gone]
+            for position in reversed(gone):
+                del values[position]
+            added = [raw[h] for h in entrants]
+            for position, value in zip(new, added, strict=True):
+                values.insert(position, value)
+            if (0 in gone or 0 in new or
+                    any(v == low or v == high or v != v for v in removed) or
+                    any(v != v for v in added)):
+                low, high = min(values), max(values)
+            else:
+                for value in added:
+                    if value < low:
+                        low = value
+                    elif value > high:
+                        high = value
+            self._extremes[index] = (low, high)
+        self._members = members
+        self._pos = pos
+        self._new_positions()
+        return stale
+
+    def _new_positions(self):
+        """The hosts moved: which of them have a multiplier override."""
+        hosts = self._members
         self._overrides = [{} for _w in self.weighers]
         # Most hosts are in no aggregate: skipped in C.
         for position in itertools.compress(
@@ -403,15 +474,20 @@ class RequestWeighing:
                 self._raw[index][host] = value
                 if value == old:
                     continue
-                # An extreme that moves inward (or a NaN) needs a rescan;
-                # one that moves outward is the new extreme.
-                if (old == low or old == high or value != value or
-                        old != old):
+                # A value past an extreme is the new extreme (the host
+                # packed onto stays the fullest); an extreme that moves
+                # inward (or a NaN) needs a rescan.
+                if value != value or old != old:
                     rescan = True
-                elif value < low:
+                    continue
+                if value < low:
                     low = value
-                elif value > high:
+                elif old == low:
+                    rescan = True
+                if value > high:
                     high = value
+                elif old == high:
+                    rescan = True
             if rescan:
                 low, high = min(values), max(values)
             self._extremes[index] = (low, high)

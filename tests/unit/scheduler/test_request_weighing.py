@@ -120,6 +120,25 @@ class TestSameAsFullReweigh(fakes.TestCase):
                 host_state.consume_selected_host(chosen, spec, None)
                 weighing.consumed(chosen)
 
+    def test_first_host_comes_or_goes_before_a_nan(self):
+        # min() and max() start from the first raw weight: a NaN there
+        # makes both NaN, one later on is passed over.
+        self.flags(ram_weight_multiplier=1.0, group='filter_scheduler')
+        nan = float('nan')
+        rams = (1024, nan, 4096, 2048, 8192)
+        hosts = [fakes.fake_host('h%d' % i, free_ram_mb=ram)
+                 for i, ram in enumerate(rams)]
+        spec = fakes.fake_spec()
+        handler = weights.WeightHandler()
+        for first, then in ((hosts, hosts[1:]), (hosts[1:], hosts)):
+            weighing = handler.for_request(spec)
+            for current in (first, then):
+                expected = handler.get_weighed_hosts(current, spec)
+                ordered, totals = weighing.weigh(current)
+                self.assertEqual([(w.obj, repr(w.weight)) for w in expected],
+                                 [(h, repr(t)) for h, t in
+                                  zip(ordered, totals, strict=True)])
+
     def test_pick_is_pick_host(self):
         weighed = [weights.WeighedHost(fakes.fake_host('h%d' % i), w)
                    for i, w in enumerate((3.0, 3.0, 3.0, 2.0, 1.0))]
