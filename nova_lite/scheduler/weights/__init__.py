@@ -420,9 +420,13 @@ class RequestWeighing:
             added = [raw[h] for h in entrants]
             for position, value in zip(new, added, strict=True):
                 values.insert(position, value)
+            # (All hosts alike, as most weighers' often are: one that
+            # went took no extreme with it.)
             if (0 in gone or 0 in new or
-                    any(v == low or v == high or v != v for v in removed) or
-                    any(v != v for v in added)):
+                    any(v != v for v in removed) or
+                    any(v != v for v in added) or
+                    low != high and any(v == low or v == high
+                                        for v in removed)):
                 low, high = min(values), max(values)
             else:
                 for value in added:
