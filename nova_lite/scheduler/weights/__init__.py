@@ -420,21 +420,19 @@ class RequestWeighing:
             added = [raw[h] for h in entrants]
             for position, value in zip(new, added, strict=True):
                 values.insert(position, value)
-            # (All hosts alike, as most weighers' often are: one that
-            # went took no extreme with it.)
-            if (0 in gone or 0 in new or
-                    any(v != v for v in removed) or
-                    any(v != v for v in added) or
-                    low != high and any(v == low or v == high
-                                        for v in removed)):
-                low, high = min(values), max(values)
-            else:
-                for value in added:
-                    if value < low:
-                        low = value
-                    elif value > high:
-                        high = value
-            self._extremes[index] = (low, high)
+            if (0 in gone or 0 in new or any(v != v for v in removed) or
+                    any(v != v for v in added)):
+                self._extremes[index] = (min(values), max(values))
+                continue
+            low_went = any(v == low for v in removed)
+            high_went = any(v == high for v in removed)
+            for value in added:
+                if value < low:
+                    low = value
+                elif value > high:
+                    high = value
+            self._extremes[index] = _still_extremes(values, low, high,
+                                                    low_went, high_went)
         self._members = members
         self._pos = pos
         self._new_positions()
@@ -470,7 +468,7 @@ class RequestWeighing:
             hosts = [members[p] for p in positions]
             fresh = weigher.weigh_objects(hosts, spec)
             low, high = self._extremes[index]
-            rescan = False
+            rescan = low_went = high_went = False
             for position, host, value in zip(positions, hosts, fresh,
                                              strict=True):
                 old = values[position]
@@ -480,21 +478,23 @@ class RequestWeighing:
                     continue
                 # A value past an extreme is the new extreme (the host
                 # packed onto stays the fullest); an extreme that moves
-                # inward (or a NaN) needs a rescan.
+                # inward may leave it to other hosts; a NaN rescans.
                 if value != value or old != old:
                     rescan = True
                     continue
                 if value < low:
                     low = value
                 elif old == low:
-                    rescan = True
+                    low_went = True
                 if value > high:
                     high = value
                 elif old == high:
-                    rescan = True
+                    high_went = True
             if rescan:
-                low, high = min(values), max(values)
-            self._extremes[index] = (low, high)
+                self._extremes[index] = (min(values), max(values))
+            else:
+                self._extremes[index] = _still_extremes(
+                    values, low, high, low_went, high_went)
 
     # -- totals ------------------------------------------------------------
 
@@ -571,6 +571,18 @@ class RequestWeighing:
         at = bisect.bisect_left(keys, (-new, position))
         keys.insert(at, (-new, position))
         order.insert(at, position)
+
+
+def _still_extremes(values, low, high, low_went, high_went):
+    """``(min(values), max(values))`` when no value is below ``low`` or
+    above ``high`` and no NaN came or went: a bound that a host left
+    (``low_went``, ``high_went``) stays while another host holds it (a
+    spreading pick leaves the most free RAM to the other empty hosts)."""
+    if low_went and low not in values:
+        low = min(values)
+    if high_went and high not in values:
+        high = max(values)
+    return low, high
 
 
 def _range(weigher, low, high):
