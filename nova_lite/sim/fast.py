@@ -155,15 +155,16 @@ class _KeptWeighing(weights.RequestWeighing):
         # the current members), or _INEXACT.
         self._arrays = {}
 
-    def best(self, hosts, count):
-        """``(the first hosts best first, their weights)``: at least
-        ``count`` of them and every host tied with the best."""
+    def best(self, hosts, count, ties=True):
+        """``(the first hosts best first, their weights)``: ``count`` of
+        them (or all there are) and, with ``ties``, every host tied with
+        the best."""
         if not self._weigh_totals(hosts):
             return list(hosts), [0.0] * len(hosts)
         members, totals, order = self._members, self._totals, self._order
         top = totals[order[0]]
         end = min(len(order), max(1, count))
-        while end < len(order) and totals[order[end]] == top:
+        while ties and end < len(order) and totals[order[end]] == top:
             end += 1
         return ([members[p] for p in order[:end]],
                 [totals[p] for p in order[:end]])
@@ -569,14 +570,17 @@ class FastPath:
         weighing = shape.weighing
         if weighing is None or weighing.handler is not weight_handler:
             weighing = shape.weighing = _KeptWeighing(weight_handler, spec)
-        # NOTE(sim): every host tied with the best is among these, and
-        # the host_subset_size best: weights.pick makes the same draws
-        # from them as from the whole list.
-        ordered, totals = weighing.best(
-            result.hosts, CONF.filter_scheduler.host_subset_size)
+        # NOTE(sim): the host_subset_size best are among these, and
+        # every host tied with the best when ties are shuffled:
+        # weights.pick makes the same draws from them as from the whole
+        # list.
+        opts = CONF.filter_scheduler
+        subset, shuffle = (opts.host_subset_size,
+                           opts.shuffle_best_same_weighed_hosts)
+        ordered, totals = weighing.best(result.hosts, subset, ties=shuffle)
         recorder.weighed(weighing.top(decision.TOP_HOSTS),
                          weighing.multipliers(), count=len(result.hosts))
-        chosen = weights.pick(ordered, totals)[0]
+        chosen = weights.pick(ordered, totals, subset, shuffle)[0]
         node = chosen.uuid
         self.counts['fast'] += 1
         hs.consume_selected_host(chosen, spec, uuid)

@@ -68,11 +68,12 @@ class TestKeptWeighing(fakes.TestCase):
         handler = weights.WeightHandler()
         weighing = fast._KeptWeighing(handler, spec)
         count = rng.choice((1, 2, 5))
+        ties = rng.random() < 0.5
         for current in trw._rounds(rng, hosts, 15, 0.9):
             expected = handler.get_weighed_hosts(current, spec)
-            ordered, totals = weighing.best(current, count)
+            ordered, totals = weighing.best(current, count, ties)
             end = min(len(expected), count)
-            while (end < len(expected) and
+            while (ties and end < len(expected) and
                    expected[end].weight == expected[0].weight):
                 end += 1
             self.assertEqual(
@@ -81,7 +82,7 @@ class TestKeptWeighing(fakes.TestCase):
                 _exact(ordered, totals))
             self.assertEqual(_parts(expected[:decision.TOP_HOSTS]),
                              _parts(weighing.top(decision.TOP_HOSTS)))
-            chosen = weights.pick(ordered, totals, count, False, rng)[0]
+            chosen = weights.pick(ordered, totals, count, ties, rng)[0]
             host_state.consume_selected_host(chosen, spec, None)
             weighing.consumed(chosen)
 
