@@ -169,25 +169,45 @@ class _KeptWeighing(weights.RequestWeighing):
         return ([members[p] for p in order[:end]],
                 [totals[p] for p in order[:end]])
 
-    def _rebuild(self, hosts, changed=()):
+    def _lists_replaced(self):
         self._arrays = {}
-        super()._rebuild(hosts, changed)
+
+    def _lists_edited(self, gone, new):
+        arrays, self._arrays = self._arrays, {}
+        # np.insert places each value before a position of the array it
+        # is given: the k-th new host's position less k.
+        before = [position - k for k, position in enumerate(new)]
+        for index, array in arrays.items():
+            if array is not _INEXACT:
+                if gone:
+                    array = numpy.delete(array, gone)
+                if new:
+                    array = numpy.insert(array, before, 0.0)
+                self._arrays[index] = array
+                self._set_exact(index, new)
 
     def _update(self, positions):
         super()._update(positions)
-        for index, array in list(self._arrays.items()):
+        for index in list(self._arrays):
             if not self._local[index]:
                 del self._arrays[index]     # every host weighed again
-                continue
-            if array is _INEXACT:
-                continue
-            values = self._lists[index]
-            for position in positions:
-                value = values[position]
-                if type(value) not in _NUMBERS or not abs(value) < _EXACT:
-                    del self._arrays[index]
-                    break
-                array[position] = value
+            else:
+                self._set_exact(index, positions)
+
+    def _set_exact(self, index, positions):
+        """Copy weigher ``index``'s raw weights at ``positions`` into its
+        array, or drop the array when one is not a number numpy holds
+        exactly."""
+        array = self._arrays[index]
+        if array is _INEXACT:
+            return
+        values = self._lists[index]
+        for position in positions:
+            value = values[position]
+            if type(value) not in _NUMBERS or not abs(value) < _EXACT:
+                del self._arrays[index]
+                return
+            array[position] = value
 
     def _array(self, index):
         """Weigher ``index``'s raw weights as float64, or None when they

@@ -379,6 +379,15 @@ class RequestWeighing:
             self._extremes.append((min(values), max(values)))
             LOG.debug('Weigher %s: raw %s', weigher.name, values[:10])
         self._new_positions()
+        self._lists_replaced()
+
+    def _lists_replaced(self):
+        """Every raw weight list is new (a hook for subclasses)."""
+
+    def _lists_edited(self, gone, new):
+        """The raw weight lists lost the positions ``gone`` (of the old
+        hosts) and gained ``new`` (of the new hosts) (a hook for
+        subclasses)."""
 
     def _patch(self, hosts, changed):
         """``hosts`` as the last hosts with at most :data:`_PATCH_MOST`
@@ -436,6 +445,7 @@ class RequestWeighing:
         self._members = members
         self._pos = pos
         self._new_positions()
+        self._lists_edited(gone, new)
         return stale
 
     def _new_positions(self):
