@@ -56,10 +56,11 @@ What takes the full path (``SchedulerManager.schedule`` and placement's
   the full path for the rest of the run (counted in the report).
 """
 
+import functools
+import importlib
 import json
 import math
 
-import numpy
 from oslo_log import log as logging
 
 from nova_lite import conf as nl_conf
@@ -84,6 +85,13 @@ _QUERY_PARTS = frozenset(['resources', 'required', 'root_required',
 _NUMBERS = frozenset([int, float])
 _EXACT = 2.0 ** 52
 _INEXACT = object()
+
+
+@functools.cache
+def _numpy():
+    """numpy, imported when a replay first sums totals: every
+    nova-lite-manage command imports this module."""
+    return importlib.import_module('numpy')
 
 
 class _Provider:
@@ -173,6 +181,7 @@ class _KeptWeighing(weights.RequestWeighing):
         self._arrays = {}
 
     def _lists_edited(self, gone, new):
+        numpy = _numpy()
         arrays, self._arrays = self._arrays, {}
         # np.insert places each value before a position of the array it
         # is given: the k-th new host's position less k.
@@ -213,6 +222,7 @@ class _KeptWeighing(weights.RequestWeighing):
         """Weigher ``index``'s raw weights as float64, or None when they
         are not all ints and floats that a float64 holds exactly and
         whose differences it holds exactly too."""
+        numpy = _numpy()
         array = self._arrays.get(index)
         if array is None:
             values = self._lists[index]
@@ -228,6 +238,7 @@ class _KeptWeighing(weights.RequestWeighing):
         """Weigher ``index``'s multiplier of every host (a number, or an
         array when some host's aggregate overrides it), or None when one
         is not a finite number."""
+        numpy = _numpy()
         default = self._defaults[index]
         if type(default) is not float or not math.isfinite(default):
             return None
@@ -249,6 +260,7 @@ class _KeptWeighing(weights.RequestWeighing):
         scheduler skips a zero weight this adds ``0.0 * multiplier``,
         which leaves a total as it is: a total is never -0.0 and the
         multiplier is finite.)"""
+        numpy = _numpy()
         totals = numpy.zeros(len(self._members))
         for index, (low, high) in enumerate(self._ranges):
             span = high - low
@@ -265,6 +277,7 @@ class _KeptWeighing(weights.RequestWeighing):
         return totals
 
     def _all_totals(self):
+        numpy = _numpy()
         with numpy.errstate(over='ignore', invalid='ignore'):
             totals = self._array_totals()
             if totals is None or numpy.isnan(totals).any():

@@ -9,6 +9,8 @@ multipliers numpy must leave to the scheduler's own sum.
 
 import math
 import random
+import subprocess
+import sys
 
 from nova_lite.scheduler import decision
 from nova_lite.scheduler import host_state
@@ -141,3 +143,12 @@ class TestKeptWeighing(fakes.TestCase):
         self.assertEqual(_exact([w.obj for w in expected],
                                 [w.weight for w in expected]),
                          _exact(ordered, totals))
+
+
+class TestNumpyOnUse(fakes.TestCase):
+
+    def test_manage_does_not_import_numpy(self):
+        # Every nova-lite-manage command imports the replay's modules.
+        code = ('import sys, nova_lite.cmd.manage; '
+                'sys.exit("numpy" in sys.modules)')
+        subprocess.run([sys.executable, '-c', code], check=True)
