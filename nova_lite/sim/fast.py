@@ -56,8 +56,10 @@ What takes the full path (``SchedulerManager.schedule`` and placement's
   the full path for the rest of the run (counted in the report).
 """
 
+import collections
 import functools
 import importlib
+import itertools
 import json
 import math
 
@@ -545,22 +547,21 @@ class FastPath:
             self._window(shape, handler)
 
     def _window(self, shape, handler):
-        fits = shape.fits
-        window = [node for node in self.order if fits[node]]
+        # Over every host, so in C: map, compress and Counter.
+        window = list(itertools.compress(
+            self.order, map(shape.fits.__getitem__, self.order)))
         if shape.cap is not None:
             del window[shape.cap:]
         shape.window = window
-        verdict = shape.verdict
-        states = [node for node in window if verdict[node] >= 0]
+        verdicts = list(map(shape.verdict.__getitem__, window))
         passed = len(handler.filters)
-        shape.members = [self.states[n] for n in states
-                         if verdict[n] == passed]
+        shape.members = list(map(self.states.__getitem__, itertools.compress(
+            window, map(passed.__eq__, verdicts))))
         # How many hosts each filter let through: a host passed the
-        # filters before the one that rejected it.
-        rejected = [0] * (passed + 1)
-        for node in states:
-            rejected[verdict[node]] += 1
-        steps, count = [], len(states)
+        # filters before the one that rejected it (-1: no host state).
+        rejected = collections.Counter(verdicts)
+        states = len(window) - rejected[-1]
+        steps, count = [], states
         for index, host_filter in enumerate(handler.filters):
             out = count - rejected[index]
             steps.append(filters.FilterStep(host_filter.name, count, out))
@@ -568,7 +569,7 @@ class FastPath:
             if not out:
                 break
         shape.steps = steps
-        shape.num_states = len(states)
+        shape.num_states = states
 
     # -- one decision --------------------------------------------------------
 
