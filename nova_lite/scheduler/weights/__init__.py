@@ -239,8 +239,12 @@ class RequestWeighing:
       a pick (:meth:`consumed`), so a request of N instances over H hosts
       evaluates each weigher about H + N times, not N * H; a weigher that
       :meth:`~BaseHostWeigher.depends_on_picks` weighs every host again;
+    - the raw weights of the hosts in filter order, one list per weigher:
+      when a few hosts leave or join the filtered hosts they are edited
+      in at their positions (:meth:`_patch`);
     - each weigher's smallest and largest raw weight: a pick changes them
-      only when the consumed host was, or becomes, an extreme;
+      only when the consumed host was, or becomes, an extreme, and an
+      extreme it leaves stays while another host holds it;
     - the totals and their order: while every weigher's range stays the
       same, only the consumed host's total is recomputed and moved; a
       changed range (all normalised weights move) recomputes every total
