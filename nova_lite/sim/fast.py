@@ -56,10 +56,12 @@ What takes the full path (``SchedulerManager.schedule`` and placement's
   the full path for the rest of the run (counted in the report).
 """
 
+import collections
+import functools
+import importlib
 import itertools
 import json
 import math
-import operator
 
 from oslo_log import log as logging
 
@@ -80,6 +82,18 @@ LOG = logging.getLogger(__name__)
 _SHARING = 'MISC_SHARES_VIA_AGGREGATE'
 _QUERY_PARTS = frozenset(['resources', 'required', 'root_required',
                           'limit'])
+# Raw weights numpy may sum as Python does: ints and floats under 2**52
+# (so a difference of two of them is exact in a float too).
+_NUMBERS = frozenset([int, float])
+_EXACT = 2.0 ** 52
+_INEXACT = object()
+
+
+@functools.cache
+def _numpy():
+    """numpy, imported when a replay first sums totals: every
+    nova-lite-manage command imports this module."""
+    return importlib.import_module('numpy')
 
 
 class _Provider:
@@ -128,75 +142,152 @@ def whole_run_reason(doc):
 
 class _KeptWeighing(weights.RequestWeighing):
     """The scheduler's :class:`~nova_lite.scheduler.weights.RequestWeighing`
-    kept from request to request of one shape; :meth:`best` is its
-    :meth:`weigh` (the same steps, in the same order) without building
-    the whole ordered host list a replay does not read: only the hosts
-    the pick may draw from."""
+    kept from request to request of one shape. :meth:`best` is its
+    :meth:`weigh` without building the whole ordered host list a replay
+    does not read: only the hosts the pick may draw from.
 
-    def best(self, hosts, count):
-        """``(the first hosts best first, their weights)``: at least
-        ``count`` of them and every host tied with the best."""
-        if len(hosts) <= 1:
-            return self.weigh(hosts)
-        changed, self._changed = self._changed, []
-        self._single = None
-        if self._members is not None and hosts == self._members:
-            positions = sorted({self._pos[h] for h in changed
-                                if h in self._pos})
-            self._update(positions)
-        else:
-            self._rebuild(hosts)
-            positions = None
-        ranges = [weights._range(w, lo, hi) for w, (lo, hi) in
-                  zip(self.weighers, self._extremes, strict=True)]
-        if (positions is not None and ranges == self._ranges and
-                all(self._local) and self._sortable):
-            for position in positions:
-                if not self._sortable:
-                    break
-                self._move(position)
-        else:
-            self._ranges = ranges
-            self._all_totals()
+    When a weigher's range moves (with packing, nearly every pick: the
+    packed host becomes an extreme) every total is summed again; here
+    with numpy over arrays of the raw weights kept beside the scheduler's
+    lists, doing for each host the scheduler's IEEE operations in its
+    order (float64 subtraction, division, multiplication and addition
+    are correctly rounded, as Python's are), so the same floats; and a
+    stable sort of the negated totals puts ties in the order
+    ``sorted(reverse=True)`` does. What numpy would not compute as Python
+    does is left to the scheduler's own sum: raw weights that are not
+    numbers, not finite, or integers too large for a float to hold
+    exactly, non-finite multipliers, and NaN totals.
+    """
+
+    def __init__(self, handler, spec):
+        super().__init__(handler, spec)
+        # Weigher index -> float64 array of its list of raw weights (of
+        # the current members), or _INEXACT.
+        self._arrays = {}
+
+    def best(self, hosts, count, ties=True):
+        """``(the first hosts best first, their weights)``: ``count`` of
+        them (or all there are) and, with ``ties``, every host tied with
+        the best."""
+        if not self._weigh_totals(hosts):
+            return list(hosts), [0.0] * len(hosts)
         members, totals, order = self._members, self._totals, self._order
         top = totals[order[0]]
         end = min(len(order), max(1, count))
-        while end < len(order) and totals[order[end]] == top:
+        while ties and end < len(order) and totals[order[end]] == top:
             end += 1
         return ([members[p] for p in order[:end]],
                 [totals[p] for p in order[:end]])
 
-    def _all_totals(self):
-        """:meth:`RequestWeighing._all_totals` with each weigher's values
-        and totals computed by ``map`` over the operators: the same
-        operations on each host in the same order, so the same floats.
-        (Adding ``0.0 * multiplier`` where the scheduler skips a zero
-        value leaves a total as it is: totals are never -0.0, and this
-        form is only used with a finite multiplier.)"""
-        totals = [0.0] * len(self._members)
+    def _lists_replaced(self):
+        self._arrays = {}
+
+    def _lists_edited(self, gone, new):
+        numpy = _numpy()
+        arrays, self._arrays = self._arrays, {}
+        # np.insert places each value before a position of the array it
+        # is given: the k-th new host's position less k.
+        before = [position - k for k, position in enumerate(new)]
+        for index, array in arrays.items():
+            if array is not _INEXACT:
+                if gone:
+                    array = numpy.delete(array, gone)
+                if new:
+                    array = numpy.insert(array, before, 0.0)
+                self._arrays[index] = array
+                self._set_exact(index, new)
+
+    def _update(self, positions):
+        super()._update(positions)
+        for index in list(self._arrays):
+            if not self._local[index]:
+                del self._arrays[index]     # every host weighed again
+            else:
+                self._set_exact(index, positions)
+
+    def _set_exact(self, index, positions):
+        """Copy weigher ``index``'s raw weights at ``positions`` into its
+        array, or drop the array when one is not a number numpy holds
+        exactly."""
+        array = self._arrays[index]
+        if array is _INEXACT:
+            return
+        values = self._lists[index]
+        for position in positions:
+            value = values[position]
+            if type(value) not in _NUMBERS or not abs(value) < _EXACT:
+                del self._arrays[index]
+                return
+            array[position] = value
+
+    def _array(self, index):
+        """Weigher ``index``'s raw weights as float64, or None when they
+        are not all ints and floats that a float64 holds exactly and
+        whose differences it holds exactly too."""
+        numpy = _numpy()
+        array = self._arrays.get(index)
+        if array is None:
+            values = self._lists[index]
+            array = _INEXACT
+            if _NUMBERS.issuperset(map(type, values)):
+                floats = numpy.array(values, dtype=numpy.float64)
+                if numpy.abs(floats).max() < _EXACT:
+                    array = floats
+            self._arrays[index] = array
+        return None if array is _INEXACT else array
+
+    def _multipliers(self, index):
+        """Weigher ``index``'s multiplier of every host (a number, or an
+        array when some host's aggregate overrides it), or None when one
+        is not a finite number."""
+        numpy = _numpy()
+        default = self._defaults[index]
+        if type(default) is not float or not math.isfinite(default):
+            return None
+        overrides = self._overrides[index]
+        if not overrides:
+            return default
+        multipliers = numpy.full(len(self._members), default)
+        for position in overrides:
+            multiplier = self._multiplier(index, position)
+            if type(multiplier) is not float or not math.isfinite(
+                    multiplier):
+                return None
+            multipliers[position] = multiplier
+        return multipliers
+
+    def _array_totals(self):
+        """Every total as the scheduler sums it, as a float64 array, or
+        None when numpy's sum would not be the scheduler's. (Where the
+        scheduler skips a zero weight this adds ``0.0 * multiplier``,
+        which leaves a total as it is: a total is never -0.0 and the
+        multiplier is finite.)"""
+        numpy = _numpy()
+        totals = numpy.zeros(len(self._members))
         for index, (low, high) in enumerate(self._ranges):
             span = high - low
             if span == 0:
                 continue
-            overrides = self._overrides[index]
-            raws = self._lists[index]
-            default = self._defaults[index]
-            if not overrides and math.isfinite(default):
-                totals = list(map(operator.add, totals, map(
-                    operator.mul, map(operator.truediv, map(
-                        operator.sub, raws, itertools.repeat(low)),
-                        itertools.repeat(span)),
-                    itertools.repeat(default))))
-                continue
-            for position, raw in enumerate(raws):
-                value = (raw - low) / span
-                if value:
-                    totals[position] += value * self._multiplier(
-                        index, position)
-        self._totals = totals
-        self._order = sorted(range(len(totals)), key=totals.__getitem__,
-                             reverse=True)
-        self._sortable = not any(map(math.isnan, totals))
+            if not (type(low) in _NUMBERS and type(high) in _NUMBERS and
+                    abs(low) < _EXACT and abs(high) < _EXACT):
+                return None
+            raws = self._array(index)
+            multipliers = self._multipliers(index)
+            if raws is None or multipliers is None:
+                return None
+            totals = totals + (raws - low) / span * multipliers
+        return totals
+
+    def _all_totals(self):
+        numpy = _numpy()
+        with numpy.errstate(over='ignore', invalid='ignore'):
+            totals = self._array_totals()
+            if totals is None or numpy.isnan(totals).any():
+                super()._all_totals()
+                return
+            self._order = numpy.argsort(-totals, kind='stable').tolist()
+        self._totals = totals.tolist()
+        self._sortable = True
         self._keys = None
 
 
@@ -456,22 +547,21 @@ class FastPath:
             self._window(shape, handler)
 
     def _window(self, shape, handler):
-        fits = shape.fits
-        window = [node for node in self.order if fits[node]]
+        # Over every host, so in C: map, compress and Counter.
+        window = list(itertools.compress(
+            self.order, map(shape.fits.__getitem__, self.order)))
         if shape.cap is not None:
             del window[shape.cap:]
         shape.window = window
-        verdict = shape.verdict
-        states = [node for node in window if verdict[node] >= 0]
+        verdicts = list(map(shape.verdict.__getitem__, window))
         passed = len(handler.filters)
-        shape.members = [self.states[n] for n in states
-                         if verdict[n] == passed]
+        shape.members = list(map(self.states.__getitem__, itertools.compress(
+            window, map(passed.__eq__, verdicts))))
         # How many hosts each filter let through: a host passed the
-        # filters before the one that rejected it.
-        rejected = [0] * (passed + 1)
-        for node in states:
-            rejected[verdict[node]] += 1
-        steps, count = [], len(states)
+        # filters before the one that rejected it (-1: no host state).
+        rejected = collections.Counter(verdicts)
+        states = len(window) - rejected[-1]
+        steps, count = [], states
         for index, host_filter in enumerate(handler.filters):
             out = count - rejected[index]
             steps.append(filters.FilterStep(host_filter.name, count, out))
@@ -479,7 +569,7 @@ class FastPath:
             if not out:
                 break
         shape.steps = steps
-        shape.num_states = len(states)
+        shape.num_states = states
 
     # -- one decision --------------------------------------------------------
 
@@ -514,14 +604,17 @@ class FastPath:
         weighing = shape.weighing
         if weighing is None or weighing.handler is not weight_handler:
             weighing = shape.weighing = _KeptWeighing(weight_handler, spec)
-        # NOTE(sim): every host tied with the best is among these, and
-        # the host_subset_size best: weights.pick makes the same draws
-        # from them as from the whole list.
-        ordered, totals = weighing.best(
-            result.hosts, CONF.filter_scheduler.host_subset_size)
+        # NOTE(sim): the host_subset_size best are among these, and
+        # every host tied with the best when ties are shuffled:
+        # weights.pick makes the same draws from them as from the whole
+        # list.
+        opts = CONF.filter_scheduler
+        subset, shuffle = (opts.host_subset_size,
+                           opts.shuffle_best_same_weighed_hosts)
+        ordered, totals = weighing.best(result.hosts, subset, ties=shuffle)
         recorder.weighed(weighing.top(decision.TOP_HOSTS),
                          weighing.multipliers(), count=len(result.hosts))
-        chosen = weights.pick(ordered, totals)[0]
+        chosen = weights.pick(ordered, totals, subset, shuffle)[0]
         node = chosen.uuid
         self.counts['fast'] += 1
         hs.consume_selected_host(chosen, spec, uuid)

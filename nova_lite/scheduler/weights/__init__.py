@@ -20,6 +20,7 @@ name (the smallest when several aggregates set it).
 """
 
 import bisect
+import itertools
 import operator
 import random
 import sys
@@ -177,6 +178,10 @@ class WeightHandler:
 
 
 _NO_KEYS = frozenset()
+# How many hosts may come or go between two weighings of a request for
+# the kept lists to be edited rather than read again.
+_PATCH_MOST = 8
+_AGGREGATES = operator.attrgetter('aggregates')
 
 
 def _aggregate_keys(host_state):
@@ -234,8 +239,12 @@ class RequestWeighing:
       a pick (:meth:`consumed`), so a request of N instances over H hosts
       evaluates each weigher about H + N times, not N * H; a weigher that
       :meth:`~BaseHostWeigher.depends_on_picks` weighs every host again;
+    - the raw weights of the hosts in filter order, one list per weigher:
+      when a few hosts leave or join the filtered hosts they are edited
+      in at their positions (:meth:`_patch`);
     - each weigher's smallest and largest raw weight: a pick changes them
-      only when the consumed host was, or becomes, an extreme;
+      only when the consumed host was, or becomes, an extreme, and an
+      extreme it leaves stays while another host holds it;
     - the totals and their order: while every weigher's range stays the
       same, only the consumed host's total is recomputed and moved; a
       changed range (all normalised weights move) recomputes every total
@@ -274,19 +283,28 @@ class RequestWeighing:
     def weigh(self, hosts):
         """``(hosts best first, their weights)`` for ``hosts`` (the hosts
         that passed the filters, in their order)."""
+        if not self._weigh_totals(hosts):
+            # As get_weighed_hosts: one host is not weighed.
+            return list(hosts), [0.0] * len(hosts)
+        members, totals = self._members, self._totals
+        return ([members[p] for p in self._order],
+                [totals[p] for p in self._order])
+
+    def _weigh_totals(self, hosts):
+        """Bring the totals and their order up to date for ``hosts``;
+        False (nothing weighed) when there are fewer than two."""
         changed, self._changed = self._changed, []
         if len(hosts) <= 1:
-            # As get_weighed_hosts: one host is not weighed.
             self._members = None
             self._single = list(hosts)
-            return list(hosts), [0.0] * len(hosts)
+            return False
         self._single = None
         if self._members is not None and hosts == self._members:
             positions = sorted({self._pos[h] for h in changed
                                 if h in self._pos})
             self._update(positions)
         else:
-            self._rebuild(hosts)
+            self._rebuild(hosts, changed)
             positions = None
         ranges = [_range(w, lo, hi) for w, (lo, hi) in
                   zip(self.weighers, self._extremes, strict=True)]
@@ -299,9 +317,7 @@ class RequestWeighing:
         else:
             self._ranges = ranges
             self._all_totals()
-        members, totals = self._members, self._totals
-        return ([members[p] for p in self._order],
-                [totals[p] for p in self._order])
+        return True
 
     def multipliers(self):
         """``{weigher name: configured multiplier}`` of this request."""
@@ -315,11 +331,15 @@ class RequestWeighing:
             return [WeighedHost(host) for host in self._single]
         if self._members is None:
             return []
+        # A weigher whose range is empty gives every host 0.
+        weighing = [(index, weigher) for index, (weigher, (low, high)) in
+                    enumerate(zip(self.weighers, self._ranges, strict=True))
+                    if high - low != 0]
         result = []
         for position in self._order[:count]:
             item = WeighedHost(self._members[position],
                                self._totals[position])
-            for index, weigher in enumerate(self.weighers):
+            for index, weigher in weighing:
                 value = self._value(index, position)
                 if value:
                     item.parts[weigher.name] = value * self._multiplier(
@@ -329,35 +349,117 @@ class RequestWeighing:
 
     # -- raw weights -------------------------------------------------------
 
-    def _rebuild(self, hosts):
-        """Raw weights of a new set of hosts (kept ones reused)."""
+    def _rebuild(self, hosts, changed=()):
+        """Raw weights of a new set of hosts (kept ones reused); the last
+        hosts less a few and plus a few are edited in (:meth:`_patch`),
+        then the ``changed`` ones among them re-weighed."""
+        if self._members is not None:
+            stale = self._patch(hosts, changed)
+            if stale is not None:
+                self._update(stale)
+                return
         spec = self.spec
         self._members = list(hosts)
         self._pos = {host: index for index, host in enumerate(hosts)}
         self._lists, self._extremes = [], []
+        missing = None
         for index, weigher in enumerate(self.weighers):
-            if self._local[index]:
-                raw = self._raw[index]
-                if not raw:
-                    values = weigher.weigh_objects(hosts, spec)
-                    raw.update(zip(hosts, values, strict=True))
-                else:
+            raw = self._raw[index]
+            if self._local[index] and raw:
+                if missing is None:
+                    # The same for every weigher: each keeps the raw
+                    # weights of the same hosts.
                     missing = [h for h in hosts if h not in raw]
-                    if missing:
-                        raw.update(zip(missing,
-                                       weigher.weigh_objects(missing, spec),
-                                       strict=True))
-                    values = [raw[h] for h in hosts]
+                if missing:
+                    raw.update(zip(missing,
+                                   weigher.weigh_objects(missing, spec),
+                                   strict=True))
+                values = list(map(raw.__getitem__, hosts))
             else:
                 values = weigher.weigh_objects(hosts, spec)
+                if self._local[index]:
+                    raw.update(zip(hosts, values, strict=True))
             self._lists.append(values)
             self._extremes.append((min(values), max(values)))
             LOG.debug('Weigher %s: raw %s', weigher.name, values[:10])
-        self._overrides = [{} for _w in self.weighers]
-        for position, host in enumerate(hosts):
-            if not host.aggregates:
+        self._new_positions()
+        self._lists_replaced()
+
+    def _lists_replaced(self):
+        """Every raw weight list is new (a hook for subclasses)."""
+
+    def _lists_edited(self, gone, new):
+        """The raw weight lists lost the positions ``gone`` (of the old
+        hosts) and gained ``new`` (of the new hosts) (a hook for
+        subclasses)."""
+
+    def _patch(self, hosts, changed):
+        """``hosts`` as the last hosts with at most :data:`_PATCH_MOST`
+        hosts taken out or put in, kept order: each weigher's list edited
+        in place (the new hosts weighed), the extremes kept unless an
+        extreme went (or a NaN came or went, or the first host changed:
+        ``min`` and ``max`` start from it). The positions of the
+        ``changed`` hosts kept, still to re-weigh; None (nothing done)
+        when ``hosts`` is not that or a weigher depends on the picks."""
+        if not self.weighers or not all(self._local):
+            return None
+        old_pos = self._pos
+        pos = dict(zip(hosts, range(len(hosts)), strict=True))
+        gone = sorted(map(old_pos.__getitem__, set(old_pos).difference(pos)))
+        new = sorted(map(pos.__getitem__, set(pos).difference(old_pos)))
+        if not gone and not new or len(gone) + len(new) > _PATCH_MOST:
+            return None
+        members = list(self._members)
+        for position in reversed(gone):
+            del members[position]
+        for position in new:
+            members.insert(position, hosts[position])
+        if members != hosts:
+            return None     # the kept hosts came in another order
+        stale = sorted({pos[h] for h in changed if h in old_pos and h in pos})
+        entrants = [hosts[position] for position in new]
+        missing = [h for h in entrants if h not in self._raw[0]]
+        for index, weigher in enumerate(self.weighers):
+            raw = self._raw[index]
+            if missing:
+                raw.update(zip(missing, weigher.weigh_objects(missing,
+                                                              self.spec),
+                               strict=True))
+            values = self._lists[index]
+            low, high = self._extremes[index]
+            removed = [values[position] for position in gone]
+            for position in reversed(gone):
+                del values[position]
+            added = [raw[h] for h in entrants]
+            for position, value in zip(new, added, strict=True):
+                values.insert(position, value)
+            if (0 in gone or 0 in new or any(v != v for v in removed) or
+                    any(v != v for v in added)):
+                self._extremes[index] = (min(values), max(values))
                 continue
-            keys = _aggregate_keys(host)
+            low_went = any(v == low for v in removed)
+            high_went = any(v == high for v in removed)
+            for value in added:
+                if value < low:
+                    low = value
+                elif value > high:
+                    high = value
+            self._extremes[index] = _still_extremes(values, low, high,
+                                                    low_went, high_went)
+        self._members = members
+        self._pos = pos
+        self._new_positions()
+        self._lists_edited(gone, new)
+        return stale
+
+    def _new_positions(self):
+        """The hosts moved: which of them have a multiplier override."""
+        hosts = self._members
+        self._overrides = [{} for _w in self.weighers]
+        # Most hosts are in no aggregate: skipped in C.
+        for position in itertools.compress(
+                range(len(hosts)), map(_AGGREGATES, hosts)):
+            keys = _aggregate_keys(hosts[position])
             for index, weigher in enumerate(self.weighers):
                 if weigher.multiplier_option in keys:
                     self._overrides[index][position] = None  # read lazily
@@ -380,7 +482,7 @@ class RequestWeighing:
             hosts = [members[p] for p in positions]
             fresh = weigher.weigh_objects(hosts, spec)
             low, high = self._extremes[index]
-            rescan = False
+            rescan = low_went = high_went = False
             for position, host, value in zip(positions, hosts, fresh,
                                              strict=True):
                 old = values[position]
@@ -388,18 +490,25 @@ class RequestWeighing:
                 self._raw[index][host] = value
                 if value == old:
                     continue
-                # An extreme that moves inward (or a NaN) needs a rescan;
-                # one that moves outward is the new extreme.
-                if (old == low or old == high or value != value or
-                        old != old):
+                # A value past an extreme is the new extreme (the host
+                # packed onto stays the fullest); an extreme that moves
+                # inward may leave it to other hosts; a NaN rescans.
+                if value != value or old != old:
                     rescan = True
-                elif value < low:
+                    continue
+                if value < low:
                     low = value
-                elif value > high:
+                elif old == low:
+                    low_went = True
+                if value > high:
                     high = value
+                elif old == high:
+                    high_went = True
             if rescan:
-                low, high = min(values), max(values)
-            self._extremes[index] = (low, high)
+                self._extremes[index] = (min(values), max(values))
+            else:
+                self._extremes[index] = _still_extremes(
+                    values, low, high, low_went, high_went)
 
     # -- totals ------------------------------------------------------------
 
@@ -476,6 +585,18 @@ class RequestWeighing:
         at = bisect.bisect_left(keys, (-new, position))
         keys.insert(at, (-new, position))
         order.insert(at, position)
+
+
+def _still_extremes(values, low, high, low_went, high_went):
+    """``(min(values), max(values))`` when no value is below ``low`` or
+    above ``high`` and no NaN came or went: a bound that a host left
+    (``low_went``, ``high_went``) stays while another host holds it (a
+    spreading pick leaves the most free RAM to the other empty hosts)."""
+    if low_went and low not in values:
+        low = min(values)
+    if high_went and high not in values:
+        high = max(values)
+    return low, high
 
 
 def _range(weigher, low, high):

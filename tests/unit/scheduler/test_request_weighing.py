@@ -64,6 +64,19 @@ def _random_spec(rng):
                            **kwargs)
 
 
+def _rounds(rng, hosts, count, keep):
+    """The host lists of ``count`` weighings: now and then a filter
+    drops some hosts (or brings them back), so the kept raw weights
+    must follow the hosts; it stops at an empty one."""
+    for _index in range(count):
+        current = hosts
+        if rng.random() < 0.3:
+            current = [h for h in hosts if rng.random() < keep]
+        if not current:
+            return
+        yield current
+
+
 def _as_tuples(weighed):
     return [(item.obj, item.weight, item.parts) for item in weighed]
 
@@ -94,14 +107,7 @@ class TestSameAsFullReweigh(fakes.TestCase):
             subset_size = rng.choice((1, 2, 5))
             shuffle = rng.random() < 0.3
             pick_rng = random.Random(rng.random())
-            for _index in range(10):
-                # Now and then a filter drops some hosts (or brings them
-                # back): the kept raw weights must follow the hosts.
-                current = hosts
-                if rng.random() < 0.3:
-                    current = [h for h in hosts if rng.random() < 0.8]
-                if not current:
-                    break
+            for current in _rounds(rng, hosts, 10, 0.8):
                 expected = handler.get_weighed_hosts(current, spec)
                 ordered, totals = weighing.weigh(current)
                 self.assertEqual([(w.obj, w.weight) for w in expected],
@@ -113,6 +119,25 @@ class TestSameAsFullReweigh(fakes.TestCase):
                                       shuffle, pick_rng)[0]
                 host_state.consume_selected_host(chosen, spec, None)
                 weighing.consumed(chosen)
+
+    def test_first_host_comes_or_goes_before_a_nan(self):
+        # min() and max() start from the first raw weight: a NaN there
+        # makes both NaN, one later on is passed over.
+        self.flags(ram_weight_multiplier=1.0, group='filter_scheduler')
+        nan = float('nan')
+        rams = (1024, nan, 4096, 2048, 8192)
+        hosts = [fakes.fake_host('h%d' % i, free_ram_mb=ram)
+                 for i, ram in enumerate(rams)]
+        spec = fakes.fake_spec()
+        handler = weights.WeightHandler()
+        for first, then in ((hosts, hosts[1:]), (hosts[1:], hosts)):
+            weighing = handler.for_request(spec)
+            for current in (first, then):
+                expected = handler.get_weighed_hosts(current, spec)
+                ordered, totals = weighing.weigh(current)
+                self.assertEqual([(w.obj, repr(w.weight)) for w in expected],
+                                 [(h, repr(t)) for h, t in
+                                  zip(ordered, totals, strict=True)])
 
     def test_pick_is_pick_host(self):
         weighed = [weights.WeighedHost(fakes.fake_host('h%d' % i), w)
