@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 
+from tests.compat import reference as placement16
 from tests.compat.differential import runner
 from tests.compat.differential import servers
 
@@ -89,10 +90,10 @@ def run(args, reference, target):
 
 def run_started(args):
     with tempfile.TemporaryDirectory(prefix='nova-lite-differential-') as tmp:
-        reference = servers.ReferencePlacement(
+        reference = placement16.ReferencePlacement(
             args.reference_port or servers.free_port(),
             os.path.join(tmp, 'reference'),
-            servers.placement_python(args.placement_venv))
+            placement16.placement_python(args.placement_venv))
         target = servers.TargetPlacement(
             args.db_url or 'sqlite:///%s' % os.path.join(tmp, 'target.db'),
             args.target_port or None)

@@ -4,22 +4,20 @@ nova_lite's placement.
 The same provider tree - a compute node with a child holding a custom
 resource class, custom and standard traits, an aggregate, another node,
 and one consumer's allocations across the tree - is written through the
-placement API to both: nova_lite's placement in this process and the
-reference install of OpenStack Placement (``real_placement.sh`` of the
-shared tools, started here on a free port with its own state directory).
-The two snapshots must be equal, and the reference's replays.
+placement API to both: nova_lite's placement in this process and
+OpenStack Placement 16 itself (:mod:`tests.compat.reference`, started
+here on a free port with its own state directory). The two snapshots must
+be equal, and the reference's replays.
 
-The reference install is found at ``$NOVA_LITE_PLACEMENT_REFERENCE``
-(its ``real_placement.sh``; default: the shared tools next to this
-checkout) with its virtualenv at ``$NOVA_LITE_PLACEMENT_REFERENCE_VENV``
-(default ``/tmp/placement-venv``, what ``real_placement.sh install``
-makes); the test skips, saying which, when either is missing.
+The ``compat`` env, which installs ``openstack-placement``, runs it (CI
+runs that env). Elsewhere it runs when ``$NOVA_LITE_PLACEMENT_REFERENCE_VENV``
+(default ``/tmp/placement-venv``) holds Placement, and skips saying so
+otherwise.
 """
 
 import json
 import os
 import socket
-import subprocess
 
 import fixtures
 import requests
@@ -29,12 +27,8 @@ from nova_lite.cmd import manage
 from nova_lite.sim import importer
 from nova_lite import testing
 from nova_lite.testing import placement_fixture
+from tests.compat import reference
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
-SCRIPT = os.environ.get('NOVA_LITE_PLACEMENT_REFERENCE', os.path.join(
-    os.path.dirname(REPO), 'shared', 'tools', 'placement_reference',
-    'real_placement.sh'))
 VENV = os.environ.get('NOVA_LITE_PLACEMENT_REFERENCE_VENV',
                       '/tmp/placement-venv')
 HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
@@ -99,29 +93,20 @@ class ReferenceImportTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        missing = [path for path in (SCRIPT, os.path.join(VENV, 'bin',
-                                                          'gunicorn'))
-                   if not os.path.exists(path)]
-        if missing:
-            self.skipTest('the OpenStack Placement reference install is '
-                          'not here (%s missing; run real_placement.sh '
-                          'install, or set NOVA_LITE_PLACEMENT_REFERENCE '
-                          'and NOVA_LITE_PLACEMENT_REFERENCE_VENV)'
-                          % ', '.join(missing))
+        python = reference.placement_python(
+            None if reference.importable() else VENV)
+        if not os.path.exists(python) or not reference.importable(python):
+            self.skipTest('OpenStack Placement is not installed here (the '
+                          'compat env installs it; or a virtualenv at '
+                          'NOVA_LITE_PLACEMENT_REFERENCE_VENV, default '
+                          '/tmp/placement-venv)')
         self.useFixture(testing.ConfFixture())
         self.tmp = self.useFixture(fixtures.TempDir()).path
         self.port = _free_port()
-        self.env = dict(os.environ, VENV=VENV, PORT=str(self.port),
-                        STATE=os.path.join(self.tmp, 'reference'))
-        self._script('start')
-        self.addCleanup(self._script, 'stop')
-
-    def _script(self, action):
-        result = subprocess.run(['bash', SCRIPT, action], env=self.env,
-                                capture_output=True, text=True, timeout=120)
-        if result.returncode != 0:
-            raise AssertionError('real_placement.sh %s: %s%s' % (
-                action, result.stdout, result.stderr))
+        self.reference = reference.ReferencePlacement(
+            self.port, os.path.join(self.tmp, 'reference'), python)
+        self.addCleanup(self.reference.stop)
+        self.reference.start()
 
     def _reference_snapshot(self):
         base = 'http://127.0.0.1:%d' % self.port
