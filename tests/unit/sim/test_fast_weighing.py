@@ -1,6 +1,6 @@
 """The replay's kept weighing gives the scheduler's order and weights.
 
-:class:`nova_lite.sim.fast._KeptWeighing` sums every total with numpy
+:class:`nova_lite.sim.kept_weighing.KeptWeighing` sums every total with numpy
 when a weigher's range moves; the best hosts, their weights (to the
 bit) and the decision record's top hosts must be what
 :meth:`WeightHandler.get_weighed_hosts` gives, also for raw weights and
@@ -15,7 +15,7 @@ import sys
 from nova_lite.scheduler import decision
 from nova_lite.scheduler import host_state
 from nova_lite.scheduler import weights
-from nova_lite.sim import fast
+from nova_lite.sim import kept_weighing
 from tests.unit.scheduler import fakes
 from tests.unit.scheduler import test_request_weighing as trw
 
@@ -68,7 +68,7 @@ class TestKeptWeighing(fakes.TestCase):
         hosts = self._hosts(rng, odd)
         spec = trw._random_spec(rng)
         handler = weights.WeightHandler()
-        weighing = fast._KeptWeighing(handler, spec)
+        weighing = kept_weighing.KeptWeighing(handler, spec)
         count = rng.choice((1, 2, 5))
         ties = rng.random() < 0.5
         for current in trw._rounds(rng, hosts, 15, 0.9):
@@ -106,7 +106,7 @@ class TestKeptWeighing(fakes.TestCase):
                  for i in range(50)]
         spec = fakes.fake_spec(memory_mb=2048)
         handler = weights.WeightHandler()
-        weighing = fast._KeptWeighing(handler, spec)
+        weighing = kept_weighing.KeptWeighing(handler, spec)
         full = handler.get_weighed_hosts
         self.patch(weights.RequestWeighing, '_all_totals',
                    lambda _self: self.fail('summed in Python'))
@@ -123,7 +123,7 @@ class TestKeptWeighing(fakes.TestCase):
                  for i in range(5)]
         hosts[2].free_ram_mb = float('nan')
         spec = fakes.fake_spec()
-        weighing = fast._KeptWeighing(weights.WeightHandler(), spec)
+        weighing = kept_weighing.KeptWeighing(weights.WeightHandler(), spec)
         ordered, totals = weighing.best(hosts, 1)
         self.assertFalse(weighing._sortable)
         self.assertTrue(any(math.isnan(t) for t in weighing._totals))
@@ -139,7 +139,8 @@ class TestKeptWeighing(fakes.TestCase):
         spec = fakes.fake_spec()
         handler = weights.WeightHandler()
         expected = handler.get_weighed_hosts(hosts, spec)
-        ordered, totals = fast._KeptWeighing(handler, spec).best(hosts, 3)
+        ordered, totals = kept_weighing.KeptWeighing(
+            handler, spec).best(hosts, 3)
         self.assertEqual(_exact([w.obj for w in expected],
                                 [w.weight for w in expected]),
                          _exact(ordered, totals))
