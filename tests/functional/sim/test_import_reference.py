@@ -18,6 +18,7 @@ otherwise.
 import json
 import os
 import socket
+import sys
 
 import fixtures
 import requests
@@ -93,13 +94,14 @@ class ReferenceImportTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        python = reference.placement_python(
-            None if reference.importable() else VENV)
-        if not os.path.exists(python) or not reference.importable(python):
-            self.skipTest('OpenStack Placement is not installed here (the '
-                          'compat env installs it; or a virtualenv at '
-                          'NOVA_LITE_PLACEMENT_REFERENCE_VENV, default '
-                          '/tmp/placement-venv)')
+        python = sys.executable
+        if not reference.importable():
+            python = reference.placement_python(VENV)
+            if not (os.path.exists(python) and reference.importable(python)):
+                self.skipTest('OpenStack Placement is not installed here '
+                              '(the compat env installs it; or a virtualenv '
+                              'at NOVA_LITE_PLACEMENT_REFERENCE_VENV, '
+                              'default /tmp/placement-venv)')
         self.useFixture(testing.ConfFixture())
         self.tmp = self.useFixture(fixtures.TempDir()).path
         self.port = _free_port()
