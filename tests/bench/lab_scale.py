@@ -142,10 +142,20 @@ def _project_usages(lab):
     return {rc: n for rc, n in usages.items() if n}
 
 
+def _usage_beyond(lab, baseline):
+    """The project's usage (by consumer type) that differs from
+    ``baseline``; empty once the burst's deletes are done, whatever the
+    fill left."""
+    now = _project_usages(lab)
+    return {kind: now.get(kind) for kind in set(now) | set(baseline)
+            if now.get(kind) != baseline.get(kind)}
+
+
 def _burst(lab, label, total, already=0):
     # NOTE(bench): a quota below what the fill left is refused (400).
     lab.set_member_quota(instances=already + total * 2)
-    lab.usages_in_use = lambda: _project_usages(lab)
+    baseline = _project_usages(lab)
+    lab.usages_in_use = lambda: _usage_beyond(lab, baseline)
     per_request = min(10, total)
 
     def multi(i):

@@ -1,0 +1,43 @@
+"""How ``lab_scale`` knows a burst's deletes are done in a filled lab:
+the project's placement usage is back to what the fill left, not zero."""
+
+import testtools
+
+from tests.bench import lab_scale
+
+
+class UsageLab:
+    """Answers ``GET /usages`` with each of ``answers`` in turn."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+
+    def placement_get(self, path):
+        return {'usages': self.answers.pop(0)}
+
+
+FILLED = {'INSTANCE': {'VCPU': 2000, 'MEMORY_MB': 1024000,
+                       'consumer_count': 2000}}
+DURING = {'INSTANCE': {'VCPU': 2100, 'MEMORY_MB': 1075200,
+                       'consumer_count': 2100}}
+
+
+class TestUsageBeyond(testtools.TestCase):
+    def test_usage_above_the_fill_is_in_use(self):
+        lab = UsageLab(DURING)
+        self.assertEqual({'INSTANCE': DURING['INSTANCE']},
+                         lab_scale._usage_beyond(lab, FILLED))
+
+    def test_back_to_what_the_fill_left_is_done(self):
+        self.assertEqual({}, lab_scale._usage_beyond(UsageLab(FILLED),
+                                                     FILLED))
+
+    def test_a_lab_with_no_fill_is_done_at_zero(self):
+        self.assertEqual({}, lab_scale._usage_beyond(UsageLab({}), {}))
+        self.assertTrue(lab_scale._usage_beyond(UsageLab(DURING), {}))
+
+    def test_a_delete_past_the_fill_is_not_done(self):
+        # A fill server deleted by mistake shows too, rather than passing.
+        fewer = {'INSTANCE': {'VCPU': 1999, 'MEMORY_MB': 1023488,
+                              'consumer_count': 1999}}
+        self.assertTrue(lab_scale._usage_beyond(UsageLab(fewer), FILLED))
