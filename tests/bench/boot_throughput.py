@@ -106,14 +106,19 @@ def _post(lab, name, count=1):
     return time.monotonic()
 
 
-def _watch(lab, prefix, expected, timeout):
+def _named(lab, prefix):
+    """The servers named ``prefix*`` (each cell matches the name)."""
+    return lab.servers(name='^' + prefix)
+
+
+def _watch(lab, prefix, expected, timeout, listing=_named):
     """Poll until ``expected`` servers named ``prefix*`` left BUILD;
     {id: (name, status, monotonic time first seen settled)}."""
     settled = {}
     deadline = time.monotonic() + timeout
     while len(settled) < expected and time.monotonic() < deadline:
         now = time.monotonic()
-        for server in lab.servers(name='^' + prefix):
+        for server in listing(lab, prefix):
             if server['status'] in ('ACTIVE', 'ERROR') and \
                     server['id'] not in settled:
                 settled[server['id']] = (server['name'], server['status'],
@@ -124,17 +129,17 @@ def _watch(lab, prefix, expected, timeout):
     return settled
 
 
-def _delete_all(lab, prefix, threads=4):
+def _delete_all(lab, prefix, threads=4, listing=_named):
     """Delete every server named ``prefix*``; seconds until they are gone
     and placement usage is zero."""
-    ids = [s['id'] for s in lab.servers(name='^' + prefix)]
+    ids = [s['id'] for s in listing(lab, prefix)]
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(threads) as pool:
         list(pool.map(lambda sid: lab.compute('DELETE', '/servers/' + sid),
                       ids))
     deadline = started + 600
     while time.monotonic() < deadline:
-        if not lab.servers(name='^' + prefix) and not lab.usages_in_use():
+        if not listing(lab, prefix) and not lab.usages_in_use():
             return round(time.monotonic() - started, 2)
         time.sleep(POLL_SECONDS)
     raise lab_mod.LabError('deletes of %s not done in 600 s' % prefix)
@@ -145,15 +150,16 @@ def _cpu_delta(before, after, servers):
                         servers, 4) for name in sorted(after)}
 
 
-def _burst(lab, label, posts, total):
+def _burst(lab, label, posts, total, listing=_named):
     """Run ``posts`` (callables returning {name prefix: POST time}),
-    then watch; one result row."""
+    then watch (``listing(lab, label)``: the servers to watch); one
+    result row."""
     cpu_before = cpu_by_service(lab)
     post_times = {}
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         for result in pool.map(lambda post: post(), posts):
             post_times.update(result)
-    settled = _watch(lab, label, total, timeout=600)
+    settled = _watch(lab, label, total, timeout=600, listing=listing)
     first_post = min(post_times.values())
     to_active, errors = [], 0
     per_node = {}
@@ -166,7 +172,7 @@ def _burst(lab, label, posts, total):
         to_active.append(seen - post_times[key])
     last = max((item[2] for item in settled.values()),
                default=first_post)
-    delete_s = _delete_all(lab, label)
+    delete_s = _delete_all(lab, label, listing=listing)
     cpu_after = cpu_by_service(lab)
     summary = stats.summarize(to_active or [0])
     cpu = _cpu_delta(cpu_before, cpu_after, total)

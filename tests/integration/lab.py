@@ -31,6 +31,8 @@ from tests.integration import test_services as base
 
 DEVSTACK = os.path.join(base.REPO_ROOT, 'devstack')
 STACK_TIMEOUT = 300
+# The compute API's largest quota value (a 32-bit integer, as Nova's).
+QUOTA_MAX = 2 ** 31 - 1
 ADMIN_HEADERS = {'X-Auth-Token': 'admin',
                  'OpenStack-API-Version': 'compute 2.95'}
 # The member cloud of clouds.yaml (``nova-lite``) sends this token, which
@@ -296,8 +298,9 @@ class Lab:
     def set_member_quota(self, instances=1000):
         status, body = self.compute(
             'PUT', '/os-quota-sets/' + MEMBER_PROJECT,
-            {'quota_set': {'instances': instances, 'cores': instances * 16,
-                           'ram': instances * 65536}})
+            {'quota_set': {'instances': instances,
+                           'cores': min(instances * 16, QUOTA_MAX),
+                           'ram': min(instances * 65536, QUOTA_MAX)}})
         if status != 200:
             raise LabError('quota set: %s %s' % (status, body))
 

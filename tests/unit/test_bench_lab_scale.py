@@ -41,3 +41,21 @@ class TestUsageBeyond(testtools.TestCase):
         fewer = {'INSTANCE': {'VCPU': 1999, 'MEMORY_MB': 1023488,
                               'consumer_count': 1999}}
         self.assertTrue(lab_scale._usage_beyond(UsageLab(fewer), FILLED))
+
+
+class ListingLab:
+    def __init__(self, servers):
+        self.servers_listed = servers
+        self.queries = []
+
+    def servers(self, **query):
+        self.queries.append(query)
+        return self.servers_listed
+
+
+class TestNewestNamed(testtools.TestCase):
+    def test_reads_one_page_of_the_newest_and_keeps_the_prefix(self):
+        lab = ListingLab([{'name': 'burst-01-3'}, {'name': 'fill-000100-7'}])
+        listing = lab_scale._newest_named(100)
+        self.assertEqual([{'name': 'burst-01-3'}], listing(lab, 'burst'))
+        self.assertEqual([{'limit': 100}], lab.queries)
