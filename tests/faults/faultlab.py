@@ -32,6 +32,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from nova_lite.virt import fake_state
 from tests.integration import lab as lab_mod
 
 FLAVOR_REF = '1'
@@ -338,20 +339,21 @@ def claims(lab, servers):
 
 def guests(lab):
     """{instance uuid: node} of the fake driver's guests, every host
-    (``<state>/fake_driver/<host>.json``, which outlives the compute)."""
+    (``<state>/fake_driver/<host>.json`` and its journal, which outlive
+    the compute)."""
     found = {}
     folder = os.path.join(lab.state, 'fake_driver')
     if not os.path.isdir(folder):
         return found
-    for name in os.listdir(folder):
-        if not name.endswith('.json'):
-            continue
+    hosts = {os.path.splitext(name)[0] for name in os.listdir(folder)
+             if name.endswith(('.json', '.journal'))}
+    for host in hosts:
         try:
-            with open(os.path.join(folder, name)) as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+            held = fake_state.read_guests(os.path.join(folder,
+                                                       host + '.json'))
+        except (OSError, ValueError, KeyError, TypeError):
             continue
-        for uuid, guest in (data.get('guests') or {}).items():
+        for uuid, guest in held.items():
             found[uuid] = guest.get('node')
     return found
 
