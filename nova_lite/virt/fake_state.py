@@ -102,6 +102,7 @@ class GuestStore:
         self._written = 0
         self._pending = []          # journal lines not written yet
         self._journal_lines = 0     # lines in the journal on disk
+        self._fold_next = False     # a failed append lost lines
 
     def prepare(self):
         """Create the directory and check it is writable.
@@ -151,7 +152,7 @@ class GuestStore:
             with self._lock:
                 latest = self._version
                 lines, self._pending = self._pending, []
-                compact = compact or (
+                compact = compact or self._fold_next or (
                     self._journal_lines + len(lines) >
                     max(COMPACT_AFTER, len(self._guests)))
                 if compact:
@@ -166,10 +167,19 @@ class GuestStore:
                 self._write_atomically(text)
                 self._drop_journal()
             else:
-                with open(journal_file(self.path), 'a') as handle:
-                    handle.write(''.join(lines))
-                self._journal_lines += len(lines)
+                self._append(lines)
             self._written = latest
+
+    def _append(self, lines):
+        try:
+            with open(journal_file(self.path), 'a') as handle:
+                handle.write(''.join(lines))
+        except OSError:
+            # These lines are no longer pending: the next write saves the
+            # whole state instead, theirs included.
+            self._fold_next = True
+            raise
+        self._journal_lines += len(lines)
 
     def _drop_journal(self):
         """Remove the journal once the file holds everything in it (a
@@ -179,6 +189,7 @@ class GuestStore:
         except FileNotFoundError:
             pass
         self._journal_lines = 0
+        self._fold_next = False
 
     def _write_atomically(self, text):
         directory = os.path.dirname(self.path)

@@ -4,6 +4,7 @@ back after a restart or a kill."""
 
 import json
 import os
+from unittest import mock
 
 import fixtures
 import testtools
@@ -136,3 +137,16 @@ class TestUsage(GuestStoreTestCase):
         self.assertEqual({'vcpus_used': 3, 'memory_mb_used': 1536,
                           'local_gb_used': 1, 'running_vms': 1},
                          store.usage(node))
+
+
+
+class TestFailedWrite(GuestStoreTestCase):
+    def test_a_failed_append_is_saved_by_the_next_write(self):
+        store = self.store()
+        store.add('a', guest())
+        with mock.patch.object(fake_state, 'open', create=True,
+                               side_effect=OSError(28, 'No space left')):
+            self.assertRaises(OSError, store.add, 'b', guest())
+        store.add('c', guest())
+        self.assertFalse(os.path.exists(self.journal))
+        self.assertEqual(['a', 'b', 'c'], sorted(self.store().uuids()))
