@@ -183,8 +183,9 @@ def _burst(lab, label, total, already=0):
 
 
 def _reservation_settled(lab, reservation, count):
-    """(active, error) of a multi-create of ``count``, None while any
-    builds (or is not listed yet)."""
+    """(active, error, fault messages of the ERROR servers) of a
+    multi-create of ``count``, None while any builds (or is not listed
+    yet)."""
     status, body = lab.compute(
         'GET', '/servers/detail?reservation_id=%s&limit=1000' % reservation,
         admin=False)
@@ -195,7 +196,9 @@ def _reservation_settled(lab, reservation, count):
     if len(states) < count or any(st not in ('ACTIVE', 'ERROR')
                                   for st in states):
         return None
-    return states.count('ACTIVE'), states.count('ERROR')
+    faults = [(s.get('fault') or {}).get('message', 'no fault recorded')
+              for s in body['servers'] if s.get('status') == 'ERROR']
+    return states.count('ACTIVE'), states.count('ERROR'), faults
 
 
 def fill(lab, servers, batch, window, timeout=None):
@@ -207,6 +210,7 @@ def fill(lab, servers, batch, window, timeout=None):
     timeout = timeout or max(600, servers)
     posted, outstanding = 0, {}
     active = error = 0
+    faults = collections.Counter()      # why servers went to ERROR
     settled_at = []     # (monotonic, servers settled so far)
     started = time.monotonic()
     deadline = started + timeout
@@ -219,6 +223,7 @@ def fill(lab, servers, batch, window, timeout=None):
             del outstanding[reservation]
             active += done[0]
             error += done[1]
+            faults.update(done[2])
             settled_at.append((time.monotonic(), active + error))
         building = sum(outstanding.values())
         if posted < servers and building + batch <= window:
@@ -252,6 +257,7 @@ def fill(lab, servers, batch, window, timeout=None):
     return {'servers': servers, 'batch': batch, 'window': window,
             'posted': posted, 'active': active, 'error': error,
             'not_settled': posted - active - error,
+            'error_faults': dict(faults.most_common(5)),
             'seconds': round(elapsed, 1),
             'servers_per_s': round((active + error) / max(elapsed, 1e-6),
                                    2),

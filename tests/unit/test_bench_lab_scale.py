@@ -59,3 +59,26 @@ class TestNewestNamed(testtools.TestCase):
         listing = lab_scale._newest_named(100)
         self.assertEqual([{'name': 'burst-01-3'}], listing(lab, 'burst'))
         self.assertEqual([{'limit': 100}], lab.queries)
+
+
+class ReservationLab:
+    def __init__(self, servers):
+        self.body = {'servers': servers}
+
+    def compute(self, method, path, admin=True):
+        return 200, self.body
+
+
+class TestReservationSettled(testtools.TestCase):
+    def test_errors_carry_their_fault_messages(self):
+        lab = ReservationLab([
+            {'status': 'ACTIVE'},
+            {'status': 'ERROR', 'fault': {'message': 'No valid host'}},
+            {'status': 'ERROR'}])
+        self.assertEqual(
+            (1, 2, ['No valid host', 'no fault recorded']),
+            lab_scale._reservation_settled(lab, 'r-1', 3))
+
+    def test_a_reservation_still_building_is_not_settled(self):
+        lab = ReservationLab([{'status': 'ACTIVE'}, {'status': 'BUILD'}])
+        self.assertIsNone(lab_scale._reservation_settled(lab, 'r-1', 2))
