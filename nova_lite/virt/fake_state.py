@@ -3,9 +3,9 @@
 Real guests keep running when nova-compute restarts; fake ones do too: the
 driver keeps them in ``<state_path>/fake_driver/<host>.json`` and
 reads them back at ``init_host``. A change is one line appended to the
-host's journal (``<host>.journal``), so a boot costs the same with 25,000
-guests on the host as with one; once the journal holds more lines than
-there are guests (and at start-up), the whole state is written to the JSON
+host's journal (``<host>.journal``), so a boot's write does not grow with
+the guests on the host; once the journal holds more lines than there are
+guests (and at start-up), the whole state is written to the JSON
 file (to a temporary file, then renamed over the old one) and the journal
 is removed. A kill while a line is written leaves that last line torn,
 and it is skipped; no fsync: the files survive a killed process, not a
@@ -121,8 +121,8 @@ class GuestStore:
 
         :raises VirtDriverError: a file exists but cannot be parsed.
         """
-        journal = journal_file(self.path)
-        if not os.path.exists(self.path) and not os.path.exists(journal):
+        journaled = os.path.exists(journal_file(self.path))
+        if not journaled and not os.path.exists(self.path):
             return
         try:
             guests = read_guests(self.path)
@@ -133,7 +133,7 @@ class GuestStore:
         with self._lock:
             self._guests = guests
             self._usage = None
-            if not os.path.exists(journal):
+            if not journaled:
                 return
             self._version += 1
             version = self._version
