@@ -277,12 +277,11 @@ def instance_count_by_host(context, host):
             models.Instance.host == host, models.Instance.deleted == 0))
 
 
-@session.retry_on_transient
-def instance_counts(context, project_id, user_id=None):
-    """{'instances', 'cores', 'ram'} of the project's (user's) live
-    instances, soft-deleted ones left out (a restore checks the quota
-    again), as Nova: one aggregate query on the project's index, no
-    instance row read."""
+def instance_counts_statement(context, project_id, user_id=None):
+    """The aggregate query of :func:`instance_counts`: every column it
+    reads is in the ``project_id, deleted, user_id, vm_state, vcpus,
+    memory_mb`` index, so no instance row is read (the whole project
+    otherwise, on every server create)."""
     model = models.Instance
     query = _filter_deleted(sa.select(
         sa.func.count(model.id),
@@ -293,6 +292,15 @@ def instance_counts(context, project_id, user_id=None):
                    model.vm_state != 'soft-delete')), model, context)
     if user_id:
         query = query.where(model.user_id == user_id)
+    return query
+
+
+@session.retry_on_transient
+def instance_counts(context, project_id, user_id=None):
+    """{'instances', 'cores', 'ram'} of the project's (user's) live
+    instances, soft-deleted ones left out (a restore checks the quota
+    again), as Nova: one aggregate query."""
+    query = instance_counts_statement(context, project_id, user_id)
     with _reader(context) as s:
         count, cores, ram = s.execute(query).one()
     return {'instances': int(count), 'cores': int(cores), 'ram': int(ram)}

@@ -118,8 +118,11 @@ class Instance(Base, types.TimestampMixin, types.SoftDeleteMixin):
         sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
         sa.Index('instances_host_node_deleted_idx', 'host', 'node',
                  'deleted'),
-        sa.Index('instances_project_id_deleted_idx', 'project_id',
-                 'deleted'),
+        # A project's quota count reads this index alone (migration
+        # 0007).
+        sa.Index('instances_project_id_deleted_user_id_usage_idx',
+                 'project_id', 'deleted', 'user_id', 'vm_state', 'vcpus',
+                 'memory_mb'),
         sa.Index('instances_compute_id_deleted_idx', 'compute_id',
                  'deleted'),
         sa.Index('instances_reservation_id_idx', 'reservation_id'),

@@ -6,6 +6,8 @@ timestamps, conditional updates, flavor cascades) once on a throwaway
 MariaDB database.
 """
 
+import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
 import testtools
 
 from nova_lite.db.api import api as api_db
@@ -19,9 +21,10 @@ class TestDBAPIOnMySQL(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        cell_url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
-        self.useFixture(db_fixtures.SyncedDatabase(cell_url, 'cell'))
-        self.ctx = self.useFixture(db_fixtures.CellContext(cell_url)).context
+        self.cell_url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
+        self.useFixture(db_fixtures.SyncedDatabase(self.cell_url, 'cell'))
+        self.ctx = self.useFixture(
+            db_fixtures.CellContext(self.cell_url)).context
         api_url = self.useFixture(db_fixtures.MySQLDatabase(self)).url
         self.api_ctx = self.useFixture(
             db_fixtures.APIDatabase(api_url)).context
@@ -58,6 +61,37 @@ class TestDBAPIOnMySQL(testtools.TestCase):
         self.assertRaises(exception.InstanceNotFound,
                           instance_api.instance_get_by_uuid, self.ctx,
                           inst.uuid)
+
+    def test_quota_count_reads_only_an_index(self):
+        for i, (user, state, vcpus) in enumerate([
+                ('u1', 'active', 2), ('u1', 'soft-delete', 4),
+                ('u2', None, 8), ('u2', 'error', 1)]):
+            instance_api.instance_create(self.ctx, {
+                'project_id': 'p1', 'user_id': user, 'vm_state': state,
+                'vcpus': vcpus, 'memory_mb': 512 * (i + 1)})
+        instance_api.instance_create(self.ctx, {
+            'project_id': 'p2', 'user_id': 'u1', 'vcpus': 16,
+            'memory_mb': 1})
+        self.assertEqual({'instances': 3, 'cores': 11, 'ram': 4096},
+                         instance_api.instance_counts(self.ctx, 'p1'))
+        self.assertEqual({'instances': 1, 'cores': 2, 'ram': 512},
+                         instance_api.instance_counts(self.ctx, 'p1', 'u1'))
+        for user in (None, 'u1'):
+            statement = instance_api.instance_counts_statement(
+                self.ctx, 'p1', user)
+            compiled = statement.compile(
+                dialect=mysql.dialect(),
+                compile_kwargs={'literal_binds': True})
+            self.assertIn('Using index', self._explain(str(compiled)))
+
+    def _explain(self, sql):
+        engine = sa.create_engine(self.cell_url)
+        try:
+            with engine.connect() as conn:
+                plan = conn.exec_driver_sql('EXPLAIN ' + sql).mappings().one()
+        finally:
+            engine.dispose()
+        return plan['Extra'] or ''
 
     def test_sort_and_keyset_order_strings_as_python(self):
         # MariaDB's collation ignores case; the API merges cells in
