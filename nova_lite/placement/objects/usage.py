@@ -22,32 +22,51 @@ def get_for_provider(context, rp_uuid):
     return rp, usages
 
 
-def _base_query(project_id, user_id):
+def _joined(project_id, user_id, consumer_type):
+    """The project's (user's) allocations with their consumer's type,
+    as a FROM clause and its conditions; ``consumer_type`` as in
+    :func:`get_for_project_by_type` (None and ``all``: every type)."""
     joined = (ALLOC.join(CONSUMER, ALLOC.c.consumer_id == CONSUMER.c.uuid)
               .join(common.PROJECT,
                     CONSUMER.c.project_id == common.PROJECT.c.id)
-              .join(common.USER, CONSUMER.c.user_id == common.USER.c.id)
-              .join(common.RC, ALLOC.c.resource_class_id == common.RC.c.id)
               .outerjoin(common.CONSUMER_TYPE,
                          CONSUMER.c.consumer_type_id ==
                          common.CONSUMER_TYPE.c.id))
-    query = sa.select(
-        common.RC.c.name.label('rc_name'),
-        common.CONSUMER_TYPE.c.name.label('type_name'),
-        ALLOC.c.consumer_id, ALLOC.c.used).select_from(joined).where(
-            common.PROJECT.c.external_id == project_id)
+    where = [common.PROJECT.c.external_id == project_id]
     if user_id is not None:
-        query = query.where(common.USER.c.external_id == user_id)
-    return query
+        joined = joined.join(common.USER,
+                             CONSUMER.c.user_id == common.USER.c.id)
+        where.append(common.USER.c.external_id == user_id)
+    if consumer_type == UNKNOWN_TYPE:
+        where.append(CONSUMER.c.consumer_type_id.is_(None))
+    elif consumer_type not in (None, ALL_TYPES):
+        where.append(common.CONSUMER_TYPE.c.name == consumer_type)
+    return joined, where
+
+
+def _sums(context, project_id, user_id, consumer_type=None, by_type=False):
+    """[(type name or None, class name, used)], summed by the database:
+    a project of 100,000 servers is 300,000 allocation rows, which
+    Python summing them one by one took seconds to read."""
+    joined, where = _joined(project_id, user_id, consumer_type)
+    type_name = (common.CONSUMER_TYPE.c.name if by_type
+                 else sa.literal(None, sa.String))
+    sums = sa.select(
+        type_name.label('type_name'), ALLOC.c.resource_class_id,
+        sa.func.sum(ALLOC.c.used).label('used')).select_from(joined).where(
+        *where).group_by(*([type_name] if by_type else []),
+                         ALLOC.c.resource_class_id).subquery()
+    query = sa.select(sums.c.type_name, common.RC.c.name,
+                      sa.cast(sums.c.used, sa.BigInteger)).join_from(
+        sums, common.RC, common.RC.c.id == sums.c.resource_class_id)
+    return context.session.execute(query).all()
 
 
 @db_api.reader
 def get_for_project(context, project_id, user_id=None):
     """{rc: used} of a project (and user)."""
-    totals = {}
-    for row in context.session.execute(_base_query(project_id, user_id)):
-        totals[row.rc_name] = totals.get(row.rc_name, 0) + row.used
-    return totals
+    return {rc: int(used) for _type, rc, used in _sums(
+        context, project_id, user_id)}
 
 
 @db_api.reader
@@ -58,16 +77,22 @@ def get_for_project_by_type(context, project_id, user_id=None,
     ``consumer_type`` ``all`` sums every type under ``all``; ``unknown``
     is the group of consumers written without a type.
     """
-    groups, consumers = {}, {}
-    for row in context.session.execute(_base_query(project_id, user_id)):
-        group = row.type_name or UNKNOWN_TYPE
-        if consumer_type == ALL_TYPES:
-            group = ALL_TYPES
-        elif consumer_type is not None and group != consumer_type:
-            continue
-        usage = groups.setdefault(group, {})
-        usage[row.rc_name] = usage.get(row.rc_name, 0) + row.used
-        consumers.setdefault(group, set()).add(row.consumer_id)
-    for group, usage in groups.items():
-        usage['consumer_count'] = len(consumers[group])
+    by_type = consumer_type != ALL_TYPES
+    groups = {}
+    for type_name, rc, used in _sums(context, project_id, user_id,
+                                     consumer_type, by_type):
+        group = ALL_TYPES if not by_type else type_name or UNKNOWN_TYPE
+        groups.setdefault(group, {})[rc] = int(used)
+    joined, where = _joined(project_id, user_id, consumer_type)
+    type_name = common.CONSUMER_TYPE.c.name if by_type else sa.literal(
+        None, sa.String)
+    counts = sa.select(
+        type_name, sa.func.count(sa.distinct(ALLOC.c.consumer_id))
+    ).select_from(joined).where(*where)
+    if by_type:
+        counts = counts.group_by(type_name)
+    for name, count in context.session.execute(counts).all():
+        group = ALL_TYPES if not by_type else name or UNKNOWN_TYPE
+        if group in groups:
+            groups[group]['consumer_count'] = int(count)
     return groups
