@@ -12,7 +12,10 @@ then measures through the compute API:
   usage is back to zero;
 * CPU-seconds per server by process (utime + stime of every process of
   each service's process group, from /proc) over each burst and its
-  deletes, and the lab's resident memory and stack time.
+  deletes, and over its boots alone (``boots_*``); the same for the
+  machine's MariaDB and RabbitMQ, which the lab shares
+  (``shared_cpu_s_per_server``); the lab's resident memory and stack
+  time.
 
 Servers are watched by polling ``GET /servers/detail`` every
 ``POLL_SECONDS``: times carry that granularity, and the polling's own API
@@ -69,6 +72,31 @@ def cpu_by_service(lab):
             except (OSError, IndexError, ValueError):
                 continue
         result[name] = ticks / CLK_TCK
+    return result
+
+
+# The machine's own servers a lab may use, by their command names.
+MACHINE_SERVICES = {'mariadb': ('mariadbd', 'mysqld'),
+                    'rabbitmq': ('beam.smp',)}
+
+
+def machine_service_cpu():
+    """{'mariadb', 'rabbitmq'}: CPU seconds so far of the machine's
+    database and message bus, which the lab shares rather than owns
+    (absent ones count 0)."""
+    result = dict.fromkeys(MACHINE_SERVICES, 0.0)
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/comm' % entry) as f:
+                comm = f.read().strip()
+            kind = next((k for k, names in MACHINE_SERVICES.items()
+                         if comm in names), None)
+            if kind is not None:
+                result[kind] += _proc_stat(int(entry))[1] / CLK_TCK
+        except (OSError, IndexError, ValueError):
+            continue
     return result
 
 
@@ -155,11 +183,15 @@ def _burst(lab, label, posts, total, listing=_named):
     then watch (``listing(lab, label)``: the servers to watch); one
     result row."""
     cpu_before = cpu_by_service(lab)
+    shared_before = machine_service_cpu()
     post_times = {}
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         for result in pool.map(lambda post: post(), posts):
             post_times.update(result)
     settled = _watch(lab, label, total, timeout=600, listing=listing)
+    # The boots alone, before the deletes (whose waits poll placement).
+    cpu_settled = cpu_by_service(lab)
+    shared_settled = machine_service_cpu()
     first_post = min(post_times.values())
     to_active, errors = [], 0
     per_node = {}
@@ -174,8 +206,10 @@ def _burst(lab, label, posts, total, listing=_named):
                default=first_post)
     delete_s = _delete_all(lab, label, listing=listing)
     cpu_after = cpu_by_service(lab)
+    shared_after = machine_service_cpu()
     summary = stats.summarize(to_active or [0])
     cpu = _cpu_delta(cpu_before, cpu_after, total)
+    boots = _cpu_delta(cpu_before, cpu_settled, total)
     return {'scenario': label, 'servers': total,
             'active': len(to_active), 'error': errors,
             'not_settled': total - len(settled),
@@ -187,7 +221,13 @@ def _burst(lab, label, posts, total, listing=_named):
             'servers_per_node': dict(sorted(per_node.items(),
                                             key=lambda kv: str(kv[0]))),
             'cpu_s_per_server_total': round(sum(cpu.values()), 4),
-            'cpu_s_per_server': cpu}
+            'cpu_s_per_server': cpu,
+            'boots_cpu_s_per_server_total': round(sum(boots.values()), 4),
+            'boots_cpu_s_per_server': boots,
+            'shared_cpu_s_per_server': {
+                'boots': _cpu_delta(shared_before, shared_settled, total),
+                'with_deletes': _cpu_delta(shared_before, shared_after,
+                                           total)}}
 
 
 def _one_at_a_time(lab, count):

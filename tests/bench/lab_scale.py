@@ -17,7 +17,9 @@ then for each:
   smaps_rollup``: pages shared by forked workers counted once);
 * the CPU-seconds each kind spent until then;
 * a burst of 100 boots (10 requests of 10, as ``boot_throughput``) with
-  its deletes, servers ACTIVE per second and CPU per server by process.
+  its deletes, servers ACTIVE per second, CPU per server by process (the
+  boots alone too, and the machine's MariaDB and RabbitMQ), and
+  MariaDB's buffer pool page reads per server.
 
 With ``NOVA_LITE_BENCH_LAB_SERVERS=N`` the large lab is first filled
 with N servers (:func:`fill`: multi-creates of
@@ -289,6 +291,23 @@ def openstack_server_list(lab):
             'stderr_tail': out.stderr[-300:] if out.returncode else ''}
 
 
+def innodb_reads():
+    """MariaDB's buffer pool page reads so far: ``requests`` (logical)
+    and ``from_disk`` (pages not in the pool, read from the files)."""
+    import sqlalchemy as sa
+    from tests import db_fixtures
+    engine = sa.create_engine(db_fixtures.MYSQL_SERVER_URL + '/',
+                              poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            status = dict(conn.execute(sa.text(
+                "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_read%'")).all())
+    finally:
+        engine.dispose()
+    return {'requests': int(status['Innodb_buffer_pool_read_requests']),
+            'from_disk': int(status['Innodb_buffer_pool_reads'])}
+
+
 def database_use(lab):
     """The lab's MariaDB connections now (its databases' sessions in the
     process list) and the size of its tables (data and indexes, MB),
@@ -325,7 +344,9 @@ def measure_servers(lab, servers):
     row['detail_limit_1000_all_tenants'] = _timed_get(
         lab, '/servers/detail?all_tenants=1&limit=1000', admin=True)
     row['openstack_server_list'] = openstack_server_list(lab)
+    started = time.monotonic()
     row['placement_usages'] = _project_usages(lab)
+    row['placement_usages_s'] = round(time.monotonic() - started, 2)
     row['database'] = database_use(lab)
     return row
 
@@ -371,7 +392,11 @@ def measure(label, cells, computes_per_cell, nodes, burst, servers=0):
             # What was measured so far survives a later failure.
             print('lab_scale %s before the burst: %s'
                   % (label, json.dumps(row, default=str)), flush=True)
+        reads = innodb_reads()
         row['burst'] = _burst(lab, 'burst', burst, already=servers)
+        row['burst']['innodb_page_reads_per_server'] = {
+            kind: round((count - reads[kind]) / burst, 1)
+            for kind, count in innodb_reads().items()}
         row['load_after'] = _load()
         return row
     finally:
