@@ -403,7 +403,52 @@ def _refuse_deliveries(listener):
         refusing = _REFUSING[type(listener)] = type(
             'Refusing' + type(listener).__name__,
             (_RefusingListener, type(listener)), {})
-    listener.__class__ = refusing
+
+    def switch():
+        listener.__class__ = refusing
+    _under_connection_lock(listener, switch)
+
+
+# How long a stop waits for the listener's connection to be free before
+# refusing deliveries without it (a connection that reconnects to a
+# broker that is down holds it for as long as that takes).
+REFUSE_LOCK_SECONDS = 5.0
+
+
+def _under_connection_lock(listener, func):
+    """Run ``func`` holding the lock of the listener's kombu connection.
+
+    The connection's heartbeat thread reads from the socket holding that
+    lock, and a delivery it reads runs the listener's callback then and
+    there: the callback acknowledges the message, then queues it for the
+    polling thread. A callback under way while the listener became a
+    refusing one could queue its message after the polling thread had
+    taken its last: acknowledged, never handled. With the lock held no
+    callback is under way; those that ran before have queued their
+    message, which the polling, still running, takes. When the lock stays
+    taken longer than :data:`REFUSE_LOCK_SECONDS`, ``func`` runs anyway,
+    as it did before (and once more when the lock comes free).
+    """
+    lock = getattr(getattr(getattr(listener, 'conn', None), 'connection',
+                           None), '_connection_lock', None)
+    if lock is None:
+        func()
+        return
+    done = threading.Event()
+
+    def locked():
+        lock.acquire()
+        try:
+            func()
+        finally:
+            lock.release()
+            done.set()
+    threading.Thread(target=locked, name='refuse-deliveries',
+                     daemon=True).start()
+    if not done.wait(REFUSE_LOCK_SECONDS):
+        LOG.warning('The RPC connection stayed busy for %.0f s: refusing '
+                    'deliveries without its lock', REFUSE_LOCK_SECONDS)
+        func()
 
 
 class _RefusingListener:

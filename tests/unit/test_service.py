@@ -8,6 +8,7 @@ from unittest import mock
 import fixtures
 import oslo_messaging as messaging
 from oslo_messaging._drivers import amqpdriver
+from oslo_messaging._drivers import impl_rabbit
 from oslo_service import periodic_task
 import testtools
 
@@ -268,6 +269,38 @@ class GracefulStopTestCase(testtools.TestCase):
         server.stop.assert_called_once_with()
         listener.cleanup.assert_called_once_with()
         self.assertIsInstance(listener, amqpdriver.RpcAMQPListener)
+
+    def test_a_delivery_read_while_the_stop_begins_is_handled(self):
+        """A delivery the connection's heartbeat thread is reading when
+        the stop begins lands among the messages the polling still
+        takes; the stop refuses deliveries only once that read is over."""
+        listener = amqpdriver.RpcAMQPListener.__new__(
+            amqpdriver.RpcAMQPListener)
+        listener.incoming = []
+        lock = impl_rabbit.ConnectionLock()
+        listener.conn = mock.Mock()
+        listener.conn.connection._connection_lock = lock
+        reading, read = threading.Event(), threading.Event()
+
+        def heartbeat_reads_a_delivery():
+            with lock.for_heartbeat():
+                reading.set()
+                read.wait(30)
+                listener.incoming.append('delivered while stopping')
+        heartbeat = threading.Thread(target=heartbeat_reads_a_delivery)
+        heartbeat.start()
+        self.addCleanup(heartbeat.join, 30)
+        reading.wait(30)
+        refused = threading.Thread(target=rpc._refuse_deliveries,
+                                   args=(listener,))
+        refused.start()
+        refused.join(0.3)
+        self.assertTrue(refused.is_alive())
+        self.assertNotIsInstance(listener, rpc._RefusingListener)
+        read.set()
+        refused.join(30)
+        self.assertIsInstance(listener, rpc._RefusingListener)
+        self.assertEqual(['delivered while stopping'], listener.incoming)
 
     def test_stop_order(self):
         self.conf.flags(graceful_shutdown_timeout=0)
