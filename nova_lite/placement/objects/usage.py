@@ -44,13 +44,23 @@ def _joined(project_id, user_id, consumer_type):
     return joined, where
 
 
+def _type_column(by_type):
+    """The consumer type's name, or a constant when types are not told
+    apart (``consumer_type=all``)."""
+    return (common.CONSUMER_TYPE.c.name if by_type
+            else sa.literal(None, sa.String))
+
+
+def _group(type_name, by_type):
+    return type_name or UNKNOWN_TYPE if by_type else ALL_TYPES
+
+
 def _sums(context, project_id, user_id, consumer_type=None, by_type=False):
     """[(type name or None, class name, used)], summed by the database:
     a project of 100,000 servers is 300,000 allocation rows, which
     Python summing them one by one took seconds to read."""
     joined, where = _joined(project_id, user_id, consumer_type)
-    type_name = (common.CONSUMER_TYPE.c.name if by_type
-                 else sa.literal(None, sa.String))
+    type_name = _type_column(by_type)
     sums = sa.select(
         type_name.label('type_name'), ALLOC.c.resource_class_id,
         sa.func.sum(ALLOC.c.used).label('used')).select_from(joined).where(
@@ -81,18 +91,16 @@ def get_for_project_by_type(context, project_id, user_id=None,
     groups = {}
     for type_name, rc, used in _sums(context, project_id, user_id,
                                      consumer_type, by_type):
-        group = ALL_TYPES if not by_type else type_name or UNKNOWN_TYPE
-        groups.setdefault(group, {})[rc] = int(used)
+        groups.setdefault(_group(type_name, by_type), {})[rc] = int(used)
     joined, where = _joined(project_id, user_id, consumer_type)
-    type_name = common.CONSUMER_TYPE.c.name if by_type else sa.literal(
-        None, sa.String)
+    type_name = _type_column(by_type)
     counts = sa.select(
         type_name, sa.func.count(sa.distinct(ALLOC.c.consumer_id))
     ).select_from(joined).where(*where)
     if by_type:
         counts = counts.group_by(type_name)
     for name, count in context.session.execute(counts).all():
-        group = ALL_TYPES if not by_type else name or UNKNOWN_TYPE
+        group = _group(name, by_type)
         if group in groups:
             groups[group]['consumer_count'] = int(count)
     return groups
